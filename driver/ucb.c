@@ -1,0 +1,109 @@
+/*
+ * ucb.c - dispatch through the backend operations, with error messages
+ * guaranteed: an operation that fails without saying why still yields a
+ * message naming the operation and the address.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ucb.h"
+
+int ucb_seterr(struct ucb *b, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->err, sizeof(b->err), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const char *ucb_error(const struct ucb *b)
+{
+	return b->err[0] ? b->err : "no error";
+}
+
+static int done(struct ucb *b, int rc, const char *what, unsigned long long addr)
+{
+	if (rc > 0)
+		rc = -rc;
+	if (rc && !b->err[0])
+		ucb_seterr(b, rc, "%s 0x%llx: %s", what, addr, strerror(-rc));
+	return rc;
+}
+
+#define OP(b, op) ((b)->err[0] = 0, (b)->ops->op)
+
+int ucb_msr_read(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val)
+{
+	if (!b->ops->msr_read)
+		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no MSR access", b->ops->name);
+	return done(b, OP(b, msr_read)(b, cpu, addr, val), "rdmsr", addr);
+}
+
+int ucb_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val)
+{
+	if (!b->ops->msr_write)
+		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no MSR access", b->ops->name);
+	return done(b, OP(b, msr_write)(b, cpu, addr, val), "wrmsr", addr);
+}
+
+int ucb_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
+		 uint64_t *val)
+{
+	if (!b->ops->pci_read)
+		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no PCI access", b->ops->name);
+	return done(b, OP(b, pci_read)(b, d, off, width, val), "PCI config read", off);
+}
+
+int ucb_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
+		  uint64_t val)
+{
+	if (!b->ops->pci_write)
+		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no PCI access", b->ops->name);
+	return done(b, OP(b, pci_write)(b, d, off, width, val), "PCI config write", off);
+}
+
+int ucb_mmio_read(struct ucb *b, uint64_t pa, unsigned width, uint64_t *val)
+{
+	if (!b->ops->mmio_read)
+		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no MMIO access", b->ops->name);
+	return done(b, OP(b, mmio_read)(b, pa, width, val), "MMIO read", pa);
+}
+
+int ucb_mmio_write(struct ucb *b, uint64_t pa, unsigned width, uint64_t val)
+{
+	if (!b->ops->mmio_write)
+		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no MMIO access", b->ops->name);
+	return done(b, OP(b, mmio_write)(b, pa, width, val), "MMIO write", pa);
+}
+
+int ucb_cpuid(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	if (!b->ops->cpuid)
+		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no CPUID", b->ops->name);
+	return done(b, OP(b, cpuid)(b, cpu, leaf, sub, r), "cpuid leaf", leaf);
+}
+
+int ucb_socket_cpu(struct ucb *b, unsigned socket, unsigned *cpu)
+{
+	return done(b, OP(b, socket_cpu)(b, socket, cpu), "socket", socket);
+}
+
+int ucb_now_ns(struct ucb *b, uint64_t *ns)
+{
+	return done(b, OP(b, now_ns)(b, ns), "clock", 0);
+}
+
+int ucb_sleep_ns(struct ucb *b, uint64_t ns)
+{
+	return done(b, OP(b, sleep_ns)(b, ns), "sleep ns", ns);
+}
+
+void ucb_destroy(struct ucb *b)
+{
+	if (b && b->ops->destroy)
+		b->ops->destroy(b);
+}

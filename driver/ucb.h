@@ -1,0 +1,73 @@
+/*
+ * ucb.h - the backend interface: the only way the driver touches hardware.
+ *
+ * One operations struct covers MSR, PCI configuration and MMIO access plus
+ * the little the driver needs from the machine (CPUID, socket->cpu, a clock
+ * and a way to wait).  The simulated backend implements it over the model;
+ * hardware, recording and replay backends implement the same struct, and the
+ * driver never learns which one it has.  Every operation returns 0 or a
+ * negative errno; ucb_error() then names what failed.
+ */
+#ifndef UCB_H
+#define UCB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ucb;
+
+struct ucb_pci {
+	uint16_t seg;
+	uint8_t bus, dev, fn;
+};
+
+struct ucb_ops {
+	const char *name;
+	int (*msr_read)(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val);
+	int (*msr_write)(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val);
+	/* width 1, 2, 4 or 8 bytes */
+	int (*pci_read)(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
+			uint64_t *val);
+	int (*pci_write)(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
+			 uint64_t val);
+	/* width 4 or 8 bytes */
+	int (*mmio_read)(struct ucb *b, uint64_t pa, unsigned width, uint64_t *val);
+	int (*mmio_write)(struct ucb *b, uint64_t pa, unsigned width, uint64_t val);
+	/* CPUID leaf/subleaf on a cpu: eax, ebx, ecx, edx */
+	int (*cpuid)(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4]);
+	/* a cpu of the given socket; -ENOENT when there is no such socket */
+	int (*socket_cpu)(struct ucb *b, unsigned socket, unsigned *cpu);
+	/* monotonic time and waiting, in nanoseconds */
+	int (*now_ns)(struct ucb *b, uint64_t *ns);
+	int (*sleep_ns)(struct ucb *b, uint64_t ns);
+	void (*destroy)(struct ucb *b);
+};
+
+struct ucb {
+	const struct ucb_ops *ops;
+	void *priv;
+	char err[256];
+};
+
+/* Calls through the ops; on failure the message is in ucb_error(). */
+int ucb_msr_read(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val);
+int ucb_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val);
+int ucb_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
+		 uint64_t *val);
+int ucb_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
+		  uint64_t val);
+int ucb_mmio_read(struct ucb *b, uint64_t pa, unsigned width, uint64_t *val);
+int ucb_mmio_write(struct ucb *b, uint64_t pa, unsigned width, uint64_t val);
+int ucb_cpuid(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4]);
+int ucb_socket_cpu(struct ucb *b, unsigned socket, unsigned *cpu);
+int ucb_now_ns(struct ucb *b, uint64_t *ns);
+int ucb_sleep_ns(struct ucb *b, uint64_t ns);
+void ucb_destroy(struct ucb *b);
+const char *ucb_error(const struct ucb *b);
+int ucb_seterr(struct ucb *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The simulated backend over a model (which it does not own). */
+struct ucm_model;
+int ucb_sim_create(struct ucm_model *m, struct ucb **out);
+
+#endif

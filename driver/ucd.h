@@ -1,0 +1,104 @@
+/*
+ * ucd.h - the reference uncore driver.
+ *
+ * The driver discovers the platform through a backend (CPUID, then the
+ * platform's identifying PCI device, then the box counts the hardware
+ * reports), parses events by manual name or perf-style raw syntax, places
+ * them on counters within the event tables' restrictions, programs, starts,
+ * samples and stops them in the manual's order, accumulates wrap-safe 64-bit
+ * totals and restores every register it changed.  It reads the register
+ * layout of the platform from the same tables as the model and never asks
+ * which backend it runs on.
+ */
+#ifndef UCD_H
+#define UCD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ucb.h"
+#include "ucm_types.h"
+
+struct ucd;
+
+struct ucd_opts {
+	const char *platform;   /* NULL: detect */
+	int force;              /* accept a platform that does not match */
+	uint32_t pmi_cores;     /* cores to interrupt on overflow (PMI_SEL) */
+	int freeze_on_pmi;      /* FRZ_ON_PMI: hardware freezes, driver re-arms */
+	int wake_on_pmi;        /* WAKE_ON_PMI */
+};
+
+/* On failure *out may still be set, so that ucd_error() can say why; it
+ * must then be released with ucd_close(). */
+int ucd_open(struct ucb *be, const struct ucd_opts *o, struct ucd **out);
+void ucd_close(struct ucd *d);
+const char *ucd_error(const struct ucd *d);
+const struct ucm_platform *ucd_platform(const struct ucd *d);
+unsigned ucd_sockets(const struct ucd *d);
+unsigned ucd_ninst(const struct ucd *d, const struct ucm_boxtype *bt);
+
+/* Add a comma-separated list of events.  Names: manual names
+ * (UNC_CBO_CACHE_LOOKUP.ANY_MESI, counted in every instance and summed),
+ * aliases (uclk, data_reads), or PMU/terms/ as in perf
+ * (cbo0/event=0x34,umask=0x8f,thresh=1,inv,edge/, cbo/.../ for every CBo,
+ * imc/data_reads/).  Errors name the token and its column in the string. */
+int ucd_add_events(struct ucd *d, const char *list);
+/* The platform's default event set for a bare 'stat'. */
+const char *ucd_default_events(const struct ucd *d);
+
+int ucd_start(struct ucd *d);
+int ucd_sample(struct ucd *d);
+int ucd_stop(struct ucd *d);
+/* Write back every register as it was before the first write. */
+int ucd_restore(struct ucd *d);
+
+/* Run for duration_ns, sampling often enough for wrap safety; call back
+ * every interval_ns (0: only at the end) after a sample. */
+typedef int (*ucd_interval_fn)(struct ucd *d, void *ctx, uint64_t elapsed_ns);
+int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_interval_fn fn,
+	    void *ctx);
+
+/* ---- results ---- */
+struct ucd_evinfo {
+	const char *name;        /* as given */
+	const char *canonical;   /* manual name, or the raw encoding */
+	const struct ucm_boxtype *box;
+	int inst;                /* -1: every instance */
+	uint64_t total;          /* summed over instances and sockets */
+	uint64_t interval;       /* since the previous ucd_mark_interval */
+	unsigned ncounters;
+	uint8_t bytes;           /* bytes per count, 0 if not a traffic event */
+	int dram;                /* exact DRAM transfers: part of total bandwidth */
+	int is_clock;            /* counts a clock: metric is a frequency */
+};
+size_t ucd_nevents(const struct ucd *d);
+int ucd_event(const struct ucd *d, size_t i, struct ucd_evinfo *ei);
+uint64_t ucd_event_socket_total(const struct ucd *d, size_t i, unsigned socket);
+void ucd_mark_interval(struct ucd *d);
+/* Time from start to the latest sample. */
+uint64_t ucd_elapsed_ns(const struct ucd *d);
+
+struct ucd_ctrinfo {
+	size_t event;
+	unsigned socket;
+	const struct ucm_boxinst *box;
+	unsigned ctr;
+	uint64_t total, last_raw;
+};
+size_t ucd_ncounters(const struct ucd *d);
+int ucd_counter(const struct ucd *d, size_t i, struct ucd_ctrinfo *ci);
+
+/* Longest interval between reads that still counts every wrap, from the
+ * counters' widths, worst-case increments and worst-case clocks. */
+uint64_t ucd_safe_interval_ns(const struct ucd *d);
+/* Overflow notices seen in the global status, and freezes re-armed. */
+uint64_t ucd_overflows(const struct ucd *d);
+uint64_t ucd_freezes(const struct ucd *d);
+
+/* Read every register of the platform (no writes) and print it with its
+ * decoded fields, one register per line. */
+int ucd_dump_regs(struct ucd *d, FILE *out);
+
+#endif

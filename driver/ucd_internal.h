@@ -1,0 +1,79 @@
+/*
+ * ucd_internal.h - driver state shared by the driver's files.
+ */
+#ifndef UCD_INTERNAL_H
+#define UCD_INTERNAL_H
+
+#include "ucd.h"
+#include "ucm.h"
+
+#define UCD_MAXEV 64
+#define UCD_MAXCTRS 512
+#define UCD_MAXSAVE 1024
+
+/* A register as the driver addresses it through the backend. */
+struct ucd_reg {
+	uint8_t space;
+	unsigned cpu;            /* MSR */
+	struct ucb_pci pci;      /* PCI */
+	uint64_t addr;           /* MSR address, PCI offset, MMIO physical */
+	const struct ucm_regdef *def;
+};
+
+struct ucd_ev {
+	char name[128];
+	char canonical[128];
+	size_t col;              /* 1-based column in the event list */
+	const struct ucm_boxtype *box;
+	int inst;                /* -1: every instance */
+	const struct ucm_event *row;
+	const struct ucm_evcode *code;
+	uint64_t ctl;            /* control value without EN, 0 for fixed */
+	uint32_t ctr_mask;
+	uint64_t max_out;        /* worst-case counter increment per cycle */
+};
+
+struct ucd_ctr {
+	size_t ev;
+	unsigned socket;
+	const struct ucm_boxinst *bi;
+	unsigned idx;
+	struct ucd_reg ctl, ctr;
+	int has_ctl;
+	uint64_t wmask;
+	uint64_t last, total, mark;
+	int shared_with;         /* index of the counter whose reads it shares, or -1 */
+};
+
+struct ucd_save {
+	struct ucd_reg reg;
+	uint64_t val;
+};
+
+struct ucd {
+	struct ucb *be;
+	struct ucd_opts opts;
+	const struct ucm_platform *plat;
+	unsigned nsockets;
+	unsigned cpu[8];
+	unsigned ninst[UCM_MAXBT];
+	uint64_t bar;            /* MMIO base of socket 0, 0: none */
+	size_t nev;
+	struct ucd_ev ev[UCD_MAXEV];
+	size_t nctr;
+	struct ucd_ctr ctr[UCD_MAXCTRS];
+	size_t nsave;
+	struct ucd_save save[UCD_MAXSAVE];
+	int started, running;
+	uint64_t t_start, t_last;
+	uint64_t overflows, freezes;
+	char err[512];
+};
+
+int ucd_seterr(struct ucd *d, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int ucd_parse(struct ucd *d, const char *list);
+int ucd_place(struct ucd *d, size_t first_new);
+void ucd_reg_of(const struct ucd *d, unsigned socket, const struct ucm_boxinst *bi,
+		const struct ucm_regdef *def, struct ucd_reg *r);
+
+#endif

@@ -1,0 +1,512 @@
+/*
+ * ucd_parse.c - event strings and counter placement.
+ *
+ * An event list is comma-separated; commas inside PMU/terms/ separate
+ * terms.  Every error names the token, the column where it starts (1-based,
+ * in the whole list) and what was expected.  Placement assigns each event a
+ * counter in every box instance it counts in, within the valid-counter
+ * columns of the event tables, and says exactly which event could not be
+ * placed and who holds the counters it may use.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ucd_internal.h"
+
+struct tok {
+	const char *s;
+	size_t len, col;
+};
+
+static int tokerr(struct ucd *d, const struct tok *t, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int tokerr(struct ucd *d, const struct tok *t, size_t col, const char *fmt, ...)
+{
+	char msg[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return ucd_seterr(d, -EINVAL, "event '%.*s' (col %zu): %s", (int)t->len, t->s, col, msg);
+}
+
+static int teq(const char *a, size_t n, const char *b)
+{
+	return b && strlen(b) == n && strncasecmp(a, b, n) == 0;
+}
+
+/* A row matches by full name, alias, or the name without UNC_<BOX>_. */
+static int row_matches(const struct ucm_event *e, const char *s, size_t n)
+{
+	const char *p;
+
+	if (teq(s, n, e->name) || teq(s, n, e->alias))
+		return 1;
+	if (strncmp(e->name, "UNC_", 4) == 0 && (p = strchr(e->name + 4, '_')) != NULL)
+		return teq(s, n, p + 1);
+	return 0;
+}
+
+static const struct ucm_layout *ctl_layout(const struct ucm_boxtype *bt)
+{
+	const struct ucm_regdef *rd = ucm_regdef_find(bt, UCM_K_CTL, 0);
+
+	return rd ? rd->layout : NULL;
+}
+
+/* Box types whose counters count a fixed event: nothing to select. */
+static int box_fixed(const struct ucm_boxtype *bt)
+{
+	return !ucm_layout_field(ctl_layout(bt), UCM_R_EVSEL);
+}
+
+static void fill_from_code(struct ucd_ev *e)
+{
+	const struct ucm_layout *l = ctl_layout(e->box);
+	uint64_t thr = ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), e->ctl);
+
+	e->ctr_mask = e->code->ctr_mask;
+	e->max_out = (thr || (e->code->flags & UCM_EC_CLOCK)) ? 1 : e->code->max_inc;
+}
+
+static void canonical(struct ucd_ev *e)
+{
+	const struct ucm_layout *l = ctl_layout(e->box);
+	int n;
+
+	if (e->row) {
+		snprintf(e->canonical, sizeof(e->canonical), "%s", e->row->name);
+		return;
+	}
+	n = snprintf(e->canonical, sizeof(e->canonical), "%s/event=0x%llx,umask=0x%llx",
+		     e->box->name,
+		     (unsigned long long)ucm_field_get(ucm_layout_field(l, UCM_R_EVSEL), e->ctl),
+		     (unsigned long long)ucm_field_get(ucm_layout_field(l, UCM_R_UMASK), e->ctl));
+	if (ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), e->ctl))
+		n += snprintf(e->canonical + n, sizeof(e->canonical) - (size_t)n, ",thresh=%llu",
+			      (unsigned long long)ucm_field_get(ucm_layout_field(l, UCM_R_THRESH),
+								e->ctl));
+	if (ucm_field_get(ucm_layout_field(l, UCM_R_INV), e->ctl))
+		n += snprintf(e->canonical + n, sizeof(e->canonical) - (size_t)n, ",inv");
+	if (ucm_field_get(ucm_layout_field(l, UCM_R_EDGE), e->ctl))
+		n += snprintf(e->canonical + n, sizeof(e->canonical) - (size_t)n, ",edge");
+	snprintf(e->canonical + n, sizeof(e->canonical) - (size_t)n, "/");
+}
+
+/* A named row: its encoding as the event tables give it. */
+static void from_row(struct ucd_ev *e, const struct ucm_event *row)
+{
+	const struct ucm_layout *l = ctl_layout(row->box);
+
+	e->row = row;
+	e->box = row->box;
+	e->code = ucm_code_find(row->box, row->code);
+	e->ctl = 0;
+	if (!box_fixed(row->box)) {
+		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_EVSEL), e->ctl, row->code);
+		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_UMASK), e->ctl, row->umask);
+		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_THRESH), e->ctl, row->thresh);
+	}
+	fill_from_code(e);
+}
+
+static int parse_num(const char *s, size_t n, uint64_t *v)
+{
+	char buf[32], *end;
+
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	if (!isdigit((unsigned char)buf[0]))
+		return -1;
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+/* "cbo", "cbo0", "cbo_0", "uncore_cbo_1": box type and instance (-1). */
+static int parse_pmu(struct ucd *d, const struct tok *t, const char *s, size_t n,
+		     const struct ucm_boxtype **bt, int *inst)
+{
+	const struct ucm_platform *p = d->plat;
+
+	if (n > 7 && strncasecmp(s, "uncore_", 7) == 0)
+		s += 7, n -= 7;
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		const struct ucm_boxtype *b = p->boxes[i].type;
+		size_t bn = strlen(b->name);
+		uint64_t v;
+
+		if (n < bn || strncasecmp(s, b->name, bn) != 0 || !b->nctr)
+			continue;
+		if (n == bn) {
+			*bt = b;
+			*inst = -1;
+			return 0;
+		}
+		if (s[bn] == '_' && n > bn + 1 && parse_num(s + bn + 1, n - bn - 1, &v) == 0)
+			;
+		else if (parse_num(s + bn, n - bn, &v) != 0)
+			continue;
+		if (v >= ucd_ninst(d, b))
+			return tokerr(d, t, t->col, "%s has %u instance%s (0-%u) on this system",
+				      b->name, ucd_ninst(d, b), ucd_ninst(d, b) == 1 ? "" : "s",
+				      ucd_ninst(d, b) - 1);
+		*bt = b;
+		*inst = (int)v;
+		return 0;
+	}
+	{
+		char list[256];
+		size_t k = 0;
+
+		list[0] = 0;
+		for (unsigned i = 0; i < p->nboxes; i++) {
+			const struct ucm_boxtype *b = p->boxes[i].type;
+
+			if (b->nctr && !strstr(list, b->name) && k < sizeof(list) - 32)
+				k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", k ? ", " : "",
+						      b->name);
+		}
+		return tokerr(d, t, t->col, "unknown PMU '%.*s' (expected one of: %s)", (int)n, s,
+			      list);
+	}
+}
+
+struct term {
+	const char *k, *v;
+	size_t kn, vn, col;
+};
+
+static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, const char *s,
+		       size_t n, size_t col)
+{
+	const struct ucm_layout *l = ctl_layout(e->box);
+	int have_ev = 0, have_umask = 0;
+	uint64_t evsel = 0, umask = 0, thr = 0, inv = 0, edge = 0;
+	const struct ucm_event *named = NULL;
+	size_t i = 0;
+
+	while (i < n) {
+		struct term tm = { s + i, NULL, 0, 0, col + i };
+		size_t j = i;
+		uint64_t v = 1;
+
+		while (j < n && s[j] != ',')
+			j++;
+		while (tm.kn < j - i && s[i + tm.kn] != '=')
+			tm.kn++;
+		if (tm.kn < j - i) {
+			tm.v = s + i + tm.kn + 1;
+			tm.vn = j - i - tm.kn - 1;
+		}
+		if (!tm.kn)
+			return tokerr(d, t, tm.col, "empty term");
+		if (tm.v && parse_num(tm.v, tm.vn, &v))
+			return tokerr(d, t, tm.col + tm.kn + 1, "'%.*s' is not a number", (int)tm.vn,
+				      tm.v);
+#define FIELD_MAX(role) (ucm_field_mask(ucm_layout_field(l, role)) >> ucm_layout_field(l, role)->lo)
+		if (teq(tm.k, tm.kn, "event") || teq(tm.k, tm.kn, "umask") || teq(tm.k, tm.kn, "thresh") ||
+		    teq(tm.k, tm.kn, "cmask") || teq(tm.k, tm.kn, "inv") || teq(tm.k, tm.kn, "edge")) {
+			unsigned role = teq(tm.k, tm.kn, "event")   ? UCM_R_EVSEL
+					: teq(tm.k, tm.kn, "umask") ? UCM_R_UMASK
+					: teq(tm.k, tm.kn, "inv")   ? UCM_R_INV
+					: teq(tm.k, tm.kn, "edge")  ? UCM_R_EDGE
+								    : UCM_R_THRESH;
+
+			if (!ucm_layout_field(l, role))
+				return tokerr(d, t, tm.col,
+					      "%s counters have no '%.*s' field: name one of its events (see 'uncore list')",
+					      e->box->name, (int)tm.kn, tm.k);
+			if (!tm.v && (role == UCM_R_EVSEL || role == UCM_R_UMASK || role == UCM_R_THRESH))
+				return tokerr(d, t, tm.col, "'%.*s' needs a value", (int)tm.kn, tm.k);
+			if (v > FIELD_MAX(role))
+				return tokerr(d, t, tm.col + tm.kn + 1,
+					      "%.*s=%llu out of range: the field is %u bits, max %llu (%s)",
+					      (int)tm.kn, tm.k, (unsigned long long)v,
+					      ucm_layout_field(l, role)->hi - ucm_layout_field(l, role)->lo + 1,
+					      (unsigned long long)FIELD_MAX(role), l->cite);
+			switch (role) {
+			case UCM_R_EVSEL: evsel = v; have_ev = 1; break;
+			case UCM_R_UMASK: umask = v; have_umask = 1; break;
+			case UCM_R_INV: inv = v; break;
+			case UCM_R_EDGE: edge = v; break;
+			default: thr = v; break;
+			}
+		} else if (!tm.v) {
+			const struct ucm_event *row = NULL;
+
+			for (unsigned k = 0; k < d->plat->nevents; k++)
+				if (d->plat->events[k].box == e->box &&
+				    row_matches(&d->plat->events[k], tm.k, tm.kn)) {
+					row = &d->plat->events[k];
+					break;
+				}
+			if (!row)
+				return tokerr(d, t, tm.col,
+					      "unknown term '%.*s' (expected event=, umask=, thresh=, inv, edge or a %s event name)",
+					      (int)tm.kn, tm.k, e->box->name);
+			if (named)
+				return tokerr(d, t, tm.col, "two event names in one event");
+			named = row;
+		} else {
+			return tokerr(d, t, tm.col,
+				      "unknown term '%.*s' (expected event, umask, thresh, inv or edge)",
+				      (int)tm.kn, tm.k);
+		}
+		i = j + 1;
+	}
+#undef FIELD_MAX
+	if (named) {
+		if (have_ev)
+			return tokerr(d, t, col, "both an event name and event=");
+		from_row(e, named);
+		if (have_umask)
+			e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_UMASK), e->ctl, umask);
+	} else {
+		if (box_fixed(e->box))
+			return tokerr(d, t, col, "name one of the %s events (see 'uncore list')",
+				      e->box->name);
+		if (!have_ev)
+			return tokerr(d, t, col, "no event: give event=CODE or an event name");
+		e->code = ucm_code_find(e->box, (unsigned)evsel);
+		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_EVSEL), 0, evsel);
+		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_UMASK), e->ctl, umask);
+	}
+	if (!box_fixed(e->box)) {
+		char why[192];
+
+		if (thr || !named)
+			e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_THRESH), e->ctl,
+					       thr ? thr : ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), e->ctl));
+		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_INV), e->ctl, inv);
+		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_EDGE), e->ctl, edge);
+		if (ucm_ctl_check(e->box, l, -1, e->ctl, why, sizeof(why)))
+			return tokerr(d, t, t->col, "%s", why);
+		/* a raw encoding identical to a table row takes its name */
+		for (unsigned k = 0; !named && k < d->plat->nevents; k++) {
+			const struct ucm_event *r = &d->plat->events[k];
+
+			if (r->box == e->box && r->code == evsel && r->umask == umask &&
+			    r->thresh == ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), e->ctl) &&
+			    !inv && !edge)
+				e->row = r;
+		}
+		if (named && (thr || inv || edge || have_umask))
+			e->row = NULL;
+	}
+	fill_from_code(e);
+	return 0;
+}
+
+static int parse_one(struct ucd *d, const struct tok *t)
+{
+	struct ucd_ev *e;
+	const char *slash = memchr(t->s, '/', t->len);
+
+	if (d->nev == UCD_MAXEV)
+		return tokerr(d, t, t->col, "more than %d events", UCD_MAXEV);
+	e = &d->ev[d->nev];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%.*s", (int)t->len, t->s);
+	e->col = t->col;
+	e->inst = -1;
+	if (slash) {
+		size_t pn = (size_t)(slash - t->s);
+		const char *terms = slash + 1;
+		size_t tn = t->len - pn - 1;
+		int rc;
+
+		if (!tn || terms[tn - 1] != '/')
+			return tokerr(d, t, t->col + t->len, "missing closing '/'");
+		tn--;
+		if ((rc = parse_pmu(d, t, t->s, pn, &e->box, &e->inst)))
+			return rc;
+		if (!tn)
+			return tokerr(d, t, t->col + pn + 1, "no terms between the slashes");
+		if ((rc = parse_terms(d, t, e, terms, tn, t->col + pn + 1)))
+			return rc;
+	} else {
+		const struct ucm_event *row = NULL;
+
+		for (unsigned k = 0; k < d->plat->nevents; k++)
+			if (row_matches(&d->plat->events[k], t->s, t->len)) {
+				row = &d->plat->events[k];
+				break;
+			}
+		if (!row)
+			return tokerr(d, t, t->col, "unknown event (see 'uncore list' for %s)",
+				      d->plat->name);
+		from_row(e, row);
+	}
+	if (!e->code)
+		return tokerr(d, t, t->col, "no such event code in the %s tables", e->box->name);
+	canonical(e);
+	d->nev++;
+	return 0;
+}
+
+int ucd_parse(struct ucd *d, const char *list)
+{
+	size_t i = 0, n = strlen(list);
+
+	while (i <= n) {
+		struct tok t;
+		size_t j = i;
+		int in = 0;
+
+		while (j < n && (in || list[j] != ',')) {
+			if (list[j] == '/')
+				in = !in;
+			j++;
+		}
+		/* trim blanks */
+		t.s = list + i;
+		t.len = j - i;
+		t.col = i + 1;
+		while (t.len && isspace((unsigned char)t.s[0]))
+			t.s++, t.len--, t.col++;
+		while (t.len && isspace((unsigned char)t.s[t.len - 1]))
+			t.len--;
+		if (!t.len)
+			return ucd_seterr(d, -EINVAL, "empty event at col %zu", i + 1);
+		if (in)
+			return tokerr(d, &t, t.col + t.len, "missing closing '/'");
+		{
+			int rc = parse_one(d, &t);
+
+			if (rc)
+				return rc;
+		}
+		i = j + 1;
+	}
+	return 0;
+}
+
+/* ---- placement ---- */
+
+static int same_config(const struct ucd *d, size_t a, size_t b)
+{
+	return d->ev[a].box == d->ev[b].box && d->ev[a].ctl == d->ev[b].ctl &&
+	       d->ev[a].code == d->ev[b].code;
+}
+
+/* Assign counters to the list of placements in one box by backtracking. */
+static int match(struct ucd *d, size_t *list, size_t n, size_t k, uint32_t used)
+{
+	if (k == n)
+		return 1;
+	for (unsigned c = 0; c < 32; c++) {
+		if (!(d->ev[d->ctr[list[k]].ev].ctr_mask & (1u << c)) || (used & (1u << c)))
+			continue;
+		if (c >= d->ctr[list[k]].bi->type->nctr)
+			break;
+		d->ctr[list[k]].idx = c;
+		if (match(d, list, n, k + 1, used | (1u << c)))
+			return 1;
+	}
+	return 0;
+}
+
+static void describe_counters(const struct ucd_ev *e, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (unsigned c = 0; c < 32 && k < n; c++)
+		if (e->ctr_mask & (1u << c))
+			k += (size_t)snprintf(buf + k, n - k, "%s%u", k ? "," : "", c);
+}
+
+static int place_in_box(struct ucd *d, size_t ev, unsigned socket, const struct ucm_boxinst *bi)
+{
+	size_t list[32], n = 0, me;
+	struct ucd_ctr *c;
+
+	if (d->nctr == UCD_MAXCTRS)
+		return ucd_seterr(d, -ENOSPC, "too many counters");
+	c = &d->ctr[d->nctr];
+	memset(c, 0, sizeof(*c));
+	c->ev = ev;
+	c->socket = socket;
+	c->bi = bi;
+	c->shared_with = -1;
+	/* an identical configuration already counting here is read, not copied */
+	for (size_t j = 0; j < d->nctr; j++)
+		if (d->ctr[j].socket == socket && d->ctr[j].bi == bi && d->ctr[j].shared_with < 0 &&
+		    same_config(d, d->ctr[j].ev, ev)) {
+			c->shared_with = (int)j;
+			c->idx = d->ctr[j].idx;
+			d->nctr++;
+			return 0;
+		}
+	for (size_t j = 0; j < d->nctr; j++)
+		if (d->ctr[j].socket == socket && d->ctr[j].bi == bi && d->ctr[j].shared_with < 0 &&
+		    n < 31)
+			list[n++] = j;
+	me = d->nctr;
+	list[n++] = me;
+	d->nctr++;
+	if (match(d, list, n, 0, 0))
+		return 0;
+	d->nctr--;
+	{
+		const struct ucd_ev *e = &d->ev[ev];
+		char allowed[64], holders[256];
+		size_t k = 0;
+
+		describe_counters(e, allowed, sizeof(allowed));
+		holders[0] = 0;
+		for (size_t j = 0; j + 1 < n; j++)
+			k += (size_t)snprintf(holders + k, sizeof(holders) - (k < sizeof(holders) ? k : sizeof(holders)),
+					      "%s'%s'", j ? ", " : "", d->ev[d->ctr[list[j]].ev].name);
+		return ucd_seterr(d, -ENOSPC,
+				  "cannot place '%s' (col %zu) on %s%u: it may only use counter(s) %s of %u (%s); "
+				  "the box's counters are taken by %s",
+				  e->name, e->col, bi->type->name, bi->inst, allowed, bi->type->nctr,
+				  e->code->cite, n > 1 ? holders : "nothing (too few counters)");
+	}
+}
+
+int ucd_place(struct ucd *d, size_t first_new)
+{
+	for (size_t ev = first_new; ev < d->nev; ev++) {
+		const struct ucd_ev *e = &d->ev[ev];
+
+		for (unsigned s = 0; s < d->nsockets; s++)
+			for (unsigned i = 0; i < d->plat->nboxes; i++) {
+				const struct ucm_boxinst *bi = &d->plat->boxes[i];
+				int rc;
+
+				if (bi->type != e->box || bi->inst >= ucd_ninst(d, bi->type) ||
+				    (e->inst >= 0 && bi->inst != (unsigned)e->inst))
+					continue;
+				if ((rc = place_in_box(d, ev, s, bi)))
+					return rc;
+			}
+	}
+	/* addresses follow the final assignment */
+	for (size_t j = 0; j < d->nctr; j++) {
+		struct ucd_ctr *c = &d->ctr[j];
+		const struct ucm_regdef *ctl, *ctr;
+
+		if (c->shared_with >= 0)
+			c->idx = d->ctr[c->shared_with].idx;
+		ctl = ucm_regdef_find(c->bi->type, UCM_K_CTL, c->idx);
+		ctr = ucm_regdef_find(c->bi->type, UCM_K_CTR, c->idx);
+		c->has_ctl = ctl != NULL;
+		if (ctl)
+			ucd_reg_of(d, c->socket, c->bi, ctl, &c->ctl);
+		ucd_reg_of(d, c->socket, c->bi, ctr, &c->ctr);
+		c->wmask = ucm_field_mask(ucm_layout_field(ctr->layout, UCM_R_VALUE));
+	}
+	return 0;
+}

@@ -1,0 +1,791 @@
+/*
+ * ucd_session.c - discovery, programming, sampling and restore.
+ *
+ * Order of operations (SKL 2.2-2.4; the same roles drive other platforms):
+ *   start:  save, global disable, per counter: zero the counter then write
+ *           its control with EN, clear our status bits, first read, global
+ *           enable (with PMI routing and freeze options).
+ *   sample: read every counter; the delta modulo its width is exact when
+ *           reads are closer than ucd_safe_interval_ns(); clear and count
+ *           overflow status; re-arm a freeze.
+ *   stop:   global disable, final read.
+ *   restore: every register written, back to its saved value, in reverse.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ucd_internal.h"
+
+int ucd_seterr(struct ucd *d, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->err, sizeof(d->err), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const char *ucd_error(const struct ucd *d)
+{
+	return d && d->err[0] ? d->err : "no error";
+}
+
+const struct ucm_platform *ucd_platform(const struct ucd *d)
+{
+	return d->plat;
+}
+
+unsigned ucd_sockets(const struct ucd *d)
+{
+	return d->nsockets;
+}
+
+unsigned ucd_ninst(const struct ucd *d, const struct ucm_boxtype *bt)
+{
+	int i = ucm_boxtype_index(d->plat, bt);
+
+	return i < 0 ? 0 : d->ninst[i];
+}
+
+/* ---- register I/O through the backend ---- */
+
+void ucd_reg_of(const struct ucd *d, unsigned socket, const struct ucm_boxinst *bi,
+		const struct ucm_regdef *def, struct ucd_reg *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->space = bi->type->space;
+	r->def = def;
+	switch (r->space) {
+	case UCM_MSR:
+		r->cpu = d->cpu[socket];
+		r->addr = bi->base + def->off;
+		break;
+	case UCM_PCI:
+		r->pci.bus = d->plat->pci_bus[socket];
+		r->pci.dev = bi->dev;
+		r->pci.fn = bi->fn;
+		r->addr = bi->base + def->off;
+		break;
+	default:
+		r->addr = d->bar + bi->base + def->off;
+		break;
+	}
+}
+
+static int be_err(struct ucd *d, int rc, const char *what, const struct ucd_reg *r)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s", r->def ? r->def->name : "register");
+	return ucd_seterr(d, rc, "%s %s: %s", what, name, ucb_error(d->be));
+}
+
+static int reg_read(struct ucd *d, const struct ucd_reg *r, uint64_t *v)
+{
+	unsigned bytes = r->def->layout->width / 8;
+	int rc;
+
+	switch (r->space) {
+	case UCM_MSR:
+		rc = ucb_msr_read(d->be, r->cpu, (uint32_t)r->addr, v);
+		break;
+	case UCM_PCI:
+		if (bytes <= 4) {
+			rc = ucb_pci_read(d->be, &r->pci, (unsigned)r->addr, bytes, v);
+		} else {
+			/* config space is dword-wide: high, low, high again, so a
+			 * carry between the halves is never reported as 2^32 */
+			uint64_t hi1, lo, hi2;
+
+			rc = ucb_pci_read(d->be, &r->pci, (unsigned)r->addr + 4, 4, &hi1);
+			if (!rc)
+				rc = ucb_pci_read(d->be, &r->pci, (unsigned)r->addr, 4, &lo);
+			if (!rc)
+				rc = ucb_pci_read(d->be, &r->pci, (unsigned)r->addr + 4, 4, &hi2);
+			if (!rc && hi1 != hi2)
+				rc = ucb_pci_read(d->be, &r->pci, (unsigned)r->addr, 4, &lo);
+			*v = (hi2 << 32) | (lo & 0xFFFFFFFFu);
+		}
+		break;
+	default:
+		/* 32-bit loads only: a 64-bit load spans two counters */
+		if (bytes <= 4) {
+			rc = ucb_mmio_read(d->be, r->addr, 4, v);
+		} else {
+			uint64_t lo, hi;
+
+			rc = ucb_mmio_read(d->be, r->addr, 4, &lo);
+			if (!rc)
+				rc = ucb_mmio_read(d->be, r->addr + 4, 4, &hi);
+			*v = (hi << 32) | (lo & 0xFFFFFFFFu);
+		}
+		break;
+	}
+	return rc ? be_err(d, rc, "reading", r) : 0;
+}
+
+static int raw_write(struct ucd *d, const struct ucd_reg *r, uint64_t v)
+{
+	unsigned bytes = r->def->layout->width / 8;
+	int rc;
+
+	switch (r->space) {
+	case UCM_MSR:
+		rc = ucb_msr_write(d->be, r->cpu, (uint32_t)r->addr, v);
+		break;
+	case UCM_PCI:
+		if (bytes <= 4) {
+			rc = ucb_pci_write(d->be, &r->pci, (unsigned)r->addr, bytes, v);
+		} else {
+			rc = ucb_pci_write(d->be, &r->pci, (unsigned)r->addr, 4, v & 0xFFFFFFFFu);
+			if (!rc)
+				rc = ucb_pci_write(d->be, &r->pci, (unsigned)r->addr + 4, 4, v >> 32);
+		}
+		break;
+	default:
+		rc = ucb_mmio_write(d->be, r->addr, bytes <= 4 ? 4 : 8, v);
+		break;
+	}
+	return rc ? be_err(d, rc, "writing", r) : 0;
+}
+
+static int same_reg(const struct ucd_reg *a, const struct ucd_reg *b)
+{
+	return a->space == b->space && a->addr == b->addr && a->cpu == b->cpu &&
+	       a->pci.bus == b->pci.bus && a->pci.dev == b->pci.dev && a->pci.fn == b->pci.fn;
+}
+
+static int has_access(const struct ucm_layout *l, unsigned access)
+{
+	for (unsigned i = 0; i < l->nfields; i++)
+		if (l->fields[i].access == access)
+			return 1;
+	return 0;
+}
+
+/* Every write goes through here: the first write of a register saves it. */
+static int reg_write(struct ucd *d, const struct ucd_reg *r, uint64_t v)
+{
+	const struct ucm_layout *l = r->def->layout;
+	size_t i;
+
+	/* write-1-to-clear state cannot be put back; nothing to save */
+	for (i = 0; i < d->nsave && !same_reg(&d->save[i].reg, r); i++)
+		;
+	if (i == d->nsave && !has_access(l, UCM_A_RW1C)) {
+		uint64_t old;
+		int rc;
+
+		if (d->nsave == UCD_MAXSAVE)
+			return ucd_seterr(d, -ENOSPC, "too many registers to save");
+		if ((rc = reg_read(d, r, &old)))
+			return rc;
+		d->save[d->nsave].reg = *r;
+		d->save[d->nsave].val = old;
+		d->nsave++;
+	}
+	return raw_write(d, r, v);
+}
+
+int ucd_restore(struct ucd *d)
+{
+	int first = 0;
+
+	for (size_t i = d->nsave; i-- > 0;) {
+		int rc = raw_write(d, &d->save[i].reg, d->save[i].val);
+
+		if (rc && !first)
+			first = rc;
+	}
+	if (!first)
+		d->nsave = 0;
+	return first;
+}
+
+/* ---- discovery ---- */
+
+static const struct ucm_boxinst *find_reg(const struct ucm_platform *p, unsigned kind,
+					  const struct ucm_regdef **def)
+{
+	for (unsigned i = 0; i < p->nboxes; i++)
+		for (unsigned k = 0; k < p->boxes[i].type->nregs; k++)
+			if (p->boxes[i].type->regs[k].kind == kind) {
+				*def = &p->boxes[i].type->regs[k];
+				return &p->boxes[i];
+			}
+	return NULL;
+}
+
+static int platform_matches(const struct ucm_platform *p, unsigned fam, unsigned model)
+{
+	if (p->cpu_family != fam)
+		return 0;
+	for (unsigned i = 0; i < p->ncpu_models; i++)
+		if (p->cpu_models[i] == model)
+			return 1;
+	return 0;
+}
+
+static int detect(struct ucd *d)
+{
+	uint32_t r[4];
+	char vendor[13];
+	unsigned fam, model;
+	size_t np;
+	const struct ucm_platform *const *all = ucm_platforms(&np);
+	int rc;
+
+	if ((rc = ucb_cpuid(d->be, 0, 0, 0, r)))
+		return ucd_seterr(d, rc, "CPUID: %s", ucb_error(d->be));
+	memcpy(vendor, &r[1], 4);
+	memcpy(vendor + 4, &r[3], 4);
+	memcpy(vendor + 8, &r[2], 4);
+	vendor[12] = 0;
+	if ((rc = ucb_cpuid(d->be, 0, 1, 0, r)))
+		return ucd_seterr(d, rc, "CPUID: %s", ucb_error(d->be));
+	fam = (r[0] >> 8) & 0xF;
+	model = ((r[0] >> 4) & 0xF) | (((r[0] >> 16) & 0xF) << 4);
+	if (fam == 0xF)
+		fam += (r[0] >> 20) & 0xFF;
+	if (d->opts.platform) {
+		d->plat = ucm_platform_find(d->opts.platform);
+		if (!d->plat) {
+			char names[128];
+			size_t k = 0;
+
+			for (size_t i = 0; i < np; i++)
+				k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", i ? ", " : "",
+						      all[i]->name);
+			return ucd_seterr(d, -EINVAL, "unknown platform '%s' (known: %s)",
+					  d->opts.platform, names);
+		}
+		if ((strcmp(vendor, "GenuineIntel") || !platform_matches(d->plat, fam, model)) &&
+		    !d->opts.force)
+			return ucd_seterr(d, -ENODEV,
+					  "this CPU (%s family %u model 0x%02x) is not %s; use --force to program it anyway",
+					  vendor, fam, model, d->plat->title);
+		return 0;
+	}
+	if (strcmp(vendor, "GenuineIntel"))
+		return ucd_seterr(d, -ENODEV, "not an Intel CPU (%s)", vendor);
+	for (size_t i = 0; i < np; i++)
+		if (platform_matches(all[i], fam, model)) {
+			d->plat = all[i];
+			return 0;
+		}
+	return ucd_seterr(d, -ENODEV, "no supported uncore for family %u model 0x%02x", fam, model);
+}
+
+/* The identifying PCI device: host bridge (client) and its device ID. */
+static int identify(struct ucd *d)
+{
+	const struct ucm_platform *p = d->plat;
+	const struct ucm_regdef *def;
+	const struct ucm_boxinst *bi = find_reg(p, UCM_K_DEVID, &def);
+	struct ucb_pci pci;
+	uint64_t vid, did;
+	int rc;
+
+	if (!bi)
+		return 0;
+	pci = (struct ucb_pci){ 0, p->pci_bus[0], bi->dev, bi->fn };
+	if ((rc = ucb_pci_read(d->be, &pci, 0, 2, &vid)) ||
+	    (rc = ucb_pci_read(d->be, &pci, (unsigned)(bi->base + def->off), 2, &did)))
+		return ucd_seterr(d, rc, "reading the %s at %02x:%02x.%x: %s", bi->type->title,
+				  pci.bus, pci.dev, pci.fn, ucb_error(d->be));
+	for (unsigned i = 0; i < p->ndevids; i++)
+		if (vid == p->pci_vendor && did == p->devids[i])
+			return 0;
+	if (d->opts.force)
+		return 0;
+	return ucd_seterr(d, -ENODEV,
+			  "%s %02x:%02x.%x is %04llx:%04llx, not a %s device; use --force to proceed",
+			  bi->type->title, pci.bus, pci.dev, pci.fn, (unsigned long long)vid,
+			  (unsigned long long)did, p->title);
+}
+
+static int discover_counts(struct ucd *d)
+{
+	const struct ucm_platform *p = d->plat;
+	const struct ucm_regdef *def;
+	const struct ucm_boxinst *bi;
+
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		const struct ucm_boxtype *bt = p->boxes[i].type;
+
+		d->ninst[ucm_boxtype_index(p, bt)] = bt->ninst_default;
+	}
+	bi = find_reg(p, UCM_K_NBOXES, &def);
+	if (bi && p->counted) {
+		struct ucd_reg r;
+		uint64_t v;
+		long n;
+		int rc;
+
+		ucd_reg_of(d, 0, bi, def, &r);
+		if ((rc = reg_read(d, &r, &v)))
+			return rc;
+		/* SKL 2.4.1: the register counts one more than the CBos */
+		n = (long)ucm_field_get(ucm_layout_field(def->layout, UCM_R_NBOXES), v) -
+		    p->counted_bias;
+		if (n < p->counted->ninst_min || n > p->counted->ninst_max)
+			return ucd_seterr(d, -EIO,
+					  "%s reads %llu: %ld %s boxes, outside the platform's %u..%u",
+					  def->name, (unsigned long long)v, n, p->counted->name,
+					  p->counted->ninst_min, p->counted->ninst_max);
+		d->ninst[ucm_boxtype_index(p, p->counted)] = (unsigned)n;
+	}
+	return 0;
+}
+
+/* MMIO base from the BAR register: both dwords, enable bit checked. */
+static int discover_bar(struct ucd *d)
+{
+	const struct ucm_regdef *def;
+	const struct ucm_boxinst *bi = find_reg(d->plat, UCM_K_BAR, &def);
+	struct ucd_reg r;
+	uint64_t v;
+	int rc;
+
+	if (!bi)
+		return 0;
+	ucd_reg_of(d, 0, bi, def, &r);
+	if ((rc = reg_read(d, &r, &v)))
+		return rc;
+	if (!ucm_field_get(ucm_layout_field(def->layout, UCM_R_BAR_EN), v)) {
+		d->bar = 0;
+		return 0;
+	}
+	d->bar = v & d->plat->bar_mask;
+	return 0;
+}
+
+int ucd_open(struct ucb *be, const struct ucd_opts *o, struct ucd **out)
+{
+	struct ucd *d = calloc(1, sizeof(*d));
+	int rc;
+
+	*out = d;
+	if (!d)
+		return -ENOMEM;
+	d->be = be;
+	if (o)
+		d->opts = *o;
+	if ((rc = detect(d)) || (rc = identify(d)))
+		return rc;
+	for (d->nsockets = 0; d->nsockets < d->plat->max_sockets && d->nsockets < 8; d->nsockets++)
+		if (ucb_socket_cpu(be, d->nsockets, &d->cpu[d->nsockets]))
+			break;
+	if (!d->nsockets)
+		return ucd_seterr(d, -ENODEV, "no socket: %s", ucb_error(be));
+	if ((rc = discover_counts(d)) || (rc = discover_bar(d)))
+		return rc;
+	return 0;
+}
+
+void ucd_close(struct ucd *d)
+{
+	if (!d)
+		return;
+	if (d->running)
+		ucd_stop(d);
+	if (d->nsave)
+		ucd_restore(d);
+	free(d);
+}
+
+/* ---- events ---- */
+
+int ucd_add_events(struct ucd *d, const char *list)
+{
+	size_t first = d->nev, nctr = d->nctr;
+	int rc;
+
+	if (d->started)
+		return ucd_seterr(d, -EBUSY, "events cannot be added after start");
+	rc = ucd_parse(d, list);
+	if (!rc)
+		rc = ucd_place(d, first);
+	if (rc) {
+		d->nev = first;
+		d->nctr = nctr;
+	}
+	return rc;
+}
+
+const char *ucd_default_events(const struct ucd *d)
+{
+	return d->plat->default_events;
+}
+
+/* ---- global control ---- */
+
+static const struct ucm_boxinst *global_box(const struct ucd *d, const struct ucm_regdef **g,
+					    unsigned kind)
+{
+	const struct ucm_regdef *def;
+	const struct ucm_boxinst *bi = find_reg(d->plat, kind, &def);
+
+	*g = def;
+	return bi;
+}
+
+static int global_write(struct ucd *d, int enable)
+{
+	const struct ucm_regdef *def;
+	const struct ucm_boxinst *bi = global_box(d, &def, UCM_K_GLOBAL_CTL);
+	const struct ucm_layout *l;
+	uint64_t v = 0;
+
+	if (!bi)
+		return 0;
+	l = def->layout;
+	if (enable) {
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_GLOBAL_EN), v, 1);
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_FRZ_ON_PMI), v, !!d->opts.freeze_on_pmi);
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_WAKE_ON_PMI), v, !!d->opts.wake_on_pmi);
+		for (unsigned i = 0; i < l->nfields; i++)
+			if (l->fields[i].role == UCM_R_PMI_SEL && (d->opts.pmi_cores >> l->fields[i].arg) & 1)
+				v = ucm_field_put(&l->fields[i], v, 1);
+	}
+	for (unsigned s = 0; s < d->nsockets; s++) {
+		struct ucd_reg r;
+		int rc;
+
+		ucd_reg_of(d, s, bi, def, &r);
+		if ((rc = reg_write(d, &r, v)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Status bits of the units we use. */
+static uint64_t our_status_bits(const struct ucd *d)
+{
+	uint64_t bits = 0;
+
+	for (size_t j = 0; j < d->nctr; j++)
+		if (d->ctr[j].has_ctl && d->ctr[j].bi->status_bit >= 0)
+			bits |= 1ull << d->ctr[j].bi->status_bit;
+	return bits;
+}
+
+/* Read and clear (W1C) our overflow status; re-arm a PMI freeze. */
+static int service_status(struct ucd *d)
+{
+	const struct ucm_regdef *sdef, *gdef;
+	const struct ucm_boxinst *sb = global_box(d, &sdef, UCM_K_GLOBAL_STATUS);
+	const struct ucm_boxinst *gb = global_box(d, &gdef, UCM_K_GLOBAL_CTL);
+	uint64_t mine = our_status_bits(d);
+	int rc;
+
+	if (!sb || !mine)
+		return 0;
+	for (unsigned s = 0; s < d->nsockets; s++) {
+		struct ucd_reg r;
+		uint64_t v;
+
+		ucd_reg_of(d, s, sb, sdef, &r);
+		if ((rc = reg_read(d, &r, &v)))
+			return rc;
+		if (!(v & mine))
+			continue;
+		for (uint64_t b = v & mine; b; b &= b - 1)
+			d->overflows++;
+		if ((rc = reg_write(d, &r, v & mine)))
+			return rc;
+		if (d->opts.freeze_on_pmi && gb && d->running) {
+			struct ucd_reg g;
+			uint64_t gv;
+
+			ucd_reg_of(d, s, gb, gdef, &g);
+			if ((rc = reg_read(d, &g, &gv)))
+				return rc;
+			if (!ucm_field_get(ucm_layout_field(gdef->layout, UCM_R_GLOBAL_EN), gv)) {
+				d->freezes++;
+				if ((rc = global_write(d, 1)))
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+static int read_all(struct ucd *d, int first)
+{
+	for (size_t j = 0; j < d->nctr; j++) {
+		struct ucd_ctr *c = &d->ctr[j];
+		uint64_t v;
+		int rc;
+
+		if (c->shared_with >= 0) {
+			const struct ucd_ctr *o = &d->ctr[c->shared_with];
+
+			c->total = o->total;
+			c->last = o->last;
+			continue;
+		}
+		if ((rc = reg_read(d, &c->ctr, &v)))
+			return rc;
+		v &= c->wmask;
+		if (!first)
+			c->total += (v - c->last) & c->wmask;
+		c->last = v;
+	}
+	return 0;
+}
+
+int ucd_start(struct ucd *d)
+{
+	int rc;
+
+	if (d->started)
+		return ucd_seterr(d, -EBUSY, "already started");
+	if (!d->nev)
+		return ucd_seterr(d, -EINVAL, "no events");
+	if ((rc = global_write(d, 0)))
+		return rc;
+	for (size_t j = 0; j < d->nctr; j++) {
+		struct ucd_ctr *c = &d->ctr[j];
+		const struct ucm_layout *l;
+		uint64_t v;
+
+		if (c->shared_with >= 0)
+			continue;
+		c->total = c->mark = 0;
+		if (!c->has_ctl)
+			continue; /* free-running: nothing to program */
+		/* counter to zero while disabled, then the control with EN */
+		if (has_access(c->ctr.def->layout, UCM_A_RW) && (rc = reg_write(d, &c->ctr, 0)))
+			return rc;
+		l = c->ctl.def->layout;
+		v = d->ev[c->ev].ctl;
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_EN), v, 1);
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_OVF_EN), v, 1);
+		if ((rc = reg_write(d, &c->ctl, v)))
+			return rc;
+	}
+	if ((rc = service_status(d)) || (rc = read_all(d, 1)))
+		return rc;
+	d->started = 1;
+	if ((rc = ucb_now_ns(d->be, &d->t_start)))
+		return ucd_seterr(d, rc, "clock: %s", ucb_error(d->be));
+	d->t_last = d->t_start;
+	if ((rc = global_write(d, 1)))
+		return rc;
+	d->running = 1;
+	return 0;
+}
+
+int ucd_sample(struct ucd *d)
+{
+	int rc;
+
+	if (!d->started)
+		return ucd_seterr(d, -EINVAL, "not started");
+	if ((rc = read_all(d, 0)) || (rc = service_status(d)))
+		return rc;
+	if ((rc = ucb_now_ns(d->be, &d->t_last)))
+		return ucd_seterr(d, rc, "clock: %s", ucb_error(d->be));
+	return 0;
+}
+
+int ucd_stop(struct ucd *d)
+{
+	int rc;
+
+	if (!d->running)
+		return 0;
+	d->running = 0;
+	if ((rc = global_write(d, 0)))
+		return rc;
+	return ucd_sample(d);
+}
+
+uint64_t ucd_safe_interval_ns(const struct ucd *d)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (size_t j = 0; j < d->nctr; j++) {
+		const struct ucd_ctr *c = &d->ctr[j];
+		const struct ucd_ev *e = &d->ev[c->ev];
+		uint64_t hz = d->plat->clocks[c->bi->type->clock].hz_max;
+		/* (2^w) / (max increment per cycle * worst-case cycles per ns) */
+		long double ns = ((long double)c->wmask + 1) * 1e9L / ((long double)e->max_out * hz);
+
+		if (ns < (long double)best)
+			best = (uint64_t)ns;
+	}
+	return best;
+}
+
+int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_interval_fn fn,
+	    void *ctx)
+{
+	uint64_t safe = ucd_safe_interval_ns(d);
+	/* poll at half the safe interval: the margin covers the time reads
+	 * themselves take */
+	uint64_t poll = safe / 2 ? safe / 2 : 1;
+	uint64_t now = 0, next_cb = interval_ns ? interval_ns : UINT64_MAX;
+	int rc;
+
+	if (!d->running && (rc = ucd_start(d)))
+		return rc;
+	while (now < duration_ns) {
+		uint64_t step = duration_ns - now;
+		uint64_t t;
+
+		if (step > poll)
+			step = poll;
+		if (next_cb - now < step)
+			step = next_cb - now;
+		if ((rc = ucb_sleep_ns(d->be, step)))
+			return ucd_seterr(d, rc, "waiting: %s", ucb_error(d->be));
+		if ((rc = ucd_sample(d)))
+			return rc;
+		t = d->t_last - d->t_start;
+		now = t > now + step ? t : now + step;
+		if (now >= next_cb && now < duration_ns) {
+			if (fn && (rc = fn(d, ctx, now)))
+				return rc;
+			ucd_mark_interval(d);
+			while (next_cb <= now)
+				next_cb += interval_ns;
+		}
+	}
+	if ((rc = ucd_stop(d)))
+		return rc;
+	if (fn && (rc = fn(d, ctx, d->t_last - d->t_start)))
+		return rc;
+	ucd_mark_interval(d);
+	return 0;
+}
+
+/* ---- results ---- */
+
+size_t ucd_nevents(const struct ucd *d)
+{
+	return d->nev;
+}
+
+int ucd_event(const struct ucd *d, size_t i, struct ucd_evinfo *ei)
+{
+	const struct ucd_ev *e;
+
+	if (i >= d->nev)
+		return -ENOENT;
+	e = &d->ev[i];
+	memset(ei, 0, sizeof(*ei));
+	ei->name = e->name;
+	ei->canonical = e->canonical;
+	ei->box = e->box;
+	ei->inst = e->inst;
+	ei->bytes = e->row ? e->row->bytes : 0;
+	ei->dram = e->row ? e->row->dram : 0;
+	ei->is_clock = !!(e->code->flags & UCM_EC_CLOCK);
+	for (size_t j = 0; j < d->nctr; j++)
+		if (d->ctr[j].ev == i) {
+			ei->total += d->ctr[j].total;
+			ei->interval += d->ctr[j].total - d->ctr[j].mark;
+			ei->ncounters++;
+		}
+	return 0;
+}
+
+uint64_t ucd_event_socket_total(const struct ucd *d, size_t i, unsigned socket)
+{
+	uint64_t t = 0;
+
+	for (size_t j = 0; j < d->nctr; j++)
+		if (d->ctr[j].ev == i && d->ctr[j].socket == socket)
+			t += d->ctr[j].total;
+	return t;
+}
+
+uint64_t ucd_elapsed_ns(const struct ucd *d)
+{
+	return d->t_last - d->t_start;
+}
+
+void ucd_mark_interval(struct ucd *d)
+{
+	for (size_t j = 0; j < d->nctr; j++)
+		d->ctr[j].mark = d->ctr[j].total;
+}
+
+size_t ucd_ncounters(const struct ucd *d)
+{
+	return d->nctr;
+}
+
+int ucd_counter(const struct ucd *d, size_t i, struct ucd_ctrinfo *ci)
+{
+	if (i >= d->nctr)
+		return -ENOENT;
+	ci->event = d->ctr[i].ev;
+	ci->socket = d->ctr[i].socket;
+	ci->box = d->ctr[i].bi;
+	ci->ctr = d->ctr[i].idx;
+	ci->total = d->ctr[i].total;
+	ci->last_raw = d->ctr[i].last;
+	return 0;
+}
+
+uint64_t ucd_overflows(const struct ucd *d)
+{
+	return d->overflows;
+}
+
+uint64_t ucd_freezes(const struct ucd *d)
+{
+	return d->freezes;
+}
+
+/* ---- register dump ---- */
+
+int ucd_dump_regs(struct ucd *d, FILE *out)
+{
+	static const char *const sp[] = { "msr", "pci", "mmio" };
+	const struct ucm_platform *p = d->plat;
+
+	for (unsigned s = 0; s < d->nsockets; s++)
+		for (unsigned i = 0; i < p->nboxes; i++) {
+			const struct ucm_boxinst *bi = &p->boxes[i];
+
+			if (bi->inst >= ucd_ninst(d, bi->type))
+				continue;
+			if (bi->type->space == UCM_MMIO && !d->bar) {
+				fprintf(out, "# %s: MMIO BAR disabled, not readable\n", bi->type->title);
+				continue;
+			}
+			for (unsigned k = 0; k < bi->type->nregs; k++) {
+				const struct ucm_regdef *def = &bi->type->regs[k];
+				const struct ucm_layout *l = def->layout;
+				struct ucd_reg r;
+				char name[64];
+				uint64_t v;
+				int rc;
+
+				ucd_reg_of(d, s, bi, def, &r);
+				snprintf(name, sizeof(name), def->name, (unsigned)bi->inst);
+				if ((rc = reg_read(d, &r, &v)))
+					return rc;
+				fprintf(out, "%u %-4s ", s, sp[r.space]);
+				if (r.space == UCM_PCI)
+					fprintf(out, "%02x:%02x.%x+0x%03llx ", r.pci.bus, r.pci.dev, r.pci.fn,
+						(unsigned long long)r.addr);
+				else
+					fprintf(out, "0x%-13llx ", (unsigned long long)r.addr);
+				fprintf(out, "%-28s 0x%0*llx", name, l->width / 4, (unsigned long long)v);
+				for (unsigned f = 0; f < l->nfields; f++)
+					fprintf(out, " %s=0x%llx", l->fields[f].name,
+						(unsigned long long)ucm_field_get(&l->fields[f], v));
+				fprintf(out, "\n");
+			}
+		}
+	return 0;
+}

@@ -1,0 +1,184 @@
+/*
+ * ucm.h - public interface of the uncore PMU model.
+ *
+ * The model holds the register state of one platform (any number of
+ * sockets), a clock per clock domain and the input signals (sub-event
+ * increments per cycle) of every box.  Register accesses go through one
+ * generic path that applies the access masks of the platform tables; time
+ * advances with the workload and by a configurable cost per access.
+ *
+ * All functions returning int return 0 or a negative errno; ucm_error()
+ * then gives a message naming what went wrong.
+ */
+#ifndef UCM_H
+#define UCM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ucm_types.h"
+
+#define UCM_MAXCLK 4
+#define UCM_MAXBT 16
+#define UCM_MAXCORES 64
+
+struct ucm_model;
+
+struct ucm_config {
+	const struct ucm_platform *plat;
+	unsigned sockets;                 /* 0: 1 */
+	unsigned cpus_per_socket;         /* 0: platform ncores */
+	unsigned ninst[UCM_MAXBT];        /* per box type, 0: default */
+	uint64_t clock_hz[UCM_MAXCLK];    /* 0: default */
+	uint64_t access_ps[UCM_NSPACES];  /* time cost per access */
+	uint64_t bar;                     /* 0: platform default */
+	uint16_t devid;                   /* 0: platform's first */
+	int strict;                       /* record undefined programming */
+};
+
+/* Default access costs, picoseconds: a /dev/cpu/N/msr pread, a sysfs PCI
+ * config pread and an uncached MMIO load, roughly. */
+#define UCM_COST_MSR_PS 1000000u
+#define UCM_COST_PCI_PS 2000000u
+#define UCM_COST_MMIO_PS 200000u
+
+void ucm_config_init(struct ucm_config *cfg, const struct ucm_platform *plat);
+int ucm_create(const struct ucm_config *cfg, struct ucm_model **out);
+void ucm_destroy(struct ucm_model *m);
+const char *ucm_error(const struct ucm_model *m);
+const struct ucm_platform *ucm_platform_of(const struct ucm_model *m);
+unsigned ucm_nsockets(const struct ucm_model *m);
+unsigned ucm_cpus_per_socket(const struct ucm_model *m);
+/* Hardware reset: every register to its reset value, counters to 0. */
+void ucm_reset(struct ucm_model *m);
+
+/* ---- platforms ---- */
+const struct ucm_platform *ucm_platform_find(const char *name);
+const struct ucm_platform *const *ucm_platforms(size_t *n);
+
+/* ---- register access (the hardware interface) ---- */
+/* MSR access on a logical cpu; -EIO for an unimplemented MSR (#GP). */
+int ucm_msr_read(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val);
+int ucm_msr_write(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t val);
+/* PCI config access of 1, 2, 4 or 8 bytes; -ENODEV for an absent device
+ * (the value then reads as all ones, as a master abort). */
+int ucm_pci_read(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
+		 unsigned fn, unsigned off, unsigned width, uint64_t *val);
+int ucm_pci_write(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
+		  unsigned fn, unsigned off, unsigned width, uint64_t val);
+/* MMIO access of 4 or 8 bytes; -ENXIO outside every enabled BAR window. */
+int ucm_mmio_read(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *val);
+int ucm_mmio_write(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t val);
+/* Debug access: no time cost, no side effect (no W1C, no action). */
+int ucm_peek(struct ucm_model *m, unsigned space, unsigned socket, uint64_t key,
+	     uint64_t *val);
+
+/* ---- register enumeration (dumps, allow-lists, tests) ---- */
+struct ucm_reginfo {
+	char name[48];
+	unsigned space, socket;
+	uint64_t addr;     /* MSR address, PCI (bus<<20|dev<<15|fn<<12|off), MMIO offset from BAR */
+	unsigned kind, idx, width;
+	const struct ucm_layout *layout;
+	const struct ucm_boxinst *box;
+	uint64_t reset, rw_mask, ro_mask, w1c_mask, wo_mask, rsvd_mask;
+};
+size_t ucm_nregs(const struct ucm_model *m);
+int ucm_reginfo(const struct ucm_model *m, size_t i, struct ucm_reginfo *ri);
+uint64_t ucm_pci_key(unsigned bus, unsigned dev, unsigned fn, unsigned off);
+
+/* ---- boxes and inputs ---- */
+/* Box handles are small integers: index of the instance in the model. */
+int ucm_box_find(const struct ucm_model *m, unsigned socket, const char *type,
+		 unsigned inst);
+unsigned ucm_box_count(const struct ucm_model *m);
+const struct ucm_boxinst *ucm_box_def(const struct ucm_model *m, int box);
+unsigned ucm_box_socket(const struct ucm_model *m, int box);
+unsigned ucm_ninst(const struct ucm_model *m, const struct ucm_boxtype *bt);
+/* Sub-event index by "CODE.SUB" (or "CODE" for a single sub-event). */
+int ucm_subev_find(const struct ucm_boxtype *bt, const char *name);
+unsigned ucm_subev_count(const struct ucm_boxtype *bt);
+/* Name of sub-event i ("CACHE_LOOKUP.READ_M") into buf. */
+const char *ucm_subev_name(const struct ucm_boxtype *bt, unsigned i, char *buf, size_t n);
+const struct ucm_evcode *ucm_subev_code(const struct ucm_boxtype *bt, unsigned i);
+/* Set the constant per-cycle increment of a sub-event in a box.  Rejected
+ * (-ERANGE) when the event code's inputs would exceed its max increment. */
+int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc);
+uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub);
+void ucm_clear_inputs(struct ucm_model *m);
+
+/* ---- time ---- */
+uint64_t ucm_now_ps(const struct ucm_model *m);
+uint64_t ucm_cycles(const struct ucm_model *m, unsigned clock);
+uint64_t ucm_clock_hz(const struct ucm_model *m, unsigned clock);
+/* Advance by whole cycles of a clock domain, or by picoseconds. */
+int ucm_run_cycles(struct ucm_model *m, unsigned clock, uint64_t n);
+int ucm_run_ps(struct ucm_model *m, uint64_t ps);
+/* A workload source: called whenever time reaches *next_ps; sets inputs
+ * and returns the time of its next change in *next_ps (UINT64_MAX: none). */
+typedef int (*ucm_workload_fn)(struct ucm_model *m, void *ctx, uint64_t now_ps,
+			       uint64_t *next_ps);
+void ucm_set_workload(struct ucm_model *m, ucm_workload_fn fn, void *ctx);
+
+/* ---- interrupts ---- */
+struct ucm_pmi_stats {
+	uint64_t requests;    /* PMI requests raised by the uncore */
+	uint64_t delivered;   /* interrupts delivered to this core */
+	uint64_t wakes;       /* times this core was woken to take one */
+	uint64_t dropped;     /* requests not delivered: core asleep, no wake */
+	uint64_t last_ps;     /* time of the last delivery */
+};
+void ucm_core_sleep(struct ucm_model *m, unsigned socket, unsigned core, int asleep);
+int ucm_core_asleep(const struct ucm_model *m, unsigned socket, unsigned core);
+void ucm_pmi_stats(const struct ucm_model *m, unsigned socket, unsigned core,
+		   struct ucm_pmi_stats *st);
+uint64_t ucm_pmi_requests(const struct ucm_model *m, unsigned socket);
+
+/* ---- ground truth ---- */
+struct ucm_truth {
+	uint64_t total;       /* increments the counter received, unwrapped */
+	uint64_t first_read;  /* total at the first read since ucm_truth_mark */
+	uint64_t last_read;   /* total at the latest read */
+	uint64_t reads;       /* reads since the mark */
+	uint64_t wraps;       /* times the counter wrapped */
+};
+void ucm_truth_mark(struct ucm_model *m);
+int ucm_truth(const struct ucm_model *m, int box, unsigned ctr, struct ucm_truth *t);
+/* Increments fed to a sub-event of a box since creation. */
+uint64_t ucm_fed(const struct ucm_model *m, int box, unsigned sub);
+
+/* ---- strict mode ---- */
+struct ucm_strict_rec {
+	uint64_t time_ps;
+	unsigned space, socket;
+	uint64_t addr, value;
+	char reg[48];
+	char rule[192];        /* what the manual says, with its citation */
+};
+void ucm_set_strict(struct ucm_model *m, int on);
+size_t ucm_strict_count(const struct ucm_model *m);
+const struct ucm_strict_rec *ucm_strict_get(const struct ucm_model *m, size_t i);
+void ucm_strict_clear(struct ucm_model *m);
+/* One line describing record i, for messages. */
+int ucm_strict_format(const struct ucm_model *m, size_t i, char *buf, size_t n);
+
+/* ---- descriptor helpers shared with the driver ---- */
+const struct ucm_field *ucm_layout_field(const struct ucm_layout *l, unsigned role);
+uint64_t ucm_field_mask(const struct ucm_field *f);
+uint64_t ucm_field_get(const struct ucm_field *f, uint64_t v);
+uint64_t ucm_field_put(const struct ucm_field *f, uint64_t v, uint64_t x);
+const struct ucm_evcode *ucm_code_find(const struct ucm_boxtype *bt, unsigned code);
+const struct ucm_regdef *ucm_regdef_find(const struct ucm_boxtype *bt, unsigned kind,
+					 unsigned idx);
+const struct ucm_boxtype *ucm_boxtype_find(const struct ucm_platform *p, const char *name);
+int ucm_boxtype_index(const struct ucm_platform *p, const struct ucm_boxtype *bt);
+/* The manual's rules for a counter control value (threshold pipeline, event
+ * table, counter restriction unless ctr < 0, umask groups): 0 if valid,
+ * else -EINVAL and the rule broken in why. */
+int ucm_ctl_check(const struct ucm_boxtype *bt, const struct ucm_layout *l, int ctr,
+		  uint64_t val, char *why, size_t n);
+/* Whether a umask selects sub-event sub of a code; the umask bits defined. */
+int ucm_umask_selects(const struct ucm_evcode *ec, unsigned sub, uint64_t umask);
+uint64_t ucm_umask_defined(const struct ucm_evcode *ec);
+
+#endif

@@ -1,0 +1,1022 @@
+/*
+ * ucm_core.c - model construction, address decode and the one generic
+ * register access path.
+ *
+ * Every register access, whatever the space or platform, goes through
+ * reg_read()/reg_write(): the masks derived from the layout decide what a
+ * write stores (RW), clears (RW1C), triggers (WO) or ignores (RO, reserved);
+ * a per-kind hook then applies real side effects (a control register change
+ * re-evaluates its counter, a box control reset clears counters, ...).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ucm_internal.h"
+
+int ucm_seterr(struct ucm_model *m, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->err, sizeof(m->err), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const char *ucm_error(const struct ucm_model *m)
+{
+	return m->err[0] ? m->err : "no error";
+}
+
+const struct ucm_platform *ucm_platform_of(const struct ucm_model *m)
+{
+	return m->plat;
+}
+
+unsigned ucm_nsockets(const struct ucm_model *m)
+{
+	return m->nsockets;
+}
+
+unsigned ucm_cpus_per_socket(const struct ucm_model *m)
+{
+	return m->ncores;
+}
+
+/* ---- descriptor helpers ---- */
+
+uint64_t ucm_field_mask(const struct ucm_field *f)
+{
+	unsigned w = f->hi - f->lo + 1;
+
+	return (w >= 64 ? ~0ull : ((1ull << w) - 1)) << f->lo;
+}
+
+uint64_t ucm_field_get(const struct ucm_field *f, uint64_t v)
+{
+	return f ? (v & ucm_field_mask(f)) >> f->lo : 0;
+}
+
+uint64_t ucm_field_put(const struct ucm_field *f, uint64_t v, uint64_t x)
+{
+	if (!f)
+		return v;
+	return (v & ~ucm_field_mask(f)) | ((x << f->lo) & ucm_field_mask(f));
+}
+
+const struct ucm_field *ucm_layout_field(const struct ucm_layout *l, unsigned role)
+{
+	for (unsigned i = 0; l && i < l->nfields; i++)
+		if (l->fields[i].role == role)
+			return &l->fields[i];
+	return NULL;
+}
+
+const struct ucm_evcode *ucm_code_find(const struct ucm_boxtype *bt, unsigned code)
+{
+	for (unsigned i = 0; i < bt->ncodes; i++)
+		if (bt->codes[i].code == code)
+			return &bt->codes[i];
+	return NULL;
+}
+
+const struct ucm_regdef *ucm_regdef_find(const struct ucm_boxtype *bt, unsigned kind,
+					 unsigned idx)
+{
+	for (unsigned i = 0; i < bt->nregs; i++)
+		if (bt->regs[i].kind == kind && bt->regs[i].idx == idx)
+			return &bt->regs[i];
+	return NULL;
+}
+
+const struct ucm_boxtype *ucm_boxtype_find(const struct ucm_platform *p, const char *name)
+{
+	for (unsigned i = 0; i < p->nboxes; i++)
+		if (strcmp(p->boxes[i].type->name, name) == 0)
+			return p->boxes[i].type;
+	return NULL;
+}
+
+/* Box types are numbered in order of first appearance in plat->boxes. */
+int ucm_boxtype_index(const struct ucm_platform *p, const struct ucm_boxtype *bt)
+{
+	int n = 0;
+
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		const struct ucm_boxtype *t = p->boxes[i].type;
+		unsigned j;
+
+		for (j = 0; j < i; j++)
+			if (p->boxes[j].type == t)
+				break;
+		if (j < i)
+			continue;
+		if (t == bt)
+			return n;
+		n++;
+	}
+	return -1;
+}
+
+uint64_t ucm_pci_key(unsigned bus, unsigned dev, unsigned fn, unsigned off)
+{
+	return ((uint64_t)bus << 20) | ((uint64_t)dev << 15) | ((uint64_t)fn << 12) | off;
+}
+
+/* ---- sub-events ---- */
+
+unsigned ucm_subev_count(const struct ucm_boxtype *bt)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < bt->ncodes; i++)
+		n += bt->codes[i].nsubs ? bt->codes[i].nsubs : 1;
+	return n;
+}
+
+static int subev_locate(const struct ucm_boxtype *bt, unsigned idx, unsigned *code,
+			unsigned *sub)
+{
+	for (unsigned i = 0; i < bt->ncodes; i++) {
+		unsigned n = bt->codes[i].nsubs ? bt->codes[i].nsubs : 1;
+
+		if (idx < n) {
+			*code = i;
+			*sub = idx;
+			return 0;
+		}
+		idx -= n;
+	}
+	return -1;
+}
+
+const struct ucm_evcode *ucm_subev_code(const struct ucm_boxtype *bt, unsigned i)
+{
+	unsigned c, s;
+
+	return subev_locate(bt, i, &c, &s) ? NULL : &bt->codes[c];
+}
+
+const char *ucm_subev_name(const struct ucm_boxtype *bt, unsigned i, char *buf, size_t n)
+{
+	unsigned c, s;
+
+	if (subev_locate(bt, i, &c, &s))
+		snprintf(buf, n, "?");
+	else if (bt->codes[c].nsubs)
+		snprintf(buf, n, "%s.%s", bt->codes[c].name, bt->codes[c].subs[s].name);
+	else
+		snprintf(buf, n, "%s", bt->codes[c].name);
+	return buf;
+}
+
+int ucm_subev_find(const struct ucm_boxtype *bt, const char *name)
+{
+	char buf[96];
+	unsigned n = ucm_subev_count(bt);
+
+	for (unsigned i = 0; i < n; i++)
+		if (strcasecmp(ucm_subev_name(bt, i, buf, sizeof(buf)), name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* ---- construction ---- */
+
+void ucm_config_init(struct ucm_config *cfg, const struct ucm_platform *plat)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->plat = plat;
+	cfg->access_ps[UCM_MSR] = UCM_COST_MSR_PS;
+	cfg->access_ps[UCM_PCI] = UCM_COST_PCI_PS;
+	cfg->access_ps[UCM_MMIO] = UCM_COST_MMIO_PS;
+}
+
+static void reg_masks(struct ucm_reg *r)
+{
+	const struct ucm_layout *l = r->def->layout;
+	uint64_t wmask = l->width >= 64 ? ~0ull : (1ull << l->width) - 1;
+	uint64_t any = 0;
+
+	r->rw = r->ro = r->w1c = r->wo = 0;
+	for (unsigned i = 0; i < l->nfields; i++) {
+		uint64_t fm = ucm_field_mask(&l->fields[i]);
+
+		any |= fm;
+		switch (l->fields[i].access) {
+		case UCM_A_RW: r->rw |= fm; break;
+		case UCM_A_RO: r->ro |= fm; break;
+		case UCM_A_RW1C: r->w1c |= fm; break;
+		case UCM_A_WO: r->wo |= fm; break;
+		default: break;
+		}
+	}
+	r->rsvd = wmask & ~any;
+	r->bytes = (uint8_t)(l->width / 8);
+}
+
+static int reg_cmp(const void *a, const void *b)
+{
+	const struct ucm_reg *x = *(const struct ucm_reg *const *)a;
+	const struct ucm_reg *y = *(const struct ucm_reg *const *)b;
+	unsigned sx = x->space == UCM_PCI ? 0 : x->box->socket;
+	unsigned sy = y->space == UCM_PCI ? 0 : y->box->socket;
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+unsigned ucm_ninst(const struct ucm_model *m, const struct ucm_boxtype *bt)
+{
+	int i = ucm_boxtype_index(m->plat, bt);
+
+	return i < 0 ? 0 : m->ninst[i];
+}
+
+static uint64_t reg_reset_value(const struct ucm_model *m, const struct ucm_reg *r)
+{
+	switch (r->def->kind) {
+	case UCM_K_DEVID:
+		return m->cfg.devid ? m->cfg.devid : m->plat->devids[0];
+	case UCM_K_BAR:
+		return m->cfg.bar ? m->cfg.bar : m->plat->bar_default;
+	case UCM_K_NBOXES:
+		return m->plat->counted
+			? (uint64_t)((int)ucm_ninst(m, m->plat->counted) + m->plat->counted_bias)
+			: 0;
+	default:
+		return r->def->reset;
+	}
+}
+
+int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
+{
+	const struct ucm_platform *p = cfg->plat;
+	struct ucm_model *m;
+	size_t nr = 0;
+
+	*out = NULL;
+	if (!p)
+		return -EINVAL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->cfg = *cfg;
+	m->plat = p;
+	m->strict = cfg->strict;
+	m->nsockets = cfg->sockets ? cfg->sockets : 1;
+	m->ncores = cfg->cpus_per_socket ? cfg->cpus_per_socket : p->ncores;
+	if (m->nsockets > p->max_sockets || m->ncores > UCM_MAXCORES) {
+		ucm_seterr(m, -EINVAL, "%s supports 1..%u sockets and at most %u cpus per socket",
+			   p->name, p->max_sockets, UCM_MAXCORES);
+		*out = m;
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < p->nclocks && i < UCM_MAXCLK; i++)
+		m->clk_hz[i] = cfg->clock_hz[i] ? cfg->clock_hz[i] : p->clocks[i].hz_default;
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		const struct ucm_boxtype *bt = p->boxes[i].type;
+		int ti = ucm_boxtype_index(p, bt);
+		unsigned want = cfg->ninst[ti] ? cfg->ninst[ti] : bt->ninst_default;
+
+		if (want < bt->ninst_min || want > bt->ninst_max) {
+			ucm_seterr(m, -EINVAL, "%s: %u %s instances requested, the platform has %u..%u",
+				   p->name, want, bt->name, bt->ninst_min, bt->ninst_max);
+			*out = m;
+			return -EINVAL;
+		}
+		m->ninst[ti] = want;
+	}
+	/* boxes present on every socket */
+	m->sockets = calloc(m->nsockets, sizeof(*m->sockets));
+	m->boxes = calloc((size_t)m->nsockets * p->nboxes, sizeof(*m->boxes));
+	if (!m->sockets || !m->boxes)
+		goto nomem;
+	for (unsigned s = 0; s < m->nsockets; s++)
+		for (unsigned i = 0; i < p->nboxes; i++) {
+			const struct ucm_boxinst *bi = &p->boxes[i];
+			struct ucm_box *b;
+
+			if (bi->inst >= ucm_ninst(m, bi->type))
+				continue;
+			b = &m->boxes[m->nboxes];
+			b->def = bi;
+			b->socket = s;
+			b->index = m->nboxes++;
+			b->present = 1;
+			b->nsub = ucm_subev_count(bi->type);
+			if (b->nsub) {
+				b->input = calloc(b->nsub, sizeof(*b->input));
+				b->fed = calloc(b->nsub, sizeof(*b->fed));
+				if (!b->input || !b->fed)
+					goto nomem;
+			}
+			nr += bi->type->nregs;
+		}
+	m->regs = calloc(nr ? nr : 1, sizeof(*m->regs));
+	if (!m->regs)
+		goto nomem;
+	for (unsigned bx = 0; bx < m->nboxes; bx++) {
+		struct ucm_box *b = &m->boxes[bx];
+		const struct ucm_boxinst *bi = b->def;
+		const struct ucm_boxtype *bt = bi->type;
+		struct ucm_socket *so = &m->sockets[b->socket];
+
+		for (unsigned k = 0; k < bt->nregs; k++) {
+			struct ucm_reg *r = &m->regs[m->nregs++];
+			const struct ucm_regdef *d = &bt->regs[k];
+
+			r->def = d;
+			r->box = b;
+			r->space = bt->space;
+			if (bt->space == UCM_PCI)
+				r->key = ucm_pci_key(p->pci_bus[b->socket], bi->dev, bi->fn,
+						     (unsigned)(bi->base + d->off));
+			else
+				r->key = bi->base + d->off;
+			reg_masks(r);
+			switch (d->kind) {
+			case UCM_K_CTL:
+				b->ctr[d->idx].ctl = r;
+				break;
+			case UCM_K_CTR:
+				b->ctr[d->idx].reg = r;
+				b->ctr[d->idx].wmask = ucm_field_mask(
+					ucm_layout_field(d->layout, UCM_R_VALUE));
+				break;
+			case UCM_K_GLOBAL_CTL: so->gctl = r; break;
+			case UCM_K_GLOBAL_STATUS: so->gstatus = r; break;
+			case UCM_K_BAR: so->bar = r; break;
+			case UCM_K_FILTER: b->filter = r; break;
+			case UCM_K_BOX_CTL: b->boxctl = r; break;
+			default: break;
+			}
+		}
+	}
+	for (unsigned s = 0; s < UCM_NSPACES; s++) {
+		m->sorted[s] = calloc(m->nregs ? m->nregs : 1, sizeof(struct ucm_reg *));
+		if (!m->sorted[s])
+			goto nomem;
+	}
+	for (size_t i = 0; i < m->nregs; i++) {
+		struct ucm_reg *r = &m->regs[i];
+
+		m->sorted[r->space][m->nsorted[r->space]++] = r;
+	}
+	for (unsigned s = 0; s < UCM_NSPACES; s++)
+		qsort(m->sorted[s], m->nsorted[s], sizeof(struct ucm_reg *), reg_cmp);
+	ucm_reset(m);
+	*out = m;
+	return 0;
+nomem:
+	ucm_destroy(m);
+	return -ENOMEM;
+}
+
+void ucm_destroy(struct ucm_model *m)
+{
+	if (!m)
+		return;
+	for (unsigned i = 0; i < m->nboxes; i++) {
+		free(m->boxes[i].input);
+		free(m->boxes[i].fed);
+	}
+	for (unsigned s = 0; s < UCM_NSPACES; s++)
+		free(m->sorted[s]);
+	free(m->boxes);
+	free(m->sockets);
+	free(m->regs);
+	free(m->recs);
+	free(m);
+}
+
+void ucm_reset(struct ucm_model *m)
+{
+	for (size_t i = 0; i < m->nregs; i++) {
+		struct ucm_reg *r = &m->regs[i];
+
+		r->reset = reg_reset_value(m, r) & ~r->rsvd & ~r->wo;
+		r->val = r->reset;
+	}
+	for (unsigned i = 0; i < m->nboxes; i++) {
+		struct ucm_box *b = &m->boxes[i];
+
+		b->frz_en = b->frozen = 0;
+		for (unsigned c = 0; c < b->def->type->nctr; c++) {
+			b->ctr[c].val = 0;
+			b->ctr[c].prev_cmp = 0;
+		}
+		ucm_box_recompute(m, b);
+	}
+}
+
+/* ---- strict mode ---- */
+
+void ucm_reg_name(const struct ucm_reg *r, char *buf, size_t n)
+{
+	snprintf(buf, n, r->def->name, (unsigned)r->box->def->inst);
+}
+
+void ucm_set_strict(struct ucm_model *m, int on)
+{
+	m->strict = on;
+}
+
+void ucm_strict_add(struct ucm_model *m, const struct ucm_reg *r, uint64_t value,
+		    const char *fmt, ...)
+{
+	struct ucm_strict_rec *rec;
+	va_list ap;
+
+	if (!m->strict)
+		return;
+	if (m->nrecs == m->caprecs) {
+		size_t cap = m->caprecs ? m->caprecs * 2 : 16;
+		struct ucm_strict_rec *n = realloc(m->recs, cap * sizeof(*n));
+
+		if (!n)
+			return; /* records are diagnostics; never fail an access */
+		m->recs = n;
+		m->caprecs = cap;
+	}
+	rec = &m->recs[m->nrecs++];
+	memset(rec, 0, sizeof(*rec));
+	rec->time_ps = m->now_ps;
+	rec->space = r->space;
+	rec->socket = r->box->socket;
+	rec->addr = r->key;
+	rec->value = value;
+	ucm_reg_name(r, rec->reg, sizeof(rec->reg));
+	va_start(ap, fmt);
+	vsnprintf(rec->rule, sizeof(rec->rule), fmt, ap);
+	va_end(ap);
+}
+
+size_t ucm_strict_count(const struct ucm_model *m)
+{
+	return m->nrecs;
+}
+
+const struct ucm_strict_rec *ucm_strict_get(const struct ucm_model *m, size_t i)
+{
+	return i < m->nrecs ? &m->recs[i] : NULL;
+}
+
+void ucm_strict_clear(struct ucm_model *m)
+{
+	m->nrecs = 0;
+}
+
+int ucm_strict_format(const struct ucm_model *m, size_t i, char *buf, size_t n)
+{
+	static const char *const sp[] = { "msr", "pci", "mmio" };
+	const struct ucm_strict_rec *r = ucm_strict_get(m, i);
+
+	if (!r)
+		return -ENOENT;
+	snprintf(buf, n, "t=%llups socket %u %s 0x%llx %s <- 0x%llx: %s",
+		 (unsigned long long)r->time_ps, r->socket, sp[r->space],
+		 (unsigned long long)r->addr, r->reg, (unsigned long long)r->value, r->rule);
+	return 0;
+}
+
+/* ---- the generic access path ---- */
+
+uint64_t ucm_reg_field(const struct ucm_reg *r, unsigned role)
+{
+	return ucm_field_get(ucm_layout_field(r->def->layout, role), r->val);
+}
+
+int ucm_global_enabled(const struct ucm_model *m, unsigned socket)
+{
+	const struct ucm_reg *g = m->sockets[socket].gctl;
+
+	/* a platform without a global control register has no global gate */
+	return !g || !ucm_layout_field(g->def->layout, UCM_R_GLOBAL_EN) ||
+	       ucm_reg_field(g, UCM_R_GLOBAL_EN);
+}
+
+static struct ucm_ctr *reg_ctr(struct ucm_reg *r)
+{
+	return &r->box->ctr[r->def->idx];
+}
+
+/* Current value of a register, as hardware would present it. */
+static uint64_t reg_value(const struct ucm_reg *r)
+{
+	if (r->def->kind == UCM_K_CTR) {
+		const struct ucm_ctr *c = &r->box->ctr[r->def->idx];
+
+		return (r->val & ~ucm_field_mask(ucm_layout_field(r->def->layout, UCM_R_VALUE))) |
+		       c->val;
+	}
+	return r->val;
+}
+
+static uint64_t reg_read(struct ucm_model *m, struct ucm_reg *r, int side_effects)
+{
+	uint64_t v = reg_value(r) & ~r->rsvd & ~r->wo;
+
+	if (side_effects && r->def->kind == UCM_K_CTR) {
+		struct ucm_ctr *c = reg_ctr(r);
+
+		if (!c->reads)
+			c->first_read = c->total;
+		c->last_read = c->total;
+		c->reads++;
+	}
+	(void)m;
+	return v;
+}
+
+static void box_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_t bm)
+{
+	struct ucm_box *b = r->box;
+	const struct ucm_layout *l = r->def->layout;
+	const struct ucm_field *f;
+
+	/* frz_en/frz hold state whether the manual calls them WO or RW */
+	if ((f = ucm_layout_field(l, UCM_R_FRZ_EN)) && (ucm_field_mask(f) & bm))
+		b->frz_en = (int)ucm_field_get(f, v);
+	if ((f = ucm_layout_field(l, UCM_R_FRZ)) && (ucm_field_mask(f) & bm))
+		b->frozen = (int)ucm_field_get(f, v);
+	if ((f = ucm_layout_field(l, UCM_R_RST_CTRL)) && (ucm_field_mask(f) & bm) &&
+	    ucm_field_get(f, v)) {
+		for (unsigned i = 0; i < b->def->type->nctr; i++) {
+			struct ucm_reg *c = b->ctr[i].ctl;
+
+			if (c) {
+				c->val = c->reset;
+				ucm_ctl_written(m, c, 0, 0);
+			}
+		}
+	}
+	if ((f = ucm_layout_field(l, UCM_R_RST_CTRS)) && (ucm_field_mask(f) & bm) &&
+	    ucm_field_get(f, v))
+		for (unsigned i = 0; i < b->def->type->nctr; i++)
+			b->ctr[i].val = 0;
+	ucm_box_recompute(m, b);
+}
+
+static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_t bm)
+{
+	uint64_t old = reg_value(r), nv;
+
+	if (m->strict) {
+		if (v & bm & r->rsvd)
+			ucm_strict_add(m, r, v, "reserved bits 0x%llx written (%s: Reserved)",
+				       (unsigned long long)(v & bm & r->rsvd), r->def->layout->cite);
+		if ((v ^ old) & bm & r->ro)
+			ucm_strict_add(m, r, v, "read-only bits 0x%llx written with a different value (%s)",
+				       (unsigned long long)((v ^ old) & bm & r->ro),
+				       r->def->layout->cite);
+	}
+	nv = (old & ~(r->rw & bm)) | (v & r->rw & bm);
+	nv &= ~(v & r->w1c & bm);
+	switch (r->def->kind) {
+	case UCM_K_CTR: {
+		struct ucm_ctr *c = reg_ctr(r);
+		uint64_t vm = ucm_field_mask(ucm_layout_field(r->def->layout, UCM_R_VALUE));
+
+		c->val = nv & vm & c->wmask;
+		r->val = nv & ~vm;
+		break;
+	}
+	case UCM_K_CTL:
+		r->val = nv;
+		ucm_ctl_written(m, r, v, bm);
+		break;
+	case UCM_K_BOX_CTL:
+		r->val = nv;
+		box_ctl_written(m, r, v, bm);
+		break;
+	case UCM_K_FILTER:
+		r->val = nv;
+		ucm_box_recompute(m, r->box);
+		break;
+	default:
+		r->val = nv;
+		break;
+	}
+}
+
+/* ---- decode ---- */
+
+static struct ucm_reg *find_first(struct ucm_model *m, unsigned space, unsigned socket,
+				  uint64_t key)
+{
+	struct ucm_reg **v = m->sorted[space];
+	size_t lo = 0, hi = m->nsorted[space];
+	unsigned ss = space == UCM_PCI ? 0 : socket;
+
+	/* first register with (socket, key + bytes) > (ss, key) */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		struct ucm_reg *r = v[mid];
+		unsigned rs = space == UCM_PCI ? 0 : r->box->socket;
+
+		if (rs < ss || (rs == ss && r->key + (space == UCM_MSR ? 1 : r->bytes) <= key))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nsorted[space] ? v[lo] : NULL;
+}
+
+static struct ucm_reg *find_msr(struct ucm_model *m, unsigned socket, uint32_t addr)
+{
+	struct ucm_reg *r = find_first(m, UCM_MSR, socket, addr);
+
+	return r && r->box->socket == socket && r->key == addr ? r : NULL;
+}
+
+/* Time passes for every access: the cost of the access itself. */
+static int access_cost(struct ucm_model *m, unsigned space)
+{
+	return ucm_advance_to(m, m->now_ps + m->cfg.access_ps[space]);
+}
+
+static int cpu_socket(struct ucm_model *m, unsigned cpu, unsigned *socket)
+{
+	if (cpu >= m->nsockets * m->ncores)
+		return ucm_seterr(m, -ENXIO, "cpu %u does not exist (%u sockets x %u cpus)", cpu,
+				  m->nsockets, m->ncores);
+	*socket = cpu / m->ncores;
+	return 0;
+}
+
+int ucm_msr_read(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val)
+{
+	unsigned s;
+	struct ucm_reg *r;
+	int rc;
+
+	*val = 0;
+	if ((rc = cpu_socket(m, cpu, &s)) || (rc = access_cost(m, UCM_MSR)))
+		return rc;
+	r = find_msr(m, s, addr);
+	if (!r)
+		return ucm_seterr(m, -EIO, "rdmsr 0x%x on cpu %u: no such MSR (#GP)", addr, cpu);
+	*val = reg_read(m, r, 1);
+	return 0;
+}
+
+int ucm_msr_write(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t val)
+{
+	unsigned s;
+	struct ucm_reg *r;
+	int rc;
+
+	if ((rc = cpu_socket(m, cpu, &s)) || (rc = access_cost(m, UCM_MSR)))
+		return rc;
+	r = find_msr(m, s, addr);
+	if (!r)
+		return ucm_seterr(m, -EIO, "wrmsr 0x%x on cpu %u: no such MSR (#GP)", addr, cpu);
+	reg_write(m, r, val, ~0ull);
+	return 0;
+}
+
+/* Byte-lane access to PCI config or MMIO: the registers overlapping
+ * [key, key+width) each see the bytes that fall on them. */
+static void lanes(struct ucm_model *m, unsigned space, unsigned socket, uint64_t key,
+		  unsigned width, uint64_t *val, int write)
+{
+	struct ucm_reg **v = m->sorted[space];
+	struct ucm_reg *first = find_first(m, space, socket, key);
+	uint64_t out = 0;
+	size_t i;
+
+	if (!first) {
+		if (!write)
+			*val = 0;
+		return;
+	}
+	for (i = 0; v[i] != first; i++)
+		;
+	for (; i < m->nsorted[space]; i++) {
+		struct ucm_reg *r = v[i];
+		uint64_t bm = 0, rv = 0;
+
+		if (space != UCM_PCI && r->box->socket != socket)
+			break;
+		if (r->key >= key + width)
+			break;
+		/* byte b of the access is byte (key + b - r->key) of the register */
+		for (unsigned b = 0; b < width; b++) {
+			uint64_t a = key + b;
+
+			if (a >= r->key && a < r->key + r->bytes) {
+				unsigned rb = (unsigned)(a - r->key);
+
+				bm |= 0xFFull << (8 * rb);
+				if (write)
+					rv |= ((*val >> (8 * b)) & 0xFF) << (8 * rb);
+			}
+		}
+		if (!bm)
+			continue;
+		if (write) {
+			reg_write(m, r, rv, bm);
+		} else {
+			uint64_t x = reg_read(m, r, 1);
+
+			for (unsigned b = 0; b < width; b++) {
+				uint64_t a = key + b;
+
+				if (a >= r->key && a < r->key + r->bytes)
+					out |= ((x >> (8 * (a - r->key))) & 0xFF) << (8 * b);
+			}
+		}
+	}
+	if (!write)
+		*val = out;
+}
+
+static int pci_present(struct ucm_model *m, unsigned bus, unsigned dev, unsigned fn)
+{
+	struct ucm_reg *r = find_first(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, 0));
+
+	return r && (r->key >> 12) == (ucm_pci_key(bus, dev, fn, 0) >> 12);
+}
+
+static int pci_check(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
+		     unsigned fn, unsigned off, unsigned width)
+{
+	if (width != 1 && width != 2 && width != 4 && width != 8)
+		return ucm_seterr(m, -EINVAL, "PCI config access of %u bytes (1, 2, 4 or 8)", width);
+	if (bus > 255 || dev > 31 || fn > 7 || off + width > 4096)
+		return ucm_seterr(m, -EINVAL, "PCI config address %04x:%02x:%02x.%x+0x%x out of range",
+				  seg, bus, dev, fn, off);
+	if (seg != 0 || !pci_present(m, bus, dev, fn))
+		return ucm_seterr(m, -ENODEV, "no PCI device at %04x:%02x:%02x.%x", seg, bus, dev, fn);
+	return 0;
+}
+
+int ucm_pci_read(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
+		 unsigned fn, unsigned off, unsigned width, uint64_t *val)
+{
+	int rc = access_cost(m, UCM_PCI);
+
+	*val = width >= 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	if (rc || (rc = pci_check(m, seg, bus, dev, fn, off, width)))
+		return rc;
+	lanes(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, off), width, val, 0);
+	return 0;
+}
+
+int ucm_pci_write(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
+		  unsigned fn, unsigned off, unsigned width, uint64_t val)
+{
+	int rc = access_cost(m, UCM_PCI);
+
+	if (rc || (rc = pci_check(m, seg, bus, dev, fn, off, width)))
+		return rc;
+	lanes(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, off), width, &val, 1);
+	return 0;
+}
+
+/* The MMIO window of each socket: the BAR register's base when enabled. */
+static int mmio_decode(struct ucm_model *m, uint64_t pa, unsigned width, unsigned *socket,
+		       uint64_t *off)
+{
+	if (width != 4 && width != 8)
+		return ucm_seterr(m, -EINVAL, "MMIO access of %u bytes at 0x%llx (4 or 8)", width,
+				  (unsigned long long)pa);
+	if (pa % width)
+		return ucm_seterr(m, -EINVAL, "unaligned %u-byte MMIO access at 0x%llx", width,
+				  (unsigned long long)pa);
+	for (unsigned s = 0; s < m->nsockets; s++) {
+		const struct ucm_reg *bar = m->sockets[s].bar;
+		uint64_t base;
+
+		if (!bar || !ucm_reg_field(bar, UCM_R_BAR_EN))
+			continue;
+		base = bar->val & m->plat->bar_mask;
+		if (pa >= base && pa + width <= base + m->plat->bar_size) {
+			*socket = s;
+			*off = pa - base;
+			return 0;
+		}
+	}
+	return ucm_seterr(m, -ENXIO, "no device decodes physical address 0x%llx",
+			  (unsigned long long)pa);
+}
+
+int ucm_mmio_read(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *val)
+{
+	unsigned s;
+	uint64_t off;
+	int rc = access_cost(m, UCM_MMIO);
+
+	*val = width >= 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	if (rc || (rc = mmio_decode(m, pa, width, &s, &off)))
+		return rc;
+	if (m->strict && width == 8) {
+		/* a 64-bit load over two 32-bit counters returns both, torn */
+		struct ucm_reg *r = find_first(m, UCM_MMIO, s, off);
+
+		if (r && r->box->socket == s && r->def->kind == UCM_K_CTR && r->bytes < 8 &&
+		    r->key < off + 8)
+			ucm_strict_add(m, r, off,
+				       "64-bit read over 32-bit counters (SKL Table 3-3: counters are 32-bit)");
+	}
+	lanes(m, UCM_MMIO, s, off, width, val, 0);
+	return 0;
+}
+
+int ucm_mmio_write(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t val)
+{
+	unsigned s;
+	uint64_t off;
+	int rc = access_cost(m, UCM_MMIO);
+
+	if (rc || (rc = mmio_decode(m, pa, width, &s, &off)))
+		return rc;
+	lanes(m, UCM_MMIO, s, off, width, &val, 1);
+	return 0;
+}
+
+int ucm_peek(struct ucm_model *m, unsigned space, unsigned socket, uint64_t key, uint64_t *val)
+{
+	struct ucm_reg *r;
+
+	if (space >= UCM_NSPACES)
+		return -EINVAL;
+	r = find_first(m, space, socket, key);
+	if (!r || r->key != key || (space != UCM_PCI && r->box->socket != socket))
+		return ucm_seterr(m, -ENOENT, "no register at that address");
+	*val = reg_read(m, r, 0);
+	return 0;
+}
+
+/* ---- enumeration ---- */
+
+size_t ucm_nregs(const struct ucm_model *m)
+{
+	return m->nregs;
+}
+
+int ucm_reginfo(const struct ucm_model *m, size_t i, struct ucm_reginfo *ri)
+{
+	const struct ucm_reg *r;
+
+	if (i >= m->nregs)
+		return -ENOENT;
+	r = &m->regs[i];
+	memset(ri, 0, sizeof(*ri));
+	ucm_reg_name(r, ri->name, sizeof(ri->name));
+	ri->space = r->space;
+	ri->socket = r->box->socket;
+	ri->addr = r->key;
+	ri->kind = r->def->kind;
+	ri->idx = r->def->idx;
+	ri->width = r->def->layout->width;
+	ri->layout = r->def->layout;
+	ri->box = r->box->def;
+	ri->reset = r->reset;
+	ri->rw_mask = r->rw;
+	ri->ro_mask = r->ro;
+	ri->w1c_mask = r->w1c;
+	ri->wo_mask = r->wo;
+	ri->rsvd_mask = r->rsvd;
+	return 0;
+}
+
+/* ---- boxes, inputs, truth ---- */
+
+unsigned ucm_box_count(const struct ucm_model *m)
+{
+	return m->nboxes;
+}
+
+int ucm_box_find(const struct ucm_model *m, unsigned socket, const char *type, unsigned inst)
+{
+	for (unsigned i = 0; i < m->nboxes; i++) {
+		const struct ucm_box *b = &m->boxes[i];
+
+		if (b->socket == socket && b->def->inst == inst &&
+		    strcmp(b->def->type->name, type) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+const struct ucm_boxinst *ucm_box_def(const struct ucm_model *m, int box)
+{
+	return box >= 0 && (unsigned)box < m->nboxes ? m->boxes[box].def : NULL;
+}
+
+unsigned ucm_box_socket(const struct ucm_model *m, int box)
+{
+	return m->boxes[box].socket;
+}
+
+int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
+{
+	struct ucm_box *b;
+	const struct ucm_evcode *ec;
+	uint64_t sum = 0;
+	unsigned first = 0, n;
+	char name[96];
+
+	if (box < 0 || (unsigned)box >= m->nboxes)
+		return ucm_seterr(m, -ENOENT, "no box %d", box);
+	b = &m->boxes[box];
+	if (sub >= b->nsub)
+		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u", b->def->type->name,
+				  b->def->inst, sub);
+	ec = ucm_subev_code(b->def->type, sub);
+	/* the code's sub-events are contiguous: find the first */
+	for (unsigned i = 0; i < b->def->type->ncodes; i++) {
+		if (&b->def->type->codes[i] == ec)
+			break;
+		first += b->def->type->codes[i].nsubs ? b->def->type->codes[i].nsubs : 1;
+	}
+	n = ec->nsubs ? ec->nsubs : 1;
+	for (unsigned i = first; i < first + n; i++)
+		sum += i == sub ? inc : b->input[i];
+	if (sum > ec->max_inc)
+		return ucm_seterr(m, -ERANGE,
+				  "%s%u %s: increment %llu per cycle exceeds the event's maximum %u (%s)",
+				  b->def->type->name, b->def->inst,
+				  ucm_subev_name(b->def->type, sub, name, sizeof(name)),
+				  (unsigned long long)sum, ec->max_inc, ec->cite);
+	if (b->input[sub] != inc) {
+		b->input[sub] = inc;
+		ucm_box_recompute(m, b);
+	}
+	return 0;
+}
+
+uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub)
+{
+	return m->boxes[box].input[sub];
+}
+
+void ucm_clear_inputs(struct ucm_model *m)
+{
+	for (unsigned i = 0; i < m->nboxes; i++) {
+		struct ucm_box *b = &m->boxes[i];
+
+		if (b->nsub)
+			memset(b->input, 0, b->nsub * sizeof(*b->input));
+		ucm_box_recompute(m, b);
+	}
+}
+
+uint64_t ucm_fed(const struct ucm_model *m, int box, unsigned sub)
+{
+	return m->boxes[box].fed[sub];
+}
+
+void ucm_truth_mark(struct ucm_model *m)
+{
+	for (unsigned i = 0; i < m->nboxes; i++)
+		for (unsigned c = 0; c < UCM_MAXCTR; c++)
+			m->boxes[i].ctr[c].reads = 0;
+}
+
+int ucm_truth(const struct ucm_model *m, int box, unsigned ctr, struct ucm_truth *t)
+{
+	const struct ucm_ctr *c;
+
+	if (box < 0 || (unsigned)box >= m->nboxes || ctr >= m->boxes[box].def->type->nctr)
+		return -ENOENT;
+	c = &m->boxes[box].ctr[ctr];
+	t->total = c->total;
+	t->first_read = c->first_read;
+	t->last_read = c->last_read;
+	t->reads = c->reads;
+	t->wraps = c->wraps;
+	return 0;
+}
+
+/* ---- interrupts ---- */
+
+void ucm_core_sleep(struct ucm_model *m, unsigned socket, unsigned core, int asleep)
+{
+	if (socket < m->nsockets && core < m->ncores)
+		m->sockets[socket].asleep[core] = (uint8_t)!!asleep;
+}
+
+int ucm_core_asleep(const struct ucm_model *m, unsigned socket, unsigned core)
+{
+	return socket < m->nsockets && core < m->ncores && m->sockets[socket].asleep[core];
+}
+
+void ucm_pmi_stats(const struct ucm_model *m, unsigned socket, unsigned core,
+		   struct ucm_pmi_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (socket < m->nsockets && core < m->ncores)
+		*st = m->sockets[socket].pmi[core];
+}
+
+uint64_t ucm_pmi_requests(const struct ucm_model *m, unsigned socket)
+{
+	return socket < m->nsockets ? m->sockets[socket].pmi_requests : 0;
+}

@@ -1,0 +1,374 @@
+/*
+ * ucm_count.c - the counting pipeline and the passage of time.
+ *
+ * Per counter and cycle: the sub-events selected by EVT_SEL/UMASK are summed
+ * (the raw increment), compared against THRESH (INV reverses the compare),
+ * edge-detected (E), gated by the local, box and global enables, added at
+ * the counter's width, and on overflow with OVF_EN raise the unit's status
+ * bit, a PMI request to the selected cores and, with FRZ_ON_PMI, the global
+ * freeze.  Inputs are constant between changes, so a span of n cycles costs
+ * O(counters) regardless of n: the output of a constant input is constant
+ * after the first cycle (which alone can differ, through the edge latch).
+ * Spans are split at the first overflow that has consequences.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ucm_internal.h"
+
+typedef unsigned __int128 u128;
+
+#define PS_PER_S 1000000000000ull
+
+/* Cycles of a clock completed at time t. */
+static uint64_t cycles_at(uint64_t hz, uint64_t t_ps)
+{
+	return (uint64_t)((u128)t_ps * hz / PS_PER_S);
+}
+
+/* Earliest time at which cycle number c of a clock has completed. */
+static uint64_t time_of_cycle(uint64_t hz, uint64_t c)
+{
+	u128 t = ((u128)c * PS_PER_S + hz - 1) / hz;
+
+	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+}
+
+static const struct ucm_evcode *ctr_code(const struct ucm_box *b, unsigned i, uint64_t *umask,
+					 int *all_subs)
+{
+	const struct ucm_boxtype *bt = b->def->type;
+	const struct ucm_reg *ctl = b->ctr[i].ctl;
+
+	*all_subs = 0;
+	*umask = 0;
+	if (!ctl || !ucm_layout_field(ctl->def->layout, UCM_R_EVSEL)) {
+		if (!bt->fixed_code)
+			return NULL;
+		*all_subs = 1;
+		return &bt->codes[bt->fixed_code[i]];
+	}
+	*umask = ucm_reg_field(ctl, UCM_R_UMASK);
+	return ucm_code_find(bt, (unsigned)ucm_reg_field(ctl, UCM_R_EVSEL));
+}
+
+/* Index of a code's first sub-event in the box's input vector. */
+static unsigned code_first_sub(const struct ucm_boxtype *bt, const struct ucm_evcode *ec)
+{
+	unsigned first = 0;
+
+	for (const struct ucm_evcode *c = bt->codes; c != ec; c++)
+		first += c->nsubs ? c->nsubs : 1;
+	return first;
+}
+
+void ucm_ctr_recompute(struct ucm_model *m, struct ucm_box *b, unsigned i)
+{
+	const struct ucm_boxtype *bt = b->def->type;
+	uint64_t umask;
+	int all;
+	const struct ucm_evcode *ec = ctr_code(b, i, &umask, &all);
+	uint32_t inc = 0;
+
+	(void)m;
+	if (ec) {
+		unsigned first = code_first_sub(bt, ec);
+
+		if (ec->flags & UCM_EC_CLOCK)
+			inc = 1;
+		else if (!ec->nsubs)
+			inc = b->input[first];
+		else
+			for (unsigned s = 0; s < ec->nsubs; s++)
+				if (all || ucm_umask_selects(ec, s, umask))
+					inc += b->input[first + s];
+	}
+	b->ctr[i].inc = inc;
+}
+
+void ucm_box_recompute(struct ucm_model *m, struct ucm_box *b)
+{
+	for (unsigned i = 0; i < b->def->type->nctr; i++)
+		ucm_ctr_recompute(m, b, i);
+}
+
+/* Strict check of a control register that enables its counter. */
+static void ctl_strict(struct ucm_model *m, struct ucm_reg *r)
+{
+	char why[160];
+
+	if (ucm_reg_field(r, UCM_R_EN) &&
+	    ucm_ctl_check(r->box->def->type, r->def->layout, r->def->idx, r->val, why,
+			  sizeof(why)))
+		ucm_strict_add(m, r, r->val, "%s", why);
+}
+
+void ucm_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_t bm)
+{
+	struct ucm_ctr *c = &r->box->ctr[r->def->idx];
+	const struct ucm_field *rst = ucm_layout_field(r->def->layout, UCM_R_RST);
+
+	/* a new programming starts with a clear edge latch (docs: D4) */
+	c->prev_cmp = 0;
+	/* a write-only rst bit clears the counter; it is never stored */
+	if (rst && (ucm_field_mask(rst) & bm) && ucm_field_get(rst, v))
+		c->val = 0;
+	ucm_ctr_recompute(m, r->box, r->def->idx);
+	if (m->strict)
+		ctl_strict(m, r);
+}
+
+/* ---- counting ---- */
+
+static int ctr_counting(const struct ucm_model *m, const struct ucm_box *b, unsigned i)
+{
+	const struct ucm_ctr *c = &b->ctr[i];
+
+	if (b->def->type->flags & UCM_BT_FREERUN)
+		return 1;
+	if (!c->ctl || !ucm_reg_field(c->ctl, UCM_R_EN))
+		return 0;
+	if (b->frz_en && b->frozen)
+		return 0;
+	return ucm_global_enabled(m, b->socket);
+}
+
+struct ctr_rate {
+	uint64_t first, steady; /* output of the first cycle, of each later one */
+	int cmp_valid;
+	uint8_t cmp;
+};
+
+static void ctr_rate(const struct ucm_box *b, unsigned i, struct ctr_rate *o)
+{
+	const struct ucm_ctr *c = &b->ctr[i];
+	uint64_t thr = c->ctl ? ucm_reg_field(c->ctl, UCM_R_THRESH) : 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!thr) {
+		/* comparison disabled: the increment passes unmodified; INV and E
+		 * have no effect (docs: D4) */
+		o->first = o->steady = c->inc;
+		return;
+	}
+	o->cmp_valid = 1;
+	o->cmp = ucm_reg_field(c->ctl, UCM_R_INV) ? c->inc < thr : c->inc >= thr;
+	if (ucm_reg_field(c->ctl, UCM_R_EDGE)) {
+		o->first = o->cmp && !c->prev_cmp;
+		o->steady = 0;
+	} else {
+		o->first = o->steady = o->cmp;
+	}
+}
+
+static int ctr_ovf_en(const struct ucm_ctr *c)
+{
+	return c->ctl && ucm_reg_field(c->ctl, UCM_R_OVF_EN);
+}
+
+/* Cycles until the counter's first wrap, 0 if not within max cycles. */
+static uint64_t cycles_to_wrap(const struct ucm_ctr *c, const struct ctr_rate *r, uint64_t max)
+{
+	u128 room = (u128)c->wmask + 1 - c->val;
+
+	if (!max)
+		return 0;
+	if (r->first >= room)
+		return 1;
+	if (!r->steady)
+		return 0;
+	u128 j = 1 + (room - r->first + r->steady - 1) / r->steady;
+
+	return j <= max ? (uint64_t)j : 0;
+}
+
+/* Add n cycles of output to a counter; returns 1 if it wrapped. */
+static int ctr_apply(struct ucm_ctr *c, const struct ctr_rate *r, uint64_t n)
+{
+	u128 add, sum;
+	uint64_t wraps;
+
+	if (!n)
+		return 0;
+	add = r->first + (u128)(n - 1) * r->steady;
+	sum = (u128)c->val + add;
+	wraps = (uint64_t)(sum / ((u128)c->wmask + 1));
+	c->val = (uint64_t)(sum & c->wmask);
+	c->total += (uint64_t)add;
+	c->wraps += wraps;
+	if (r->cmp_valid)
+		c->prev_cmp = r->cmp;
+	return wraps > 0;
+}
+
+static void deliver_pmi(struct ucm_model *m, unsigned s)
+{
+	struct ucm_socket *so = &m->sockets[s];
+	struct ucm_reg *g = so->gctl;
+	const struct ucm_layout *l;
+	int wake;
+
+	so->pmi_requests++;
+	if (!g)
+		return;
+	l = g->def->layout;
+	wake = (int)ucm_reg_field(g, UCM_R_WAKE_ON_PMI);
+	for (unsigned i = 0; i < l->nfields; i++) {
+		const struct ucm_field *f = &l->fields[i];
+		struct ucm_pmi_stats *st;
+
+		if (f->role != UCM_R_PMI_SEL || !ucm_field_get(f, g->val) || f->arg >= m->ncores)
+			continue;
+		st = &so->pmi[f->arg];
+		if (so->asleep[f->arg]) {
+			if (!wake) {
+				st->dropped++;
+				continue;
+			}
+			/* WAKE_ON_PMI: wake the core, then interrupt it (docs: D2) */
+			so->asleep[f->arg] = 0;
+			st->wakes++;
+		}
+		st->delivered++;
+		st->last_ps = m->now_ps;
+	}
+	if (ucm_reg_field(g, UCM_R_FRZ_ON_PMI))
+		g->val = ucm_field_put(ucm_layout_field(l, UCM_R_GLOBAL_EN), g->val, 0);
+}
+
+static void set_status(struct ucm_model *m, struct ucm_box *b)
+{
+	struct ucm_reg *st = m->sockets[b->socket].gstatus;
+
+	if (st && b->def->status_bit >= 0)
+		st->val |= (1ull << b->def->status_bit) & (st->w1c | st->ro);
+}
+
+/* Advance every domain to time t, splitting at consequential overflows. */
+static void advance_span(struct ucm_model *m, uint64_t t)
+{
+	while (m->now_ps < t) {
+		uint64_t stop = t;
+		uint64_t ncyc[UCM_MAXCLK];
+		unsigned pmi_mask = 0; /* sockets with a PMI request, <= 32 */
+
+		/* earliest overflow with OVF_EN before t */
+		for (unsigned bi = 0; bi < m->nboxes; bi++) {
+			struct ucm_box *b = &m->boxes[bi];
+			unsigned d = b->def->type->clock;
+			uint64_t avail = cycles_at(m->clk_hz[d], t) - m->clk_cycles[d];
+
+			for (unsigned i = 0; i < b->def->type->nctr; i++) {
+				struct ctr_rate r;
+				uint64_t j;
+
+				if (!ctr_ovf_en(&b->ctr[i]) || !ctr_counting(m, b, i))
+					continue;
+				ctr_rate(b, i, &r);
+				j = cycles_to_wrap(&b->ctr[i], &r, avail);
+				if (j) {
+					uint64_t tj = time_of_cycle(m->clk_hz[d], m->clk_cycles[d] + j);
+
+					if (tj < stop)
+						stop = tj;
+				}
+			}
+		}
+		for (unsigned d = 0; d < m->plat->nclocks; d++)
+			ncyc[d] = cycles_at(m->clk_hz[d], stop) - m->clk_cycles[d];
+		for (unsigned bi = 0; bi < m->nboxes; bi++) {
+			struct ucm_box *b = &m->boxes[bi];
+			uint64_t n = ncyc[b->def->type->clock];
+
+			if (!n)
+				continue;
+			for (unsigned s = 0; s < b->nsub; s++)
+				b->fed[s] += (uint64_t)b->input[s] * n;
+			for (unsigned i = 0; i < b->def->type->nctr; i++) {
+				struct ctr_rate r;
+
+				if (!ctr_counting(m, b, i))
+					continue;
+				ctr_rate(b, i, &r);
+				if (ctr_apply(&b->ctr[i], &r, n) && ctr_ovf_en(&b->ctr[i])) {
+					set_status(m, b);
+					pmi_mask |= 1u << (b->socket & 31);
+				}
+			}
+		}
+		for (unsigned d = 0; d < m->plat->nclocks; d++)
+			m->clk_cycles[d] += ncyc[d];
+		m->now_ps = stop;
+		for (unsigned s = 0; s < m->nsockets; s++)
+			if (pmi_mask & (1u << (s & 31)))
+				deliver_pmi(m, s);
+	}
+}
+
+int ucm_advance_to(struct ucm_model *m, uint64_t t)
+{
+	while (m->now_ps < t) {
+		uint64_t end = t;
+
+		if (m->wl_fn && !m->in_workload) {
+			if (m->now_ps >= m->wl_next) {
+				uint64_t next = UINT64_MAX;
+				int rc;
+
+				m->in_workload = 1;
+				rc = m->wl_fn(m, m->wl_ctx, m->now_ps, &next);
+				m->in_workload = 0;
+				if (rc)
+					return rc;
+				m->wl_next = next > m->now_ps ? next : m->now_ps + 1;
+			}
+			if (m->wl_next < end)
+				end = m->wl_next;
+		}
+		advance_span(m, end);
+	}
+	return 0;
+}
+
+/* ---- time API ---- */
+
+uint64_t ucm_now_ps(const struct ucm_model *m)
+{
+	return m->now_ps;
+}
+
+uint64_t ucm_cycles(const struct ucm_model *m, unsigned clock)
+{
+	return clock < m->plat->nclocks ? m->clk_cycles[clock] : 0;
+}
+
+uint64_t ucm_clock_hz(const struct ucm_model *m, unsigned clock)
+{
+	return clock < m->plat->nclocks ? m->clk_hz[clock] : 0;
+}
+
+int ucm_run_ps(struct ucm_model *m, uint64_t ps)
+{
+	if (ps > UINT64_MAX - m->now_ps)
+		return ucm_seterr(m, -EOVERFLOW, "simulated time would exceed 2^64 ps");
+	return ucm_advance_to(m, m->now_ps + ps);
+}
+
+int ucm_run_cycles(struct ucm_model *m, unsigned clock, uint64_t n)
+{
+	uint64_t t;
+
+	if (clock >= m->plat->nclocks)
+		return ucm_seterr(m, -EINVAL, "no clock domain %u", clock);
+	t = time_of_cycle(m->clk_hz[clock], m->clk_cycles[clock] + n);
+	if (t == UINT64_MAX)
+		return ucm_seterr(m, -EOVERFLOW, "simulated time would exceed 2^64 ps");
+	return ucm_advance_to(m, t);
+}
+
+void ucm_set_workload(struct ucm_model *m, ucm_workload_fn fn, void *ctx)
+{
+	m->wl_fn = fn;
+	m->wl_ctx = ctx;
+	m->wl_next = m->now_ps;
+}

@@ -1,0 +1,97 @@
+/*
+ * ucm_internal.h - model state shared by the core files (not installed).
+ */
+#ifndef UCM_INTERNAL_H
+#define UCM_INTERNAL_H
+
+#include "ucm.h"
+
+#define UCM_MAXCTR 8
+
+struct ucm_box;
+
+/* A register instance with masks derived once from its layout. */
+struct ucm_reg {
+	const struct ucm_regdef *def;
+	struct ucm_box *box;
+	uint8_t space, bytes;
+	uint64_t key;            /* decoded address, see ucm_reginfo */
+	uint64_t val;            /* stored bits (RW, RO, RW1C) */
+	uint64_t reset, rw, ro, w1c, wo, rsvd;
+};
+
+struct ucm_ctr {
+	uint64_t val;            /* counter value, < 2^width */
+	uint64_t wmask;          /* 2^width - 1 */
+	struct ucm_reg *ctl;     /* control register or NULL */
+	struct ucm_reg *reg;     /* the counter register */
+	uint8_t prev_cmp;        /* edge detector latch */
+	/* ground truth */
+	uint64_t total, first_read, last_read, reads, wraps;
+	/* per-cycle output under the current input, see ucm_count.c */
+	uint32_t inc;            /* raw selected increment */
+};
+
+struct ucm_box {
+	const struct ucm_boxinst *def;
+	unsigned socket, index, subbase;
+	int present;
+	int frz_en, frozen;      /* box-level freeze (where the box has one) */
+	struct ucm_reg *filter, *boxctl;
+	unsigned nsub;
+	uint32_t *input;         /* current per-cycle increment per sub-event */
+	uint64_t *fed;           /* increments fed per sub-event */
+	struct ucm_ctr ctr[UCM_MAXCTR];
+};
+
+struct ucm_socket {
+	struct ucm_reg *gctl, *gstatus, *bar;
+	uint64_t pmi_requests;
+	struct ucm_pmi_stats pmi[UCM_MAXCORES];
+	uint8_t asleep[UCM_MAXCORES];
+};
+
+struct ucm_model {
+	struct ucm_config cfg;
+	const struct ucm_platform *plat;
+	unsigned nsockets, ncores;
+	unsigned ninst[UCM_MAXBT];
+	/* registers, and per-space indexes sorted by (socket, key) */
+	size_t nregs;
+	struct ucm_reg *regs;
+	struct ucm_reg **sorted[UCM_NSPACES];
+	size_t nsorted[UCM_NSPACES];
+	/* boxes */
+	unsigned nboxes;
+	struct ucm_box *boxes;
+	struct ucm_socket *sockets;
+	/* time */
+	uint64_t now_ps;
+	uint64_t clk_hz[UCM_MAXCLK];
+	uint64_t clk_cycles[UCM_MAXCLK];
+	ucm_workload_fn wl_fn;
+	void *wl_ctx;
+	uint64_t wl_next;
+	int in_workload;
+	/* strict mode */
+	int strict;
+	struct ucm_strict_rec *recs;
+	size_t nrecs, caprecs;
+	char err[256];
+};
+
+int ucm_seterr(struct ucm_model *m, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void ucm_strict_add(struct ucm_model *m, const struct ucm_reg *r, uint64_t value,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ucm_reg_name(const struct ucm_reg *r, char *buf, size_t n);
+uint64_t ucm_reg_field(const struct ucm_reg *r, unsigned role);
+int ucm_global_enabled(const struct ucm_model *m, unsigned socket);
+
+/* ucm_count.c */
+void ucm_ctr_recompute(struct ucm_model *m, struct ucm_box *b, unsigned i);
+void ucm_box_recompute(struct ucm_model *m, struct ucm_box *b);
+int ucm_advance_to(struct ucm_model *m, uint64_t t_ps);
+void ucm_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_t bm);
+
+#endif

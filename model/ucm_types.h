@@ -1,0 +1,191 @@
+/*
+ * ucm_types.h - descriptor types for declaring uncore PMU hardware as data.
+ *
+ * A platform is a set of const tables that mirror the manual: register
+ * layouts (fields with bit ranges, access type and a semantic role), box
+ * types (register templates, counters, event codes), box instances
+ * (addresses per instance) and the named events of the manual's event
+ * tables.  The model core (ucm_core.c, ucm_count.c) interprets these tables
+ * through one generic access path; nothing in the core names a platform.
+ */
+#ifndef UCM_TYPES_H
+#define UCM_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum ucm_space { UCM_MSR, UCM_PCI, UCM_MMIO, UCM_NSPACES };
+
+/* Access type of a field, as the manuals' "Access"/"Attr" columns. */
+enum ucm_access {
+	UCM_A_RSVD = 0, /* not a field: reserved (RV / N/A) */
+	UCM_A_RW,       /* read/write (RW, RW-V) */
+	UCM_A_RO,       /* read-only: value comes from hardware */
+	UCM_A_RW1C,     /* write 1 to clear */
+	UCM_A_WO,       /* write-only, self-clearing: reads 0, a 1 acts */
+};
+
+/* What a field means to the model.  The pipeline finds fields by role, so a
+ * platform whose THRESH sits at 31:24 instead of 28:24 needs no code. */
+enum ucm_role {
+	UCM_R_NONE = 0,
+	/* counter control */
+	UCM_R_EVSEL, UCM_R_UMASK, UCM_R_EDGE, UCM_R_INV, UCM_R_EN,
+	UCM_R_OVF_EN, UCM_R_THRESH, UCM_R_RST, UCM_R_TID_EN, UCM_R_OCC_SEL,
+	UCM_R_OCC_INV, UCM_R_OCC_EDGE, UCM_R_EXTSEL,
+	/* global control; PMI_SEL fields carry the core number in .arg */
+	UCM_R_GLOBAL_EN, UCM_R_FRZ_ON_PMI, UCM_R_WAKE_ON_PMI, UCM_R_PMI_SEL,
+	/* box control */
+	UCM_R_FRZ_EN, UCM_R_FRZ, UCM_R_RST_CTRS, UCM_R_RST_CTRL,
+	/* status bit of a unit (.arg = unit status index) */
+	UCM_R_OVF_STATUS,
+	/* plain value fields */
+	UCM_R_VALUE, UCM_R_BAR_EN, UCM_R_BAR_BASE, UCM_R_NBOXES,
+	UCM_NROLES
+};
+
+struct ucm_field {
+	const char *name;
+	uint8_t lo, hi;     /* bit range, inclusive */
+	uint8_t access;     /* enum ucm_access */
+	uint8_t role;       /* enum ucm_role */
+	uint8_t arg;        /* role argument (core number, status index) */
+};
+
+/* A register definition shared by registers of the same table. */
+struct ucm_layout {
+	const char *name;   /* e.g. "PERFEVTSEL" */
+	const char *cite;   /* manual table, e.g. "SKL Table 2-7" */
+	uint8_t width;      /* storage width in bits: 16, 32 or 64 */
+	uint8_t nfields;
+	const struct ucm_field *fields;
+};
+
+/* Register kinds: which side-effect hook, if any, the core applies. */
+enum ucm_kind {
+	UCM_K_PLAIN = 0,    /* masks only */
+	UCM_K_CTL,          /* counter control, .idx = counter */
+	UCM_K_CTR,          /* counter value, .idx = counter */
+	UCM_K_GLOBAL_CTL,   /* global enable / PMI / freeze */
+	UCM_K_GLOBAL_STATUS,/* per-unit overflow status */
+	UCM_K_BOX_CTL,      /* box freeze / reset */
+	UCM_K_FILTER,       /* box filter: inputs to event matching */
+	UCM_K_NBOXES,       /* read-only count of a box type (CBO_CONFIG) */
+	UCM_K_DEVID,        /* PCI device ID, from the model configuration */
+	UCM_K_BAR,          /* MMIO base address register (MCHBAR) */
+};
+
+/* A register of a box type, at an offset from the instance base. */
+struct ucm_regdef {
+	const char *name;   /* printf pattern; %u = instance number */
+	uint32_t off;
+	uint8_t kind;       /* enum ucm_kind */
+	uint8_t idx;        /* counter index for CTL/CTR */
+	const struct ucm_layout *layout;
+	uint64_t reset;
+};
+
+#define UCM_MAXGRP 3
+
+/* A sub-event: one distinguishable input signal of an event code.  It is
+ * selected when, for every umask group g, the programmed umask has a bit in
+ * common with match[g] (match lists every umask bit that selects it). */
+struct ucm_subev {
+	const char *name;
+	uint8_t match[UCM_MAXGRP];
+};
+
+enum { UCM_EC_CLOCK = 1 };  /* input is the box clock: 1 every cycle */
+
+struct ucm_evcode {
+	uint16_t code;          /* EVT_SEL value */
+	const char *name;       /* e.g. "CACHE_LOOKUP" */
+	uint16_t max_inc;       /* max increment per cycle (all sub-events) */
+	uint32_t ctr_mask;      /* counters allowed by the event table */
+	uint8_t ngrp;
+	uint8_t grp_mask[UCM_MAXGRP];
+	uint8_t nsubs;
+	uint8_t flags;
+	const struct ucm_subev *subs;
+	const char *cite;
+};
+
+enum {
+	UCM_BT_FREERUN = 1, /* counters always run: no enable, no freeze */
+	UCM_BT_GLOBAL = 2,  /* holds the global control/status registers */
+};
+
+struct ucm_boxtype {
+	const char *name;   /* short name used in event strings: "cbo" */
+	const char *title;
+	uint8_t space;      /* enum ucm_space */
+	uint8_t nctr;
+	uint8_t clock;      /* clock domain index */
+	uint8_t flags;
+	uint8_t ninst_min, ninst_max, ninst_default;
+	uint8_t nregs;
+	uint16_t ncodes;
+	const struct ucm_regdef *regs;
+	const struct ucm_evcode *codes;
+	/* counters without a control register count a fixed code: index into
+	 * codes for each counter, or NULL when every counter has a CTL */
+	const uint8_t *fixed_code;
+	const char *cite;
+};
+
+/* One box instance.  base is the MSR address, the PCI config offset base
+ * within (dev, fn), or the offset from the MMIO BAR. */
+struct ucm_boxinst {
+	const struct ucm_boxtype *type;
+	uint8_t inst;
+	uint8_t dev, fn;    /* PCI only */
+	int8_t status_bit;  /* bit in the global status register, -1: none */
+	uint64_t base;
+};
+
+struct ucm_clockdef {
+	const char *name;   /* "uclk" */
+	uint64_t hz_default;
+	uint64_t hz_max;    /* worst case, for safe read intervals */
+};
+
+/* A named event of the manual's event tables. */
+struct ucm_event {
+	const char *name;   /* "UNC_CBO_CACHE_LOOKUP.ANY_MESI" */
+	const char *alias;  /* short perf-style alias or NULL */
+	const struct ucm_boxtype *box;
+	uint16_t code;
+	uint8_t umask;
+	uint8_t thresh;
+	const char *desc;
+	const char *cite;
+	uint8_t bytes;      /* bytes moved per count, for bandwidth; 0: none */
+	uint8_t dram;       /* an exact DRAM transfer count: part of total bandwidth */
+};
+
+struct ucm_platform {
+	const char *name;   /* "skl" */
+	const char *title;
+	uint8_t cpu_family;
+	uint8_t ncpu_models;
+	const uint8_t *cpu_models;
+	uint16_t pci_vendor;
+	uint8_t ndevids;
+	const uint16_t *devids;  /* host bridge / identifying device IDs */
+	uint8_t max_sockets, ncores;
+	uint8_t nclocks, nboxes;
+	const uint8_t *pci_bus;    /* uncore PCI bus of each socket */
+	const struct ucm_clockdef *clocks;
+	const struct ucm_boxinst *boxes;
+	uint16_t nevents;
+	const struct ucm_event *events;
+	const struct ucm_boxtype *counted; /* box type an UCM_K_NBOXES reports */
+	int8_t counted_bias;       /* value = instances + bias (SKL: +1) */
+	uint64_t bar_default;      /* reset value of the BAR register */
+	uint64_t bar_mask;         /* address bits of the BAR (SKL 3.3) */
+	uint64_t bar_size;         /* MMIO window size behind the BAR */
+	const char *default_events; /* a bare 'stat' counts these */
+	const char *doc;           /* docs/ page with the platform's decisions */
+};
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * uct.h - workloads: what the simulated hardware is fed.
+ *
+ * A workload is a table of phases; each phase holds a set of sub-event
+ * increments per cycle on box instances for a duration.  Phases repeat in
+ * order with lengths jittered by a seeded generator, so a run is
+ * deterministic for a given seed.  The model pulls the workload as its time
+ * advances (ucm_set_workload), so register accesses and waiting both run it.
+ */
+#ifndef UCT_H
+#define UCT_H
+
+#include <stdint.h>
+
+#include "ucm.h"
+
+struct uct_input {
+	const char *box;     /* box type name */
+	int inst;            /* instance, -1: every instance */
+	const char *sub;     /* sub-event, "CODE.SUB" */
+	uint32_t inc;        /* per cycle */
+};
+
+struct uct_phase {
+	const char *name;
+	uint64_t ns;         /* nominal length */
+	unsigned nin;
+	const struct uct_input *in;
+};
+
+struct uct_workload_def {
+	const char *name;
+	const char *platform;
+	const char *desc;
+	unsigned nphases;
+	const struct uct_phase *phases;
+};
+
+struct uct_wl;
+
+const struct uct_workload_def *uct_workload_find(const char *platform, const char *name);
+/* Names of the workloads of a platform, for help and errors. */
+const struct uct_workload_def *uct_workload_at(unsigned i);
+
+/* Resolve a workload against a model and attach it; errors (unknown box or
+ * sub-event, increment above the maximum) are reported in err. */
+int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t seed,
+	       struct uct_wl **out, char *err, size_t n);
+void uct_detach(struct uct_wl *w);
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * uct_wl_skl.c - built-in Skylake-client workloads as phase tables.
+ *
+ * "mixed" approximates a desktop program: mostly LLC hits, short memory
+ * streaming bursts (~10 GB/s on average at 3 GHz uclk), writebacks,
+ * cross-core snoops, some graphics/IO traffic and idle time.
+ */
+#include "uct.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct uct_input hit[] = {
+	{ "cbo", 0, "CACHE_LOOKUP.READ_E", 1 }, { "cbo", 1, "CACHE_LOOKUP.READ_S", 1 },
+	{ "cbo", 2, "CACHE_LOOKUP.READ_M", 1 }, { "cbo", 3, "CACHE_LOOKUP.WRITE_E", 1 },
+	{ "arb", 0, "COH_TRK_REQUESTS.ALL", 1 },
+};
+static const struct uct_input stream[] = {
+	{ "cbo", -1, "CACHE_LOOKUP.READ_I", 1 },
+	{ "arb", 0, "TRK_REQUESTS.NONWRITES", 1 }, { "arb", 0, "TRK_OCCUPANCY.ALL", 24 },
+	{ "imc", 0, "DRAM_DATA_READS", 1 }, { "imc", 0, "DRAM_IA_REQUESTS", 1 },
+	{ "cbo", -1, "XSNP_RESPONSE.XCORE_MISS", 1 },
+};
+static const struct uct_input writeback[] = {
+	{ "cbo", -1, "CACHE_LOOKUP.WRITE_M", 1 }, { "cbo", -1, "XSNP_RESPONSE.EVICTION_MISS", 1 },
+	{ "arb", 0, "TRK_REQUESTS.WRITES", 1 }, { "arb", 0, "TRK_OCCUPANCY.ALL", 8 },
+	{ "imc", 0, "DRAM_DATA_WRITES", 1 },
+};
+static const struct uct_input snoop[] = {
+	{ "cbo", -1, "CACHE_LOOKUP.OTHER_S", 1 }, { "cbo", 0, "XSNP_RESPONSE.XCORE_HITM", 1 },
+	{ "cbo", 1, "XSNP_RESPONSE.XCORE_HIT", 1 }, { "cbo", 2, "XSNP_RESPONSE.EVICTION_HIT", 1 },
+	{ "cbo", 3, "XSNP_RESPONSE.EVICTION_HITM", 1 },
+};
+static const struct uct_input display[] = {
+	{ "imc", 0, "DRAM_GT_REQUESTS", 1 }, { "imc", 0, "DRAM_IO_REQUESTS", 1 },
+	{ "imc", 0, "DRAM_DATA_READS", 1 }, { "arb", 0, "TRK_OCCUPANCY.ALL", 2 },
+};
+
+static const struct uct_phase mixed[] = {
+	{ "hit", 60000, N(hit), hit },
+	{ "stream", 5000, N(stream), stream },
+	{ "writeback", 2000, N(writeback), writeback },
+	{ "snoop", 2000, N(snoop), snoop },
+	{ "display", 1000, N(display), display },
+	{ "idle", 30000, 0, NULL },
+};
+
+const struct uct_workload_def uct_wl_skl_mixed = {
+	"mixed", "skl", "LLC hits, memory bursts, writebacks, snoops, GT/IO traffic, idle",
+	N(mixed), mixed
+};
+
+static const struct uct_phase streaming[] = {
+	{ "stream", 10000, N(stream), stream },
+	{ "writeback", 5000, N(writeback), writeback },
+};
+
+const struct uct_workload_def uct_wl_skl_stream = {
+	"stream", "skl", "memory streaming: LLC misses, DRAM reads and writebacks",
+	N(streaming), streaming
+};
+
+static const struct uct_phase idle[] = { { "idle", 100000, 0, NULL } };
+
+const struct uct_workload_def uct_wl_skl_idle = {
+	"idle", "skl", "nothing but the clock", N(idle), idle
+};

@@ -1,0 +1,169 @@
+/*
+ * uct_workload.c - phase-table workloads, resolved once, then replayed by
+ * the model's workload callback at O(inputs) per phase change.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uct.h"
+
+extern const struct uct_workload_def uct_wl_skl_mixed, uct_wl_skl_idle, uct_wl_skl_stream;
+
+static const struct uct_workload_def *const workloads[] = {
+	&uct_wl_skl_mixed,
+	&uct_wl_skl_stream,
+	&uct_wl_skl_idle,
+};
+
+const struct uct_workload_def *uct_workload_at(unsigned i)
+{
+	return i < sizeof(workloads) / sizeof(workloads[0]) ? workloads[i] : NULL;
+}
+
+const struct uct_workload_def *uct_workload_find(const char *platform, const char *name)
+{
+	for (unsigned i = 0; uct_workload_at(i); i++)
+		if (strcmp(workloads[i]->platform, platform) == 0 &&
+		    strcmp(workloads[i]->name, name) == 0)
+			return workloads[i];
+	return NULL;
+}
+
+struct uct_set {
+	int box;
+	unsigned sub;
+	uint32_t inc;
+};
+
+struct uct_wl {
+	struct ucm_model *m;
+	const struct uct_workload_def *def;
+	unsigned *first, *count;   /* per phase: range in sets */
+	struct uct_set *sets;
+	unsigned nsets, phase;
+	uint64_t rng;
+};
+
+/* splitmix64: small, seedable, good enough for jitter */
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static int step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
+{
+	struct uct_wl *w = ctx;
+	const struct uct_phase *ph = &w->def->phases[w->phase];
+	uint64_t ns;
+
+	ucm_clear_inputs(m);
+	for (unsigned i = w->first[w->phase]; i < w->first[w->phase] + w->count[w->phase]; i++) {
+		int rc = ucm_set_input(m, w->sets[i].box, w->sets[i].sub, w->sets[i].inc);
+
+		if (rc)
+			return rc;
+	}
+	/* +-25% jitter keeps phases from aligning with sampling periods */
+	ns = ph->ns - ph->ns / 4 + rnd(&w->rng) % (ph->ns / 2 + 1);
+	*next = now + ns * 1000;
+	w->phase = (w->phase + 1) % w->def->nphases;
+	return 0;
+}
+
+int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t seed,
+	       struct uct_wl **out, char *err, size_t n)
+{
+	struct uct_wl *w = calloc(1, sizeof(*w));
+	unsigned cap = 0;
+
+	*out = NULL;
+	if (!w)
+		return -ENOMEM;
+	w->m = m;
+	w->def = def;
+	w->rng = seed;
+	for (unsigned p = 0; p < def->nphases; p++)
+		cap += def->phases[p].nin * 8 * ucm_nsockets(m);
+	w->first = calloc(def->nphases, sizeof(unsigned));
+	w->count = calloc(def->nphases, sizeof(unsigned));
+	w->sets = calloc(cap ? cap : 1, sizeof(*w->sets));
+	if (!w->first || !w->count || !w->sets) {
+		uct_detach(w);
+		return -ENOMEM;
+	}
+	for (unsigned p = 0; p < def->nphases; p++) {
+		const struct uct_phase *ph = &def->phases[p];
+
+		w->first[p] = w->nsets;
+		for (unsigned i = 0; i < ph->nin; i++) {
+			const struct uct_input *in = &ph->in[i];
+			int found = 0;
+
+			for (unsigned b = 0; b < ucm_box_count(m); b++) {
+				const struct ucm_boxinst *bi = ucm_box_def(m, (int)b);
+				int sub;
+
+				if (strcmp(bi->type->name, in->box) ||
+				    (in->inst >= 0 && bi->inst != (unsigned)in->inst))
+					continue;
+				found = 1;
+				sub = ucm_subev_find(bi->type, in->sub);
+				if (sub < 0) {
+					snprintf(err, n, "workload %s phase %s: %s has no sub-event %s",
+						 def->name, ph->name, in->box, in->sub);
+					uct_detach(w);
+					return -EINVAL;
+				}
+				if (w->nsets == cap) {
+					snprintf(err, n, "workload %s: too many inputs", def->name);
+					uct_detach(w);
+					return -ENOSPC;
+				}
+				w->sets[w->nsets++] = (struct uct_set){ (int)b, (unsigned)sub, in->inc };
+			}
+			/* an instance the configured model lacks (e.g. cbo3 with
+			 * two CBos) is skipped; an unknown box type is an error */
+			if (!found && !ucm_boxtype_find(ucm_platform_of(m), in->box)) {
+				snprintf(err, n, "workload %s phase %s: no box type %s", def->name,
+					 ph->name, in->box);
+				uct_detach(w);
+				return -EINVAL;
+			}
+		}
+		w->count[p] = w->nsets - w->first[p];
+	}
+	/* check every phase against the event maxima before running */
+	for (unsigned p = 0; p < def->nphases; p++) {
+		ucm_clear_inputs(m);
+		for (unsigned i = w->first[p]; i < w->first[p] + w->count[p]; i++)
+			if (ucm_set_input(m, w->sets[i].box, w->sets[i].sub, w->sets[i].inc)) {
+				snprintf(err, n, "workload %s phase %s: %s", def->name,
+					 def->phases[p].name, ucm_error(m));
+				ucm_clear_inputs(m);
+				uct_detach(w);
+				return -ERANGE;
+			}
+	}
+	ucm_clear_inputs(m);
+	ucm_set_workload(m, step, w);
+	*out = w;
+	return 0;
+}
+
+void uct_detach(struct uct_wl *w)
+{
+	if (!w)
+		return;
+	if (w->m && w->sets)
+		ucm_set_workload(w->m, NULL, NULL);
+	free(w->first);
+	free(w->count);
+	free(w->sets);
+	free(w);
+}
