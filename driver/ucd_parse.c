@@ -481,6 +481,11 @@ int ucd_place(struct ucd *d, size_t first_new)
 	for (size_t ev = first_new; ev < d->nev; ev++) {
 		const struct ucd_ev *e = &d->ev[ev];
 
+		if (e->box->space == UCM_MMIO && !d->bar)
+			return ucd_seterr(d, -ENODEV,
+					  "'%s' (col %zu): the %s are behind a BAR that is disabled or absent (%s)",
+					  e->name, e->col, e->box->title, e->box->cite);
+
 		for (unsigned s = 0; s < d->nsockets; s++)
 			for (unsigned i = 0; i < d->plat->nboxes; i++) {
 				const struct ucm_boxinst *bi = &d->plat->boxes[i];
