@@ -99,7 +99,7 @@ static int reg_read(struct ucd *d, const struct ucd_reg *r, uint64_t *v)
 		} else {
 			/* config space is dword-wide: high, low, high again, so a
 			 * carry between the halves is never reported as 2^32 */
-			uint64_t hi1, lo, hi2;
+			uint64_t hi1 = 0, lo = 0, hi2 = 0;
 
 			rc = ucb_pci_read(d->be, &r->pci, (unsigned)r->addr + 4, 4, &hi1);
 			if (!rc)
@@ -116,7 +116,7 @@ static int reg_read(struct ucd *d, const struct ucd_reg *r, uint64_t *v)
 		if (bytes <= 4) {
 			rc = ucb_mmio_read(d->be, r->addr, 4, v);
 		} else {
-			uint64_t lo, hi;
+			uint64_t lo = 0, hi = 0;
 
 			rc = ucb_mmio_read(d->be, r->addr, 4, &lo);
 			if (!rc)
@@ -211,6 +211,7 @@ int ucd_restore(struct ucd *d)
 static const struct ucm_boxinst *find_reg(const struct ucm_platform *p, unsigned kind,
 					  const struct ucm_regdef **def)
 {
+	*def = NULL;
 	for (unsigned i = 0; i < p->nboxes; i++)
 		for (unsigned k = 0; k < p->boxes[i].type->nregs; k++)
 			if (p->boxes[i].type->regs[k].kind == kind) {

@@ -651,7 +651,7 @@ static int cpu_socket(struct ucm_model *m, unsigned cpu, unsigned *socket)
 
 int ucm_msr_read(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val)
 {
-	unsigned s;
+	unsigned s = 0;
 	struct ucm_reg *r;
 	int rc;
 
@@ -667,7 +667,7 @@ int ucm_msr_read(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val
 
 int ucm_msr_write(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t val)
 {
-	unsigned s;
+	unsigned s = 0;
 	struct ucm_reg *r;
 	int rc;
 
@@ -808,8 +808,8 @@ static int mmio_decode(struct ucm_model *m, uint64_t pa, unsigned width, unsigne
 
 int ucm_mmio_read(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *val)
 {
-	unsigned s;
-	uint64_t off;
+	unsigned s = 0;
+	uint64_t off = 0;
 	int rc = access_cost(m, UCM_MMIO);
 
 	*val = width >= 8 ? ~0ull : (1ull << (8 * width)) - 1;
@@ -830,8 +830,8 @@ int ucm_mmio_read(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *va
 
 int ucm_mmio_write(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t val)
 {
-	unsigned s;
-	uint64_t off;
+	unsigned s = 0;
+	uint64_t off = 0;
 	int rc = access_cost(m, UCM_MMIO);
 
 	if (rc || (rc = mmio_decode(m, pa, width, &s, &off)))
