@@ -69,9 +69,15 @@ int ucm_pci_write(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
 /* MMIO access of 4 or 8 bytes; -ENXIO outside every enabled BAR window. */
 int ucm_mmio_read(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *val);
 int ucm_mmio_write(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t val);
-/* Debug access: no time cost, no side effect (no W1C, no action). */
+/* Debug access: no time cost, no side effect (no W1C, no action, no
+ * ground-truth read).  ucm_peek takes a register key (see ucm_reginfo);
+ * the others take the addresses of the ordinary accessors. */
 int ucm_peek(struct ucm_model *m, unsigned space, unsigned socket, uint64_t key,
 	     uint64_t *val);
+int ucm_msr_peek(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val);
+int ucm_pci_peek(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev, unsigned fn,
+		 unsigned off, unsigned width, uint64_t *val);
+int ucm_mmio_peek(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *val);
 
 /* ---- register enumeration (dumps, allow-lists, tests) ---- */
 struct ucm_reginfo {
@@ -114,6 +120,8 @@ uint64_t ucm_clock_hz(const struct ucm_model *m, unsigned clock);
 /* Advance by whole cycles of a clock domain, or by picoseconds. */
 int ucm_run_cycles(struct ucm_model *m, unsigned clock, uint64_t n);
 int ucm_run_ps(struct ucm_model *m, uint64_t ps);
+/* Advance to absolute time t (no-op when t is not after now). */
+int ucm_advance(struct ucm_model *m, uint64_t t_ps);
 /* A workload source: called whenever time reaches *next_ps; sets inputs
  * and returns the time of its next change in *next_ps (UINT64_MAX: none). */
 typedef int (*ucm_workload_fn)(struct ucm_model *m, void *ctx, uint64_t now_ps,
@@ -133,6 +141,9 @@ int ucm_core_asleep(const struct ucm_model *m, unsigned socket, unsigned core);
 void ucm_pmi_stats(const struct ucm_model *m, unsigned socket, unsigned core,
 		   struct ucm_pmi_stats *st);
 uint64_t ucm_pmi_requests(const struct ucm_model *m, unsigned socket);
+/* Called for every PMI delivered to a core (after a wake, if any). */
+typedef void (*ucm_pmi_fn)(void *ctx, unsigned socket, unsigned core, uint64_t t_ps);
+void ucm_set_pmi_hook(struct ucm_model *m, ucm_pmi_fn fn, void *ctx);
 
 /* ---- ground truth ---- */
 struct ucm_truth {

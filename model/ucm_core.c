@@ -683,7 +683,7 @@ int ucm_msr_write(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t val
 /* Byte-lane access to PCI config or MMIO: the registers overlapping
  * [key, key+width) each see the bytes that fall on them. */
 static void lanes(struct ucm_model *m, unsigned space, unsigned socket, uint64_t key,
-		  unsigned width, uint64_t *val, int write)
+		  unsigned width, uint64_t *val, int write, int side_effects)
 {
 	struct ucm_reg **v = m->sorted[space];
 	struct ucm_reg *first = find_first(m, space, socket, key);
@@ -722,7 +722,7 @@ static void lanes(struct ucm_model *m, unsigned space, unsigned socket, uint64_t
 		if (write) {
 			reg_write(m, r, rv, bm);
 		} else {
-			uint64_t x = reg_read(m, r, 1);
+			uint64_t x = reg_read(m, r, side_effects);
 
 			for (unsigned b = 0; b < width; b++) {
 				uint64_t a = key + b;
@@ -764,7 +764,7 @@ int ucm_pci_read(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
 	*val = width >= 8 ? ~0ull : (1ull << (8 * width)) - 1;
 	if (rc || (rc = pci_check(m, seg, bus, dev, fn, off, width)))
 		return rc;
-	lanes(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, off), width, val, 0);
+	lanes(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, off), width, val, 0, 1);
 	return 0;
 }
 
@@ -775,7 +775,7 @@ int ucm_pci_write(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
 
 	if (rc || (rc = pci_check(m, seg, bus, dev, fn, off, width)))
 		return rc;
-	lanes(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, off), width, &val, 1);
+	lanes(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, off), width, &val, 1, 1);
 	return 0;
 }
 
@@ -824,7 +824,7 @@ int ucm_mmio_read(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *va
 			ucm_strict_add(m, r, off,
 				       "64-bit read over 32-bit counters (SKL Table 3-3: counters are 32-bit)");
 	}
-	lanes(m, UCM_MMIO, s, off, width, val, 0);
+	lanes(m, UCM_MMIO, s, off, width, val, 0, 1);
 	return 0;
 }
 
@@ -836,7 +836,7 @@ int ucm_mmio_write(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t va
 
 	if (rc || (rc = mmio_decode(m, pa, width, &s, &off)))
 		return rc;
-	lanes(m, UCM_MMIO, s, off, width, &val, 1);
+	lanes(m, UCM_MMIO, s, off, width, &val, 1, 1);
 	return 0;
 }
 
@@ -850,6 +850,47 @@ int ucm_peek(struct ucm_model *m, unsigned space, unsigned socket, uint64_t key,
 	if (!r || r->key != key || (space != UCM_PCI && r->box->socket != socket))
 		return ucm_seterr(m, -ENOENT, "no register at that address");
 	*val = reg_read(m, r, 0);
+	return 0;
+}
+
+int ucm_msr_peek(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val)
+{
+	unsigned s = 0;
+	struct ucm_reg *r;
+	int rc;
+
+	*val = 0;
+	if ((rc = cpu_socket(m, cpu, &s)))
+		return rc;
+	r = find_msr(m, s, addr);
+	if (!r)
+		return ucm_seterr(m, -EIO, "rdmsr 0x%x on cpu %u: no such MSR (#GP)", addr, cpu);
+	*val = reg_read(m, r, 0);
+	return 0;
+}
+
+int ucm_pci_peek(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev, unsigned fn,
+		 unsigned off, unsigned width, uint64_t *val)
+{
+	int rc;
+
+	*val = width >= 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	if ((rc = pci_check(m, seg, bus, dev, fn, off, width)))
+		return rc;
+	lanes(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, off), width, val, 0, 0);
+	return 0;
+}
+
+int ucm_mmio_peek(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *val)
+{
+	unsigned s = 0;
+	uint64_t off = 0;
+	int rc;
+
+	*val = width >= 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	if ((rc = mmio_decode(m, pa, width, &s, &off)))
+		return rc;
+	lanes(m, UCM_MMIO, s, off, width, val, 0, 0);
 	return 0;
 }
 

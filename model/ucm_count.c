@@ -231,6 +231,8 @@ static void deliver_pmi(struct ucm_model *m, unsigned s)
 		}
 		st->delivered++;
 		st->last_ps = m->now_ps;
+		if (m->pmi_fn)
+			m->pmi_fn(m->pmi_ctx, s, f->arg, m->now_ps);
 	}
 	if (ucm_reg_field(g, UCM_R_FRZ_ON_PMI))
 		g->val = ucm_field_put(ucm_layout_field(l, UCM_R_GLOBAL_EN), g->val, 0);
@@ -352,6 +354,17 @@ int ucm_run_ps(struct ucm_model *m, uint64_t ps)
 	if (ps > UINT64_MAX - m->now_ps)
 		return ucm_seterr(m, -EOVERFLOW, "simulated time would exceed 2^64 ps");
 	return ucm_advance_to(m, m->now_ps + ps);
+}
+
+int ucm_advance(struct ucm_model *m, uint64_t t_ps)
+{
+	return ucm_advance_to(m, t_ps);
+}
+
+void ucm_set_pmi_hook(struct ucm_model *m, ucm_pmi_fn fn, void *ctx)
+{
+	m->pmi_fn = fn;
+	m->pmi_ctx = ctx;
 }
 
 int ucm_run_cycles(struct ucm_model *m, unsigned clock, uint64_t n)

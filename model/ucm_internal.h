@@ -73,6 +73,8 @@ struct ucm_model {
 	void *wl_ctx;
 	uint64_t wl_next;
 	int in_workload;
+	ucm_pmi_fn pmi_fn;
+	void *pmi_ctx;
 	/* strict mode */
 	int strict;
 	struct ucm_strict_rec *recs;
