@@ -1,11 +1,7 @@
 /*
- * cli_main.c - the `uncore` command: list events, count them (stat), dump
- * registers.
- *
- * The CLI builds a backend (the simulated one by default: a model of the
- * chosen platform running a built-in workload) and hands it to the driver.
- * Output goes to stdout, or with -o to a file that appears only complete
- * (written beside it, then renamed).  Usage errors exit 2, run-time errors 1.
+ * cli_main.c - the `uncore` command: options, the machine (simulated,
+ * replayed, recorded), and the list and regs commands.  Usage errors exit
+ * 2, run-time errors 1; every message names the option, token or file.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,17 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ucb.h"
-#include "ucd.h"
-#include "ucm.h"
-#include "uct.h"
-
-#define EXIT_USAGE 2
+#include "cli.h"
 
 static const char *prog = "uncore";
 
-static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(int code, const char *fmt, ...)
+int cli_fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -47,10 +37,14 @@ static void usage(FILE *f)
 		"  list                 the platform's events with descriptions\n"
 		"  stat                 count events (a built-in workload on the simulator)\n"
 		"  regs                 read and decode every uncore PMU register\n"
+		"  trace gen KIND       generate an event trace (stream, llc, burst, idle)\n"
+		"  trace convert IN     convert an event trace between text and binary\n"
+		"  trace info IN        header, length and fed totals of an event trace\n"
 		"\n"
 		"common options:\n"
 		"  --platform NAME      platform (default: detect; simulator default skl)\n"
-		"  --backend sim        where registers live (only 'sim' in this build)\n"
+		"  --backend B          sim (default), or replay:FILE (an access trace)\n"
+		"  --record FILE        log every register access to FILE (an access trace)\n"
 		"  --force              program a platform the CPU does not identify as\n"
 		"  -o FILE              write output to FILE (appears only when complete)\n"
 		"\n"
@@ -61,28 +55,31 @@ static void usage(FILE *f)
 		"  -I MS                print counts every MS milliseconds\n"
 		"  -x SEP               CSV-like output with separator SEP\n"
 		"  --json               one JSON object per count\n"
-		"  --duration SEC       how long to count (default 1)\n"
+		"  --duration SEC       how long to count (default 1; with --trace: its length)\n"
 		"  --per-socket         counts per socket\n"
 		"  --pmi-cores MASK     cores to interrupt on overflow (PMI_SEL)\n"
 		"  --freeze-on-pmi      let overflow freeze the counters (driver re-arms)\n"
 		"\n"
 		"simulator options:\n"
 		"  --workload NAME      built-in workload (mixed, stream, idle; default mixed)\n"
-		"  --seed N             workload seed (default 1)\n"
+		"  --trace FILE         replay an event trace instead of a workload\n"
+		"  --seed N             workload or generator seed (default 1)\n"
 		"  --ncbo N             number of C-Boxes (1-4, default 4)\n"
 		"  --uclk-mhz F         uncore clock (default 3000)\n"
 		"  --check              compare every count with the model's ground truth and\n"
-		"                       fail on a difference or on any strict-mode record\n",
+		"                       fail on a difference or on any strict-mode record\n"
+		"\n"
+		"trace options:\n"
+		"  --binary | --text    output encoding (convert: default the other one)\n"
+		"  --bandwidth GBPS     stream: DRAM bandwidth in 1e9 bytes/s (default 10)\n"
+		"  --read-ratio R       stream: share of reads (default 0.7)\n"
+		"  --hit-ratio R        llc: share of lookups that hit (default 0.9)\n"
+		"  --lookups L          llc: lookups per cycle per CBo (default 0.5)\n"
+		"  --duty D             burst: share of time streaming (default 0.2)\n"
+		"  --burst-us US        burst: length of a burst (default 10)\n"
+		"  --period CYCLES      slice length (default 300000)\n",
 		prog);
 }
-
-struct opts {
-	const char *cmd, *platform, *backend, *events, *out, *sep, *workload;
-	int json, per_socket, force, check, freeze_on_pmi;
-	uint64_t interval_ms, seed, pmi_cores;
-	double duration_s, uclk_mhz;
-	unsigned ncbo;
-};
 
 static int parse_u64(const char *opt, const char *s, uint64_t *v)
 {
@@ -91,23 +88,25 @@ static int parse_u64(const char *opt, const char *s, uint64_t *v)
 	errno = 0;
 	*v = strtoull(s, &end, 0);
 	if (errno || !*s || *end || *s == '-')
-		return fail(EXIT_USAGE, "%s: '%s' is not a non-negative integer", opt, s);
+		return cli_fail(EXIT_USAGE, "%s: '%s' is not a non-negative integer", opt, s);
 	return 0;
 }
 
-static int parse_double(const char *opt, const char *s, double *v)
+static int parse_double(const char *opt, const char *s, double *v, int zero_ok)
 {
 	char *end;
 
 	errno = 0;
 	*v = strtod(s, &end);
-	if (errno || !*s || *end || !(*v > 0))
-		return fail(EXIT_USAGE, "%s: '%s' is not a positive number", opt, s);
+	if (errno || !*s || *end || *v != *v || *v < 0 || (!zero_ok && *v == 0))
+		return cli_fail(EXIT_USAGE, "%s: '%s' is not a %s number", opt, s,
+				zero_ok ? "non-negative" : "positive");
 	return 0;
 }
 
 enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_UCLK,
-       O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION };
+       O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD, O_BINARY,
+       O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -126,17 +125,30 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "freeze-on-pmi", no_argument, 0, O_FRZ },
 		{ "force", no_argument, 0, O_FORCE },
 		{ "version", no_argument, 0, O_VERSION },
+		{ "trace", required_argument, 0, O_TRACE },
+		{ "record", required_argument, 0, O_RECORD },
+		{ "binary", no_argument, 0, O_BINARY },
+		{ "text", no_argument, 0, O_TEXT },
+		{ "bandwidth", required_argument, 0, O_BW },
+		{ "read-ratio", required_argument, 0, O_RR },
+		{ "hit-ratio", required_argument, 0, O_HR },
+		{ "lookups", required_argument, 0, O_LOOK },
+		{ "duty", required_argument, 0, O_DUTY },
+		{ "burst-us", required_argument, 0, O_BURST },
+		{ "period", required_argument, 0, O_PERIOD },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
-	int c, rc;
+	int c, rc, first = 2;
 	uint64_t v;
+	double x;
 
 	memset(o, 0, sizeof(*o));
 	o->backend = "sim";
 	o->duration_s = 1.0;
 	o->seed = 1;
 	o->workload = "mixed";
+	o->gen = (struct uct_gen_opts){ NULL, 1.0, 10.0, 0.7, 0.9, 0.5, 0.2, 10000, 0, 1 };
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -150,22 +162,30 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 	o->cmd = argv[1];
-	if (strcmp(o->cmd, "list") && strcmp(o->cmd, "stat") && strcmp(o->cmd, "regs"))
-		return fail(EXIT_USAGE, "unknown command '%s' (expected list, stat or regs)", o->cmd);
-	optind = 2;
+	if (!strcmp(o->cmd, "trace")) {
+		if (argc < 3 || (strcmp(argv[2], "gen") && strcmp(argv[2], "convert") && strcmp(argv[2], "info")))
+			return cli_fail(EXIT_USAGE, "trace: expected gen, convert or info");
+		o->sub = argv[2];
+		first = 3;
+	} else if (strcmp(o->cmd, "list") && strcmp(o->cmd, "stat") && strcmp(o->cmd, "regs")) {
+		return cli_fail(EXIT_USAGE, "unknown command '%s' (expected list, stat, regs or trace)", o->cmd);
+	}
+	optind = first;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:I:x:o:h", lo, NULL)) != -1) {
+	if (o->sub && optind < argc && argv[optind][0] != '-')
+		o->arg = argv[optind++];
+	while ((c = getopt_long(argc, argv, "+:e:I:x:o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e': o->events = optarg; break;
 		case 'I':
 			if ((rc = parse_u64("-I", optarg, &o->interval_ms)))
 				return rc;
 			if (!o->interval_ms)
-				return fail(EXIT_USAGE, "-I: the interval must be at least 1 ms");
+				return cli_fail(EXIT_USAGE, "-I: the interval must be at least 1 ms");
 			break;
 		case 'x':
 			if (!*optarg)
-				return fail(EXIT_USAGE, "-x: empty separator");
+				return cli_fail(EXIT_USAGE, "-x: empty separator");
 			o->sep = optarg;
 			break;
 		case 'o': o->out = optarg; break;
@@ -174,28 +194,32 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_BACKEND: o->backend = optarg; break;
 		case O_JSON: o->json = 1; break;
 		case O_DURATION:
-			if ((rc = parse_double("--duration", optarg, &o->duration_s)))
+			if ((rc = parse_double("--duration", optarg, &o->duration_s, 0)))
 				return rc;
 			if (o->duration_s > 1e6)
-				return fail(EXIT_USAGE, "--duration: %s s is more than 1e6 s", optarg);
+				return cli_fail(EXIT_USAGE, "--duration: %s s is more than 1e6 s", optarg);
+			o->have_duration = 1;
+			o->gen.seconds = o->duration_s;
 			break;
 		case O_WORKLOAD: o->workload = optarg; break;
 		case O_SEED:
 			if ((rc = parse_u64("--seed", optarg, &o->seed)))
 				return rc;
+			o->have_seed = 1;
+			o->gen.seed = o->seed;
 			break;
 		case O_NCBO:
 			if ((rc = parse_u64("--ncbo", optarg, &v)))
 				return rc;
 			if (!v || v > 64)
-				return fail(EXIT_USAGE, "--ncbo: %s out of range", optarg);
+				return cli_fail(EXIT_USAGE, "--ncbo: %s out of range", optarg);
 			o->ncbo = (unsigned)v;
 			break;
 		case O_UCLK:
-			if ((rc = parse_double("--uclk-mhz", optarg, &o->uclk_mhz)))
+			if ((rc = parse_double("--uclk-mhz", optarg, &o->uclk_mhz, 0)))
 				return rc;
 			if (o->uclk_mhz > 1e6)
-				return fail(EXIT_USAGE, "--uclk-mhz: %s is more than 1 THz", optarg);
+				return cli_fail(EXIT_USAGE, "--uclk-mhz: %s is more than 1 THz", optarg);
 			break;
 		case O_CHECK: o->check = 1; break;
 		case O_PER_SOCKET: o->per_socket = 1; break;
@@ -206,56 +230,94 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_FRZ: o->freeze_on_pmi = 1; break;
 		case O_FORCE: o->force = 1; break;
 		case O_VERSION: printf("uncore 0.1.0\n"); return -1;
-		case ':': return fail(EXIT_USAGE, "option '%s' needs a value", argv[optind - 1]);
-		default: return fail(EXIT_USAGE, "unknown option '%s' (see '%s --help')",
-				     argv[optind - 1], prog);
+		case O_TRACE: o->trace = optarg; break;
+		case O_RECORD: o->record = optarg; break;
+		case O_BINARY: o->binary = 1; break;
+		case O_TEXT: o->text = 1; break;
+		case O_BW:
+			if ((rc = parse_double("--bandwidth", optarg, &o->gen.gbps, 1)))
+				return rc;
+			break;
+		case O_RR:
+			if ((rc = parse_double("--read-ratio", optarg, &o->gen.read_ratio, 1)))
+				return rc;
+			break;
+		case O_HR:
+			if ((rc = parse_double("--hit-ratio", optarg, &o->gen.hit_ratio, 1)))
+				return rc;
+			break;
+		case O_LOOK:
+			if ((rc = parse_double("--lookups", optarg, &o->gen.lookups, 1)))
+				return rc;
+			break;
+		case O_DUTY:
+			if ((rc = parse_double("--duty", optarg, &o->gen.duty, 1)))
+				return rc;
+			break;
+		case O_BURST:
+			if ((rc = parse_double("--burst-us", optarg, &x, 0)))
+				return rc;
+			o->gen.burst_ns = (uint64_t)(x * 1000);
+			break;
+		case O_PERIOD:
+			if ((rc = parse_u64("--period", optarg, &o->gen.period)))
+				return rc;
+			break;
+		case ':': return cli_fail(EXIT_USAGE, "option '%s' needs a value", argv[optind - 1]);
+		default: return cli_fail(EXIT_USAGE, "unknown option '%s' (see '%s --help')",
+					 argv[optind - 1], prog);
 		}
+		/* options may follow a positional argument */
+		if (optind < argc && argv[optind][0] != '-' && o->sub && !o->arg)
+			o->arg = argv[optind++];
 	}
+	if (optind < argc && o->sub && !o->arg)
+		o->arg = argv[optind++];
 	if (optind < argc)
-		return fail(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+		return cli_fail(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (o->sub && !o->arg)
+		return cli_fail(EXIT_USAGE, "trace %s: expected %s", o->sub,
+				!strcmp(o->sub, "gen") ? "a kind (stream, llc, burst, idle)" : "an input file");
 	if (o->json && o->sep)
-		return fail(EXIT_USAGE, "-x and --json exclude each other");
-	if (strcmp(o->backend, "sim"))
-		return fail(EXIT_USAGE, "--backend: '%s' is not available in this build (expected sim)",
-			    o->backend);
+		return cli_fail(EXIT_USAGE, "-x and --json exclude each other");
+	if (o->binary && o->text)
+		return cli_fail(EXIT_USAGE, "--binary and --text exclude each other");
+	if (strcmp(o->backend, "sim") && strncmp(o->backend, "replay:", 7))
+		return cli_fail(EXIT_USAGE, "--backend: '%s' is not available (expected sim or replay:FILE)",
+				o->backend);
+	if (!strncmp(o->backend, "replay:", 7) && (o->check || o->trace || o->record))
+		return cli_fail(EXIT_USAGE, "--check, --trace and --record need the sim backend");
 	if (strcmp(o->cmd, "stat") &&
-	    (o->events || o->interval_ms || o->sep || o->check || o->per_socket))
-		return fail(EXIT_USAGE, "-e, -I, -x, --per-socket and --check go with 'stat'");
+	    (o->events || o->interval_ms || o->sep || o->check || o->per_socket || o->trace))
+		return cli_fail(EXIT_USAGE, "-e, -I, -x, --per-socket, --trace and --check go with 'stat'");
+	if (o->trace && strcmp(o->workload, "mixed"))
+		return cli_fail(EXIT_USAGE, "--trace and --workload exclude each other");
 	return 0;
 }
 
 /* ---- output that appears only complete ---- */
 
-struct out {
-	FILE *f;
-	const char *path;
-	char tmp[4096];
-};
-
-static int out_open(struct out *o, const char *path)
+int out_open(struct out *o, const char *path)
 {
-	int fd;
+	char err[512];
 
 	o->path = path;
 	if (!path) {
 		o->f = stdout;
 		return 0;
 	}
-	if (snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path) >= (int)sizeof(o->tmp))
-		return fail(EXIT_USAGE, "-o: path too long");
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w")))
-		return fail(1, "-o %s: cannot create a file beside it: %s", path, strerror(errno));
+	if (!(o->f = uct_file_create(path, o->tmp, sizeof(o->tmp), err, sizeof(err))))
+		return cli_fail(1, "-o %s", err);
 	return 0;
 }
 
-static int out_close(struct out *o, int ok)
+int out_close(struct out *o, int ok)
 {
 	if (!o->path)
-		return fflush(stdout) == 0 || !ok ? 0 : fail(1, "writing output: %s", strerror(errno));
+		return fflush(stdout) == 0 || !ok ? 0 : cli_fail(1, "writing output: %s", strerror(errno));
 	if (fclose(o->f) != 0 && ok) {
 		unlink(o->tmp);
-		return fail(1, "-o %s: %s", o->path, strerror(errno));
+		return cli_fail(1, "-o %s: %s", o->path, strerror(errno));
 	}
 	if (!ok) {
 		unlink(o->tmp);
@@ -263,75 +325,142 @@ static int out_close(struct out *o, int ok)
 	}
 	if (rename(o->tmp, o->path) != 0) {
 		unlink(o->tmp);
-		return fail(1, "-o %s: %s", o->path, strerror(errno));
+		return cli_fail(1, "-o %s: %s", o->path, strerror(errno));
 	}
 	return 0;
 }
 
-/* ---- the simulated machine ---- */
+/* ---- the machine ---- */
 
-struct sim {
-	struct ucm_model *m;
-	struct uct_wl *wl;
-	struct ucb *be;
-};
-
-static int sim_open(const struct opts *o, struct sim *s)
+static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct uct_hdr *h)
 {
-	const struct ucm_platform *p = ucm_platform_find(o->platform ? o->platform : "skl");
-	const struct uct_workload_def *wd;
+	const struct ucm_platform *p;
+
+	if (h) {
+		/* the trace says what it was made for; options may only agree */
+		p = h->plat;
+		if (o->platform && strcasecmp(o->platform, p->name))
+			return cli_fail(EXIT_USAGE, "--platform %s, but the trace is for %s", o->platform,
+					p->name);
+		uct_config(h, cfg);
+	} else {
+		p = ucm_platform_find(o->platform ? o->platform : "skl");
+		if (!p)
+			return cli_fail(EXIT_USAGE, "--platform: unknown platform '%s'", o->platform);
+		ucm_config_init(cfg, p);
+	}
+	cfg->strict = o->check;
+	if (o->ncbo) {
+		int bi = p->counted ? ucm_boxtype_index(p, p->counted) : -1;
+
+		if (bi < 0)
+			return cli_fail(EXIT_USAGE, "--ncbo: %s has no variable box count", p->name);
+		if (h && h->ninst[bi] && h->ninst[bi] != o->ncbo)
+			return cli_fail(EXIT_USAGE, "--ncbo %u, but the trace has %u", o->ncbo, h->ninst[bi]);
+		cfg->ninst[bi] = o->ncbo;
+	}
+	if (o->uclk_mhz) {
+		uint64_t hz = (uint64_t)(o->uclk_mhz * 1e6);
+
+		if (h && h->clock_hz[0] && h->clock_hz[0] != hz)
+			return cli_fail(EXIT_USAGE, "--uclk-mhz, but the trace sets %llu Hz",
+					(unsigned long long)h->clock_hz[0]);
+		cfg->clock_hz[0] = hz;
+	}
+	return 0;
+}
+
+static int sim_open(const struct opts *o, struct machine *mc)
+{
 	struct ucm_config cfg;
-	char err[256];
+	char err[768];
 	int rc;
 
-	memset(s, 0, sizeof(*s));
-	if (!p)
-		return fail(EXIT_USAGE, "--platform: unknown platform '%s'", o->platform);
-	ucm_config_init(&cfg, p);
-	cfg.strict = o->check;
-	if (o->ncbo) {
-		const struct ucm_boxtype *bt = p->counted;
-
-		if (!bt)
-			return fail(EXIT_USAGE, "--ncbo: %s has no variable box count", p->name);
-		cfg.ninst[ucm_boxtype_index(p, bt)] = o->ncbo;
+	if (o->trace) {
+		if ((rc = uct_open(o->trace, &mc->trace, err, sizeof(err))))
+			return cli_fail(rc == -EINVAL ? EXIT_USAGE : 1, "--trace: %s", err);
 	}
-	if (o->uclk_mhz)
-		cfg.clock_hz[0] = (uint64_t)(o->uclk_mhz * 1e6);
-	rc = ucm_create(&cfg, &s->m);
+	if ((rc = sim_config(o, &cfg, mc->trace ? uct_header(mc->trace) : NULL)))
+		return rc;
+	rc = ucm_create(&cfg, &mc->m);
 	if (rc) {
 		int code = rc == -EINVAL ? EXIT_USAGE : 1;
 
-		fail(code, "simulator: %s", s->m ? ucm_error(s->m) : strerror(-rc));
-		ucm_destroy(s->m);
-		s->m = NULL;
+		cli_fail(code, "simulator: %s", mc->m ? ucm_error(mc->m) : strerror(-rc));
+		ucm_destroy(mc->m);
+		mc->m = NULL;
 		return code;
 	}
-	wd = uct_workload_find(p->name, o->workload);
-	if (!wd) {
-		char names[256];
-		size_t k = 0;
+	if (mc->trace) {
+		if ((rc = uct_replay_attach(mc->m, mc->trace, &mc->replay)))
+			return cli_fail(1, "--trace: %s", strerror(-rc));
+	} else {
+		const struct ucm_platform *p = cfg.plat;
+		const struct uct_workload_def *wd = uct_workload_find(p->name, o->workload);
 
-		names[0] = 0;
-		for (unsigned i = 0; uct_workload_at(i); i++)
-			if (!strcmp(uct_workload_at(i)->platform, p->name))
-				k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", k ? ", " : "",
-						      uct_workload_at(i)->name);
-		return fail(EXIT_USAGE, "--workload: '%s' is not a %s workload (known: %s)", o->workload,
-			    p->name, names);
+		if (!wd) {
+			char names[256];
+			size_t k = 0;
+
+			names[0] = 0;
+			for (unsigned i = 0; uct_workload_at(i); i++)
+				if (!strcmp(uct_workload_at(i)->platform, p->name))
+					k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s",
+							      k ? ", " : "", uct_workload_at(i)->name);
+			return cli_fail(EXIT_USAGE, "--workload: '%s' is not a %s workload (known: %s)",
+					o->workload, p->name, names);
+		}
+		if ((rc = uct_attach(mc->m, wd, o->seed, &mc->wl, err, sizeof(err))))
+			return cli_fail(1, "%s", err);
 	}
-	if ((rc = uct_attach(s->m, wd, o->seed, &s->wl, err, sizeof(err))))
-		return fail(1, "%s", err);
-	if ((rc = ucb_sim_create(s->m, &s->be)))
-		return fail(1, "simulator backend: %s", strerror(-rc));
+	if ((rc = ucb_sim_create(mc->m, &mc->base)))
+		return cli_fail(1, "simulator backend: %s", strerror(-rc));
 	return 0;
 }
 
-static void sim_close(struct sim *s)
+int machine_open(const struct opts *o, struct machine *mc)
 {
-	ucb_destroy(s->be);
-	uct_detach(s->wl);
-	ucm_destroy(s->m);
+	char err[768];
+	int rc;
+
+	memset(mc, 0, sizeof(*mc));
+	if (!strncmp(o->backend, "replay:", 7)) {
+		if ((rc = ucb_replay_create(o->backend + 7, &mc->base, err, sizeof(err))))
+			return cli_fail(rc == -EINVAL ? EXIT_USAGE : 1, "--backend: %s", err);
+		mc->replaying = 1;
+	} else if ((rc = sim_open(o, mc))) {
+		return rc;
+	}
+	mc->be = mc->base;
+	if (o->record) {
+		if ((rc = ucb_rec_create(mc->base, o->record, &mc->be, err, sizeof(err)))) {
+			mc->be = mc->base;
+			return cli_fail(1, "--record: %s", err);
+		}
+	}
+	return 0;
+}
+
+int machine_finish(struct machine *mc)
+{
+	char err[1024];
+
+	if (mc->be != mc->base && ucb_rec_commit(mc->be, err, sizeof(err)))
+		return cli_fail(1, "--record: %s", err);
+	if (mc->replaying && ucb_replay_finish(mc->base, err, sizeof(err)))
+		return cli_fail(1, "%s", err);
+	return 0;
+}
+
+void machine_close(struct machine *mc)
+{
+	if (mc->be && mc->be != mc->base)
+		ucb_destroy(mc->be);
+	ucb_destroy(mc->base);
+	uct_replay_detach(mc->replay);
+	uct_close(mc->trace);
+	uct_detach(mc->wl);
+	ucm_destroy(mc->m);
 }
 
 /* ---- list ---- */
@@ -370,7 +499,7 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 		s = json_dumps(arr, JSON_INDENT(2));
 		json_decref(arr);
 		if (!s)
-			return fail(1, "out of memory");
+			return cli_fail(1, "out of memory");
 		fprintf(f, "%s\n", s);
 		free(s);
 		return 0;
@@ -392,250 +521,16 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 
 /* ---- stat ---- */
 
-struct statctx {
-	const struct opts *o;
-	FILE *f;
-	struct ucd *d;
-	const char *label;
-	uint64_t last_ns;
-};
+/* ---- regs ---- */
 
-static void metric(const struct ucd_evinfo *ei, uint64_t count, uint64_t ns, double *v,
-		   const char **unit)
-{
-	*unit = NULL;
-	*v = 0;
-	if (!ns)
-		return;
-	if (ei->is_clock) {
-		*v = (double)count / (double)ns;
-		*unit = "GHz";
-	} else if (ei->bytes) {
-		*v = (double)count * ei->bytes / (double)ns;
-		*unit = "GB/s";
-	}
-}
-
-/* 1234567 -> "1,234,567" whatever the locale, as perf prints counts. */
-static void fmt_count(char *buf, size_t n, uint64_t v)
-{
-	char digits[24];
-	int len = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
-	size_t k = 0;
-
-	for (int i = 0; i < len && k + 2 < n; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[k++] = ',';
-		buf[k++] = digits[i];
-	}
-	buf[k] = 0;
-}
-
-static void print_line(struct statctx *c, double t_s, int interval, const char *sock,
-		       const struct ucd_evinfo *ei, uint64_t count, uint64_t ns)
-{
-	const struct opts *o = c->o;
-	double mv;
-	const char *mu;
-
-	metric(ei, count, ns, &mv, &mu);
-	if (o->json) {
-		json_t *j = json_object();
-		char *s, num[32];
-
-		if (interval)
-			json_object_set_new(j, "interval", json_real(t_s));
-		if (sock)
-			json_object_set_new(j, "socket", json_string(sock));
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)count);
-		json_object_set_new(j, "counter-value", json_string(num));
-		json_object_set_new(j, "unit", json_string(""));
-		json_object_set_new(j, "event", json_string(ei->name));
-		json_object_set_new(j, "event-runtime", json_integer((json_int_t)ns));
-		json_object_set_new(j, "pcnt-running", json_real(100.0));
-		if (mu) {
-			json_object_set_new(j, "metric-value", json_real(mv));
-			json_object_set_new(j, "metric-unit", json_string(mu));
-		}
-		s = json_dumps(j, JSON_COMPACT);
-		json_decref(j);
-		if (s)
-			fprintf(c->f, "%s\n", s);
-		free(s);
-	} else if (o->sep) {
-		const char *x = o->sep;
-
-		if (interval)
-			fprintf(c->f, "%.9f%s", t_s, x);
-		if (sock)
-			fprintf(c->f, "%s%s", sock, x);
-		fprintf(c->f, "%llu%s%s%s%s%llu%s100.00", (unsigned long long)count, x, x, ei->name, x,
-			(unsigned long long)ns, x);
-		if (mu)
-			fprintf(c->f, "%s%.3f%s%s", x, mv, x, mu);
-		fputc('\n', c->f);
-	} else {
-		char num[40];
-
-		fmt_count(num, sizeof(num), count);
-		if (interval)
-			fprintf(c->f, "%15.9f ", t_s);
-		if (sock)
-			fprintf(c->f, "%-6s ", sock);
-		fprintf(c->f, "%20s      %-45s", num, ei->name);
-		if (mu)
-			fprintf(c->f, " # %8.3f %s", mv, mu);
-		fputc('\n', c->f);
-	}
-}
-
-static void print_counts(struct statctx *c, int interval, uint64_t t_ns, uint64_t span_ns)
-{
-	struct ucd *d = c->d;
-	double bw = 0;
-	int have_bw = 0;
-
-	for (size_t i = 0; i < ucd_nevents(d); i++) {
-		struct ucd_evinfo ei;
-
-		ucd_event(d, i, &ei);
-		if (c->o->per_socket && !interval) {
-			for (unsigned s = 0; s < ucd_sockets(d); s++) {
-				char sock[16];
-
-				snprintf(sock, sizeof(sock), "S%u", s);
-				print_line(c, (double)t_ns / 1e9, 0, sock, &ei,
-					   ucd_event_socket_total(d, i, s), span_ns);
-			}
-		} else {
-			print_line(c, (double)t_ns / 1e9, interval, NULL, &ei,
-				   interval ? ei.interval : ei.total, span_ns);
-		}
-		if (ei.dram && span_ns) {
-			bw += (double)(interval ? ei.interval : ei.total) * ei.bytes / (double)span_ns;
-			have_bw = 1;
-		}
-	}
-	if (have_bw && !c->o->json && !c->o->sep)
-		fprintf(c->f, "%s%20.3f GB/s DRAM bandwidth (reads + writes counted)\n",
-			interval ? "                " : "", bw);
-}
-
-static int on_interval(struct ucd *d, void *ctx, uint64_t elapsed)
-{
-	struct statctx *c = ctx;
-
-	(void)d;
-	if (!c->o->interval_ms)
-		return 0;
-	if (elapsed > c->last_ns || c->last_ns == 0)
-		print_counts(c, 1, elapsed, elapsed - c->last_ns);
-	c->last_ns = elapsed;
-	fflush(c->f);
-	return 0;
-}
-
-/* Every counter's total against the model's own count of what it counted
- * between the driver's first and last read of it. */
-static int check_truth(struct ucd *d, struct ucm_model *m)
-{
-	size_t bad = 0, n = 0;
-
-	for (size_t i = 0; i < ucd_ncounters(d); i++) {
-		struct ucd_ctrinfo ci;
-		struct ucm_truth t;
-		int box;
-
-		ucd_counter(d, i, &ci);
-		box = ucm_box_find(m, ci.socket, ci.box->type->name, ci.box->inst);
-		if (box < 0 || ucm_truth(m, box, ci.ctr, &t) || !t.reads)
-			continue;
-		n++;
-		if (ci.total != t.last_read - t.first_read) {
-			struct ucd_evinfo ei;
-
-			ucd_event(d, ci.event, &ei);
-			fprintf(stderr,
-				"%s: check: %s on %s%u counter %u: driver %llu, ground truth %llu (%llu wraps)\n",
-				prog, ei.name, ci.box->type->name, ci.box->inst, ci.ctr,
-				(unsigned long long)ci.total,
-				(unsigned long long)(t.last_read - t.first_read),
-				(unsigned long long)t.wraps);
-			bad++;
-		}
-	}
-	for (size_t i = 0; i < ucm_strict_count(m); i++) {
-		char line[512];
-
-		ucm_strict_format(m, i, line, sizeof(line));
-		fprintf(stderr, "%s: check: strict: %s\n", prog, line);
-	}
-	if (bad || ucm_strict_count(m))
-		return fail(1, "check failed: %zu of %zu counters differ from ground truth, %zu strict-mode records",
-			    bad, n, ucm_strict_count(m));
-	fprintf(stderr, "%s: check: %zu counters equal the model's ground truth; no strict-mode record\n",
-		prog, n);
-	return 0;
-}
-
-static int cmd_stat(const struct opts *o, struct sim *s, FILE *f)
-{
-	struct ucd_opts dopt = { o->platform, o->force, (uint32_t)o->pmi_cores, o->freeze_on_pmi, 0 };
-	struct ucd *d;
-	struct statctx c = { o, f, NULL, NULL, 0 };
-	uint64_t dur = (uint64_t)(o->duration_s * 1e9);
-	int rc;
-
-	if (ucd_open(s->be, &dopt, &d))
-		goto err;
-	c.d = d;
-	if (ucd_add_events(d, o->events ? o->events : ucd_default_events(d))) {
-		rc = fail(EXIT_USAGE, "-e: %s", ucd_error(d));
-		ucd_close(d);
-		return rc;
-	}
-	ucm_truth_mark(s->m);
-	if (!o->json && !o->sep) {
-		fprintf(f, "# %s, sim backend, workload %s (seed %llu), %.3f s\n",
-			ucd_platform(d)->title, o->workload, (unsigned long long)o->seed, o->duration_s);
-		fprintf(f, "# reads every %.3f s at most keep every counter wrap-safe\n",
-			(double)ucd_safe_interval_ns(d) / 2e9);
-		if (o->interval_ms)
-			fprintf(f, "#           time                counts      event\n");
-	}
-	if (ucd_run(d, dur, o->interval_ms * 1000000ull, on_interval, &c))
-		goto err;
-	if (!o->interval_ms) {
-		uint64_t el = ucd_elapsed_ns(d);
-
-		if (!o->json && !o->sep)
-			fprintf(f, "\n Performance counter stats for '%s uncore':\n\n", ucd_platform(d)->name);
-		print_counts(&c, 0, el, el);
-		if (!o->json && !o->sep)
-			fprintf(f, "\n %15.9f seconds time elapsed\n", (double)el / 1e9);
-	}
-	if (ucd_overflows(d) && !o->json && !o->sep)
-		fprintf(f, "# %llu overflow notices, %llu freezes re-armed\n",
-			(unsigned long long)ucd_overflows(d), (unsigned long long)ucd_freezes(d));
-	if (ucd_restore(d))
-		goto err;
-	rc = o->check ? check_truth(d, s->m) : 0;
-	ucd_close(d);
-	return rc;
-err:
-	rc = fail(1, "%s", ucd_error(d));
-	ucd_close(d);
-	return rc;
-}
-
-static int cmd_regs(const struct opts *o, struct sim *s, FILE *f)
+static int cmd_regs(const struct opts *o, struct machine *mc, FILE *f)
 {
 	struct ucd_opts dopt = { o->platform, o->force, 0, 0, 0 };
 	struct ucd *d;
 	int rc = 0;
 
-	if (ucd_open(s->be, &dopt, &d) || ucd_dump_regs(d, f))
-		rc = fail(1, "%s", ucd_error(d));
+	if (ucd_open(mc->be, &dopt, &d) || ucd_dump_regs(d, f))
+		rc = cli_fail(1, "%s", ucd_error(d));
 	ucd_close(d);
 	return rc;
 }
@@ -644,33 +539,33 @@ int main(int argc, char **argv)
 {
 	struct opts o;
 	struct out out;
-	struct sim s;
+	struct machine mc;
 	int rc;
 
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	if (!strcmp(o.cmd, "trace"))
+		return cmd_trace(&o);
 	if (!strcmp(o.cmd, "list")) {
 		const struct ucm_platform *p = ucm_platform_find(o.platform ? o.platform : "skl");
 
 		if (!p)
-			return fail(EXIT_USAGE, "--platform: unknown platform '%s'", o.platform);
+			return cli_fail(EXIT_USAGE, "--platform: unknown platform '%s'", o.platform);
 		if ((rc = out_open(&out, o.out)))
 			return rc;
 		rc = cmd_list(&o, p, out.f);
 		return out_close(&out, rc == 0) ? 1 : rc;
 	}
-	if ((rc = sim_open(&o, &s))) {
-		sim_close(&s);
+	if ((rc = machine_open(&o, &mc)) || (rc = out_open(&out, o.out))) {
+		machine_close(&mc);
 		return rc;
 	}
-	if ((rc = out_open(&out, o.out))) {
-		sim_close(&s);
-		return rc;
-	}
-	rc = !strcmp(o.cmd, "stat") ? cmd_stat(&o, &s, out.f) : cmd_regs(&o, &s, out.f);
+	rc = !strcmp(o.cmd, "stat") ? cmd_stat(&o, &mc, out.f) : cmd_regs(&o, &mc, out.f);
+	if (!rc)
+		rc = machine_finish(&mc);
 	if (out_close(&out, rc == 0) && !rc)
 		rc = 1;
-	sim_close(&s);
+	machine_close(&mc);
 	return rc;
 }

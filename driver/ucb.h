@@ -70,4 +70,15 @@ int ucb_seterr(struct ucb *b, int rc, const char *fmt, ...) __attribute__((forma
 struct ucm_model;
 int ucb_sim_create(struct ucm_model *m, struct ucb **out);
 
+/* Access traces (docs/formats.md).  The recording backend wraps `inner`
+ * (not owned) and logs every operation to a file that appears at commit;
+ * destroying it uncommitted leaves nothing. */
+int ucb_rec_create(struct ucb *inner, const char *path, struct ucb **out, char *err, size_t n);
+int ucb_rec_commit(struct ucb *b, char *err, size_t n);
+/* The replay backend answers from a log and fails (-EPROTO, with expected
+ * and actual access and context) at the first access that differs. */
+int ucb_replay_create(const char *path, struct ucb **out, char *err, size_t n);
+/* After the session: an error if the log holds accesses not replayed. */
+int ucb_replay_finish(struct ucb *b, char *err, size_t n);
+
 #endif

@@ -18,6 +18,7 @@ struct ucd_reg {
 	struct ucb_pci pci;      /* PCI */
 	uint64_t addr;           /* MSR address, PCI offset, MMIO physical */
 	const struct ucm_regdef *def;
+	unsigned inst;           /* box instance, for names */
 };
 
 struct ucd_ev {

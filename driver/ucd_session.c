@@ -59,6 +59,7 @@ void ucd_reg_of(const struct ucd *d, unsigned socket, const struct ucm_boxinst *
 	memset(r, 0, sizeof(*r));
 	r->space = bi->type->space;
 	r->def = def;
+	r->inst = bi->inst;
 	switch (r->space) {
 	case UCM_MSR:
 		r->cpu = d->cpu[socket];
@@ -80,7 +81,7 @@ static int be_err(struct ucd *d, int rc, const char *what, const struct ucd_reg 
 {
 	char name[64];
 
-	snprintf(name, sizeof(name), "%s", r->def ? r->def->name : "register");
+	snprintf(name, sizeof(name), r->def ? r->def->name : "register", r->inst);
 	return ucd_seterr(d, rc, "%s %s: %s", what, name, ucb_error(d->be));
 }
 
@@ -651,16 +652,18 @@ int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_inter
 		t = d->t_last - d->t_start;
 		now = t > now + step ? t : now + step;
 		if (now >= next_cb && now < duration_ns) {
-			if (fn && (rc = fn(d, ctx, now)))
+			if (fn && (rc = fn(d, ctx, now)) < 0)
 				return rc;
 			ucd_mark_interval(d);
+			if (rc > 0)
+				break; /* the caller has seen enough */
 			while (next_cb <= now)
 				next_cb += interval_ns;
 		}
 	}
 	if ((rc = ucd_stop(d)))
 		return rc;
-	if (fn && (rc = fn(d, ctx, d->t_last - d->t_start)))
+	if (fn && (rc = fn(d, ctx, d->t_last - d->t_start)) < 0)
 		return rc;
 	ucd_mark_interval(d);
 	return 0;

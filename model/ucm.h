@@ -127,6 +127,9 @@ int ucm_advance(struct ucm_model *m, uint64_t t_ps);
 typedef int (*ucm_workload_fn)(struct ucm_model *m, void *ctx, uint64_t now_ps,
 			       uint64_t *next_ps);
 void ucm_set_workload(struct ucm_model *m, ucm_workload_fn fn, void *ctx);
+/* For workload sources: the message a failing source returns with, so the
+ * access that ran it reports why. */
+int ucm_set_error(struct ucm_model *m, int rc, const char *msg);
 
 /* ---- interrupts ---- */
 struct ucm_pmi_stats {

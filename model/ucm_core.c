@@ -26,6 +26,11 @@ int ucm_seterr(struct ucm_model *m, int rc, const char *fmt, ...)
 	return rc;
 }
 
+int ucm_set_error(struct ucm_model *m, int rc, const char *msg)
+{
+	return ucm_seterr(m, rc, "%s", msg);
+}
+
 const char *ucm_error(const struct ucm_model *m)
 {
 	return m->err[0] ? m->err : "no error";

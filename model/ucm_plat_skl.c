@@ -302,8 +302,8 @@ static const struct ucm_clockdef skl_clocks[] = {
 	{ "uclk", 3000000000ull, 4100000000ull },
 };
 
-/* Family 6: 0x4E (U/Y), 0x5E (H/S). */
-static const uint8_t skl_models[] = { 0x4E, 0x5E };
+/* Family 6: 0x5E (H/S, the default desktop part), 0x4E (U/Y). */
+static const uint8_t skl_models[] = { 0x5E, 0x4E };
 static const uint16_t skl_devids[] = { 0x191F, 0x1904, 0x190C, 0x1900, 0x1910, 0x190F, 0x1918 };
 static const uint8_t skl_bus[] = { 0 };
 

@@ -1,0 +1,61 @@
+/*
+ * cli.h - shared pieces of the `uncore` command: options, the machine it
+ * runs on (a backend, and a model when simulated), messages and output
+ * files that appear only complete.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ucb.h"
+#include "ucd.h"
+#include "ucm.h"
+#include "uct.h"
+#include "uct_file.h"
+#include "uct_gen.h"
+#include "uct_trace.h"
+
+#define EXIT_USAGE 2
+
+struct opts {
+	const char *cmd, *sub, *arg;          /* command, trace subcommand, positional */
+	const char *platform, *backend, *events, *out, *sep, *workload, *trace, *record;
+	int json, per_socket, force, check, freeze_on_pmi, binary, text;
+	uint64_t interval_ms, seed, pmi_cores;
+	double duration_s, uclk_mhz;
+	int have_duration, have_seed;
+	unsigned ncbo;
+	struct uct_gen_opts gen;
+};
+
+/* The machine: a backend, and for the simulator the model behind it. */
+struct machine {
+	struct ucm_model *m;       /* NULL unless simulated */
+	struct uct_wl *wl;
+	struct uct_reader *trace;
+	struct uct_replay *replay;
+	struct ucb *base, *be;     /* be == base, or a recorder around it */
+	int replaying;
+};
+
+int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct out {
+	FILE *f;
+	const char *path;
+	char tmp[4096];
+};
+int out_open(struct out *o, const char *path);
+int out_close(struct out *o, int ok);
+
+int machine_open(const struct opts *o, struct machine *mc);
+/* Commits a recording, checks a replay was consumed; 0 or an exit code. */
+int machine_finish(struct machine *mc);
+void machine_close(struct machine *mc);
+
+int cmd_stat(const struct opts *o, struct machine *mc, FILE *f);
+int cmd_trace(const struct opts *o);
+
+#endif

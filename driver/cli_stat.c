@@ -1,0 +1,263 @@
+/*
+ * cli_stat.c - `uncore stat`: count events and print them as perf stat does
+ * (plain, -x SEP, --json), with interval output, bandwidth and frequency
+ * metrics, and the ground-truth check on the simulator.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct statctx {
+	const struct opts *o;
+	FILE *f;
+	struct ucd *d;
+	struct uct_replay *replay;
+	int progress, final;
+	uint64_t last_ns;
+};
+
+static void metric(const struct ucd_evinfo *ei, uint64_t count, uint64_t ns, double *v,
+		   const char **unit)
+{
+	*unit = NULL;
+	*v = 0;
+	if (!ns)
+		return;
+	if (ei->is_clock) {
+		*v = (double)count / (double)ns;
+		*unit = "GHz";
+	} else if (ei->bytes) {
+		*v = (double)count * ei->bytes / (double)ns;
+		*unit = "GB/s";
+	}
+}
+
+/* 1234567 -> "1,234,567" whatever the locale, as perf prints counts. */
+static void fmt_count(char *buf, size_t n, uint64_t v)
+{
+	char digits[24];
+	int len = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
+	size_t k = 0;
+
+	for (int i = 0; i < len && k + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = digits[i];
+	}
+	buf[k] = 0;
+}
+
+static void print_line(struct statctx *c, double t_s, int interval, const char *sock,
+		       const struct ucd_evinfo *ei, uint64_t count, uint64_t ns)
+{
+	const struct opts *o = c->o;
+	double mv;
+	const char *mu;
+
+	metric(ei, count, ns, &mv, &mu);
+	if (o->json) {
+		json_t *j = json_object();
+		char *s, num[32];
+
+		if (interval)
+			json_object_set_new(j, "interval", json_real(t_s));
+		if (sock)
+			json_object_set_new(j, "socket", json_string(sock));
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)count);
+		json_object_set_new(j, "counter-value", json_string(num));
+		json_object_set_new(j, "unit", json_string(""));
+		json_object_set_new(j, "event", json_string(ei->name));
+		json_object_set_new(j, "event-runtime", json_integer((json_int_t)ns));
+		json_object_set_new(j, "pcnt-running", json_real(100.0));
+		if (mu) {
+			json_object_set_new(j, "metric-value", json_real(mv));
+			json_object_set_new(j, "metric-unit", json_string(mu));
+		}
+		s = json_dumps(j, JSON_COMPACT);
+		json_decref(j);
+		if (s)
+			fprintf(c->f, "%s\n", s);
+		free(s);
+	} else if (o->sep) {
+		const char *x = o->sep;
+
+		if (interval)
+			fprintf(c->f, "%.9f%s", t_s, x);
+		if (sock)
+			fprintf(c->f, "%s%s", sock, x);
+		fprintf(c->f, "%llu%s%s%s%s%llu%s100.00", (unsigned long long)count, x, x, ei->name, x,
+			(unsigned long long)ns, x);
+		if (mu)
+			fprintf(c->f, "%s%.3f%s%s", x, mv, x, mu);
+		fputc('\n', c->f);
+	} else {
+		char num[40];
+
+		fmt_count(num, sizeof(num), count);
+		if (interval)
+			fprintf(c->f, "%15.9f ", t_s);
+		if (sock)
+			fprintf(c->f, "%-6s ", sock);
+		fprintf(c->f, "%20s      %-45s", num, ei->name);
+		if (mu)
+			fprintf(c->f, " # %8.3f %s", mv, mu);
+		fputc('\n', c->f);
+	}
+}
+
+static void print_counts(struct statctx *c, int interval, uint64_t t_ns, uint64_t span_ns)
+{
+	struct ucd *d = c->d;
+	double bw = 0;
+	int have_bw = 0;
+
+	for (size_t i = 0; i < ucd_nevents(d); i++) {
+		struct ucd_evinfo ei;
+
+		ucd_event(d, i, &ei);
+		if (c->o->per_socket && !interval) {
+			for (unsigned s = 0; s < ucd_sockets(d); s++) {
+				char sock[16];
+
+				snprintf(sock, sizeof(sock), "S%u", s);
+				print_line(c, (double)t_ns / 1e9, 0, sock, &ei,
+					   ucd_event_socket_total(d, i, s), span_ns);
+			}
+		} else {
+			print_line(c, (double)t_ns / 1e9, interval, NULL, &ei,
+				   interval ? ei.interval : ei.total, span_ns);
+		}
+		if (ei.dram && span_ns) {
+			bw += (double)(interval ? ei.interval : ei.total) * ei.bytes / (double)span_ns;
+			have_bw = 1;
+		}
+	}
+	if (have_bw && !c->o->json && !c->o->sep)
+		fprintf(c->f, "%s%20.3f GB/s DRAM bandwidth (reads + writes counted)\n",
+			interval ? "                " : "", bw);
+}
+
+static int on_interval(struct ucd *d, void *ctx, uint64_t elapsed)
+{
+	struct statctx *c = ctx;
+	int done = c->replay && uct_replay_done(c->replay);
+
+	(void)d;
+	if (c->progress && c->replay)
+		fprintf(stderr, "\r[trace] %.6f s, %llu cycles replayed%s", (double)elapsed / 1e9,
+			(unsigned long long)uct_replay_cycles(c->replay), done ? "\n" : "");
+	if (c->o->interval_ms && !c->final) {
+		if (elapsed > c->last_ns || c->last_ns == 0)
+			print_counts(c, 1, elapsed, elapsed - c->last_ns);
+		c->last_ns = elapsed;
+		fflush(c->f);
+	}
+	/* a replayed trace ends the run when it ends */
+	return done && !c->o->have_duration ? 1 : 0;
+}
+
+/* Every counter's total against the model's own count of what it counted
+ * between the driver's first and last read of it. */
+static int check_truth(struct ucd *d, struct ucm_model *m)
+{
+	size_t bad = 0, n = 0;
+
+	for (size_t i = 0; i < ucd_ncounters(d); i++) {
+		struct ucd_ctrinfo ci;
+		struct ucm_truth t;
+		int box;
+
+		ucd_counter(d, i, &ci);
+		box = ucm_box_find(m, ci.socket, ci.box->type->name, ci.box->inst);
+		if (box < 0 || ucm_truth(m, box, ci.ctr, &t) || !t.reads)
+			continue;
+		n++;
+		if (ci.total != t.last_read - t.first_read) {
+			struct ucd_evinfo ei;
+
+			ucd_event(d, ci.event, &ei);
+			fprintf(stderr,
+				"%s: check: %s on %s%u counter %u: driver %llu, ground truth %llu (%llu wraps)\n",
+				"uncore", ei.name, ci.box->type->name, ci.box->inst, ci.ctr,
+				(unsigned long long)ci.total,
+				(unsigned long long)(t.last_read - t.first_read),
+				(unsigned long long)t.wraps);
+			bad++;
+		}
+	}
+	for (size_t i = 0; i < ucm_strict_count(m); i++) {
+		char line[512];
+
+		ucm_strict_format(m, i, line, sizeof(line));
+		fprintf(stderr, "%s: check: strict: %s\n", "uncore", line);
+	}
+	if (bad || ucm_strict_count(m))
+		return cli_fail(1, "check failed: %zu of %zu counters differ from ground truth, %zu strict-mode records",
+			    bad, n, ucm_strict_count(m));
+	fprintf(stderr, "%s: check: %zu counters equal the model's ground truth; no strict-mode record\n",
+		"uncore", n);
+	return 0;
+}
+
+int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
+{
+	struct ucd_opts dopt = { o->platform, o->force, (uint32_t)o->pmi_cores, o->freeze_on_pmi, 0 };
+	struct ucd *d;
+	struct statctx c = { o, f, NULL, mc->replay, 0, 0, 0 };
+	uint64_t dur = (uint64_t)(o->duration_s * 1e9), every = o->interval_ms * 1000000ull;
+	int rc;
+
+	if (ucd_open(mc->be, &dopt, &d))
+		goto err;
+	c.d = d;
+	if (ucd_add_events(d, o->events ? o->events : ucd_default_events(d))) {
+		rc = cli_fail(EXIT_USAGE, "-e: %s", ucd_error(d));
+		ucd_close(d);
+		return rc;
+	}
+	if (mc->m)
+		ucm_truth_mark(mc->m);
+	if (mc->replay && !o->have_duration) {
+		/* until the trace ends: look every simulated millisecond */
+		dur = UINT64_MAX / 2;
+		if (!every)
+			every = 1000000;
+		c.progress = isatty(2);
+	}
+	if (mc->m)
+		fprintf(stderr, "# %s, simulated, %s %s\n", ucd_platform(d)->title,
+			mc->replay ? "trace" : "workload", mc->replay ? o->trace : o->workload);
+	if (!o->json && !o->sep) {
+		fprintf(f, "# %s: reads at least every %.3f s keep every counter wrap-safe\n",
+			ucd_platform(d)->name, (double)ucd_safe_interval_ns(d) / 2e9);
+		if (o->interval_ms)
+			fprintf(f, "#           time                counts      event\n");
+	}
+	if (ucd_run(d, dur, every, on_interval, &c))
+		goto err;
+	if (!o->interval_ms) {
+		uint64_t el = ucd_elapsed_ns(d);
+
+		if (!o->json && !o->sep)
+			fprintf(f, "\n Performance counter stats for '%s uncore':\n\n", ucd_platform(d)->name);
+		print_counts(&c, 0, el, el);
+		if (!o->json && !o->sep)
+			fprintf(f, "\n %15.9f seconds time elapsed\n", (double)el / 1e9);
+	}
+	if (ucd_overflows(d) && !o->json && !o->sep)
+		fprintf(f, "# %llu overflow notices, %llu freezes re-armed\n",
+			(unsigned long long)ucd_overflows(d), (unsigned long long)ucd_freezes(d));
+	if (ucd_restore(d))
+		goto err;
+	rc = o->check && mc->m ? check_truth(d, mc->m) : 0;
+	ucd_close(d);
+	return rc;
+err:
+	rc = cli_fail(1, "%s", ucd_error(d));
+	ucd_close(d);
+	return rc;
+}

@@ -1,0 +1,165 @@
+/*
+ * cli_trace.c - `uncore trace gen|convert|info`: make event traces from the
+ * generators, convert them between text and binary, and summarise them.
+ * Output files appear only when complete.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int trace_gen(const struct opts *o)
+{
+	const struct ucm_platform *p = ucm_platform_find(o->platform ? o->platform : "skl");
+	struct uct_gen_opts g = o->gen;
+	struct uct_hdr h;
+	struct uct_writer *w;
+	char err[768];
+	int rc;
+
+	if (!p)
+		return cli_fail(EXIT_USAGE, "--platform: unknown platform '%s'", o->platform);
+	if (!o->out)
+		return cli_fail(EXIT_USAGE, "trace gen: -o FILE is required");
+	memset(&h, 0, sizeof(h));
+	h.plat = p;
+	h.sockets = 1;
+	h.seed = g.seed;
+	if (o->uclk_mhz)
+		h.clock_hz[0] = (uint64_t)(o->uclk_mhz * 1e6);
+	if (o->ncbo) {
+		if (!p->counted || o->ncbo < p->counted->ninst_min || o->ncbo > p->counted->ninst_max)
+			return cli_fail(EXIT_USAGE, "--ncbo: %u out of range", o->ncbo);
+		h.ninst[ucm_boxtype_index(p, p->counted)] = o->ncbo;
+	}
+	g.kind = o->arg;
+	if ((rc = uct_writer_open(o->out, o->binary, &h, &w, err, sizeof(err))))
+		return cli_fail(1, "%s", err);
+	if ((rc = uct_generate(&h, &g, w, err, sizeof(err)))) {
+		uct_writer_abort(w);
+		return cli_fail(rc == -EIO ? 1 : EXIT_USAGE, "trace gen %s: %s", o->arg, err);
+	}
+	if ((rc = uct_writer_commit(w)))
+		return cli_fail(1, "%s", uct_writer_error(w));
+	return 0;
+}
+
+static int trace_convert(const struct opts *o)
+{
+	struct uct_reader *r;
+	struct uct_writer *w;
+	struct uct_seg *seg;
+	char err[768];
+	int rc, binary;
+
+	if (!o->out)
+		return cli_fail(EXIT_USAGE, "trace convert: -o FILE is required");
+	if ((rc = uct_open(o->arg, &r, err, sizeof(err))))
+		return cli_fail(1, "%s", err);
+	binary = o->binary ? 1 : o->text ? 0 : !uct_is_binary(r);
+	seg = malloc(sizeof(*seg));
+	if (!seg || (rc = uct_writer_open(o->out, binary, uct_header(r), &w, err, sizeof(err)))) {
+		free(seg);
+		uct_close(r);
+		return cli_fail(1, "%s", seg ? err : "out of memory");
+	}
+	while ((rc = uct_next(r, seg)) > 0)
+		if ((rc = uct_write(w, seg)))
+			break;
+	if (rc < 0) {
+		cli_fail(1, "%s", rc == -EINVAL && uct_reader_error(r)[0] ? uct_reader_error(r)
+									 : uct_writer_error(w));
+		uct_writer_abort(w);
+	} else if ((rc = uct_writer_commit(w))) {
+		cli_fail(1, "%s", uct_writer_error(w));
+	}
+	free(seg);
+	uct_close(r);
+	return rc ? 1 : 0;
+}
+
+/* Header, length and what every sub-event is fed, per instance summed. */
+static int trace_info(const struct opts *o, FILE *f)
+{
+	struct uct_reader *r;
+	const struct uct_hdr *h;
+	const struct ucm_platform *p;
+	struct uct_seg *seg = malloc(sizeof(*seg));
+	uint64_t nseg = 0, end = 0, hz;
+	uint64_t (*fed)[1024] = calloc(UCM_MAXBT, sizeof(*fed));
+	char err[768], name[96];
+	int rc;
+
+	if (!seg || !fed) {
+		free(seg);
+		free(fed);
+		return cli_fail(1, "out of memory");
+	}
+	if ((rc = uct_open(o->arg, &r, err, sizeof(err)))) {
+		free(seg);
+		free(fed);
+		return cli_fail(1, "%s", err);
+	}
+	h = uct_header(r);
+	p = h->plat;
+	while ((rc = uct_next(r, seg)) > 0) {
+		nseg++;
+		end = seg->start + seg->ncycles;
+		for (unsigned i = 0; i < seg->nin; i++) {
+			const struct uct_in *in = &seg->in[i];
+			const struct ucm_boxtype *bt = NULL;
+			unsigned ni;
+
+			for (unsigned k = 0; k < p->nboxes && !bt; k++)
+				if (ucm_boxtype_index(p, p->boxes[k].type) == in->bt)
+					bt = p->boxes[k].type;
+			ni = in->inst >= 0 ? 1 : h->ninst[in->bt] ? h->ninst[in->bt] : bt->ninst_default;
+			if (in->sub < 1024)
+				fed[in->bt][in->sub] += (uint64_t)in->inc * seg->ncycles * ni;
+		}
+	}
+	if (rc < 0) {
+		rc = cli_fail(1, "%s", uct_reader_error(r));
+		goto out;
+	}
+	hz = h->clock_hz[0] ? h->clock_hz[0] : p->clocks[0].hz_default;
+	fprintf(f, "file       %s (%s)\nplatform   %s\nsockets    %u\nclock      %s %" PRIu64 " Hz\n"
+		   "seed       %" PRIu64 "\nsegments   %" PRIu64 "\ncycles     %" PRIu64 "\nseconds    %.9f\n",
+		o->arg, uct_is_binary(r) ? "binary" : "text", p->name, h->sockets, p->clocks[0].name, hz,
+		h->seed, nseg, end, (double)end / (double)hz);
+	for (unsigned k = 0; k < p->nboxes; k++) {
+		const struct ucm_boxtype *bt = p->boxes[k].type;
+		int bi = ucm_boxtype_index(p, bt);
+
+		if (p->boxes[k].inst)
+			continue;
+		for (unsigned s = 0; s < ucm_subev_count(bt) && s < 1024; s++)
+			if (fed[bi][s])
+				fprintf(f, "fed        %s.%s %" PRIu64 "\n", bt->name,
+					ucm_subev_name(bt, s, name, sizeof(name)), fed[bi][s]);
+	}
+	rc = 0;
+out:
+	uct_close(r);
+	free(seg);
+	free(fed);
+	return rc;
+}
+
+int cmd_trace(const struct opts *o)
+{
+	struct out out;
+	int rc;
+
+	if (!strcmp(o->sub, "gen"))
+		return trace_gen(o);
+	if (!strcmp(o->sub, "convert"))
+		return trace_convert(o);
+	if ((rc = out_open(&out, o->out)))
+		return rc;
+	rc = trace_info(o, out.f);
+	return out_close(&out, rc == 0) && !rc ? 1 : rc;
+}

@@ -1,0 +1,487 @@
+/*
+ * ucb_log.c - access traces: a recording backend that wraps any backend
+ * and logs every operation, and a replay backend that answers from a log
+ * and checks that every access comes in the logged order with the logged
+ * arguments.  This is how a session on a real box becomes a CI test.
+ * Format: docs/formats.md ("uncore-access 1").
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ucb.h"
+#include "uct_file.h"
+
+#define ACCESS_VERSION 1
+
+/* ---- recording ---- */
+
+struct rec {
+	struct ucb *inner;
+	FILE *f;
+	char path[4096], tmp[4200];
+	uint64_t seq;
+	int failed;
+};
+
+static struct rec *R(struct ucb *b)
+{
+	return b->priv;
+}
+
+/* One line: op, arguments, "->", results, rc, time, and the message of a
+ * failure (quoted, for the replay to give back). */
+static int logged(struct ucb *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int logged(struct ucb *b, int rc, const char *fmt, ...)
+{
+	struct rec *r = R(b);
+	uint64_t t = 0;
+	va_list ap;
+
+	r->inner->ops->now_ns(r->inner, &t);
+	va_start(ap, fmt);
+	vfprintf(r->f, fmt, ap);
+	va_end(ap);
+	fprintf(r->f, " rc=%d t=%" PRIu64, rc, t);
+	if (rc) {
+		const char *m = ucb_error(r->inner);
+
+		fputs(" \"", r->f);
+		for (; *m; m++)
+			fputc(*m == '"' || *m == '\n' ? '\'' : *m, r->f);
+		fputc('"', r->f);
+		ucb_seterr(b, rc, "%s", ucb_error(r->inner));
+	}
+	fputc('\n', r->f);
+	r->seq++;
+	if (ferror(r->f))
+		r->failed = 1;
+	return rc;
+}
+
+static int rec_msr_read(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val)
+{
+	int rc = ucb_msr_read(R(b)->inner, cpu, addr, val);
+
+	return logged(b, rc, "rdmsr %u 0x%x -> 0x%" PRIx64, cpu, addr, rc ? 0 : *val);
+}
+
+static int rec_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val)
+{
+	return logged(b, ucb_msr_write(R(b)->inner, cpu, addr, val), "wrmsr %u 0x%x 0x%" PRIx64 " ->",
+		      cpu, addr, val);
+}
+
+static int rec_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t *val)
+{
+	int rc = ucb_pci_read(R(b)->inner, d, off, w, val);
+
+	return logged(b, rc, "pcird %04x:%02x:%02x.%x 0x%x %u -> 0x%" PRIx64, d->seg, d->bus, d->dev,
+		      d->fn, off, w, rc ? 0 : *val);
+}
+
+static int rec_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t val)
+{
+	return logged(b, ucb_pci_write(R(b)->inner, d, off, w, val),
+		      "pciwr %04x:%02x:%02x.%x 0x%x %u 0x%" PRIx64 " ->", d->seg, d->bus, d->dev, d->fn,
+		      off, w, val);
+}
+
+static int rec_mmio_read(struct ucb *b, uint64_t pa, unsigned w, uint64_t *val)
+{
+	int rc = ucb_mmio_read(R(b)->inner, pa, w, val);
+
+	return logged(b, rc, "mmiord 0x%" PRIx64 " %u -> 0x%" PRIx64, pa, w, rc ? 0 : *val);
+}
+
+static int rec_mmio_write(struct ucb *b, uint64_t pa, unsigned w, uint64_t val)
+{
+	return logged(b, ucb_mmio_write(R(b)->inner, pa, w, val), "mmiowr 0x%" PRIx64 " %u 0x%" PRIx64 " ->",
+		      pa, w, val);
+}
+
+static int rec_cpuid(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	int rc = ucb_cpuid(R(b)->inner, cpu, leaf, sub, r);
+
+	if (rc)
+		memset(r, 0, 4 * sizeof(r[0]));
+	return logged(b, rc, "cpuid %u 0x%x 0x%x -> 0x%x 0x%x 0x%x 0x%x", cpu, leaf, sub, r[0], r[1],
+		      r[2], r[3]);
+}
+
+static int rec_socket_cpu(struct ucb *b, unsigned socket, unsigned *cpu)
+{
+	int rc = ucb_socket_cpu(R(b)->inner, socket, cpu);
+
+	return logged(b, rc, "socket %u -> %u", socket, rc ? 0 : *cpu);
+}
+
+static int rec_now(struct ucb *b, uint64_t *ns)
+{
+	int rc = ucb_now_ns(R(b)->inner, ns);
+
+	return logged(b, rc, "now -> %" PRIu64, rc ? 0 : *ns);
+}
+
+static int rec_sleep(struct ucb *b, uint64_t ns)
+{
+	return logged(b, ucb_sleep_ns(R(b)->inner, ns), "sleep %" PRIu64 " ->", ns);
+}
+
+static void rec_destroy(struct ucb *b)
+{
+	struct rec *r = R(b);
+
+	if (r->f) {
+		fclose(r->f);
+		unlink(r->tmp);
+	}
+	free(r);
+	free(b);
+}
+
+static const struct ucb_ops rec_ops = {
+	.name = "record",
+	.msr_read = rec_msr_read,
+	.msr_write = rec_msr_write,
+	.pci_read = rec_pci_read,
+	.pci_write = rec_pci_write,
+	.mmio_read = rec_mmio_read,
+	.mmio_write = rec_mmio_write,
+	.cpuid = rec_cpuid,
+	.socket_cpu = rec_socket_cpu,
+	.now_ns = rec_now,
+	.sleep_ns = rec_sleep,
+	.destroy = rec_destroy,
+};
+
+int ucb_rec_create(struct ucb *inner, const char *path, struct ucb **out, char *err, size_t n)
+{
+	struct ucb *b = calloc(1, sizeof(*b));
+	struct rec *r = calloc(1, sizeof(*r));
+
+	*out = NULL;
+	if (!b || !r) {
+		free(b);
+		free(r);
+		return -ENOMEM;
+	}
+	r->inner = inner;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	if (!(r->f = uct_file_create(path, r->tmp, sizeof(r->tmp), err, n))) {
+		free(b);
+		free(r);
+		return -EIO;
+	}
+	fprintf(r->f, "uncore-access %d\n# op args -> results rc=ERRNO t=BACKEND_NS [\"message\"]\n",
+		ACCESS_VERSION);
+	b->ops = &rec_ops;
+	b->priv = r;
+	*out = b;
+	return 0;
+}
+
+int ucb_rec_commit(struct ucb *b, char *err, size_t n)
+{
+	struct rec *r = R(b);
+	int rc = 0;
+
+	if (r->failed || fflush(r->f) || ferror(r->f))
+		rc = -EIO;
+	if (fclose(r->f) && !rc)
+		rc = -EIO;
+	r->f = NULL;
+	if (!rc && rename(r->tmp, r->path))
+		rc = -errno;
+	if (rc) {
+		snprintf(err, n, "%s: %s", r->path, strerror(-rc));
+		unlink(r->tmp);
+	}
+	return rc;
+}
+
+/* ---- replay ---- */
+
+#define CTX 3
+
+struct rep {
+	FILE *f;
+	char path[4096];
+	char *line;
+	size_t cap, lineno, seq;
+	char ctx[CTX][256];  /* the last accesses matched, for messages */
+	int failed;
+};
+
+static struct rep *P(struct ucb *b)
+{
+	return b->priv;
+}
+
+static int rep_fail(struct ucb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int rep_fail(struct ucb *b, const char *fmt, ...)
+{
+	struct rep *p = P(b);
+	char msg[600], ctx[800];
+	size_t k = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ctx[0] = 0;
+	for (int i = 0; i < CTX; i++)
+		if (p->ctx[(p->seq + (size_t)i) % CTX][0] && k < sizeof(ctx))
+			k += (size_t)snprintf(ctx + k, sizeof(ctx) - k, "\n  after: %s",
+					      p->ctx[(p->seq + (size_t)i) % CTX]);
+	ucb_seterr(b, -EPROTO, "%.300s:%zu: replay diverges at access %zu: %s%s", p->path, p->lineno,
+		   p->seq + 1, msg, ctx);
+	p->failed = 1;
+	return -EPROTO;
+}
+
+/* The next logged access line (comments and blanks skipped). */
+static int next_line(struct ucb *b)
+{
+	struct rep *p = P(b);
+	ssize_t n;
+
+	for (;;) {
+		n = getline(&p->line, &p->cap, p->f);
+		if (n < 0)
+			return 0;
+		p->lineno++;
+		while (n && (p->line[n - 1] == '\n' || p->line[n - 1] == '\r'))
+			p->line[--n] = 0;
+		if (n && p->line[0] != '#')
+			return 1;
+	}
+}
+
+/* Match "op args ->" exactly and parse what follows: results, rc and an
+ * optional message. */
+static int expect(struct ucb *b, const char *want, uint64_t *res, unsigned nres, int *rc)
+{
+	struct rep *p = P(b);
+	const char *q;
+	char *end;
+	size_t wl = strlen(want);
+
+	if (p->failed)
+		return -EPROTO;
+	if (!next_line(b))
+		return rep_fail(b, "the log ended; the driver did: %s", want);
+	if (strncmp(p->line, want, wl) || (p->line[wl] != ' ' && p->line[wl] != 0))
+		return rep_fail(b, "expected: %s\n  actual:   %s", p->line, want);
+	q = p->line + wl;
+	for (unsigned i = 0; i < nres; i++) {
+		while (*q == ' ')
+			q++;
+		errno = 0;
+		res[i] = strtoull(q, &end, 0);
+		if (end == q || errno)
+			return rep_fail(b, "malformed result %u in: %s", i + 1, p->line);
+		q = end;
+	}
+	while (*q == ' ')
+		q++;
+	if (strncmp(q, "rc=", 3))
+		return rep_fail(b, "missing rc= in: %s", p->line);
+	*rc = (int)strtol(q + 3, &end, 10);
+	if (end == q + 3 || *rc > 0 || *rc < -4095)
+		return rep_fail(b, "bad rc in: %s", p->line);
+	q = strchr(end, '"');
+	if (*rc) {
+		char msg[300];
+		const char *e = q ? strchr(q + 1, '"') : NULL;
+
+		snprintf(msg, sizeof(msg), "%.*s", q && e ? (int)(e - q - 1) : 0, q ? q + 1 : "");
+		ucb_seterr(b, *rc, "%s", msg[0] ? msg : strerror(-*rc));
+	}
+	snprintf(p->ctx[p->seq % CTX], sizeof(p->ctx[0]), "%s", want);
+	p->seq++;
+	return 0;
+}
+
+#define EXPECT(b, res, n, rc, ...)                                      \
+	do {                                                            \
+		char w_[256];                                           \
+		int e_;                                                 \
+		snprintf(w_, sizeof(w_), __VA_ARGS__);                  \
+		if ((e_ = expect(b, w_, res, n, &rc)))                  \
+			return e_;                                      \
+	} while (0)
+
+static int rep_msr_read(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val)
+{
+	int rc;
+
+	EXPECT(b, val, 1, rc, "rdmsr %u 0x%x ->", cpu, addr);
+	return rc;
+}
+
+static int rep_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val)
+{
+	int rc;
+
+	EXPECT(b, NULL, 0, rc, "wrmsr %u 0x%x 0x%" PRIx64 " ->", cpu, addr, val);
+	return rc;
+}
+
+static int rep_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t *val)
+{
+	int rc;
+
+	EXPECT(b, val, 1, rc, "pcird %04x:%02x:%02x.%x 0x%x %u ->", d->seg, d->bus, d->dev, d->fn, off, w);
+	return rc;
+}
+
+static int rep_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t val)
+{
+	int rc;
+
+	EXPECT(b, NULL, 0, rc, "pciwr %04x:%02x:%02x.%x 0x%x %u 0x%" PRIx64 " ->", d->seg, d->bus, d->dev,
+	       d->fn, off, w, val);
+	return rc;
+}
+
+static int rep_mmio_read(struct ucb *b, uint64_t pa, unsigned w, uint64_t *val)
+{
+	int rc;
+
+	EXPECT(b, val, 1, rc, "mmiord 0x%" PRIx64 " %u ->", pa, w);
+	return rc;
+}
+
+static int rep_mmio_write(struct ucb *b, uint64_t pa, unsigned w, uint64_t val)
+{
+	int rc;
+
+	EXPECT(b, NULL, 0, rc, "mmiowr 0x%" PRIx64 " %u 0x%" PRIx64 " ->", pa, w, val);
+	return rc;
+}
+
+static int rep_cpuid(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	uint64_t v[4] = { 0, 0, 0, 0 };
+	int rc;
+
+	EXPECT(b, v, 4, rc, "cpuid %u 0x%x 0x%x ->", cpu, leaf, sub);
+	for (int i = 0; i < 4; i++)
+		r[i] = (uint32_t)v[i];
+	return rc;
+}
+
+static int rep_socket_cpu(struct ucb *b, unsigned socket, unsigned *cpu)
+{
+	uint64_t v = 0;
+	int rc;
+
+	EXPECT(b, &v, 1, rc, "socket %u ->", socket);
+	*cpu = (unsigned)v;
+	return rc;
+}
+
+static int rep_now(struct ucb *b, uint64_t *ns)
+{
+	int rc;
+
+	EXPECT(b, ns, 1, rc, "now ->");
+	return rc;
+}
+
+static int rep_sleep(struct ucb *b, uint64_t ns)
+{
+	int rc;
+
+	EXPECT(b, NULL, 0, rc, "sleep %" PRIu64 " ->", ns);
+	return rc;
+}
+
+static void rep_destroy(struct ucb *b)
+{
+	struct rep *p = P(b);
+
+	if (p->f)
+		fclose(p->f);
+	free(p->line);
+	free(p);
+	free(b);
+}
+
+static const struct ucb_ops rep_ops = {
+	.name = "replay",
+	.msr_read = rep_msr_read,
+	.msr_write = rep_msr_write,
+	.pci_read = rep_pci_read,
+	.pci_write = rep_pci_write,
+	.mmio_read = rep_mmio_read,
+	.mmio_write = rep_mmio_write,
+	.cpuid = rep_cpuid,
+	.socket_cpu = rep_socket_cpu,
+	.now_ns = rep_now,
+	.sleep_ns = rep_sleep,
+	.destroy = rep_destroy,
+};
+
+int ucb_replay_create(const char *path, struct ucb **out, char *err, size_t n)
+{
+	struct ucb *b = calloc(1, sizeof(*b));
+	struct rep *p = calloc(1, sizeof(*p));
+	unsigned v = 0;
+
+	*out = NULL;
+	if (!b || !p) {
+		free(b);
+		free(p);
+		return -ENOMEM;
+	}
+	b->ops = &rep_ops;
+	b->priv = p;
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	if (!(p->f = fopen(path, "r"))) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		rep_destroy(b);
+		return -ENOENT;
+	}
+	if (getline(&p->line, &p->cap, p->f) < 0 || sscanf(p->line, "uncore-access %u", &v) != 1) {
+		snprintf(err, n, "%s:1:1: not an access trace: expected 'uncore-access %d'", path,
+			 ACCESS_VERSION);
+		rep_destroy(b);
+		return -EINVAL;
+	}
+	p->lineno = 1;
+	if (v != ACCESS_VERSION) {
+		snprintf(err, n, "%s:1:15: unsupported version %u (this build reads %d)", path, v,
+			 ACCESS_VERSION);
+		rep_destroy(b);
+		return -EINVAL;
+	}
+	*out = b;
+	return 0;
+}
+
+int ucb_replay_finish(struct ucb *b, char *err, size_t n)
+{
+	struct rep *p = P(b);
+	size_t left = 0;
+
+	if (p->failed) {
+		snprintf(err, n, "%s", ucb_error(b));
+		return -EPROTO;
+	}
+	while (next_line(b))
+		left++;
+	if (left) {
+		snprintf(err, n, "%s: the driver stopped after %zu accesses; the log has %zu more", p->path,
+			 p->seq, left);
+		return -EPROTO;
+	}
+	return 0;
+}

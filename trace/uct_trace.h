@@ -1,0 +1,91 @@
+/*
+ * uct_trace.h - event traces: what the hardware is fed, as a file.
+ *
+ * A trace is a header (platform, sockets, clocks, seed, box counts) and a
+ * stream of segments: "for N cycles of the reference clock, these sub-event
+ * increments per cycle on these box instances" (a single-cycle entry is a
+ * segment of one cycle).  Two encodings carry the same content: a text form
+ * a person can write (docs/formats.md) and a compact binary form with magic,
+ * version, per-block length and CRC-32.  Readers stream: memory stays
+ * constant in trace length.  Every error names file:line:col (text) or
+ * file:offset (binary) and what was expected.
+ */
+#ifndef UCT_TRACE_H
+#define UCT_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ucm.h"
+
+#define UCT_VERSION 1
+#define UCT_MAXIN 256
+
+struct uct_hdr {
+	const struct ucm_platform *plat;
+	unsigned sockets;
+	uint64_t clock_hz[UCM_MAXCLK];   /* 0: platform default */
+	uint64_t seed;
+	unsigned ninst[UCM_MAXBT];       /* 0: platform default */
+};
+
+/* One input: sub-event `sub` of box type `bt` (index in the platform, see
+ * ucm_boxtype_index), instance inst (-1: every instance) on a socket. */
+struct uct_in {
+	uint8_t socket;
+	uint8_t bt;
+	int16_t inst;
+	uint16_t sub;
+	uint32_t inc;
+};
+
+struct uct_seg {
+	uint64_t start;     /* first cycle, from the trace start */
+	uint64_t ncycles;
+	unsigned nin;
+	struct uct_in in[UCT_MAXIN];
+};
+
+struct uct_reader;
+struct uct_writer;
+
+/* Open a trace of either encoding (detected by its first bytes). */
+int uct_open(const char *path, struct uct_reader **out, char *err, size_t n);
+/* The same from memory (parsers under test and fuzzing); buf is borrowed. */
+int uct_open_mem(const char *name, const void *buf, size_t len, struct uct_reader **out,
+		 char *err, size_t n);
+const struct uct_hdr *uct_header(const struct uct_reader *r);
+int uct_is_binary(const struct uct_reader *r);
+/* 1: a segment, 0: end of trace, < 0: error (uct_reader_error). */
+int uct_next(struct uct_reader *r, struct uct_seg *seg);
+const char *uct_reader_error(const struct uct_reader *r);
+void uct_close(struct uct_reader *r);
+
+/* Writers create path only when committed: they write beside it and
+ * rename; uct_writer_abort leaves nothing behind. */
+int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
+		    struct uct_writer **out, char *err, size_t n);
+/* Segments must not overlap and must come in time order. */
+int uct_write(struct uct_writer *w, const struct uct_seg *seg);
+int uct_writer_commit(struct uct_writer *w);
+void uct_writer_abort(struct uct_writer *w);
+const char *uct_writer_error(const struct uct_writer *w);
+
+/* Validate a segment against the platform (names, instances, maxima). */
+int uct_seg_check(const struct uct_hdr *h, const struct uct_seg *seg, char *err, size_t n);
+
+/* Replay a trace into a model: the model pulls segments as its time
+ * advances, from the time of attaching.  Constant segments cost O(1) in
+ * their length. */
+struct uct_replay;
+int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_replay **out);
+/* Cycles of the reference clock in the trace so far / whether it ended. */
+uint64_t uct_replay_cycles(const struct uct_replay *p);
+int uct_replay_done(const struct uct_replay *p);
+const char *uct_replay_error(const struct uct_replay *p);
+void uct_replay_detach(struct uct_replay *p);
+
+/* Model configuration for a trace's header. */
+void uct_config(const struct uct_hdr *h, struct ucm_config *cfg);
+
+#endif
