@@ -17,6 +17,7 @@
 
 struct stream {
 	struct uct_in in;
+	struct uct_in with;  /* a second input on in the same cycles, if inc */
 	double rate;        /* fraction of cycles on */
 	double acc;
 	unsigned group;     /* streams of one group never overlap (one event code) */
@@ -83,7 +84,7 @@ static int emit(struct mix *m, uint64_t start, uint64_t len, const struct uct_se
  * streams of one group follow each other, the others start together. */
 static int slice(struct mix *m, uint64_t p)
 {
-	uint64_t cuts[2 * UCT_MAXIN + 2], gend[UCT_MAXIN + 1];
+	uint64_t cuts[2 * UCT_MAXIN + 4], gend[UCT_MAXIN + 1];
 	unsigned nc = 0;
 	struct uct_seg *tmpl = &m->tmpl;
 
@@ -120,8 +121,11 @@ static int slice(struct mix *m, uint64_t p)
 			continue;
 		tmpl->nin = 0;
 		for (unsigned i = 0; i < m->n; i++)
-			if (m->s[i].from <= from && m->s[i].to >= to)
+			if (m->s[i].from <= from && m->s[i].to >= to) {
 				tmpl->in[tmpl->nin++] = m->s[i].in;
+				if (m->s[i].with.inc)
+					tmpl->in[tmpl->nin++] = m->s[i].with;
+			}
 		if (emit(m, m->t + from, to - from, tmpl))
 			return -EIO;
 	}
@@ -150,6 +154,7 @@ static int add(struct mix *m, const char *box, int inst, const char *sub, uint32
 	}
 	m->s[m->n].in = (struct uct_in){ 0, (uint8_t)ucm_boxtype_index(p, bt), (int16_t)inst,
 					 (uint16_t)s, inc };
+	m->s[m->n].with.inc = 0;
 	m->s[m->n].rate = rate;
 	m->s[m->n].acc = 0;
 	m->s[m->n].group = group;
@@ -231,6 +236,7 @@ int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct u
 			rc = add(m, "arb", 0, "TRK_REQUESTS.WRITES", 1, lines * (1 - rr), 2);
 	} else if (!strcmp(o->kind, "llc")) {
 		double hit = o->hit_ratio, look = o->lookups;
+		unsigned nc = ninst(h, "cbo");
 
 		if (hit < 0 || hit > 1 || look < 0 || look > 1) {
 			snprintf(err, n, "hit ratio %.3f and lookups per cycle per CBo %.3f must be in 0..1",
@@ -238,17 +244,26 @@ int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct u
 			free(m);
 			return -ERANGE;
 		}
-		/* one lookup per cycle per slice at most: hits and misses share it */
-		rc = add(m, "cbo", -1, "CACHE_LOOKUP.READ_E", 1, look * hit, 1);
-		if (!rc)
-			rc = add(m, "cbo", -1, "CACHE_LOOKUP.READ_I", 1, 0, 1);
-		if (!rc && look * (1 - hit) * ninst(h, "cbo") > 1) {
-			snprintf(err, n, "%.3f misses per cycle exceed one DRAM read per cycle",
-				 look * (1 - hit) * ninst(h, "cbo"));
-			rc = -ERANGE;
+		/* hits on every CBo together; each CBo's misses in cycles of their
+		 * own, each with its DRAM read (one per cycle at most) */
+		if (look * hit + nc * look * (1 - hit) > 1) {
+			snprintf(err, n,
+				 "%.3f lookups per cycle with %.0f%% hits need more than one DRAM read per cycle",
+				 look, 100 * hit);
+			free(m);
+			return -ERANGE;
 		}
-		if (!rc)
-			rc = add(m, "imc", 0, "DRAM_DATA_READS", 1, look * (1 - hit) * ninst(h, "cbo"), 0);
+		rc = add(m, "imc", 0, "DRAM_DATA_READS", 1, 0, 0);
+		if (!rc) {
+			struct uct_in dram = m->s[0].in;
+
+			m->n = 0; /* only a template for the misses' companion */
+			rc = add(m, "cbo", -1, "CACHE_LOOKUP.READ_E", 1, look * hit, 1);
+			for (unsigned i = 0; !rc && i < nc; i++) {
+				rc = add(m, "cbo", (int)i, "CACHE_LOOKUP.READ_I", 1, look * (1 - hit), 1);
+				m->s[m->n - 1].with = dram;
+			}
+		}
 	} else if (!strcmp(o->kind, "burst")) {
 		if (!(o->duty >= 0 && o->duty <= 1) || !o->burst_ns) {
 			snprintf(err, n, "burst needs a duty cycle in 0..1 and a burst length");
@@ -278,33 +293,7 @@ int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct u
 		uint64_t jp = p - p / 4 + (p / 2 ? rnd(&m->rng) % (p / 2 + 1) : 0);
 		uint64_t len = total - m->t < jp ? total - m->t : jp;
 
-		if (!strcmp(o->kind, "llc")) {
-			struct stream *hitst = &m->s[0], *miss = &m->s[1];
-			double want_h = hitst->rate * (double)len + hitst->acc;
-			double want_m = o->lookups * (1 - o->hit_ratio) * (double)len + miss->acc;
-			uint64_t kh = want_h <= 0 ? 0 : (uint64_t)want_h;
-			uint64_t km = want_m <= 0 ? 0 : (uint64_t)want_m;
-			struct uct_seg *tmpl = &m->tmpl;
-
-			if (kh > len)
-				kh = len;
-			if (km > len - kh)
-				km = len - kh;
-			hitst->acc = want_h - (double)kh;
-			miss->acc = want_m - (double)km;
-			tmpl->nin = 1;
-			tmpl->in[0] = hitst->in;
-			rc = emit(m, m->t, kh, tmpl);
-			tmpl->nin = 2;
-			tmpl->in[0] = miss->in;
-			tmpl->in[1] = m->s[2].in;
-			if (!rc)
-				rc = emit(m, m->t + kh, km, tmpl);
-			tmpl->nin = 0;
-			if (!rc)
-				rc = emit(m, m->t + kh + km, len - kh - km, tmpl);
-			m->t += len;
-		} else {
+		{
 			rc = slice(m, len);
 		}
 	}

@@ -664,6 +664,8 @@ static int bin_header(struct uct_reader *r)
 	if ((m[8] | m[9] << 8) != UCT_VERSION)
 		return rerr(r, 8, "unsupported version %u (this build reads %d)", m[8] | m[9] << 8,
 			    UCT_VERSION);
+	if (m[10] | m[11])
+		return rerr(r, 10, "unknown flags 0x%04x", m[10] | m[11] << 8);
 	r->off = 12;
 	if (read_block(r, &type))
 		return -EINVAL;
