@@ -34,6 +34,9 @@ static int tokerr(struct ucd *d, const struct tok *t, size_t col, const char *fm
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* a long token is cut so the column and the reason always show */
+	if (t->len > 64)
+		return ucd_seterr(d, -EINVAL, "event '%.60s...' (col %zu): %s", t->s, col, msg);
 	return ucd_seterr(d, -EINVAL, "event '%.*s' (col %zu): %s", (int)t->len, t->s, col, msg);
 }
 
@@ -455,8 +458,17 @@ static int place_in_box(struct ucd *d, size_t ev, unsigned socket, const struct 
 	me = d->nctr;
 	list[n++] = me;
 	d->nctr++;
-	if (match(d, list, n, 0, 0))
-		return 0;
+	{
+		unsigned saved[32];
+
+		for (size_t j = 0; j + 1 < n; j++)
+			saved[j] = d->ctr[list[j]].idx;
+		if (match(d, list, n, 0, 0))
+			return 0;
+		/* the search moved counters already placed: put them back */
+		for (size_t j = 0; j + 1 < n; j++)
+			d->ctr[list[j]].idx = saved[j];
+	}
 	d->nctr--;
 	{
 		const struct ucd_ev *e = &d->ev[ev];

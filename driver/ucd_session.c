@@ -196,6 +196,10 @@ int ucd_restore(struct ucd *d)
 {
 	int first = 0;
 
+	/* the session ends here: stop it first, and read no more after */
+	if (d->running && (first = ucd_stop(d)))
+		return first;
+	d->started = 0;
 	for (size_t i = d->nsave; i-- > 0;) {
 		int rc = raw_write(d, &d->save[i].reg, d->save[i].val);
 
@@ -407,15 +411,26 @@ int ucd_add_events(struct ucd *d, const char *list)
 	size_t first = d->nev, nctr = d->nctr;
 	int rc;
 
+	unsigned *idx;
+
 	if (d->started)
 		return ucd_seterr(d, -EBUSY, "events cannot be added after start");
+	/* placement may move counters already placed: a failure puts them back */
+	idx = malloc((nctr ? nctr : 1) * sizeof(*idx));
+	if (!idx)
+		return ucd_seterr(d, -ENOMEM, "out of memory");
+	for (size_t j = 0; j < nctr; j++)
+		idx[j] = d->ctr[j].idx;
 	rc = ucd_parse(d, list);
 	if (!rc)
 		rc = ucd_place(d, first);
 	if (rc) {
 		d->nev = first;
 		d->nctr = nctr;
+		for (size_t j = 0; j < nctr; j++)
+			d->ctr[j].idx = idx[j];
 	}
+	free(idx);
 	return rc;
 }
 

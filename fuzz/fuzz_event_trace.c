@@ -1,0 +1,76 @@
+/*
+ * fuzz_event_trace.c - the event-trace readers (text and binary, detected
+ * from the input).  Whatever the input, a reader answers segments or a
+ * located error, never a crash.  A trace that reads cleanly must survive a
+ * round trip: written back in both encodings and read again, it gives the
+ * same header and the same segments.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "fz.h"
+#include "uct_trace.h"
+
+#define MAXSEG 64
+
+static struct uct_seg segs[MAXSEG], again;
+
+static void round_trip(const struct uct_hdr *h, unsigned n, int binary)
+{
+	char path[64], err[768];
+	struct uct_writer *w;
+	struct uct_reader *r;
+	unsigned k = 0;
+	int rc;
+
+	snprintf(path, sizeof(path), "/tmp/uncore-fuzz-et-%d", (int)getpid());
+	if (uct_writer_open(path, binary, h, &w, err, sizeof(err)))
+		FZ_FAIL("writer: %s", err);
+	for (unsigned i = 0; i < n; i++)
+		if (uct_write(w, &segs[i]))
+			FZ_FAIL("a segment that was read cannot be written: %s", uct_writer_error(w));
+	if (uct_writer_commit(w))
+		FZ_FAIL("commit: %s", uct_writer_error(w));
+	if (uct_open(path, &r, err, sizeof(err)))
+		FZ_FAIL("re-read (%s): %s", binary ? "binary" : "text", err);
+	if (memcmp(uct_header(r), h, sizeof(*h)))
+		FZ_FAIL("header changed in a %s round trip", binary ? "binary" : "text");
+	while ((rc = uct_next(r, &again)) > 0) {
+		if (k >= n || again.start != segs[k].start || again.ncycles != segs[k].ncycles ||
+		    again.nin != segs[k].nin || memcmp(again.in, segs[k].in, again.nin * sizeof(again.in[0])))
+			FZ_FAIL("segment %u changed in a %s round trip", k, binary ? "binary" : "text");
+		k++;
+	}
+	if (rc < 0 || k != n)
+		FZ_FAIL("round trip read %u of %u segments: %s", k, n, uct_reader_error(r));
+	uct_close(r);
+	unlink(path);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct uct_reader *r;
+	struct uct_hdr h;
+	char err[768];
+	unsigned n = 0;
+	int rc;
+
+	if (uct_open_mem("fuzz", data, size, &r, err, sizeof(err))) {
+		if (!strstr(err, "fuzz"))
+			FZ_FAIL("error without its location: %s", err);
+		return 0;
+	}
+	h = *uct_header(r);
+	while (n < MAXSEG && (rc = uct_next(r, &segs[n])) > 0)
+		n++;
+	if (n == MAXSEG)
+		rc = 0; /* long traces: the first segments are enough */
+	if (rc < 0 && !strstr(uct_reader_error(r), "fuzz"))
+		FZ_FAIL("error without its location: %s", uct_reader_error(r));
+	uct_close(r);
+	if (rc == 0) {
+		round_trip(&h, n, 0);
+		round_trip(&h, n, 1);
+	}
+	return 0;
+}
