@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "ucb.h"
+#include "ucb_hw.h"
 #include "ucd.h"
 #include "ucm.h"
 #include "uct.h"
@@ -22,6 +23,8 @@
 struct opts {
 	const char *cmd, *sub, *arg;          /* command, trace subcommand, positional */
 	const char *platform, *backend, *events, *out, *sep, *workload, *trace, *record;
+	const char *hw_root;
+	int hw_msr, hw_pci;
 	int json, per_socket, force, check, freeze_on_pmi, binary, text;
 	uint64_t interval_ms, seed, pmi_cores;
 	double duration_s, uclk_mhz;
@@ -37,7 +40,7 @@ struct machine {
 	struct uct_reader *trace;
 	struct uct_replay *replay;
 	struct ucb *base, *be;     /* be == base, or a recorder around it */
-	int replaying;
+	int replaying, hw;
 };
 
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -51,6 +54,11 @@ int out_open(struct out *o, const char *path);
 int out_close(struct out *o, int ok);
 
 int machine_open(const struct opts *o, struct machine *mc);
+/* After the driver found the platform: real hardware may now be written,
+ * but only the registers of that platform's tables. */
+int machine_attach(struct machine *mc, struct ucd *d);
+/* The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP), or 0. */
+int cli_interrupted(void);
 /* Commits a recording, checks a replay was consumed; 0 or an exit code. */
 int machine_finish(struct machine *mc);
 void machine_close(struct machine *mc);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,10 +41,15 @@ static void usage(FILE *f)
 		"  trace gen KIND       generate an event trace (stream, llc, burst, idle)\n"
 		"  trace convert IN     convert an event trace between text and binary\n"
 		"  trace info IN        header, length and fed totals of an event trace\n"
+		"  allowlist            the platform's MSRs as an msr-safe allow-list\n"
 		"\n"
 		"common options:\n"
 		"  --platform NAME      platform (default: detect; simulator default skl)\n"
-		"  --backend B          sim (default), or replay:FILE (an access trace)\n"
+		"  --backend B          sim (default), hw (this machine), or replay:FILE\n"
+		"  --hw-root DIR        hw: find /dev, /sys, /proc under DIR (tests; or\n"
+		"                       $UNCORE_HW_ROOT)\n"
+		"  --hw-msr M           hw: auto, msr (/dev/cpu/N/msr) or msr-safe\n"
+		"  --hw-pci P           hw: auto, sysfs or proc\n"
 		"  --record FILE        log every register access to FILE (an access trace)\n"
 		"  --force              program a platform the CPU does not identify as\n"
 		"  -o FILE              write output to FILE (appears only when complete)\n"
@@ -104,9 +110,23 @@ static int parse_double(const char *opt, const char *s, double *v, int zero_ok)
 	return 0;
 }
 
+/* The option getopt_long refused.  Inside a cluster (-qx) optind has not
+ * moved past the word, so argv[optind - 1] would name the word before it:
+ * name the letter of a short option, the word of a long one. */
+static const char *refused(char *const *argv, int word, char buf[3])
+{
+	if (!strncmp(argv[word], "--", 2))
+		return argv[word];
+	buf[0] = '-';
+	buf[1] = (char)optopt;
+	buf[2] = 0;
+	return buf;
+}
+
 enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_UCLK,
        O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD, O_BINARY,
-       O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD };
+       O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
+       O_HW_PCI };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -136,10 +156,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "duty", required_argument, 0, O_DUTY },
 		{ "burst-us", required_argument, 0, O_BURST },
 		{ "period", required_argument, 0, O_PERIOD },
+		{ "hw-root", required_argument, 0, O_HW_ROOT },
+		{ "hw-msr", required_argument, 0, O_HW_MSR },
+		{ "hw-pci", required_argument, 0, O_HW_PCI },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
-	int c, rc, first = 2;
+	int c, rc, first = 2, word;
+	char opt[3];
 	uint64_t v;
 	double x;
 
@@ -167,14 +191,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return cli_fail(EXIT_USAGE, "trace: expected gen, convert or info");
 		o->sub = argv[2];
 		first = 3;
-	} else if (strcmp(o->cmd, "list") && strcmp(o->cmd, "stat") && strcmp(o->cmd, "regs")) {
-		return cli_fail(EXIT_USAGE, "unknown command '%s' (expected list, stat, regs or trace)", o->cmd);
+	} else if (strcmp(o->cmd, "list") && strcmp(o->cmd, "stat") && strcmp(o->cmd, "regs") &&
+		   strcmp(o->cmd, "allowlist")) {
+		return cli_fail(EXIT_USAGE, "unknown command '%s' (expected list, stat, regs, trace or allowlist)",
+				o->cmd);
 	}
 	optind = first;
 	opterr = 0;
 	if (o->sub && optind < argc && argv[optind][0] != '-')
 		o->arg = argv[optind++];
-	while ((c = getopt_long(argc, argv, "+:e:I:x:o:h", lo, NULL)) != -1) {
+	while ((word = optind, c = getopt_long(argc, argv, "+:e:I:x:o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e': o->events = optarg; break;
 		case 'I':
@@ -263,9 +289,30 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if ((rc = parse_u64("--period", optarg, &o->gen.period)))
 				return rc;
 			break;
-		case ':': return cli_fail(EXIT_USAGE, "option '%s' needs a value", argv[optind - 1]);
+		case O_HW_ROOT: o->hw_root = optarg; break;
+		case O_HW_MSR:
+			if (!strcmp(optarg, "auto"))
+				o->hw_msr = UCB_HW_AUTO;
+			else if (!strcmp(optarg, "msr"))
+				o->hw_msr = UCB_HW_MSR;
+			else if (!strcmp(optarg, "msr-safe"))
+				o->hw_msr = UCB_HW_MSR_SAFE;
+			else
+				return cli_fail(EXIT_USAGE, "--hw-msr: '%s' (expected auto, msr or msr-safe)", optarg);
+			break;
+		case O_HW_PCI:
+			if (!strcmp(optarg, "auto"))
+				o->hw_pci = UCB_HW_AUTO;
+			else if (!strcmp(optarg, "sysfs"))
+				o->hw_pci = UCB_HW_PCI_SYSFS;
+			else if (!strcmp(optarg, "proc"))
+				o->hw_pci = UCB_HW_PCI_PROC;
+			else
+				return cli_fail(EXIT_USAGE, "--hw-pci: '%s' (expected auto, sysfs or proc)", optarg);
+			break;
+		case ':': return cli_fail(EXIT_USAGE, "option '%s' needs a value", refused(argv, word, opt));
 		default: return cli_fail(EXIT_USAGE, "unknown option '%s' (see '%s --help')",
-					 argv[optind - 1], prog);
+					 refused(argv, word, opt), prog);
 		}
 		/* options may follow a positional argument */
 		if (optind < argc && argv[optind][0] != '-' && o->sub && !o->arg)
@@ -282,11 +329,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return cli_fail(EXIT_USAGE, "-x and --json exclude each other");
 	if (o->binary && o->text)
 		return cli_fail(EXIT_USAGE, "--binary and --text exclude each other");
-	if (strcmp(o->backend, "sim") && strncmp(o->backend, "replay:", 7))
-		return cli_fail(EXIT_USAGE, "--backend: '%s' is not available (expected sim or replay:FILE)",
-				o->backend);
-	if (!strncmp(o->backend, "replay:", 7) && (o->check || o->trace || o->record))
-		return cli_fail(EXIT_USAGE, "--check, --trace and --record need the sim backend");
+	if (!o->hw_root)
+		o->hw_root = getenv("UNCORE_HW_ROOT");
+	if (strcmp(o->backend, "sim") && strcmp(o->backend, "hw") && strncmp(o->backend, "replay:", 7))
+		return cli_fail(EXIT_USAGE, "--backend: '%s' (expected sim, hw or replay:FILE)", o->backend);
+	if (strcmp(o->backend, "sim") && (o->check || o->trace || strcmp(o->workload, "mixed") || o->ncbo ||
+					  o->uclk_mhz))
+		return cli_fail(EXIT_USAGE,
+				"--check, --trace, --workload, --ncbo and --uclk-mhz need the sim backend");
 	if (strcmp(o->cmd, "stat") &&
 	    (o->events || o->interval_ms || o->sep || o->check || o->per_socket || o->trace))
 		return cli_fail(EXIT_USAGE, "-e, -I, -x, --per-socket, --trace and --check go with 'stat'");
@@ -424,7 +474,14 @@ int machine_open(const struct opts *o, struct machine *mc)
 	int rc;
 
 	memset(mc, 0, sizeof(*mc));
-	if (!strncmp(o->backend, "replay:", 7)) {
+	if (!strcmp(o->backend, "hw")) {
+		struct ucb_hw_opts ho = { o->hw_root, o->hw_msr, o->hw_pci };
+
+		if ((rc = ucb_hw_create(&ho, &mc->base, err, sizeof(err))))
+			return cli_fail(1, "--backend hw: %s", err);
+		mc->hw = 1;
+		fprintf(stderr, "# hardware backend: %s\n", ucb_hw_describe(mc->base));
+	} else if (!strncmp(o->backend, "replay:", 7)) {
 		if ((rc = ucb_replay_create(o->backend + 7, &mc->base, err, sizeof(err))))
 			return cli_fail(rc == -EINVAL ? EXIT_USAGE : 1, "--backend: %s", err);
 		mc->replaying = 1;
@@ -438,6 +495,13 @@ int machine_open(const struct opts *o, struct machine *mc)
 			return cli_fail(1, "--record: %s", err);
 		}
 	}
+	return 0;
+}
+
+int machine_attach(struct machine *mc, struct ucd *d)
+{
+	if (mc->hw && ucb_hw_allow(mc->base, ucd_platform(d), ucd_mmio_base(d)))
+		return cli_fail(1, "out of memory");
 	return 0;
 }
 
@@ -535,6 +599,32 @@ static int cmd_regs(const struct opts *o, struct machine *mc, FILE *f)
 	return rc;
 }
 
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+int cli_interrupted(void)
+{
+	return got_signal;
+}
+
+/* SIGINT, SIGTERM and SIGHUP end a wait early (no SA_RESTART), so the
+ * driver stops, restores every register it wrote, and the command exits. */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -545,8 +635,19 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	catch_signals();
 	if (!strcmp(o.cmd, "trace"))
 		return cmd_trace(&o);
+	if (!strcmp(o.cmd, "allowlist")) {
+		const struct ucm_platform *p = ucm_platform_find(o.platform ? o.platform : "skl");
+
+		if (!p)
+			return cli_fail(EXIT_USAGE, "--platform: unknown platform '%s'", o.platform);
+		if ((rc = out_open(&out, o.out)))
+			return rc;
+		rc = ucb_hw_allowlist(p, out.f) ? cli_fail(1, "writing the allow-list failed") : 0;
+		return out_close(&out, rc == 0) ? 1 : rc;
+	}
 	if (!strcmp(o.cmd, "list")) {
 		const struct ucm_platform *p = ucm_platform_find(o.platform ? o.platform : "skl");
 
@@ -567,5 +668,10 @@ int main(int argc, char **argv)
 	if (out_close(&out, rc == 0) && !rc)
 		rc = 1;
 	machine_close(&mc);
+	if (got_signal) {
+		fprintf(stderr, "uncore: interrupted by signal %d; every register written was restored\n",
+			(int)got_signal);
+		return 128 + got_signal;
+	}
 	return rc;
 }

@@ -211,7 +211,7 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 	uint64_t dur = (uint64_t)(o->duration_s * 1e9), every = o->interval_ms * 1000000ull;
 	int rc;
 
-	if (ucd_open(mc->be, &dopt, &d))
+	if (ucd_open(mc->be, &dopt, &d) || machine_attach(mc, d))
 		goto err;
 	c.d = d;
 	if (ucd_add_events(d, o->events ? o->events : ucd_default_events(d))) {
@@ -257,6 +257,10 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 	ucd_close(d);
 	return rc;
 err:
+	if (cli_interrupted()) {
+		ucd_close(d); /* stops and restores */
+		return 128 + cli_interrupted();
+	}
 	rc = cli_fail(1, "%s", ucd_error(d));
 	ucd_close(d);
 	return rc;

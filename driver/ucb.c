@@ -50,6 +50,27 @@ int ucb_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val)
 	return done(b, OP(b, msr_write)(b, cpu, addr, val), "wrmsr", addr);
 }
 
+int ucb_msr_batch(struct ucb *b, struct ucb_msr_op *ops, unsigned n)
+{
+	char first_msg[sizeof(b->err)];
+	int first = 0;
+
+	if (b->ops->msr_batch)
+		return done(b, OP(b, msr_batch)(b, ops, n), "MSR batch of", n);
+	for (unsigned i = 0; i < n; i++) {
+		ops[i].rc = ops[i].write ? ucb_msr_write(b, ops[i].cpu, ops[i].addr, ops[i].val)
+					 : ucb_msr_read(b, ops[i].cpu, ops[i].addr, &ops[i].val);
+		if (ops[i].rc && !first) {
+			first = ops[i].rc;
+			/* later accesses reset the message: keep the first */
+			snprintf(first_msg, sizeof(first_msg), "%s", b->err);
+		}
+	}
+	if (first)
+		snprintf(b->err, sizeof(b->err), "%s", first_msg);
+	return first;
+}
+
 int ucb_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
 		 uint64_t *val)
 {

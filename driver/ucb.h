@@ -21,10 +21,22 @@ struct ucb_pci {
 	uint8_t bus, dev, fn;
 };
 
+/* One MSR access of a batch; rc is set per operation. */
+struct ucb_msr_op {
+	unsigned cpu;
+	uint32_t addr;
+	int write;
+	uint64_t val;       /* written, or read back */
+	int rc;
+};
+
 struct ucb_ops {
 	const char *name;
 	int (*msr_read)(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val);
 	int (*msr_write)(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val);
+	/* Optional: many MSR accesses at once (msr-safe's batch ioctl: one
+	 * system call).  Without it, ucb_msr_batch issues them one by one. */
+	int (*msr_batch)(struct ucb *b, struct ucb_msr_op *ops, unsigned n);
 	/* width 1, 2, 4 or 8 bytes */
 	int (*pci_read)(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
 			uint64_t *val);
@@ -52,6 +64,8 @@ struct ucb {
 /* Calls through the ops; on failure the message is in ucb_error(). */
 int ucb_msr_read(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val);
 int ucb_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val);
+/* In order; returns the first failure (every op's rc is set). */
+int ucb_msr_batch(struct ucb *b, struct ucb_msr_op *ops, unsigned n);
 int ucb_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
 		 uint64_t *val);
 int ucb_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,

@@ -77,6 +77,23 @@ static int rec_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t va
 		      cpu, addr, val);
 }
 
+/* A batch is logged as the single accesses it is made of, in order, so a
+ * replay (which has no batch) sees the same sequence. */
+static int rec_msr_batch(struct ucb *b, struct ucb_msr_op *ops, unsigned n)
+{
+	int rc = ucb_msr_batch(R(b)->inner, ops, n);
+
+	for (unsigned i = 0; i < n; i++) {
+		if (ops[i].write)
+			logged(b, ops[i].rc, "wrmsr %u 0x%x 0x%" PRIx64 " ->", ops[i].cpu, ops[i].addr,
+			       ops[i].val);
+		else
+			logged(b, ops[i].rc, "rdmsr %u 0x%x -> 0x%" PRIx64, ops[i].cpu, ops[i].addr,
+			       ops[i].rc ? 0 : ops[i].val);
+	}
+	return rc;
+}
+
 static int rec_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t *val)
 {
 	int rc = ucb_pci_read(R(b)->inner, d, off, w, val);
@@ -150,6 +167,7 @@ static const struct ucb_ops rec_ops = {
 	.name = "record",
 	.msr_read = rec_msr_read,
 	.msr_write = rec_msr_write,
+	.msr_batch = rec_msr_batch,
 	.pci_read = rec_pci_read,
 	.pci_write = rec_pci_write,
 	.mmio_read = rec_mmio_read,

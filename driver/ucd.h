@@ -38,6 +38,8 @@ const char *ucd_error(const struct ucd *d);
 const struct ucm_platform *ucd_platform(const struct ucd *d);
 unsigned ucd_sockets(const struct ucd *d);
 unsigned ucd_ninst(const struct ucd *d, const struct ucm_boxtype *bt);
+/* The MMIO window found behind the platform's BAR, 0 if none. */
+uint64_t ucd_mmio_base(const struct ucd *d);
 
 /* Add a comma-separated list of events.  Names: manual names
  * (UNC_CBO_CACHE_LOOKUP.ANY_MESI, counted in every instance and summed),

@@ -44,6 +44,11 @@ unsigned ucd_sockets(const struct ucd *d)
 	return d->nsockets;
 }
 
+uint64_t ucd_mmio_base(const struct ucd *d)
+{
+	return d->bar;
+}
+
 unsigned ucd_ninst(const struct ucd *d, const struct ucm_boxtype *bt)
 {
 	int i = ucm_boxtype_index(d->plat, bt);
@@ -532,26 +537,90 @@ static int service_status(struct ucd *d)
 	return 0;
 }
 
+static void accumulate(struct ucd_ctr *c, uint64_t v, int first)
+{
+	v &= c->wmask;
+	if (!first)
+		c->total += (v - c->last) & c->wmask;
+	c->last = v;
+}
+
+/* One sample: the MSR counters in one batch (one system call where the
+ * backend can), then the others, then shared counters copy their source. */
 static int read_all(struct ucd *d, int first)
 {
+	struct ucb_msr_op *ops = malloc(d->nctr * sizeof(*ops) + 1);
+	size_t n = 0;
+	int rc = 0;
+
+	if (!ops)
+		return ucd_seterr(d, -ENOMEM, "out of memory");
 	for (size_t j = 0; j < d->nctr; j++) {
+		const struct ucd_ctr *c = &d->ctr[j];
+
+		if (c->shared_with < 0 && c->ctr.space == UCM_MSR)
+			ops[n++] = (struct ucb_msr_op){ c->ctr.cpu, (uint32_t)c->ctr.addr, 0, 0, 0 };
+	}
+	if (n && (rc = ucb_msr_batch(d->be, ops, (unsigned)n)))
+		rc = ucd_seterr(d, rc, "reading counters: %s", ucb_error(d->be));
+	for (size_t j = 0, k = 0; !rc && j < d->nctr; j++) {
 		struct ucd_ctr *c = &d->ctr[j];
 		uint64_t v;
-		int rc;
+
+		if (c->shared_with >= 0)
+			continue;
+		if (c->ctr.space == UCM_MSR) {
+			accumulate(c, ops[k++].val, first);
+		} else if (!(rc = reg_read(d, &c->ctr, &v))) {
+			accumulate(c, v, first);
+		}
+	}
+	for (size_t j = 0; !rc && j < d->nctr; j++) {
+		struct ucd_ctr *c = &d->ctr[j];
 
 		if (c->shared_with >= 0) {
-			const struct ucd_ctr *o = &d->ctr[c->shared_with];
-
-			c->total = o->total;
-			c->last = o->last;
-			continue;
+			c->total = d->ctr[c->shared_with].total;
+			c->last = d->ctr[c->shared_with].last;
 		}
-		if ((rc = reg_read(d, &c->ctr, &v)))
+	}
+	free(ops);
+	return rc;
+}
+
+/* Another agent (a kernel driver, another tool) counting with the global
+ * enable or a counter we want: refuse rather than corrupt both. */
+static int check_in_use(struct ucd *d)
+{
+	const struct ucm_regdef *gdef;
+	const struct ucm_boxinst *gb = global_box(d, &gdef, UCM_K_GLOBAL_CTL);
+	uint64_t v;
+	int rc;
+
+	for (unsigned s = 0; gb && s < d->nsockets; s++) {
+		struct ucd_reg r;
+
+		ucd_reg_of(d, s, gb, gdef, &r);
+		if ((rc = reg_read(d, &r, &v)))
 			return rc;
-		v &= c->wmask;
-		if (!first)
-			c->total += (v - c->last) & c->wmask;
-		c->last = v;
+		if (ucm_field_get(ucm_layout_field(gdef->layout, UCM_R_GLOBAL_EN), v) && !d->opts.force)
+			return ucd_seterr(d, -EBUSY,
+					  "the uncore PMU is in use by another agent (socket %u %s = 0x%llx has EN set); use --force to take it over",
+					  s, gdef->name, (unsigned long long)v);
+	}
+	for (size_t j = 0; j < d->nctr; j++) {
+		const struct ucd_ctr *c = &d->ctr[j];
+		char name[64];
+
+		if (c->shared_with >= 0 || !c->has_ctl)
+			continue;
+		if ((rc = reg_read(d, &c->ctl, &v)))
+			return rc;
+		if (ucm_field_get(ucm_layout_field(c->ctl.def->layout, UCM_R_EN), v) && !d->opts.force) {
+			snprintf(name, sizeof(name), c->ctl.def->name, c->ctl.inst);
+			return ucd_seterr(d, -EBUSY,
+					  "%s%u counter %u is in use by another agent (%s = 0x%llx has EN set); use --force to take it over",
+					  c->bi->type->name, c->bi->inst, c->idx, name, (unsigned long long)v);
+		}
 	}
 	return 0;
 }
@@ -564,6 +633,8 @@ int ucd_start(struct ucd *d)
 		return ucd_seterr(d, -EBUSY, "already started");
 	if (!d->nev)
 		return ucd_seterr(d, -EINVAL, "no events");
+	if ((rc = check_in_use(d)))
+		return rc;
 	if ((rc = global_write(d, 0)))
 		return rc;
 	for (size_t j = 0; j < d->nctr; j++) {

@@ -106,8 +106,17 @@ static int c_sleep(struct ucb *b, uint64_t ns)
 }
 
 static const struct ucb_ops checking = {
-	"checking", c_msr_read, c_msr_write, c_pci_read, c_pci_write, c_mmio_read, c_mmio_write,
-	c_cpuid, c_socket, c_now, c_sleep, NULL,
+	.name = "checking",
+	.msr_read = c_msr_read,
+	.msr_write = c_msr_write,
+	.pci_read = c_pci_read,
+	.pci_write = c_pci_write,
+	.mmio_read = c_mmio_read,
+	.mmio_write = c_mmio_write,
+	.cpuid = c_cpuid,
+	.socket_cpu = c_socket,
+	.now_ns = c_now,
+	.sleep_ns = c_sleep,
 };
 
 static const char *const events[] = {
