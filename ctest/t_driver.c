@@ -533,7 +533,7 @@ CT_TEST(imc_bar_above_4g_and_disabled_bar)
 	struct ucm_config cfg;
 
 	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	cfg.bar = 0x7F00018001ull; /* bits 38:15 and enable */
+	cfg.bar = 0x700018001ull; /* base bits 34:15 above 4 GiB, and enable */
 	CT_REQUIRE(rig_open_cfg(&r, &cfg, NULL) == 0);
 	CT_REQUIRE(feed(&r, "imc", 0, "DRAM_DATA_WRITES", 1) == 0);
 	CT_REQUIRE(ucd_add_events(r.d, "data_writes") == 0);

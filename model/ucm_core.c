@@ -1058,8 +1058,12 @@ void ucm_pmi_stats(const struct ucm_model *m, unsigned socket, unsigned core,
 		   struct ucm_pmi_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	if (socket < m->nsockets && core < m->ncores)
+	if (socket < m->nsockets && core < m->ncores) {
 		*st = m->sockets[socket].pmi[core];
+		/* the requests the uncore raised, whichever cores they went to
+		 * (deliver_pmi counts them per socket only) */
+		st->requests = m->sockets[socket].pmi_requests;
+	}
 }
 
 uint64_t ucm_pmi_requests(const struct ucm_model *m, unsigned socket)

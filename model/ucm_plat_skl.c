@@ -91,9 +91,11 @@ static const struct ucm_field f_vid[] = { { "VID", 0, 15, UCM_A_RO, UCM_R_VALUE,
 static const struct ucm_layout l_vid = { "VID", "PCI header", 16, 1, f_vid };
 static const struct ucm_field f_did[] = { { "DID", 0, 15, UCM_A_RO, UCM_R_VALUE, 0 } };
 static const struct ucm_layout l_did = { "DID", "PCI header", 16, 1, f_did };
-/* MCHBAR: enable bit 0, base 38:15 (the 0x0007FFFF8000 mask of 3.3) */
+/* MCHBAR: enable bit 0, base 34:15 -- exactly the 0x0007FFFF8000 mask of
+ * 3.3 (and .bar_mask below), so that every stored base bit is decoded;
+ * bits 63:35 and 14:1 are reserved (D14). */
 static const struct ucm_field f_mchbar[] = {
-	{ "MCHBAR", 15, 38, UCM_A_RW, UCM_R_BAR_BASE, 0 },
+	{ "MCHBAR", 15, 34, UCM_A_RW, UCM_R_BAR_BASE, 0 },
 	{ "MCHBAREN", 0, 0, UCM_A_RW, UCM_R_BAR_EN, 0 },
 };
 static const struct ucm_layout l_mchbar = { "MCHBAR", "SKL 3.3", 64, ARRAY_LEN(f_mchbar), f_mchbar };
