@@ -56,6 +56,10 @@ struct allow {
 
 struct hw {
 	char root[1024];
+	/* byte offset of MSR n in the msr files: n on the real device; 8n in a
+	 * test tree, where a file cannot hold an 8-byte register at every byte
+	 * offset without neighbours overlapping (docs/hw-validation.md) */
+	unsigned msr_scale;
 	int msr_mode, pci_mode;    /* resolved: UCB_HW_MSR / _MSR_SAFE, _SYSFS / _PROC */
 	int msr_fd[MAXCPU];
 	int batch_fd;
@@ -160,7 +164,7 @@ static int hw_msr_read(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val
 	*val = 0;
 	if ((rc = msr_fd(b, cpu, &fd)))
 		return rc;
-	n = pread(fd, val, 8, addr);
+	n = pread(fd, val, 8, (off_t)addr * H(b)->msr_scale);
 	if (n == 8)
 		return 0;
 	if (n < 0 && errno == EIO)
@@ -183,7 +187,7 @@ static int hw_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val
 		return refuse(b, "wrmsr", addr);
 	if ((rc = msr_fd(b, cpu, &fd)))
 		return rc;
-	n = pwrite(fd, &val, 8, addr);
+	n = pwrite(fd, &val, 8, (off_t)addr * H(b)->msr_scale);
 	if (n == 8)
 		return 0;
 	if (n < 0 && (errno == EPERM || errno == EACCES || errno == EBADF))
@@ -550,6 +554,7 @@ int ucb_hw_create(const struct ucb_hw_opts *o, struct ucb **out, char *err, size
 		return -ENOMEM;
 	}
 	snprintf(h->root, sizeof(h->root), "%s", o && o->root && *o->root ? o->root : "/");
+	h->msr_scale = strcmp(h->root, "/") ? 8 : 1;
 	for (unsigned i = 0; i < MAXCPU; i++)
 		h->msr_fd[i] = -1;
 	h->batch_fd = -1;
