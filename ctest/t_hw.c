@@ -45,7 +45,7 @@ static void mkdirs(const char *fmt, ...)
 
 static void put(const char *rel, uint64_t off, const void *buf, size_t n)
 {
-	char p[512];
+	char p[800];
 	int fd;
 
 	snprintf(p, sizeof(p), "%s%s", root, rel);
@@ -82,7 +82,7 @@ static void text(const char *rel, const char *s)
 
 static void sized(const char *rel, uint64_t size)
 {
-	char p[512];
+	char p[800];
 
 	snprintf(p, sizeof(p), "%s%s", root, rel);
 	if (truncate(p, (off_t)size))
@@ -625,7 +625,7 @@ static int run_cli(char *out, size_t n, const char *const *args)
 
 static void chmod_all(const char *rel, mode_t mode)
 {
-	char p[512];
+	char p[800];
 
 	snprintf(p, sizeof(p), "%s%s", root, rel);
 	if (chmod(p, mode))

@@ -338,7 +338,7 @@ static int expect(struct ucb *b, const char *want, uint64_t *res, unsigned nres,
 
 static int rep_msr_read(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val)
 {
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, val, 1, rc, "rdmsr %u 0x%x ->", cpu, addr);
 	return rc;
@@ -346,7 +346,7 @@ static int rep_msr_read(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *va
 
 static int rep_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val)
 {
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, NULL, 0, rc, "wrmsr %u 0x%x 0x%" PRIx64 " ->", cpu, addr, val);
 	return rc;
@@ -354,7 +354,7 @@ static int rep_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t va
 
 static int rep_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t *val)
 {
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, val, 1, rc, "pcird %04x:%02x:%02x.%x 0x%x %u ->", d->seg, d->bus, d->dev, d->fn, off, w);
 	return rc;
@@ -362,7 +362,7 @@ static int rep_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, un
 
 static int rep_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t val)
 {
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, NULL, 0, rc, "pciwr %04x:%02x:%02x.%x 0x%x %u 0x%" PRIx64 " ->", d->seg, d->bus, d->dev,
 	       d->fn, off, w, val);
@@ -371,7 +371,7 @@ static int rep_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, u
 
 static int rep_mmio_read(struct ucb *b, uint64_t pa, unsigned w, uint64_t *val)
 {
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, val, 1, rc, "mmiord 0x%" PRIx64 " %u ->", pa, w);
 	return rc;
@@ -379,7 +379,7 @@ static int rep_mmio_read(struct ucb *b, uint64_t pa, unsigned w, uint64_t *val)
 
 static int rep_mmio_write(struct ucb *b, uint64_t pa, unsigned w, uint64_t val)
 {
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, NULL, 0, rc, "mmiowr 0x%" PRIx64 " %u 0x%" PRIx64 " ->", pa, w, val);
 	return rc;
@@ -388,7 +388,7 @@ static int rep_mmio_write(struct ucb *b, uint64_t pa, unsigned w, uint64_t val)
 static int rep_cpuid(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 	uint64_t v[4] = { 0, 0, 0, 0 };
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, v, 4, rc, "cpuid %u 0x%x 0x%x ->", cpu, leaf, sub);
 	for (int i = 0; i < 4; i++)
@@ -399,7 +399,7 @@ static int rep_cpuid(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, u
 static int rep_socket_cpu(struct ucb *b, unsigned socket, unsigned *cpu)
 {
 	uint64_t v = 0;
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, &v, 1, rc, "socket %u ->", socket);
 	*cpu = (unsigned)v;
@@ -408,7 +408,7 @@ static int rep_socket_cpu(struct ucb *b, unsigned socket, unsigned *cpu)
 
 static int rep_now(struct ucb *b, uint64_t *ns)
 {
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, ns, 1, rc, "now ->");
 	return rc;
@@ -416,7 +416,7 @@ static int rep_now(struct ucb *b, uint64_t *ns)
 
 static int rep_sleep(struct ucb *b, uint64_t ns)
 {
-	int rc;
+	int rc = 0;
 
 	EXPECT(b, NULL, 0, rc, "sleep %" PRIu64 " ->", ns);
 	return rc;

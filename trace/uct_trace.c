@@ -1203,7 +1203,7 @@ struct uct_replay {
 	struct uct_seg seg;
 	int pending, done;
 	uint64_t cycles;
-	char err[512];
+	char err[768];
 };
 
 static uint64_t cycle_time(const struct uct_replay *p, uint64_t c)
