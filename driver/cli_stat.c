@@ -91,8 +91,11 @@ static void print_line(struct statctx *c, double t_s, int interval, const char *
 			fprintf(c->f, "%s%s", sock, x);
 		fprintf(c->f, "%llu%s%s%s%s%llu%s100.00", (unsigned long long)count, x, x, ei->name, x,
 			(unsigned long long)ns, x);
+		/* perf prints the metric columns always, empty when there is none */
 		if (mu)
 			fprintf(c->f, "%s%.3f%s%s", x, mv, x, mu);
+		else
+			fprintf(c->f, "%s%s", x, x);
 		fputc('\n', c->f);
 	} else {
 		char num[40];

@@ -201,7 +201,7 @@ static int hw_msr_write(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t val
 			  n < 0 ? strerror(errno) : "short write");
 }
 
-/* msr-safe: the whole batch in one ioctl. */
+/* msr-safe: the whole batch in one ioctl; without it, one access each. */
 static int hw_msr_batch(struct ucb *b, struct ucb_msr_op *ops, unsigned n)
 {
 	struct hw *h = H(b);
@@ -209,6 +209,15 @@ static int hw_msr_batch(struct ucb *b, struct ucb_msr_op *ops, unsigned n)
 	struct hw_batch_array arr;
 	int first = 0;
 
+	if (h->batch_fd < 0) {
+		for (unsigned i = 0; i < n; i++) {
+			ops[i].rc = ops[i].write ? hw_msr_write(b, ops[i].cpu, ops[i].addr, ops[i].val)
+						 : hw_msr_read(b, ops[i].cpu, ops[i].addr, &ops[i].val);
+			if (ops[i].rc)
+				return ops[i].rc;
+		}
+		return 0;
+	}
 	for (unsigned i = 0; i < n; i++)
 		if (ops[i].write && !allowed(h, UCM_MSR, ops[i].addr, 1))
 			return refuse(b, "wrmsr", ops[i].addr);
@@ -514,21 +523,6 @@ static const struct ucb_ops hw_ops = {
 	.name = "hw",
 	.msr_read = hw_msr_read,
 	.msr_write = hw_msr_write,
-	.pci_read = hw_pci_read,
-	.pci_write = hw_pci_write,
-	.mmio_read = hw_mmio_read,
-	.mmio_write = hw_mmio_write,
-	.cpuid = hw_cpuid,
-	.socket_cpu = hw_socket_cpu,
-	.now_ns = hw_now,
-	.sleep_ns = hw_sleep,
-	.destroy = hw_destroy,
-};
-
-static const struct ucb_ops hw_batch_ops = {
-	.name = "hw",
-	.msr_read = hw_msr_read,
-	.msr_write = hw_msr_write,
 	.msr_batch = hw_msr_batch,
 	.pci_read = hw_pci_read,
 	.pci_write = hw_pci_write,
@@ -585,7 +579,7 @@ int ucb_hw_create(const struct ucb_hw_opts *o, struct ucb **out, char *err, size
 		free(b);
 		return -ENODEV;
 	}
-	b->ops = h->batch_fd >= 0 ? &hw_batch_ops : &hw_ops;
+	b->ops = &hw_ops;
 	b->priv = h;
 	*out = b;
 	return 0;

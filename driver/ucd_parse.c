@@ -120,18 +120,26 @@ static void from_row(struct ucd_ev *e, const struct ucm_event *row)
 	fill_from_code(e);
 }
 
+/* Decimal, or hex after 0x, as perf reads them: strtoull's base 0 would
+ * take umask=010 as octal 8 where perf means 10. */
 static int parse_num(const char *s, size_t n, uint64_t *v)
 {
-	char buf[32], *end;
+	char buf[32], *p = buf, *end;
+	int base = 10;
 
 	if (!n || n >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, n);
 	buf[n] = 0;
-	if (!isdigit((unsigned char)buf[0]))
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		base = 16;
+	}
+	/* strtoull would also take blanks and a sign */
+	if (base == 16 ? !isxdigit((unsigned char)*p) : !isdigit((unsigned char)*p))
 		return -1;
 	errno = 0;
-	*v = strtoull(buf, &end, 0);
+	*v = strtoull(p, &end, base);
 	return errno || *end ? -1 : 0;
 }
 
@@ -193,7 +201,7 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		       size_t n, size_t col)
 {
 	const struct ucm_layout *l = ctl_layout(e->box);
-	int have_ev = 0, have_umask = 0;
+	int have_ev = 0, have_umask = 0, have_thr = 0;
 	uint64_t evsel = 0, umask = 0, thr = 0, inv = 0, edge = 0;
 	const struct ucm_event *named = NULL;
 	size_t i = 0;
@@ -242,7 +250,7 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 			case UCM_R_UMASK: umask = v; have_umask = 1; break;
 			case UCM_R_INV: inv = v; break;
 			case UCM_R_EDGE: edge = v; break;
-			default: thr = v; break;
+			default: thr = v; have_thr = 1; break;
 			}
 		} else if (!tm.v) {
 			const struct ucm_event *row = NULL;
@@ -287,9 +295,9 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 	if (!box_fixed(e->box)) {
 		char why[192];
 
-		if (thr || !named)
-			e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_THRESH), e->ctl,
-					       thr ? thr : ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), e->ctl));
+		/* an explicit thresh= (even 0) overrides a named event's threshold */
+		if (have_thr || !named)
+			e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_THRESH), e->ctl, thr);
 		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_INV), e->ctl, inv);
 		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_EDGE), e->ctl, edge);
 		if (ucm_ctl_check(e->box, l, -1, e->ctl, why, sizeof(why)))
@@ -303,7 +311,7 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 			    !inv && !edge)
 				e->row = r;
 		}
-		if (named && (thr || inv || edge || have_umask))
+		if (named && (have_thr || inv || edge || have_umask))
 			e->row = NULL;
 	}
 	fill_from_code(e);
@@ -326,10 +334,18 @@ static int parse_one(struct ucd *d, const struct tok *t)
 		size_t pn = (size_t)(slash - t->s);
 		const char *terms = slash + 1;
 		size_t tn = t->len - pn - 1;
+		const char *close = memchr(terms, '/', tn);
 		int rc;
 
-		if (!tn || terms[tn - 1] != '/')
+		if (!close)
 			return tokerr(d, t, t->col + t->len, "missing closing '/'");
+		/* "cbo0/.../x" has its closing slash: the error is what follows */
+		if (close != terms + tn - 1) {
+			size_t at = (size_t)(close + 1 - t->s);
+
+			return tokerr(d, t, t->col + at, "unexpected '%.*s' after the closing '/'",
+				      (int)(t->len - at), close + 1);
+		}
 		tn--;
 		if ((rc = parse_pmu(d, t, t->s, pn, &e->box, &e->inst)))
 			return rc;

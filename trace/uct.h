@@ -38,6 +38,17 @@ struct uct_workload_def {
 
 struct uct_wl;
 
+/* splitmix64: the seeded generator of workloads and trace generators
+ * (small, fast, the same sequence everywhere for a seed). */
+static inline uint64_t uct_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
 const struct uct_workload_def *uct_workload_find(const char *platform, const char *name);
 /* Names of the workloads of a platform, for help and errors. */
 const struct uct_workload_def *uct_workload_at(unsigned i);

@@ -38,14 +38,6 @@ struct mix {
 	size_t errn;
 };
 
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 static int same_inputs(const struct uct_seg *a, const struct uct_seg *b)
 {
@@ -290,7 +282,7 @@ int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct u
 	 * does two lookups in one cycle: run the miss stream after the hits */
 	while (!rc && m->t < total) {
 		/* slices jittered +-25% from the seed: rates stay exact */
-		uint64_t jp = p - p / 4 + (p / 2 ? rnd(&m->rng) % (p / 2 + 1) : 0);
+		uint64_t jp = p - p / 4 + (p / 2 ? uct_rand(&m->rng) % (p / 2 + 1) : 0);
 		uint64_t len = total - m->t < jp ? total - m->t : jp;
 
 		{

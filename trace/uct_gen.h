@@ -4,6 +4,7 @@
 #ifndef UCT_GEN_H
 #define UCT_GEN_H
 
+#include "uct.h"
 #include "uct_trace.h"
 
 struct uct_gen_opts {

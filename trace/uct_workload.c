@@ -46,15 +46,6 @@ struct uct_wl {
 	uint64_t rng;
 };
 
-/* splitmix64: small, seedable, good enough for jitter */
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 static int step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 {
@@ -70,7 +61,7 @@ static int step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 			return rc;
 	}
 	/* +-25% jitter keeps phases from aligning with sampling periods */
-	ns = ph->ns - ph->ns / 4 + rnd(&w->rng) % (ph->ns / 2 + 1);
+	ns = ph->ns - ph->ns / 4 + uct_rand(&w->rng) % (ph->ns / 2 + 1);
 	*next = now + ns * 1000;
 	w->phase = (w->phase + 1) % w->def->nphases;
 	return 0;

@@ -1,0 +1,519 @@
+#!/usr/bin/env bash
+# cli_test.sh UNCORE CASE - command-line tests of the built `uncore` that
+# need more than one run's output against a pattern: exit codes, several
+# runs compared, files and directories, JSON.  ctest/CMakeLists.txt
+# registers each case as cli.<CASE>.  A case reports every broken
+# expectation (what it wanted, what it got) and exits 1 if there was one.
+#
+# Expected values come from the manual, not from the program: the 25
+# events of Tables 3-1..3-3, the 25 MSRs of Table 2-1 plus the host
+# bridge's 3 PCI registers and the 5 IMC counters of Table 3-3, and the
+# platform's default event set (model/ucm_plat_skl.c, default_events).
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+	echo "usage: $0 UNCORE CASE" >&2
+	exit 2
+fi
+bin=$1
+name=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+umask 022
+failures=0
+
+fail() {
+	echo "FAIL [$name]: $*" >&2
+	failures=$((failures + 1))
+}
+
+# (awk may be mawk: no {n} intervals in its regular expressions)
+
+# run ARGS...: stdout in $work/out, stderr in $work/err, exit code in $rc.
+# A sanitizer report fails the case whatever the exit code.
+run() {
+	rc=0
+	"$bin" "$@" >"$work/out" 2>"$work/err" || rc=$?
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
+		fail "sanitizer report from: uncore $*"
+		cat "$work/err" >&2
+	fi
+	last="uncore $*"
+}
+
+expect_rc() {
+	if [ "$rc" -ne "$1" ]; then
+		fail "$last: exit code $rc, want $1; stderr: $(head -c 400 "$work/err")"
+	fi
+}
+
+# expect_err STRING: stderr contains STRING (fixed text)
+expect_err() {
+	if ! grep -qF -- "$1" "$work/err"; then
+		fail "$last: stderr lacks \"$1\": $(head -c 400 "$work/err")"
+	fi
+}
+
+expect_no_stdout() {
+	if [ -s "$work/out" ]; then
+		fail "$last: wrote to stdout on an error: $(head -c 200 "$work/out")"
+	fi
+}
+
+# The platform's default event set, in order.
+default_events=(UNC_CLOCK.SOCKET UNC_CBO_CACHE_LOOKUP.ANY_MESI UNC_CBO_CACHE_LOOKUP.ANY_I
+	UNC_ARB_TRK_REQUESTS.ALL UNC_ARB_TRK_OCCUPANCY.ALL DRAM_DATA_READS DRAM_DATA_WRITES)
+
+# SKL Tables 3-1, 3-2 and 3-3.
+manual_events=(
+	UNC_CBO_XSNP_RESPONSE.MISS_XCORE UNC_CBO_XSNP_RESPONSE.MISS_EVICTION
+	UNC_CBO_XSNP_RESPONSE.HIT_XCORE UNC_CBO_XSNP_RESPONSE.HITM_XCORE
+	UNC_CBO_CACHE_LOOKUP.WRITE_M UNC_CBO_CACHE_LOOKUP.ANY_M UNC_CBO_CACHE_LOOKUP.READ_I
+	UNC_CBO_CACHE_LOOKUP.ANY_I UNC_CBO_CACHE_LOOKUP.READ_MESI UNC_CBO_CACHE_LOOKUP.WRITE_MESI
+	UNC_CBO_CACHE_LOOKUP.ANY_MESI UNC_CBO_CACHE_LOOKUP.ANY_ES UNC_CBO_CACHE_LOOKUP.READ_ES
+	UNC_CBO_CACHE_LOOKUP.WRITE_ES
+	UNC_ARB_TRK_OCCUPANCY.ALL UNC_ARB_TRK_REQUESTS.ALL UNC_ARB_TRK_REQUESTS.WRITES
+	UNC_ARB_COH_TRK_REQUESTS.ALL UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST
+	UNC_CLOCK.SOCKET
+	DRAM_GT_REQUESTS DRAM_IA_REQUESTS DRAM_IO_REQUESTS DRAM_DATA_READS DRAM_DATA_WRITES)
+
+# SKL Table 2-1, then the host bridge (3.3) and Table 3-3.
+manual_regs=(
+	MSR_UNC_PERF_GLOBAL_CTRL MSR_UNC_PERF_GLOBAL_STATUS MSR_UNC_CBO_CONFIG
+	MSR_UNC_PERF_FIXED_CTRL MSR_UNC_PERF_FIXED_CTR
+	MSR_UNC_ARB_PERFCTR0 MSR_UNC_ARB_PERFCTR1 MSR_UNC_ARB_PERFEVTSEL0 MSR_UNC_ARB_PERFEVTSEL1
+	MSR_UNC_CBO_0_PERFEVTSEL0 MSR_UNC_CBO_0_PERFEVTSEL1 MSR_UNC_CBO_0_PERFCTR0 MSR_UNC_CBO_0_PERFCTR1
+	MSR_UNC_CBO_1_PERFEVTSEL0 MSR_UNC_CBO_1_PERFEVTSEL1 MSR_UNC_CBO_1_PERFCTR0 MSR_UNC_CBO_1_PERFCTR1
+	MSR_UNC_CBO_2_PERFEVTSEL0 MSR_UNC_CBO_2_PERFEVTSEL1 MSR_UNC_CBO_2_PERFCTR0 MSR_UNC_CBO_2_PERFCTR1
+	MSR_UNC_CBO_3_PERFEVTSEL0 MSR_UNC_CBO_3_PERFEVTSEL1 MSR_UNC_CBO_3_PERFCTR0 MSR_UNC_CBO_3_PERFCTR1
+	HOSTBRIDGE_VID HOSTBRIDGE_DID MCHBAR
+	DRAM_GT_REQUESTS DRAM_IA_REQUESTS DRAM_IO_REQUESTS DRAM_DATA_READS DRAM_DATA_WRITES)
+
+# sorted, one a line
+sorted() { printf '%s\n' "$@" | sort; }
+
+# ---- stat ----
+
+case_check() {
+	run stat --check --duration 0.2
+	expect_rc 0
+	# 1 fixed + 4+4 CBo + 2 ARB + 2 IMC counters for the default set
+	if ! grep -qxE "uncore: check: 13 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err"; then
+		fail "$last: no check line for 13 counters: $(cat "$work/err")"
+	fi
+	grep -q 'seconds time elapsed' "$work/out" || fail "$last: no counts printed"
+
+	run stat --check --duration 0.1 --ncbo 2 --workload stream \
+		-e 'cbo/event=0x34,umask=0x8f/,arb/event=0x80,umask=1,thresh=1/,uclk'
+	expect_rc 0
+	grep -qxF "uncore: check: 4 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err" || fail "$last: no check line for 4 counters: $(cat "$work/err")"
+}
+
+case_stat_default() {
+	local ev n order
+	run stat --duration 0.2
+	expect_rc 0
+	for ev in "${default_events[@]}"; do
+		n=$(grep -cE "^ +[0-9][0-9,]* +${ev//./\\.}( |$)" "$work/out" || true)
+		[ "$n" -eq 1 ] || fail "$last: $n count lines for $ev, want 1"
+	done
+	order=$(awk '/^ +[0-9][0-9,]* +[A-Z]/ { print $2 }' "$work/out" | paste -sd' ')
+	[ "$order" = "${default_events[*]}" ] || fail "$last: events \"$order\", want \"${default_events[*]}\""
+	grep -qE '^ +[0-9,]+ +UNC_CLOCK\.SOCKET +# +[0-9]+\.[0-9]{3} GHz$' "$work/out" ||
+		fail "$last: no GHz metric on the clock"
+	for ev in DRAM_DATA_READS DRAM_DATA_WRITES; do
+		grep -qE "^ +[0-9,]+ +$ev +# +[0-9]+\.[0-9]{3} GB/s$" "$work/out" ||
+			fail "$last: no GB/s metric on $ev"
+	done
+	grep -qE '^ +[0-9]+\.[0-9]{3} GB/s DRAM bandwidth' "$work/out" ||
+		fail "$last: no total DRAM bandwidth in GB/s"
+	grep -qF "Performance counter stats for 'skl uncore':" "$work/out" || fail "$last: no header"
+	grep -qE '^ +[0-9]+\.[0-9]{9} seconds time elapsed$' "$work/out" || fail "$last: no elapsed time"
+	# the metrics follow from the counts: 64 bytes a count, the sum of both
+	awk '
+		/seconds time elapsed/ { t = $1 }
+		/^ +[0-9,]+ +DRAM_DATA_(READS|WRITES) / { c = $1; gsub(",", "", c); n[$2] = c; g[$2] = $4 }
+		/GB\/s DRAM bandwidth/ { total = $1 }
+		END {
+			bad = 0
+			for (e in n) {
+				want = n[e] * 64 / t / 1e9
+				if (g[e] - want > 0.0015 || want - g[e] > 0.0015) {
+					printf "%s: %s GB/s, counts say %.3f\n", e, g[e], want; bad = 1
+				}
+			}
+			sum = g["DRAM_DATA_READS"] + g["DRAM_DATA_WRITES"]
+			if (total - sum > 0.0025 || sum - total > 0.0025) {
+				printf "total %s GB/s, reads + writes %.3f\n", total, sum; bad = 1
+			}
+			exit bad
+		}' "$work/out" >"$work/why" || fail "$last: $(cat "$work/why")"
+}
+
+# perf stat -x: counter value, unit, event, run time, percentage running,
+# metric value, metric unit - the last two empty when there is no metric -
+# after the time stamp with -I.  Every line has every column.
+check_csv() {
+	local sep=$1 interval=$2 want_lines=$3
+	local nev=${#default_events[@]}
+
+	[ "$(wc -l <"$work/out")" -eq "$want_lines" ] ||
+		fail "$last: $(wc -l <"$work/out") lines, want $want_lines"
+	awk -F "$sep" -v iv="$interval" -v evs="${default_events[*]}" -v nev="$nev" '
+		BEGIN { split(evs, ev, " ") }
+		function bad(why) { printf "line %d: %s: %s\n", NR, why, $0; status = 1 }
+		{
+			o = iv ? 1 : 0
+			if (NF != 7 + o) {
+				bad(NF " columns, want " 7 + o " (perf leaves an absent metric empty, not out)")
+				next
+			}
+			if (iv && $1 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]$/)
+				bad("time stamp \"" $1 "\"")
+			if ($(1 + o) !~ /^[0-9]+$/) bad("count \"" $(1 + o) "\"")
+			if ($(2 + o) != "") bad("unit \"" $(2 + o) "\"")
+			want = ev[(NR - 1) % nev + 1]
+			if ($(3 + o) != want) bad("event \"" $(3 + o) "\", want " want)
+			if ($(4 + o) !~ /^[1-9][0-9]*$/) bad("run time \"" $(4 + o) "\"")
+			if ($(5 + o) != "100.00") bad("percentage \"" $(5 + o) "\"")
+			mu = want == "UNC_CLOCK.SOCKET" ? "GHz" : want ~ /^DRAM_DATA_/ ? "GB/s" : ""
+			if ($(7 + o) != mu) bad("metric unit \"" $(7 + o) "\", want \"" mu "\"")
+			if (mu != "" && $(6 + o) !~ /^[0-9]+\.[0-9][0-9][0-9]$/)
+				bad("metric value \"" $(6 + o) "\"")
+			if (mu == "" && $(6 + o) != "") bad("metric value \"" $(6 + o) "\" without a metric")
+		}
+		END { exit status }' "$work/out" >"$work/why" || fail "$last: $(cat "$work/why")"
+}
+
+case_stat_csv() {
+	local plain
+	run stat --duration 0.2
+	plain=$(awk '/^ +[0-9][0-9,]* +[A-Z]/ { c = $1; gsub(",", "", c); print c }' "$work/out" | paste -sd' ')
+
+	run stat -x, --duration 0.2
+	expect_rc 0
+	check_csv , 0 7
+	# the same simulated run: the same counts as the plain output
+	[ "$(cut -d, -f1 "$work/out" | paste -sd' ')" = "$plain" ] ||
+		fail "$last: counts \"$(cut -d, -f1 "$work/out" | paste -sd' ')\" differ from plain \"$plain\""
+
+	run stat -x ';' -I 100 --duration 0.3
+	expect_rc 0
+	check_csv ';' 1 21
+}
+
+case_stat_json() {
+	run stat --json --duration 0.2
+	expect_rc 0
+	python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' <"$work/out" ||
+		fail "$last: a line is not JSON"
+	cat >"$work/check.py" <<'EOF'
+import json, sys
+want = sys.argv[1:]
+objs = [json.loads(l) for l in sys.stdin]
+assert [o["event"] for o in objs] == want, [o.get("event") for o in objs]
+for o in objs:
+    assert o["counter-value"].isdigit() and int(o["counter-value"]) > 0, o
+    assert isinstance(o["event-runtime"], int) and o["event-runtime"] > 0, o
+    assert o["pcnt-running"] == 100.0 and o["unit"] == "", o
+    unit = "GHz" if o["event"] == "UNC_CLOCK.SOCKET" else "GB/s" if o["event"].startswith("DRAM_DATA") else None
+    assert o.get("metric-unit") == unit, o
+    assert (unit is None) == ("metric-value" not in o), o
+    assert "interval" not in o, o
+EOF
+	python3 "$work/check.py" "${default_events[@]}" <"$work/out" >"$work/why" 2>&1 ||
+		fail "$last: $(cat "$work/why")"
+	run stat --json -I 100 --duration 0.3
+	expect_rc 0
+	python3 -c '
+import json, sys
+objs = [json.loads(l) for l in sys.stdin]
+assert len(objs) == 21, len(objs)
+ts = sorted({o["interval"] for o in objs})
+assert len(ts) == 3 and all(abs(t - 0.1 * (i + 1)) < 0.005 for i, t in enumerate(ts)), ts
+' <"$work/out" >"$work/why" 2>&1 || fail "$last: $(cat "$work/why")"
+}
+
+case_stat_interval() {
+	run stat -I 100 --duration 0.5
+	expect_rc 0
+	awk -v nev=${#default_events[@]} '
+		/^ +[0-9]+\.[0-9]+ +[0-9][0-9,]* +[A-Z]/ { n[$1]++; lines++ }
+		/GB\/s DRAM bandwidth/ { bw++ }
+		END {
+			k = 0
+			for (t in n) {
+				k++
+				if (n[t] != nev) { printf "%s: %d events\n", t, n[t]; bad = 1 }
+				i = int(t * 10 + 0.5)
+				if (i < 1 || i > 5 || t - i / 10 > 0.005 || i / 10 - t > 0.005) {
+					printf "time stamp %s is not a multiple of 0.1 s\n", t; bad = 1
+				}
+				seen[i]++
+			}
+			if (k != 5) { printf "%d intervals, want 5\n", k; bad = 1 }
+			for (i = 1; i <= 5; i++) if (seen[i] != 1) { printf "no interval %d\n", i; bad = 1 }
+			if (bw != 5) { printf "%d bandwidth lines, want 5\n", bw; bad = 1 }
+			exit bad
+		}' "$work/out" >"$work/why" || fail "$last: $(cat "$work/why")"
+	if grep -q 'seconds time elapsed' "$work/out"; then
+		fail "$last: a summary after the intervals"
+	fi
+}
+
+# ---- usage errors: exit 2, a message naming what was wrong, no output ----
+
+case_bad_option() {
+	local args want
+	while IFS='|' read -r args want; do
+		# shellcheck disable=SC2086
+		run $args
+		expect_rc 2
+		expect_err "$want"
+		expect_no_stdout
+	done <<'EOF'
+stat --bogus|unknown option '--bogus'
+stat -q|unknown option '-q'
+stat -e uclk -qh|unknown option '-q'
+stat --json -qx,|unknown option '-q'
+stat --json=1|'--json=1'
+stat -I|option '-I' needs a value
+stat --duration|option '--duration' needs a value
+stat -I x|-I: 'x'
+stat --duration abc|--duration: 'abc'
+stat --duration 0|--duration: '0'
+stat --ncbo 0|--ncbo
+stat --seed -1|--seed: '-1'
+stat -x, --json|-x and --json
+list -e uclk|-e
+stat extra|unexpected argument 'extra'
+frob|unknown command 'frob'
+EOF
+	run
+	expect_rc 2
+	expect_err "usage: uncore"
+}
+
+case_bad_event() {
+	local list want
+	while IFS='|' read -r list want; do
+		run stat --duration 0.1 -e "$list"
+		expect_rc 2
+		expect_err "$want"
+		expect_no_stdout
+	done <<'EOF'
+uclk,cbo0/event=0x34,umask=0x8f,bogus=1/|event 'cbo0/event=0x34,umask=0x8f,bogus=1/' (col 33): unknown term 'bogus'
+uclk,  nosuch|event 'nosuch' (col 8): unknown event
+cbo4/event=0x34,umask=0x8f/|event 'cbo4/event=0x34,umask=0x8f/' (col 1): cbo has 4 instances
+data_reads,cbo0/event=0x34,umask=0x100/|event 'cbo0/event=0x34,umask=0x100/' (col 34): umask=256 out of range
+arb/event=0x80,umask=1,thresh=32/|(col 31): thresh=32 out of range
+cbo0/event=0x34,umask=0x8f|(col 27): missing closing '/'
+uclk,,uclk|empty event at col 6
+uclk,|empty event at col 6
+cbo0/event=0x34,umask=0x8f,inv/|(col 1): INV or edge detect with THRESH=0
+imc/event=0x5050/|(col 5): imc counters have no 'event' field
+UNC_ARB_TRK_OCCUPANCY.ALL,UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST|cannot place 'UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST' (col 27)
+EOF
+	# the instances the model has, not the platform's maximum
+	run stat --ncbo 2 --duration 0.1 -e 'uclk,cbo2/event=0x34,umask=0x8f/'
+	expect_rc 2
+	expect_err "event 'cbo2/event=0x34,umask=0x8f/' (col 6): cbo has 2 instances (0-1)"
+	expect_no_stdout
+	run stat --ncbo 2 --duration 0.1 -e 'uclk,cbo1/event=0x34,umask=0x8f/'
+	expect_rc 0
+}
+
+case_bad_workload() {
+	run stat --workload nope
+	expect_rc 2
+	expect_err "--workload: 'nope'"
+	expect_err "mixed"
+	expect_no_stdout
+	local w
+	for w in mixed stream idle; do
+		run stat --workload "$w" --duration 0.1 -e uclk
+		expect_rc 0
+	done
+}
+
+case_bad_platform() {
+	local cmd
+	for cmd in stat list regs; do
+		run "$cmd" --platform nope
+		expect_rc 2
+		expect_err "'nope'"
+		expect_no_stdout
+		run "$cmd" --platform skl
+		expect_rc 0
+	done
+}
+
+# ---- -o: the file appears complete, or not at all ----
+
+only_files() {
+	local dir=$1 want got
+	shift
+	want=$(sorted "$@")
+	got=$(find "$dir" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort)
+	[ "$got" = "$want" ] || fail "$last: $dir holds \"${got//$'\n'/ }\", want \"$*\""
+}
+
+case_output_file() {
+	local d=$work/o args
+	mkdir "$d"
+	for args in "stat -e uclk,data_reads,UNC_CBO_CACHE_LOOKUP.ANY_MESI --duration 0.2" \
+		"stat -x , -I 100 --duration 0.2" "list" "list --json" "regs"; do
+		# shellcheck disable=SC2086
+		run $args
+		expect_rc 0
+		cp "$work/out" "$work/want"
+		rm -rf "$d" && mkdir "$d"
+		# a longer file already there is replaced, not overwritten in place
+		head -c 20000 /dev/zero | tr '\0' x >"$d/f.txt"
+		# shellcheck disable=SC2086
+		run $args -o "$d/f.txt"
+		expect_rc 0
+		expect_no_stdout
+		only_files "$d" f.txt
+		cmp -s "$d/f.txt" "$work/want" || fail "$last: the file differs from the same run's stdout"
+		[ "$(tail -c 1 "$d/f.txt" | od -An -c | tr -d ' ')" = '\n' ] ||
+			fail "$last: the file does not end in a newline"
+		[ "$(stat -c %a "$d/f.txt")" = 644 ] ||
+			fail "$last: mode $(stat -c %a "$d/f.txt") under umask 022, want 644"
+	done
+}
+
+case_output_error() {
+	local d=$work/o
+	mkdir "$d"
+	# usage error after the output was opened
+	run stat -e 'uclk,bogus' -o "$d/out.txt"
+	expect_rc 2
+	expect_err "event 'bogus' (col 6)"
+	only_files "$d"
+	# an existing file stays as it was
+	echo old >"$d/keep.txt"
+	run stat -e 'uclk,bogus' -o "$d/keep.txt"
+	expect_rc 2
+	only_files "$d" keep.txt
+	[ "$(cat "$d/keep.txt")" = old ] || fail "$last: changed the existing file"
+	# a run-time error in the middle of counting: a replayed access trace
+	# that diverges when the run asks for more than was recorded
+	run stat -e uclk --duration 0.1 --record "$d/a.log"
+	expect_rc 0
+	run stat -e uclk,data_reads --duration 0.1 --backend "replay:$d/a.log" -o "$d/out.txt"
+	expect_rc 1
+	expect_err "replay diverges"
+	only_files "$d" keep.txt a.log
+	run stat -e uclk --duration 0.2 --backend "replay:$d/a.log" -o "$d/out.txt"
+	expect_rc 1
+	only_files "$d" keep.txt a.log
+	# and the same trace replayed as recorded does write it
+	run stat -e uclk --duration 0.1 --backend "replay:$d/a.log" -o "$d/out.txt"
+	expect_rc 0
+	only_files "$d" keep.txt a.log out.txt
+	# nowhere to write: the error names the file, nothing is left
+	run stat -e uclk --duration 0.1 -o "$d/missing/out.txt"
+	expect_rc 1
+	expect_err "$d/missing/out.txt"
+	only_files "$d" keep.txt a.log out.txt
+	mkdir "$d/sub"
+	run list -o "$d/sub"
+	expect_rc 1
+	expect_err "$d/sub"
+	only_files "$d" keep.txt a.log out.txt sub
+	only_files "$d/sub"
+}
+
+# ---- list and regs ----
+
+case_list() {
+	local got
+	run list
+	expect_rc 0
+	# an event: two blanks and its name; then its encoding and description
+	got=$(grep -E '^  [^ ]' "$work/out" | awk '{ print $1 }' | sort)
+	[ "$(grep -cE '^  [^ ]' "$work/out")" -eq ${#manual_events[@]} ] ||
+		fail "$last: $(grep -cE '^  [^ ]' "$work/out") events, want ${#manual_events[@]}"
+	[ "$got" = "$(sorted "${manual_events[@]}")" ] ||
+		fail "$last: events differ from the manual's: $(diff <(echo "$got") <(sorted "${manual_events[@]}") | tr '\n' ' ')"
+	[ "$(grep -cE '^      \[(cbo|arb|clock|imc) event=0x[0-9a-f]+ ' "$work/out")" -eq ${#manual_events[@]} ] ||
+		fail "$last: not one encoding line per event"
+	grep -qE '^  UNC_ARB_TRK_OCCUPANCY\.CYCLES_WITH_ANY_REQUEST$' "$work/out" || fail "$last: no CYCLES_WITH_ANY_REQUEST"
+	grep -qE '^  UNC_CLOCK\.SOCKET \(uclk\)$' "$work/out" || fail "$last: no uclk alias"
+	grep -qE '^      \[arb event=0x80 umask=0x01 counters 0;' "$work/out" ||
+		fail "$last: TRK_OCCUPANCY.ALL not restricted to counter 0"
+
+	run list --json
+	expect_rc 0
+	python3 -c 'import json,sys; json.load(sys.stdin)' <"$work/out" || fail "$last: not JSON"
+	cat >"$work/check.py" <<'EOF'
+import json, sys
+want = sorted(sys.argv[1:])
+arr = json.load(sys.stdin)
+assert isinstance(arr, list), type(arr)
+names = sorted(e["name"] for e in arr)
+assert names == want, (len(names), set(names) ^ set(want))
+by = {e["name"]: e for e in arr}
+assert by["UNC_CLOCK.SOCKET"]["alias"] == "uclk" and by["UNC_CLOCK.SOCKET"]["unit"] == "clock"
+assert by["DRAM_DATA_READS"]["alias"] == "data_reads" and by["DRAM_DATA_READS"]["unit"] == "imc"
+assert by["UNC_CBO_CACHE_LOOKUP.ANY_MESI"]["code"] == 0x34 and by["UNC_CBO_CACHE_LOOKUP.ANY_MESI"]["umask"] == 0x8F
+assert by["UNC_ARB_TRK_OCCUPANCY.ALL"]["counters"] == "0"
+assert by["UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST"]["thresh"] == 1
+for e in arr:
+    assert e["description"] and e["source"].startswith("SKL Table 3-"), e
+EOF
+	python3 "$work/check.py" "${manual_events[@]}" <"$work/out" >"$work/why" 2>&1 ||
+		fail "$last: $(cat "$work/why")"
+}
+
+case_regs() {
+	local i
+	run regs
+	expect_rc 0
+	[ "$(wc -l <"$work/out")" -eq 33 ] || fail "$last: $(wc -l <"$work/out") lines, want 25 + 3 + 5 = 33"
+	[ "$(awk '$2 == "msr"' "$work/out" | wc -l)" -eq 25 ] || fail "$last: not 25 MSRs"
+	[ "$(awk '$2 == "pci"' "$work/out" | wc -l)" -eq 3 ] || fail "$last: not 3 PCI registers"
+	[ "$(awk '$2 == "mmio"' "$work/out" | wc -l)" -eq 5 ] || fail "$last: not 5 MMIO registers"
+	[ "$(awk '{ print $4 }' "$work/out" | sort)" = "$(sorted "${manual_regs[@]}")" ] ||
+		fail "$last: register names differ from the manual's: $(diff <(awk '{ print $4 }' "$work/out" | sort) <(sorted "${manual_regs[@]}") | tr '\n' ' ')"
+	# NO_CBO_BANKS is the CBos plus one (2.4.1)
+	grep -qE '^0 msr +0x396 +MSR_UNC_CBO_CONFIG +0x0*5 NO_CBO_BANKS=0x5$' "$work/out" ||
+		fail "$last: CBO_CONFIG does not read 5"
+
+	run regs --ncbo 2
+	expect_rc 0
+	[ "$(wc -l <"$work/out")" -eq 25 ] || fail "$last: $(wc -l <"$work/out") lines, want 17 + 3 + 5 = 25"
+	[ "$(awk '$2 == "msr"' "$work/out" | wc -l)" -eq 17 ] || fail "$last: not 17 MSRs"
+	for i in 2 3; do
+		! grep -q "MSR_UNC_CBO_${i}_" "$work/out" || fail "$last: lists CBo $i"
+	done
+	grep -qE 'MSR_UNC_CBO_CONFIG +0x0*3 NO_CBO_BANKS=0x3$' "$work/out" || fail "$last: CBO_CONFIG does not read 3"
+}
+
+# ---- the checks themselves: every case fails on a program that is not uncore ----
+
+case_selftest() {
+	local c fake
+	for c in check stat_default stat_csv stat_json stat_interval bad_option bad_event \
+		bad_workload bad_platform output_file output_error list regs; do
+		for fake in true false; do
+			if bash "$0" "$(command -v $fake)" "$c" >/dev/null 2>&1; then
+				fail "case $c passes with $fake as uncore"
+			fi
+		done
+	done
+}
+
+if ! declare -F "case_$name" >/dev/null; then
+	echo "$0: no case '$name'" >&2
+	exit 2
+fi
+"case_$name"
+if [ "$failures" -ne 0 ]; then
+	echo "$name: $failures check(s) failed" >&2
+	exit 1
+fi
+echo "$name: ok"
