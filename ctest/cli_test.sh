@@ -495,10 +495,34 @@ case_regs() {
 
 # ---- the checks themselves: every case fails on a program that is not uncore ----
 
+# A session recorded on one backend replays, from the access trace alone,
+# to the same output byte for byte (docs/formats.md); a different command
+# line diverges at the first differing access and names it.
+case_record_replay() {
+	local ev="uclk,data_reads,UNC_CBO_CACHE_LOOKUP.ANY_MESI"
+	run stat -e "$ev" -I 100 --duration 0.3 -x, --record "$work/session.log"
+	expect_rc 0
+	cp "$work/out" "$work/recorded.txt"
+	[ -s "$work/session.log" ] || fail "no access trace written"
+	head -1 "$work/session.log" | grep -qx 'uncore-access 1' || fail "access trace lacks its version line"
+	run stat -e "$ev" -I 100 --duration 0.3 -x, --backend "replay:$work/session.log"
+	expect_rc 0
+	cmp -s "$work/out" "$work/recorded.txt" || fail "replayed output differs from the recorded run"
+	[ "$(wc -l <"$work/out")" -eq 9 ] || fail "replay printed $(wc -l <"$work/out") lines, want 9"
+	run stat -e "uclk,data_reads,UNC_CBO_CACHE_LOOKUP.ANY_I" -I 100 --duration 0.3 -x, \
+		--backend "replay:$work/session.log"
+	expect_rc 1
+	expect_err "replay diverges"
+	expect_err "expected: wrmsr 0 0x700"
+	run stat -e "$ev" -I 100 --duration 0.2 -x, --backend "replay:$work/session.log"
+	expect_rc 1
+	expect_err "session.log"
+}
+
 case_selftest() {
 	local c fake
 	for c in check stat_default stat_csv stat_json stat_interval bad_option bad_event \
-		bad_workload bad_platform output_file output_error list regs; do
+		bad_workload bad_platform output_file output_error list regs record_replay; do
 		for fake in true false; do
 			if bash "$0" "$(command -v $fake)" "$c" >/dev/null 2>&1; then
 				fail "case $c passes with $fake as uncore"
