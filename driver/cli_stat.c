@@ -51,7 +51,9 @@ static void fmt_count(char *buf, size_t n, uint64_t v)
 	buf[k] = 0;
 }
 
-static void print_line(struct statctx *c, double t_s, int interval, const char *sock,
+/* With --per-socket, perf prints the aggregate (S0) and how many units it
+ * sums; here the units are the counters of the event on that socket. */
+static void print_line(struct statctx *c, double t_s, int interval, const char *sock, unsigned units,
 		       const struct ucd_evinfo *ei, uint64_t count, uint64_t ns)
 {
 	const struct opts *o = c->o;
@@ -65,8 +67,10 @@ static void print_line(struct statctx *c, double t_s, int interval, const char *
 
 		if (interval)
 			json_object_set_new(j, "interval", json_real(t_s));
-		if (sock)
+		if (sock) {
 			json_object_set_new(j, "socket", json_string(sock));
+			json_object_set_new(j, "aggregate-number", json_integer(units));
+		}
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)count);
 		json_object_set_new(j, "counter-value", json_string(num));
 		json_object_set_new(j, "unit", json_string(""));
@@ -88,7 +92,7 @@ static void print_line(struct statctx *c, double t_s, int interval, const char *
 		if (interval)
 			fprintf(c->f, "%.9f%s", t_s, x);
 		if (sock)
-			fprintf(c->f, "%s%s", sock, x);
+			fprintf(c->f, "%s%s%u%s", sock, x, units, x);
 		fprintf(c->f, "%llu%s%s%s%s%llu%s100.00", (unsigned long long)count, x, x, ei->name, x,
 			(unsigned long long)ns, x);
 		/* perf prints the metric columns always, empty when there is none */
@@ -104,12 +108,25 @@ static void print_line(struct statctx *c, double t_s, int interval, const char *
 		if (interval)
 			fprintf(c->f, "%15.9f ", t_s);
 		if (sock)
-			fprintf(c->f, "%-6s ", sock);
+			fprintf(c->f, "%-6s %4u ", sock, units);
 		fprintf(c->f, "%20s      %-45s", num, ei->name);
 		if (mu)
 			fprintf(c->f, " # %8.3f %s", mv, mu);
 		fputc('\n', c->f);
 	}
+}
+
+static unsigned socket_units(struct ucd *d, size_t ev, unsigned socket)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < ucd_ncounters(d); i++) {
+		struct ucd_ctrinfo ci;
+
+		ucd_counter(d, i, &ci);
+		n += ci.event == ev && ci.socket == socket;
+	}
+	return n;
 }
 
 static void print_counts(struct statctx *c, int interval, uint64_t t_ns, uint64_t span_ns)
@@ -127,11 +144,11 @@ static void print_counts(struct statctx *c, int interval, uint64_t t_ns, uint64_
 				char sock[16];
 
 				snprintf(sock, sizeof(sock), "S%u", s);
-				print_line(c, (double)t_ns / 1e9, 0, sock, &ei,
+				print_line(c, (double)t_ns / 1e9, 0, sock, socket_units(d, i, s), &ei,
 					   ucd_event_socket_total(d, i, s), span_ns);
 			}
 		} else {
-			print_line(c, (double)t_ns / 1e9, interval, NULL, &ei,
+			print_line(c, (double)t_ns / 1e9, interval, NULL, 0, &ei,
 				   interval ? ei.interval : ei.total, span_ns);
 		}
 		if (ei.dram && span_ns) {
