@@ -10,95 +10,15 @@
 #include <stdlib.h>
 
 #include "ct.h"
+#include "ct_rig.h"
 #include "ucb.h"
 #include "ucd.h"
 #include "ucm.h"
 #include "uct.h"
 
-struct rig {
-	struct ucm_model *m;
-	struct ucb *be;
-	struct ucd *d;
-	const struct ucm_platform *p;
-};
+#define check_truth(r, what) ct_check_truth(r, what, __FILE__, __LINE__)
 
-static int rig_open_cfg(struct rig *r, struct ucm_config *cfg, const struct ucd_opts *o)
-{
-	memset(r, 0, sizeof(*r));
-	r->p = cfg->plat;
-	cfg->strict = 1;
-	if (ucm_create(cfg, &r->m) || ucb_sim_create(r->m, &r->be))
-		return -1;
-	if (ucd_open(r->be, o, &r->d)) {
-		fprintf(stderr, "ucd_open: %s\n", ucd_error(r->d));
-		return -1;
-	}
-	ucm_truth_mark(r->m);
-	return 0;
-}
-
-static int rig_open(struct rig *r)
-{
-	struct ucm_config cfg;
-
-	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	return rig_open_cfg(r, &cfg, NULL);
-}
-
-static void rig_close(struct rig *r)
-{
-	ucd_close(r->d);
-	ucb_destroy(r->be);
-	ucm_destroy(r->m);
-}
-
-/* Constant per-cycle input on one or every instance of a box type. */
-static int feed(struct rig *r, const char *box, int inst, const char *sub, uint32_t inc)
-{
-	int n = 0;
-
-	for (unsigned b = 0; b < ucm_box_count(r->m); b++) {
-		const struct ucm_boxinst *bi = ucm_box_def(r->m, (int)b);
-		int s;
-
-		if (strcmp(bi->type->name, box) || (inst >= 0 && bi->inst != (unsigned)inst))
-			continue;
-		s = ucm_subev_find(bi->type, sub);
-		if (s < 0 || ucm_set_input(r->m, (int)b, (unsigned)s, inc))
-			return -1;
-		n++;
-	}
-	return n ? 0 : -1;
-}
-
-/* Driver total of every counter equals what the model says it counted
- * between the driver's first and last read; and no strict record. */
-static void check_truth(struct rig *r, const char *what)
-{
-	for (size_t i = 0; i < ucd_ncounters(r->d); i++) {
-		struct ucd_ctrinfo ci;
-		struct ucm_truth t;
-		int box;
-
-		CT_REQUIRE(ucd_counter(r->d, i, &ci) == 0);
-		box = ucm_box_find(r->m, ci.socket, ci.box->type->name, ci.box->inst);
-		CT_REQUIRE(box >= 0);
-		CT_REQUIRE(ucm_truth(r->m, box, ci.ctr, &t) == 0);
-		if (ci.total != t.last_read - t.first_read)
-			ct_fail(__FILE__, __LINE__, "%s: counter %zu (%s%u.%u): driver %llu != truth %llu",
-				what, i, ci.box->type->name, ci.box->inst, ci.ctr,
-				(unsigned long long)ci.total,
-				(unsigned long long)(t.last_read - t.first_read));
-	}
-	for (size_t i = 0; i < ucm_strict_count(r->m); i++) {
-		char line[512];
-
-		ucm_strict_format(r->m, i, line, sizeof(line));
-		ct_fail(__FILE__, __LINE__, "%s: strict record from the driver: %s", what, line);
-	}
-}
-
-static uint64_t ev_total(struct rig *r, size_t i)
+static uint64_t ev_total(struct ct_rig *r, size_t i)
 {
 	struct ucd_evinfo ei;
 
@@ -134,19 +54,19 @@ static int xsnp_selects(unsigned umask, const char *init, const char *resp)
 static int run_one(const char *event, const char *box, const char *sub, uint32_t inc,
 		   uint64_t *total, uint64_t *cycles, unsigned *ninst)
 {
-	struct rig r;
+	struct ct_rig r;
 	char list[160];
 
-	if (rig_open(&r))
+	if (ct_rig_open(&r, NULL, 0, NULL))
 		return -1;
-	if (sub && feed(&r, box, -1, sub, inc)) {
-		rig_close(&r);
+	if (sub && ct_feed(r.m, box, -1, sub, inc)) {
+		ct_rig_close(&r);
 		return -1;
 	}
 	snprintf(list, sizeof(list), "UNC_CLOCK.SOCKET,%s", event);
 	if (ucd_add_events(r.d, list) || ucd_run(r.d, 200000, 0, NULL, NULL)) {
 		fprintf(stderr, "%s: %s\n", event, ucd_error(r.d));
-		rig_close(&r);
+		ct_rig_close(&r);
 		return -1;
 	}
 	*cycles = ev_total(&r, 0);
@@ -160,7 +80,7 @@ static int run_one(const char *event, const char *box, const char *sub, uint32_t
 	}
 	check_truth(&r, event);
 	ucd_restore(r.d);
-	rig_close(&r);
+	ct_rig_close(&r);
 	return 0;
 }
 
@@ -267,10 +187,10 @@ CT_TEST(imc_counters_count_their_input_between_reads)
 					     "DRAM_IO_REQUESTS", "DRAM_DATA_READS", "DRAM_DATA_WRITES" };
 
 	for (unsigned i = 0; i < 5; i++) {
-		struct rig r;
+		struct ct_rig r;
 
-		CT_REQUIRE(rig_open(&r) == 0);
-		CT_REQUIRE(feed(&r, "imc", 0, names[i], 1) == 0);
+		CT_REQUIRE(ct_rig_open(&r, NULL, 0, NULL) == 0);
+		CT_REQUIRE(ct_feed(r.m, "imc", 0, names[i], 1) == 0);
 		CT_REQUIRE(ucd_add_events(r.d, "uclk,gt_requests,ia_requests,io_requests,data_reads,data_writes") == 0);
 		CT_REQUIRE(ucd_run(r.d, 100000, 0, NULL, NULL) == 0);
 		for (unsigned k = 0; k < 5; k++) {
@@ -286,7 +206,7 @@ CT_TEST(imc_counters_count_their_input_between_reads)
 			}
 		}
 		check_truth(&r, names[i]);
-		rig_close(&r);
+		ct_rig_close(&r);
 	}
 }
 
@@ -308,11 +228,11 @@ CT_TEST(all_events_together_equal_ground_truth)
 	};
 
 	for (unsigned g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
-		struct rig r;
+		struct ct_rig r;
 		struct uct_wl *wl;
 		char err[256];
 
-		CT_REQUIRE(rig_open(&r) == 0);
+		CT_REQUIRE(ct_rig_open(&r, NULL, 0, NULL) == 0);
 		CT_REQUIRE(uct_attach(r.m, uct_workload_find("skl", "mixed"), g + 1, &wl, err, sizeof(err)) == 0);
 		CT_REQUIRE(ucd_add_events(r.d, groups[g]) == 0);
 		CT_REQUIRE(ucd_run(r.d, 20000000, 3000000, NULL, NULL) == 0);
@@ -321,7 +241,7 @@ CT_TEST(all_events_together_equal_ground_truth)
 		check_truth(&r, groups[g]);
 		CT_REQUIRE(ucd_restore(r.d) == 0);
 		uct_detach(wl);
-		rig_close(&r);
+		ct_rig_close(&r);
 	}
 }
 
@@ -329,14 +249,14 @@ CT_TEST(all_events_together_equal_ground_truth)
  * counters many times; totals stay exact. */
 CT_TEST(wraps_of_44_and_48_bit_counters_are_counted)
 {
-	struct rig r;
+	struct ct_rig r;
 	struct ucm_truth t;
 	int arb, clk;
 	uint64_t cyc;
 
-	CT_REQUIRE(rig_open(&r) == 0);
-	CT_REQUIRE(feed(&r, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
-	CT_REQUIRE(feed(&r, "cbo", -1, "CACHE_LOOKUP.READ_E", 1) == 0);
+	CT_REQUIRE(ct_rig_open(&r, NULL, 0, NULL) == 0);
+	CT_REQUIRE(ct_feed(r.m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
+	CT_REQUIRE(ct_feed(r.m, "cbo", -1, "CACHE_LOOKUP.READ_E", 1) == 0);
 	CT_REQUIRE(ucd_add_events(r.d, "uclk,UNC_ARB_TRK_OCCUPANCY.ALL,UNC_CBO_CACHE_LOOKUP.ANY_ES") == 0);
 	/* 2^48 uclk at 3 GHz is ~93,825 s: run 200,000 s of simulated time */
 	CT_REQUIRE(ucd_run(r.d, 200000ull * 1000000000ull, 0, NULL, NULL) == 0);
@@ -351,20 +271,20 @@ CT_TEST(wraps_of_44_and_48_bit_counters_are_counted)
 	CT_REQUIRE(ucm_truth(r.m, clk, 0, &t) == 0);
 	CT_CHECK(t.wraps >= 2);
 	check_truth(&r, "wraps");
-	rig_close(&r);
+	ct_rig_close(&r);
 }
 
 /* SKL Table 3-3 counters are 32 bits: at 1 per 3 GHz cycle they wrap every
  * 1.43 s; a 10 s run wraps each several times. */
 CT_TEST(wraps_of_32_bit_imc_counters_are_counted)
 {
-	struct rig r;
+	struct ct_rig r;
 	struct ucm_truth t;
 	int imc;
 
-	CT_REQUIRE(rig_open(&r) == 0);
-	CT_REQUIRE(feed(&r, "imc", 0, "DRAM_DATA_READS", 1) == 0);
-	CT_REQUIRE(feed(&r, "imc", 0, "DRAM_DATA_WRITES", 1) == 0);
+	CT_REQUIRE(ct_rig_open(&r, NULL, 0, NULL) == 0);
+	CT_REQUIRE(ct_feed(r.m, "imc", 0, "DRAM_DATA_READS", 1) == 0);
+	CT_REQUIRE(ct_feed(r.m, "imc", 0, "DRAM_DATA_WRITES", 1) == 0);
 	CT_REQUIRE(ucd_add_events(r.d, "uclk,data_reads,data_writes") == 0);
 	CT_REQUIRE(ucd_run(r.d, 10000000000ull, 0, NULL, NULL) == 0);
 	imc = ucm_box_find(r.m, 0, "imc", 0);
@@ -373,7 +293,7 @@ CT_TEST(wraps_of_32_bit_imc_counters_are_counted)
 	CT_CHECK(ev_total(&r, 1) > 6 * (1ull << 32));
 	CT_EQ(ev_total(&r, 1), ev_total(&r, 2));
 	check_truth(&r, "imc wraps");
-	rig_close(&r);
+	ct_rig_close(&r);
 }
 
 /* The safe interval from widths (Tables 2-5, 2-8, 3-3), maximum increments
@@ -392,16 +312,16 @@ CT_TEST(safe_read_interval_follows_width_rate_and_clock)
 	};
 
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct rig r;
+		struct ct_rig r;
 		double got;
 
-		CT_REQUIRE(rig_open(&r) == 0);
+		CT_REQUIRE(ct_rig_open(&r, NULL, 0, NULL) == 0);
 		CT_REQUIRE(ucd_add_events(r.d, cases[i].ev) == 0);
 		got = (double)ucd_safe_interval_ns(r.d);
 		if (got < cases[i].ns * 0.999999 || got > cases[i].ns * 1.000001)
 			ct_fail(__FILE__, __LINE__, "%s: safe interval %.0f ns, expected %.0f", cases[i].ev,
 				got, cases[i].ns);
-		rig_close(&r);
+		ct_rig_close(&r);
 	}
 }
 
@@ -409,15 +329,15 @@ CT_TEST(safe_read_interval_follows_width_rate_and_clock)
  * PMI_SEL; the driver clears GLOBAL_STATUS (Table 2-3, RW1C). */
 CT_TEST(overflow_interrupts_the_selected_cores)
 {
-	struct rig r;
+	struct ct_rig r;
 	struct ucm_config cfg;
 	struct ucd_opts o = { NULL, 0, 0x5, 0, 0 };
 	struct ucm_pmi_stats st;
 	uint64_t status;
 
 	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	CT_REQUIRE(rig_open_cfg(&r, &cfg, &o) == 0);
-	CT_REQUIRE(feed(&r, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
+	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, &o) == 0);
+	CT_REQUIRE(ct_feed(r.m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
 	CT_REQUIRE(ucd_add_events(r.d, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
 	/* 2^44 / (32 * 3 GHz) = 183 s per wrap */
 	CT_REQUIRE(ucd_run(r.d, 1000ull * 1000000000ull, 0, NULL, NULL) == 0);
@@ -433,7 +353,7 @@ CT_TEST(overflow_interrupts_the_selected_cores)
 	CT_EQ(status & 0x2, 0);
 	CT_CHECK(ucm_pmi_requests(r.m, 0) >= 5);
 	check_truth(&r, "pmi");
-	rig_close(&r);
+	ct_rig_close(&r);
 }
 
 /* SKL Table 2-2 FRZ_ON_PMI: the PMI clears EN and every counter stops; the
@@ -441,13 +361,13 @@ CT_TEST(overflow_interrupts_the_selected_cores)
  * totals still equal what the counters counted. */
 CT_TEST(freeze_on_pmi_stops_counting_until_rearmed)
 {
-	struct rig r;
+	struct ct_rig r;
 	struct ucm_config cfg;
 	struct ucd_opts o = { NULL, 0, 0x1, 1, 0 };
 
 	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	CT_REQUIRE(rig_open_cfg(&r, &cfg, &o) == 0);
-	CT_REQUIRE(feed(&r, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
+	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, &o) == 0);
+	CT_REQUIRE(ct_feed(r.m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
 	CT_REQUIRE(ucd_add_events(r.d, "uclk,UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
 	CT_REQUIRE(ucd_run(r.d, 1000ull * 1000000000ull, 0, NULL, NULL) == 0);
 	CT_CHECK(ucd_freezes(r.d) >= 1);
@@ -455,18 +375,18 @@ CT_TEST(freeze_on_pmi_stops_counting_until_rearmed)
 	CT_CHECK(ev_total(&r, 0) < ucm_cycles(r.m, 0));
 	CT_EQ(ev_total(&r, 1), 32 * ev_total(&r, 0));
 	check_truth(&r, "freeze");
-	rig_close(&r);
+	ct_rig_close(&r);
 }
 
 /* Every register the driver wrote is back to its previous value, including
  * values another agent had left there. */
 CT_TEST(restore_puts_back_every_register)
 {
-	struct rig r;
+	struct ct_rig r;
 	uint64_t before[64], after;
 	size_t n;
 
-	CT_REQUIRE(rig_open(&r) == 0);
+	CT_REQUIRE(ct_rig_open(&r, NULL, 0, NULL) == 0);
 	/* another agent's leftovers: a programmed but disabled event, a count */
 	CT_REQUIRE(ucm_msr_write(r.m, 0, 0x711, 0x0000010034ull | (0x8Full << 8)) == 0);
 	CT_REQUIRE(ucm_msr_write(r.m, 0, 0x717, 12345) == 0);
@@ -497,7 +417,7 @@ CT_TEST(restore_puts_back_every_register)
 			ct_fail(__FILE__, __LINE__, "%s: 0x%llx after restore, 0x%llx before", ri.name,
 				(unsigned long long)after, (unsigned long long)before[i]);
 	}
-	rig_close(&r);
+	ct_rig_close(&r);
 }
 
 /* SKL 2.4.1 / decision D3: the driver takes the CBo count from CBO_CONFIG
@@ -505,23 +425,23 @@ CT_TEST(restore_puts_back_every_register)
 CT_TEST(cbo_count_is_discovered)
 {
 	for (unsigned n = 1; n <= 4; n++) {
-		struct rig r;
+		struct ct_rig r;
 		struct ucm_config cfg;
 		const struct ucm_platform *p = ucm_platform_find("skl");
 		struct ucd_evinfo ei;
 
 		ucm_config_init(&cfg, p);
 		cfg.ninst[ucm_boxtype_index(p, p->counted)] = n;
-		CT_REQUIRE(rig_open_cfg(&r, &cfg, NULL) == 0);
+		CT_REQUIRE(ct_rig_open(&r, &cfg, 0, NULL) == 0);
 		CT_EQ(ucd_ninst(r.d, p->counted), n);
-		CT_REQUIRE(feed(&r, "cbo", -1, "CACHE_LOOKUP.WRITE_S", 1) == 0);
+		CT_REQUIRE(ct_feed(r.m, "cbo", -1, "CACHE_LOOKUP.WRITE_S", 1) == 0);
 		CT_REQUIRE(ucd_add_events(r.d, "uclk,UNC_CBO_CACHE_LOOKUP.WRITE_ES") == 0);
 		CT_REQUIRE(ucd_run(r.d, 100000, 0, NULL, NULL) == 0);
 		CT_REQUIRE(ucd_event(r.d, 1, &ei) == 0);
 		CT_EQ(ei.ncounters, n);
 		CT_EQ(ei.total, n * ev_total(&r, 0));
 		check_truth(&r, "ncbo");
-		rig_close(&r);
+		ct_rig_close(&r);
 	}
 }
 
@@ -529,27 +449,27 @@ CT_TEST(cbo_count_is_discovered)
  * its high bits) masked with 0x0007FFFF8000; a disabled BAR is refused. */
 CT_TEST(imc_bar_above_4g_and_disabled_bar)
 {
-	struct rig r;
+	struct ct_rig r;
 	struct ucm_config cfg;
 
 	ucm_config_init(&cfg, ucm_platform_find("skl"));
 	cfg.bar = 0x700018001ull; /* base bits 34:15 above 4 GiB, and enable */
-	CT_REQUIRE(rig_open_cfg(&r, &cfg, NULL) == 0);
-	CT_REQUIRE(feed(&r, "imc", 0, "DRAM_DATA_WRITES", 1) == 0);
+	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, NULL) == 0);
+	CT_REQUIRE(ct_feed(r.m, "imc", 0, "DRAM_DATA_WRITES", 1) == 0);
 	CT_REQUIRE(ucd_add_events(r.d, "data_writes") == 0);
 	CT_REQUIRE(ucd_run(r.d, 100000, 0, NULL, NULL) == 0);
 	CT_CHECK(ev_total(&r, 0) > 0);
 	check_truth(&r, "bar>4G");
-	rig_close(&r);
+	ct_rig_close(&r);
 
 	ucm_config_init(&cfg, ucm_platform_find("skl"));
 	cfg.bar = 0xFED10000ull; /* enable bit clear */
-	CT_REQUIRE(rig_open_cfg(&r, &cfg, NULL) == 0);
+	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, NULL) == 0);
 	CT_EQ(ucd_add_events(r.d, "data_reads"), -ENODEV);
 	CT_CONTAINS(ucd_error(r.d), "data_reads");
 	CT_CONTAINS(ucd_error(r.d), "disabled");
 	CT_REQUIRE(ucd_add_events(r.d, "uclk") == 0);
-	rig_close(&r);
+	ct_rig_close(&r);
 }
 
 /* Interval callbacks see deltas that add up to the totals. */
@@ -575,13 +495,13 @@ static int add_interval(struct ucd *d, void *ctx, uint64_t elapsed)
 
 CT_TEST(intervals_add_up_to_totals)
 {
-	struct rig r;
+	struct ct_rig r;
 	struct uct_wl *wl;
 	char err[256];
 	struct sums s;
 
 	memset(&s, 0, sizeof(s));
-	CT_REQUIRE(rig_open(&r) == 0);
+	CT_REQUIRE(ct_rig_open(&r, NULL, 0, NULL) == 0);
 	CT_REQUIRE(uct_attach(r.m, uct_workload_find("skl", "mixed"), 7, &wl, err, sizeof(err)) == 0);
 	CT_REQUIRE(ucd_add_events(r.d, "uclk,UNC_CBO_CACHE_LOOKUP.ANY_MESI,data_reads") == 0);
 	CT_REQUIRE(ucd_run(r.d, 50000000, 10000000, add_interval, &s) == 0);
@@ -593,24 +513,24 @@ CT_TEST(intervals_add_up_to_totals)
 	}
 	check_truth(&r, "intervals");
 	uct_detach(wl);
-	rig_close(&r);
+	ct_rig_close(&r);
 }
 
 /* The platform is identified by CPUID and the host bridge device ID; a
  * wrong platform named explicitly is refused without --force. */
 CT_TEST(platform_detection)
 {
-	struct rig r;
+	struct ct_rig r;
 	struct ucm_config cfg;
 	struct ucd_opts o = { "nosuch", 0, 0, 0, 0 };
 	struct ucm_model *m;
 	struct ucb *be;
 	struct ucd *d;
 
-	CT_REQUIRE(rig_open(&r) == 0);
+	CT_REQUIRE(ct_rig_open(&r, NULL, 0, NULL) == 0);
 	CT_STREQ(ucd_platform(r.d)->name, "skl");
 	CT_EQ(ucd_sockets(r.d), 1);
-	rig_close(&r);
+	ct_rig_close(&r);
 
 	ucm_config_init(&cfg, ucm_platform_find("skl"));
 	CT_REQUIRE(ucm_create(&cfg, &m) == 0);

@@ -11,74 +11,16 @@
 #include <errno.h>
 
 #include "ct.h"
+#include "ct_rig.h"
 #include "ucb.h"
 #include "ucd.h"
 #include "ucm.h"
 
-struct rig {
-	struct ucm_model *m;
-	struct ucb *be;
-	struct ucd *d;
-	const struct ucm_platform *p;
-};
-
-/* A strict-mode SKL model with ncbo C-Boxes (0: the default, 4). */
-static int rig_open(struct rig *r, unsigned ncbo)
-{
-	struct ucm_config cfg;
-
-	memset(r, 0, sizeof(*r));
-	r->p = ucm_platform_find("skl");
-	if (!r->p)
-		return -1;
-	ucm_config_init(&cfg, r->p);
-	cfg.strict = 1;
-	if (ncbo)
-		cfg.ninst[ucm_boxtype_index(r->p, r->p->counted)] = ncbo;
-	if (ucm_create(&cfg, &r->m) || ucb_sim_create(r->m, &r->be))
-		return -1;
-	if (ucd_open(r->be, NULL, &r->d)) {
-		fprintf(stderr, "ucd_open: %s\n", ucd_error(r->d));
-		return -1;
-	}
-	return 0;
-}
-
-static void rig_close(struct rig *r)
-{
-	ucd_close(r->d);
-	ucb_destroy(r->be);
-	ucm_destroy(r->m);
-}
-
-static void no_strict(struct rig *r, const char *when, int line)
-{
-	for (size_t i = 0; i < ucm_strict_count(r->m); i++) {
-		char buf[512];
-
-		ucm_strict_format(r->m, i, buf, sizeof(buf));
-		ct_fail(__FILE__, line, "strict record after %s: %s", when, buf);
-	}
-}
-
-/* Constant per-cycle input on one instance (-1: all) of a box type. */
-static int feed(struct rig *r, const char *box, int inst, const char *sub, uint32_t inc)
-{
-	int n = 0;
-
-	for (unsigned b = 0; b < ucm_box_count(r->m); b++) {
-		const struct ucm_boxinst *bi = ucm_box_def(r->m, (int)b);
-		int s;
-
-		if (strcmp(bi->type->name, box) || (inst >= 0 && bi->inst != (unsigned)inst))
-			continue;
-		s = ucm_subev_find(bi->type, sub);
-		if (s < 0 || ucm_set_input(r->m, (int)b, (unsigned)s, inc))
-			return -1;
-		n++;
-	}
-	return n ? 0 : -1;
-}
+#define rig ct_rig
+#define rig_open(r, ncbo) ct_rig_open(r, NULL, ncbo, NULL)
+#define rig_close ct_rig_close
+#define no_strict(r, when, line) ct_no_strict(r, when, __FILE__, line)
+#define feed(r, ...) ct_feed((r)->m, __VA_ARGS__)
 
 /* start, 2 ms of counting, stop, restore: each step succeeds and leaves no
  * strict-mode record; every counter then equals the model's ground truth. */
@@ -93,26 +35,7 @@ static void session(struct rig *r, int start, int line)
 	no_strict(r, "run", line);
 	if (ucd_stop(r->d))
 		ct_fail(__FILE__, line, "stop: %s", ucd_error(r->d));
-	no_strict(r, "stop", line);
-	for (size_t i = 0; i < ucd_ncounters(r->d); i++) {
-		struct ucd_ctrinfo ci;
-		struct ucm_truth t;
-		int box;
-
-		if (ucd_counter(r->d, i, &ci))
-			continue;
-		box = ucm_box_find(r->m, ci.socket, ci.box->type->name, ci.box->inst);
-		if (box < 0 || ucm_truth(r->m, box, ci.ctr, &t)) {
-			ct_fail(__FILE__, line, "counter %zu: no ground truth for %s%u.%u", i,
-				ci.box->type->name, ci.box->inst, ci.ctr);
-			continue;
-		}
-		if (ci.total != t.last_read - t.first_read)
-			ct_fail(__FILE__, line, "counter %zu (%s%u.%u): driver %llu != truth %llu", i,
-				ci.box->type->name, ci.box->inst, ci.ctr,
-				(unsigned long long)ci.total,
-				(unsigned long long)(t.last_read - t.first_read));
-	}
+	ct_check_truth(r, "stop", __FILE__, line);
 	if (ucd_restore(r->d))
 		ct_fail(__FILE__, line, "restore: %s", ucd_error(r->d));
 	no_strict(r, "restore", line);

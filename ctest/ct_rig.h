@@ -1,0 +1,33 @@
+/*
+ * ct_rig.h - the test rig shared by driver-level tests: a model, the
+ * simulated backend over it and a driver on that backend, constant inputs,
+ * and the two checks every driver test makes (totals equal the model's
+ * ground truth; no strict-mode record).
+ */
+#ifndef CT_RIG_H
+#define CT_RIG_H
+
+#include "ucb.h"
+#include "ucd.h"
+#include "ucm.h"
+
+struct ct_rig {
+	struct ucm_model *m;
+	struct ucb *be;
+	struct ucd *d;
+	const struct ucm_platform *p;
+};
+
+/* A strict-mode model of cfg (NULL: skl defaults with ncbo C-Boxes, 0 for
+ * the default) and a driver opened on it with o (NULL: defaults). */
+int ct_rig_open(struct ct_rig *r, struct ucm_config *cfg, unsigned ncbo, const struct ucd_opts *o);
+void ct_rig_close(struct ct_rig *r);
+/* Constant per-cycle input on one instance (-1: every instance). */
+int ct_feed(struct ucm_model *m, const char *box, int inst, const char *sub, uint32_t inc);
+/* Every driver counter equals what the model counted between the driver's
+ * first and last read of it; failures are reported at file:line. */
+void ct_check_truth(struct ct_rig *r, const char *what, const char *file, int line);
+/* Every strict-mode record is a failure at file:line. */
+void ct_no_strict(struct ct_rig *r, const char *what, const char *file, int line);
+
+#endif
