@@ -112,6 +112,17 @@ void ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned 
 		}
 		r->nboxes++;
 	}
+	for (unsigned b = 0; b < r->nboxes; b++)
+		for (unsigned c = 0; c < 8; c++) {
+			r->boxes[b].ctl[c] = r->boxes[b].ctr[c] = -1;
+			for (unsigned i = 0; i < r->nregs; i++)
+				if (r->regs[i].box == (int)b && r->regs[i].def->idx == c) {
+					if (r->regs[i].def->kind == UCM_K_CTL)
+						r->boxes[b].ctl[c] = (int)i;
+					else if (r->regs[i].def->kind == UCM_K_CTR)
+						r->boxes[b].ctr[c] = (int)i;
+				}
+		}
 	ref_reset(r);
 }
 
@@ -133,12 +144,12 @@ int ref_find(const struct ref_model *r, unsigned space, uint64_t key)
 	return -1;
 }
 
+/* Counter control and value registers, found once at init. */
 static struct ref_reg *reg_of(struct ref_model *r, int box, unsigned kind, unsigned idx)
 {
-	for (unsigned i = 0; i < r->nregs; i++)
-		if (r->regs[i].box == box && r->regs[i].def->kind == kind && r->regs[i].def->idx == idx)
-			return &r->regs[i];
-	return NULL;
+	int i = kind == UCM_K_CTL ? r->boxes[box].ctl[idx] : r->boxes[box].ctr[idx];
+
+	return i < 0 ? NULL : &r->regs[i];
 }
 
 static struct ref_reg *global_reg(struct ref_model *r, unsigned kind)

@@ -27,6 +27,7 @@ struct ref_reg {
 
 struct ref_box {
 	const struct ucm_boxinst *bi;
+	int ctl[8], ctr[8];          /* register index of each counter's control and value, -1 none */
 	uint32_t input[REF_MAXSUB];
 	uint8_t prev[8];
 	int frz_en, frozen;
