@@ -54,8 +54,9 @@ int ucm_ctl_check(const struct ucm_boxtype *bt, const struct ucm_layout *l, int 
 	code = (unsigned)ucm_field_get(fev, val);
 	ec = ucm_code_find(bt, code);
 	if (!ec) {
+		/* cite the event table (where the codes are), not the box's section */
 		snprintf(why, n, "event code 0x%02x is not in the %s event table (%s)", code,
-			 bt->name, bt->cite);
+			 bt->name, bt->ncodes ? bt->codes[0].cite : bt->cite);
 		return -EINVAL;
 	}
 	if (ctr >= 0 && !(ec->ctr_mask & (1u << ctr))) {
