@@ -485,6 +485,47 @@ CT_TEST(hw_restores_on_sigint_sigterm_and_sighup)
 	free(during);
 }
 
+/* `uncore stat --backend=hw | head -1`: the reader goes away; the write
+ * fails (SIGPIPE is ignored) and the command still restores everything. */
+CT_TEST(hw_restores_when_the_output_pipe_closes)
+{
+	struct snap *before = malloc(sizeof(*before)), *after = malloc(sizeof(*after));
+	int pfd[2], st;
+	pid_t pid;
+
+	CT_REQUIRE(before && after);
+	make_tree("pipe", 0);
+	snapshot(before, 0);
+	CT_REQUIRE(pipe(pfd) == 0);
+	pid = fork();
+	CT_REQUIRE(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(pfd[1], 1);
+		dup2(null, 2);
+		close(pfd[0]);
+		execl(UNCORE_BIN, "uncore", "stat", "--backend=hw", "--hw-root", root, "--duration", "2",
+		      "-I", "20", "-e", EVENTS, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	{
+		char c;
+
+		CT_CHECK(read(pfd[0], &c, 1) == 1); /* it runs and prints ... */
+	}
+	close(pfd[0]);                              /* ... and the reader leaves */
+	CT_REQUIRE(waitpid(pid, &st, 0) == pid);
+	CT_CHECK(WIFEXITED(st));
+	CT_EQ(WEXITSTATUS(st), 1);
+	snapshot(after, 0);
+	check_same(before, after, "after the output pipe closed");
+	rm_tree();
+	free(before);
+	free(after);
+}
+
 /* Issue 6, done-when: no write outside the allow-list, over the whole MSR
  * range 0..0xFFFF and 100,000 random 32-bit addresses, every offset and
  * width of the host bridge's config space and every device number, and

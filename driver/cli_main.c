@@ -363,8 +363,13 @@ int out_open(struct out *o, const char *path)
 
 int out_close(struct out *o, int ok)
 {
-	if (!o->path)
-		return fflush(stdout) == 0 || !ok ? 0 : cli_fail(1, "writing output: %s", strerror(errno));
+	if (!o->path) {
+		/* short writes leave the error flag set even when nothing is left
+		 * to flush (a closed pipe, a full disk) */
+		if ((fflush(stdout) || ferror(stdout)) && ok)
+			return cli_fail(1, "writing output: %s", strerror(errno ? errno : EIO));
+		return 0;
+	}
 	if (fclose(o->f) != 0 && ok) {
 		unlink(o->tmp);
 		return cli_fail(1, "-o %s: %s", o->path, strerror(errno));
@@ -623,6 +628,9 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a closed pipe (uncore stat | head) must not kill the process before
+	 * it restores the hardware: the write fails instead, and is reported */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 int main(int argc, char **argv)
