@@ -611,17 +611,17 @@ static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64
 
 /* ---- decode ---- */
 
-static struct ucm_reg *find_first(struct ucm_model *m, unsigned space, unsigned socket,
-				  uint64_t key)
+/* Index in the space's sorted list of the first register that ends after
+ * key on the socket (PCI keys carry the bus, so PCI ignores the socket). */
+static size_t find_index(const struct ucm_model *m, unsigned space, unsigned socket, uint64_t key)
 {
-	struct ucm_reg **v = m->sorted[space];
+	struct ucm_reg *const *v = m->sorted[space];
 	size_t lo = 0, hi = m->nsorted[space];
 	unsigned ss = space == UCM_PCI ? 0 : socket;
 
-	/* first register with (socket, key + bytes) > (ss, key) */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		struct ucm_reg *r = v[mid];
+		const struct ucm_reg *r = v[mid];
 		unsigned rs = space == UCM_PCI ? 0 : r->box->socket;
 
 		if (rs < ss || (rs == ss && r->key + (space == UCM_MSR ? 1 : r->bytes) <= key))
@@ -629,7 +629,15 @@ static struct ucm_reg *find_first(struct ucm_model *m, unsigned space, unsigned 
 		else
 			hi = mid;
 	}
-	return lo < m->nsorted[space] ? v[lo] : NULL;
+	return lo;
+}
+
+static struct ucm_reg *find_first(struct ucm_model *m, unsigned space, unsigned socket,
+				  uint64_t key)
+{
+	size_t i = find_index(m, space, socket, key);
+
+	return i < m->nsorted[space] ? m->sorted[space][i] : NULL;
 }
 
 static struct ucm_reg *find_msr(struct ucm_model *m, unsigned socket, uint32_t addr)
@@ -691,18 +699,9 @@ static void lanes(struct ucm_model *m, unsigned space, unsigned socket, uint64_t
 		  unsigned width, uint64_t *val, int write, int side_effects)
 {
 	struct ucm_reg **v = m->sorted[space];
-	struct ucm_reg *first = find_first(m, space, socket, key);
 	uint64_t out = 0;
-	size_t i;
 
-	if (!first) {
-		if (!write)
-			*val = 0;
-		return;
-	}
-	for (i = 0; v[i] != first; i++)
-		;
-	for (; i < m->nsorted[space]; i++) {
+	for (size_t i = find_index(m, space, socket, key); i < m->nsorted[space]; i++) {
 		struct ucm_reg *r = v[i];
 		uint64_t bm = 0, rv = 0;
 
