@@ -519,10 +519,88 @@ case_record_replay() {
 	expect_err "session.log"
 }
 
+# Event traces from the command line (docs/formats.md): generate, convert
+# both ways losslessly, summarise, replay to the generated statistics, and
+# refuse bad input with file:line:col, leaving no output file behind.
+case_trace() {
+	run trace gen stream --bandwidth 9.6 --read-ratio 0.5 --duration 0.05 --seed 3 -o "$work/s.uct"
+	expect_rc 0
+	run trace convert "$work/s.uct" -o "$work/s.bin"
+	expect_rc 0
+	run trace convert "$work/s.bin" -o "$work/s2.uct"
+	expect_rc 0
+	cmp -s "$work/s.uct" "$work/s2.uct" || fail "text -> binary -> text is not identical"
+	[ "$(head -c 8 "$work/s.bin" | od -An -c | tr -d ' ')" = 'UCTRACE\0' ] || fail "binary trace lacks its magic"
+	run trace info "$work/s.bin"
+	expect_rc 0
+	grep -qx 'cycles     150000000' "$work/out" || fail "trace info: want 150000000 cycles (0.05 s at 3 GHz)"
+	# 9.6e9 B/s for 0.05 s is 7,500,000 lines, half of them reads
+	grep -qx 'fed        imc.DRAM_DATA_READS 3750000' "$work/out" || fail "trace info: reads fed $(grep DATA_READS "$work/out")"
+	run stat --trace "$work/s.bin" -e data_reads,data_writes -x,
+	expect_rc 0
+	awk -F, '$3 == "data_reads" || $3 == "data_writes" { s += $1 } END { exit !(s > 7400000 && s <= 7500000) }' \
+		"$work/out" || fail "replayed traffic $(cat "$work/out")"
+	# malformed input: located errors, exit 2 for the trace, nothing written
+	printf 'uncore-trace 1\nplatform skl\nrun 10: cbo9.CACHE_LOOKUP.READ_M=1\n' >"$work/bad.uct"
+	run stat --trace "$work/bad.uct"
+	expect_rc 2
+	expect_err "bad.uct:3:12:"
+	run trace convert "$work/bad.uct" -o "$work/never.bin"
+	expect_rc 1
+	expect_err "bad.uct:3:12:"
+	[ ! -e "$work/never.bin" ] || fail "a failed convert left its output"
+	if ls "$work" | grep -q 'never.bin.'; then
+		fail "a failed convert left a temporary file"
+	fi
+	head -c 200 "$work/s.bin" >"$work/cut.bin"
+	run trace info "$work/cut.bin"
+	expect_rc 1
+	expect_err "truncated"
+	run trace gen stream --bandwidth 500 --duration 0.01 -o "$work/x.uct"
+	expect_rc 2
+	expect_err "more than one 64-byte transfer per uclk cycle"
+	[ ! -e "$work/x.uct" ] || fail "a refused generator left its output"
+	run trace gen warp --duration 0.01 -o "$work/x.uct"
+	expect_rc 2
+	expect_err "unknown generator 'warp'"
+}
+
+# On a terminal, a replay shows its progress on stderr; not in a pipe.
+case_trace_progress() {
+	run trace gen idle --duration 0.02 -o "$work/i.uct"
+	expect_rc 0
+	if ! command -v script >/dev/null; then
+		fail "script(1) is needed to give the command a terminal"
+		return
+	fi
+	script -qec "$bin stat --trace $work/i.uct -e uclk >/dev/null" /dev/null >"$work/tty.txt" 2>&1 || true
+	grep -q '\[trace\] .* cycles replayed' "$work/tty.txt" || fail "no progress on a terminal: $(head -c 300 "$work/tty.txt")"
+	run stat --trace "$work/i.uct" -e uclk
+	expect_rc 0
+	if grep -q '\[trace\]' "$work/err"; then
+		fail "progress printed into a pipe"
+	fi
+}
+
+# The msr-safe allow-list: one line per MSR of Table 2-1, with the bits
+# software may write (RW, RW1C) as the mask, read-only registers at 0.
+case_allowlist() {
+	run allowlist
+	expect_rc 0
+	[ "$(grep -c '^0x' "$work/out")" -eq 25 ] || fail "allowlist has $(grep -c '^0x' "$work/out") MSRs, want 25"
+	grep -qx '0x00000E01 0x00000000E000000F' "$work/out" || fail "GLOBAL_CTRL: FRZ_ON_PMI, WAKE_ON_PMI, EN, PMI_SEL"
+	grep -qx '0x00000E02 0x000000000000000B' "$work/out" || fail "GLOBAL_STATUS: bits 0, 1, 3 (D1)"
+	grep -qx '0x00000396 0x0000000000000000' "$work/out" || fail "CBO_CONFIG is read-only"
+	grep -qx '0x00000700 0x000000001FD4FFFF' "$work/out" || fail "PERFEVTSEL: THR INV EN OVF_EN E UMASK EVT_SEL"
+	grep -qx '0x00000706 0x00000FFFFFFFFFFF' "$work/out" || fail "PERFCTR: 44 bits"
+	grep -qx '0x00000395 0x0000FFFFFFFFFFFF' "$work/out" || fail "FIXED_CTR: 48 bits"
+}
+
 case_selftest() {
 	local c fake
 	for c in check stat_default stat_csv stat_json stat_interval bad_option bad_event \
-		bad_workload bad_platform output_file output_error list regs record_replay; do
+		bad_workload bad_platform output_file output_error list regs record_replay trace \
+		trace_progress allowlist; do
 		for fake in true false; do
 			if bash "$0" "$(command -v $fake)" "$c" >/dev/null 2>&1; then
 				fail "case $c passes with $fake as uncore"

@@ -277,6 +277,13 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 	ucd_close(d);
 	return rc;
 err:
+	/* a trace that turns out malformed while replaying is bad input: say
+	 * where in the trace, not which register access ran into it */
+	if (mc->replay && uct_replay_failed(mc->replay)) {
+		rc = cli_fail(EXIT_USAGE, "--trace: %s", uct_replay_error(mc->replay));
+		ucd_close(d);
+		return rc;
+	}
 	if (cli_interrupted()) {
 		ucd_close(d); /* stops and restores */
 		return 128 + cli_interrupted();

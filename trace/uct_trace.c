@@ -1289,9 +1289,12 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 	return 0;
 }
 
+/* Progress: the model's cycles since attaching, up to the trace's end. */
 uint64_t uct_replay_cycles(const struct uct_replay *p)
 {
-	return p->cycles;
+	uint64_t c = ucm_cycles(p->m, 0) - p->base_cycles;
+
+	return c < p->cycles ? c : p->cycles;
 }
 
 int uct_replay_done(const struct uct_replay *p)
@@ -1302,6 +1305,11 @@ int uct_replay_done(const struct uct_replay *p)
 const char *uct_replay_error(const struct uct_replay *p)
 {
 	return p->err[0] ? p->err : "no error";
+}
+
+int uct_replay_failed(const struct uct_replay *p)
+{
+	return p && p->err[0];
 }
 
 void uct_replay_detach(struct uct_replay *p)

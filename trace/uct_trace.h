@@ -83,6 +83,8 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 uint64_t uct_replay_cycles(const struct uct_replay *p);
 int uct_replay_done(const struct uct_replay *p);
 const char *uct_replay_error(const struct uct_replay *p);
+/* Whether the trace failed (malformed input met while replaying). */
+int uct_replay_failed(const struct uct_replay *p);
 void uct_replay_detach(struct uct_replay *p);
 
 /* Model configuration for a trace's header. */
