@@ -345,6 +345,25 @@ CT_TEST(hw_performs_the_same_accesses_as_the_simulator)
 	rm_tree();
 }
 
+/* An offline cpu (no topology directory) does not hide the cpus after it:
+ * the socket maps to its first online cpu. */
+CT_TEST(hw_topology_skips_offline_cpus)
+{
+	struct ucb *h;
+	unsigned cpu = 99;
+	char cmd[600];
+
+	make_tree("offline", 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/sys/devices/system/cpu/cpu0/topology'", root);
+	CT_REQUIRE(system(cmd) == 0);
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	CT_EQ(ucb_socket_cpu(h, 0, &cpu), 0);
+	CT_EQ(cpu, 1);
+	CT_EQ(ucb_socket_cpu(h, 1, &cpu), -ENOENT);
+	ucb_destroy(h);
+	rm_tree();
+}
+
 /* The values the tree holds are what the driver reads: a register dump,
  * and counts that change between samples as the "hardware" counts. */
 CT_TEST(hw_reads_the_values_the_tree_holds)

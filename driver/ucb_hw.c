@@ -458,14 +458,18 @@ static void topology(struct hw *h)
 	for (unsigned s = 0; s < 64; s++)
 		h->cpu_sockets[s] = -1;
 	h->nsockets = 0;
-	for (unsigned cpu = 0; cpu < MAXCPU; cpu++) {
+	for (unsigned cpu = 0, missing = 0; cpu < MAXCPU && missing < 64; cpu++) {
 		char p[1200];
 		FILE *f;
 		unsigned pkg;
 
+		/* offline cpus have no topology: skip them, stop after a long gap */
 		path(h, p, sizeof(p), "/sys/devices/system/cpu/cpu%u/topology/physical_package_id", cpu);
-		if (!(f = fopen(p, "r")))
-			break;
+		if (!(f = fopen(p, "r"))) {
+			missing++;
+			continue;
+		}
+		missing = 0;
 		if (fscanf(f, "%u", &pkg) == 1 && pkg < 64 && h->cpu_sockets[pkg] < 0) {
 			h->cpu_sockets[pkg] = (int)cpu;
 			if (pkg + 1 > h->nsockets)
