@@ -15,19 +15,8 @@
 #include <stdlib.h>
 
 #include "ct.h"
+#include "ct_skl.h"
 #include "ucm.h"
-
-#define BIT(n) (1ull << (n))
-
-#define GCTL 0xE01u
-#define GSTAT 0xE02u
-#define FIXED_CTRL 0x394u
-#define FIXED_CTR 0x395u
-#define ARB_CTR(i) (0x3B0u + (i))
-#define ARB_SEL(i) (0x3B2u + (i))
-#define CBO_SEL(n, i) (0x700u + 0x10u * (n) + (i))
-#define CBO_CTR(n, i) (0x706u + 0x10u * (n) + (i))
-#define MCHBAR_BASE 0xFED10000ull
 
 /* Table 2-2 */
 #define G_FRZ BIT(31)
@@ -40,13 +29,6 @@
 /* Table 2-4 with D13 */
 #define FX_EN BIT(22)
 #define FX_OVF BIT(20)
-/* Table 2-7 */
-#define SEL_EN BIT(22)
-#define SEL_OVF BIT(20)
-#define SEL_INV BIT(23)
-#define SEL_E BIT(18)
-#define SEL_THR(t) ((uint64_t)(t) << 24)
-#define EV(code, umask) ((uint64_t)(code) | ((uint64_t)(umask) << 8))
 
 /* Counter widths: Table 1-2, 2-5, 2-8, 3-3 */
 #define W44 (1ull << 44)

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 
 #include "ct.h"
+#include "ct_skl.h"
 #include "ucm.h"
 
-#define BIT(n) (1ull << (n))
 #define BITS(hi, lo) ((~0ull >> (63 - (hi))) & ~(BIT(lo) - 1))
 
 /* ---- the manual's registers ---- */
@@ -39,26 +39,10 @@
  * enable bit 0 */
 #define MCHBAR_RW (0x0007FFFF8000ull | BIT(0))
 #define MCHBAR_RESET 0xFED10001ull
-#define MCHBAR_BASE 0xFED10000ull
 /* Table 3-3: 32-bit read-only counters */
 #define IMC_RO BITS(31, 0)
 
-#define SEL_EN BIT(22)
-#define SEL_OVF BIT(20)
-#define SEL_INV BIT(23)
-#define SEL_E BIT(18)
-#define SEL_THR(t) ((uint64_t)(t) << 24)
-#define EV(code, umask) ((uint64_t)(code) | ((uint64_t)(umask) << 8))
-
-#define GCTL 0xE01u
-#define GSTAT 0xE02u
-#define FIXED_CTRL 0x394u
-#define FIXED_CTR 0x395u
 #define CBO_CONFIG 0x396u
-#define ARB_CTR(i) (0x3B0u + (i))
-#define ARB_SEL(i) (0x3B2u + (i))
-#define CBO_SEL(n, i) (0x700u + 0x10u * (n) + (i))
-#define CBO_CTR(n, i) (0x706u + 0x10u * (n) + (i))
 
 struct xreg {
 	char name[48];
