@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fz.h"
+#include "fz_truth.h"
 #include "ucb.h"
 #include "ucd.h"
 #include "ucm.h"
@@ -127,21 +128,6 @@ static const char *const events[] = {
 	"cbo/event=0x22,umask=0xcd,thresh=1,inv/", "arb/event=0x80,umask=0x1,thresh=20/",
 };
 
-static void check_totals(struct ucd *d)
-{
-	for (size_t i = 0; i < ucd_ncounters(d); i++) {
-		struct ucd_ctrinfo ci;
-		struct ucm_truth t;
-
-		ucd_counter(d, i, &ci);
-		ucm_truth(M, ucm_box_find(M, ci.socket, ci.box->type->name, ci.box->inst), ci.ctr, &t);
-		if (t.reads && ci.total != t.last_read - t.first_read)
-			FZ_FAIL("counter %zu (%s%u.%u): driver %llu, truth %llu", i, ci.box->type->name,
-				ci.box->inst, ci.ctr, (unsigned long long)ci.total,
-				(unsigned long long)(t.last_read - t.first_read));
-	}
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz f = { data, size };
@@ -218,7 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (started) {
 				if (ucd_stop(d))
 					FZ_FAIL("stop: %s", ucd_error(d));
-				check_totals(d);
+				fz_check_truth(d, M, "session");
 				if (ucd_restore(d))
 					FZ_FAIL("restore: %s", ucd_error(d));
 				started = 0;
@@ -230,14 +216,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (started) {
 		if (ucd_stop(d))
 			FZ_FAIL("stop: %s", ucd_error(d));
-		check_totals(d);
+		fz_check_truth(d, M, "session");
 	}
-	if (ucm_strict_count(M)) {
-		char line[512];
-
-		ucm_strict_format(M, 0, line, sizeof(line));
-		FZ_FAIL("the driver programmed against the manual: %s", line);
-	}
+	fz_check_truth(d, M, "end");
 	ucd_close(d);
 	ucb_destroy(inner);
 	ucm_destroy(M);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fz.h"
+#include "fz_truth.h"
 #include "ucb.h"
 #include "ucd.h"
 #include "ucm.h"
@@ -43,23 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				ucm_set_input(m, (int)b, s, 1);
 		if (ucd_run(d, 200000, 0, NULL, NULL))
 			FZ_FAIL("accepted '%s' but could not run it: %s", buf, ucd_error(d));
-		if (ucm_strict_count(m)) {
-			char line[512];
-
-			ucm_strict_format(m, 0, line, sizeof(line));
-			FZ_FAIL("accepted '%s' but programmed it against the manual: %s", buf, line);
-		}
-		for (size_t i = 0; i < ucd_ncounters(d); i++) {
-			struct ucd_ctrinfo ci;
-			struct ucm_truth t;
-
-			ucd_counter(d, i, &ci);
-			ucm_truth(m, ucm_box_find(m, ci.socket, ci.box->type->name, ci.box->inst), ci.ctr, &t);
-			if (t.reads && ci.total != t.last_read - t.first_read)
-				FZ_FAIL("'%s': counter %zu driver %llu, truth %llu", buf, i,
-					(unsigned long long)ci.total,
-					(unsigned long long)(t.last_read - t.first_read));
-		}
+		fz_check_truth(d, m, buf);
 		ucd_restore(d);
 	}
 	ucd_close(d);
