@@ -252,8 +252,9 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 		fprintf(stderr, "# %s, simulated, %s %s\n", ucd_platform(d)->title,
 			mc->replay ? "trace" : "workload", mc->replay ? o->trace : o->workload);
 	if (!o->json && !o->sep) {
-		fprintf(f, "# %s: reads at least every %.3f s keep every counter wrap-safe\n",
-			ucd_platform(d)->name, (double)ucd_safe_interval_ns(d) / 2e9);
+		fprintf(f, "# %s: longest safe read interval %.3f s (counter width, worst-case rate and clock); reading every %.3f s or less\n",
+			ucd_platform(d)->name, (double)ucd_safe_interval_ns(d) / 1e9,
+			(double)ucd_safe_interval_ns(d) / 2e9);
 		if (o->interval_ms)
 			fprintf(f, "#           time                counts      event\n");
 	}
