@@ -43,7 +43,7 @@ static const struct ucm_layout l_ctr48 = { "CTR", "test", 64, 1, f_ctr48 };
 
 static const struct ucm_subev s_ev[] = { { "A", { 0x01 } }, { "B", { 0x02 } } };
 static const struct ucm_evcode c_pbox[] = {
-	{ 0x01, "EV", 4, 0x3, 1, { 0xFF }, N(s_ev), 0, s_ev, "test" },
+	{ 0x01, "EV", 4, 0x3, 1, { 0xFF }, N(s_ev), 0, s_ev, "test", 0, 0, NULL, NULL },
 };
 static const struct ucm_regdef r_pbox[] = {
 	{ "PBOX%u_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_boxctl, 0 },
@@ -60,7 +60,7 @@ static const struct ucm_boxtype bt_pbox = {
 static const struct ucm_field f_ctr64[] = { { "count", 0, 63, UCM_A_RO, UCM_R_VALUE, 0 } };
 static const struct ucm_layout l_ctr64 = { "DCLK", "test", 64, 1, f_ctr64 };
 static const struct ucm_evcode c_dbox[] = {
-	{ 0x00, "DCLK", 1, 0x1, 1, { 0xFF }, 0, UCM_EC_CLOCK, NULL, "test" },
+	{ 0x00, "DCLK", 1, 0x1, 1, { 0xFF }, 0, UCM_EC_CLOCK, NULL, "test", 0, 0, NULL, NULL },
 };
 static const uint8_t fixed_d[] = { 0 };
 static const struct ucm_regdef r_dbox[] = { { "DCLK_CTR", 0x10, UCM_K_CTR, 0, &l_ctr64, 0 } };
@@ -70,9 +70,9 @@ static const struct ucm_boxtype bt_dbox = {
 };
 
 static const struct ucm_boxinst boxes[] = {
-	{ &bt_pbox, 0, 16, 0, -1, 0 },
-	{ &bt_pbox, 1, 16, 1, -1, 0 },
-	{ &bt_dbox, 0, 0, 0, -1, 0x100 },
+	{ &bt_pbox, 0, 16, 0, -1, 0, 0 },
+	{ &bt_pbox, 1, 16, 1, -1, 0, 0 },
+	{ &bt_dbox, 0, 0, 0, -1, 0x100, 0 },
 };
 static const struct ucm_clockdef clocks[] = {
 	{ "uclk", 1000000000ull, 1000000000ull },

@@ -111,6 +111,11 @@ const struct ucm_evcode *ucm_subev_code(const struct ucm_boxtype *bt, unsigned i
  * (-ERANGE) when the event code's inputs would exceed its max increment. */
 int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc);
 uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub);
+/* Run-time attribute of a sub-event (enum ucm_attr) that box filters compare
+ * with: the thread that issues it, the node it targets, the frequency...
+ * Starts as the table's value (UCM_ATTR_NONE where it has none). */
+int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint16_t v);
+uint16_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, unsigned attr);
 void ucm_clear_inputs(struct ucm_model *m);
 
 /* ---- time ---- */
@@ -191,6 +196,11 @@ int ucm_boxtype_index(const struct ucm_platform *p, const struct ucm_boxtype *bt
  * else -EINVAL and the rule broken in why. */
 int ucm_ctl_check(const struct ucm_boxtype *bt, const struct ucm_layout *l, int ctr,
 		  uint64_t val, char *why, size_t n);
+/* The event code a control value programs (EV_SEL plus the extra select
+ * bit) and, where EV_SEL bit 7 asks for an occupancy sub-counter (PCU), that
+ * sub-counter's code in *occ.  NULL: no such code. */
+const struct ucm_evcode *ucm_ctl_code(const struct ucm_boxtype *bt, const struct ucm_layout *l,
+				      uint64_t val, unsigned *code, const struct ucm_evcode **occ);
 /* Whether a umask selects sub-event sub of a code; the umask bits defined. */
 int ucm_umask_selects(const struct ucm_evcode *ec, unsigned sub, uint64_t umask);
 uint64_t ucm_umask_defined(const struct ucm_evcode *ec);

@@ -83,7 +83,7 @@ const struct ucm_field *ucm_layout_field(const struct ucm_layout *l, unsigned ro
 const struct ucm_evcode *ucm_code_find(const struct ucm_boxtype *bt, unsigned code)
 {
 	for (unsigned i = 0; i < bt->ncodes; i++)
-		if (bt->codes[i].code == code)
+		if (bt->codes[i].code == code && !(bt->codes[i].flags & UCM_EC_FIXED))
 			return &bt->codes[i];
 	return NULL;
 }
@@ -246,7 +246,11 @@ static uint64_t reg_reset_value(const struct ucm_model *m, const struct ucm_reg 
 {
 	switch (r->def->kind) {
 	case UCM_K_DEVID:
+		if (r->box->def->devid)
+			return r->box->def->devid;
 		return m->cfg.devid ? m->cfg.devid : m->plat->devids[0];
+	case UCM_K_NODEID:
+		return r->box->socket;
 	case UCM_K_BAR:
 		return m->cfg.bar ? m->cfg.bar : m->plat->bar_default;
 	case UCM_K_NBOXES:
@@ -255,6 +259,23 @@ static uint64_t reg_reset_value(const struct ucm_model *m, const struct ucm_reg 
 			: 0;
 	default:
 		return r->def->reset;
+	}
+}
+
+/* Sub-event attributes start as the tables say. */
+static void init_attrs(struct ucm_box *b)
+{
+	const struct ucm_boxtype *bt = b->def->type;
+	unsigned s = 0;
+
+	for (unsigned i = 0; i < bt->ncodes; i++) {
+		const struct ucm_evcode *ec = &bt->codes[i];
+		unsigned n = ec->nsubs ? ec->nsubs : 1;
+
+		for (unsigned k = 0; k < n; k++, s++)
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				b->attr[s * UCM_NATTR + a] =
+					ec->attrs && ec->nsubs ? ec->attrs[k].v[a] : UCM_ATTR_NONE;
 	}
 }
 
@@ -273,7 +294,7 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 	m->cfg = *cfg;
 	m->plat = p;
 	m->strict = cfg->strict;
-	m->nsockets = cfg->sockets ? cfg->sockets : 1;
+	m->nsockets = cfg->sockets ? cfg->sockets : p->sockets_default ? p->sockets_default : 1;
 	m->ncores = cfg->cpus_per_socket ? cfg->cpus_per_socket : p->ncores;
 	if (m->nsockets > p->max_sockets || m->ncores > UCM_MAXCORES) {
 		ucm_seterr(m, -EINVAL, "%s supports 1..%u sockets and at most %u cpus per socket",
@@ -317,8 +338,10 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 			if (b->nsub) {
 				b->input = calloc(b->nsub, sizeof(*b->input));
 				b->fed = calloc(b->nsub, sizeof(*b->fed));
-				if (!b->input || !b->fed)
+				b->attr = calloc((size_t)b->nsub * UCM_NATTR, sizeof(*b->attr));
+				if (!b->input || !b->fed || !b->attr)
 					goto nomem;
+				init_attrs(b);
 			}
 			nr += bi->type->nregs;
 		}
@@ -389,6 +412,7 @@ void ucm_destroy(struct ucm_model *m)
 	for (unsigned i = 0; i < m->nboxes; i++) {
 		free(m->boxes[i].input);
 		free(m->boxes[i].fed);
+		free(m->boxes[i].attr);
 	}
 	for (unsigned s = 0; s < UCM_NSPACES; s++)
 		free(m->sorted[s]);
@@ -1000,6 +1024,26 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub)
 {
 	return m->boxes[box].input[sub];
+}
+
+int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint16_t v)
+{
+	struct ucm_box *b;
+
+	if (box < 0 || (unsigned)box >= m->nboxes)
+		return ucm_seterr(m, -ENOENT, "no box %d", box);
+	b = &m->boxes[box];
+	if (sub >= b->nsub || attr >= UCM_NATTR)
+		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u attribute %u",
+				  b->def->type->name, b->def->inst, sub, attr);
+	b->attr[sub * UCM_NATTR + attr] = v;
+	ucm_box_recompute(m, b);
+	return 0;
+}
+
+uint16_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, unsigned attr)
+{
+	return m->boxes[box].attr[sub * UCM_NATTR + attr];
 }
 
 void ucm_clear_inputs(struct ucm_model *m)

@@ -34,24 +34,6 @@ static uint64_t time_of_cycle(uint64_t hz, uint64_t c)
 	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 
-static const struct ucm_evcode *ctr_code(const struct ucm_box *b, unsigned i, uint64_t *umask,
-					 int *all_subs)
-{
-	const struct ucm_boxtype *bt = b->def->type;
-	const struct ucm_reg *ctl = b->ctr[i].ctl;
-
-	*all_subs = 0;
-	*umask = 0;
-	if (!ctl || !ucm_layout_field(ctl->def->layout, UCM_R_EVSEL)) {
-		if (!bt->fixed_code)
-			return NULL;
-		*all_subs = 1;
-		return &bt->codes[bt->fixed_code[i]];
-	}
-	*umask = ucm_reg_field(ctl, UCM_R_UMASK);
-	return ucm_code_find(bt, (unsigned)ucm_reg_field(ctl, UCM_R_EVSEL));
-}
-
 /* Index of a code's first sub-event in the box's input vector. */
 static unsigned code_first_sub(const struct ucm_boxtype *bt, const struct ucm_evcode *ec)
 {
@@ -62,28 +44,95 @@ static unsigned code_first_sub(const struct ucm_boxtype *bt, const struct ucm_ev
 	return first;
 }
 
+/* The filter field a rule compares with: role and, for bands, .arg. */
+static const struct ucm_field *filter_field(const struct ucm_reg *f, const struct ucm_filtrule *r)
+{
+	const struct ucm_layout *l = f->def->layout;
+
+	for (unsigned i = 0; i < l->nfields; i++)
+		if (l->fields[i].role == r->role && l->fields[i].arg == r->arg)
+			return &l->fields[i];
+	return NULL;
+}
+
+/* Whether sub-event s (box input index idx) passes the code's filter rules
+ * under this control value (Xeon 2.3.3.3, 2.6.3.2). */
+static int rules_pass(const struct ucm_box *b, const struct ucm_reg *ctl,
+		      const struct ucm_evcode *ec, unsigned idx, uint64_t umask)
+{
+	for (unsigned i = 0; i < ec->nrules; i++) {
+		const struct ucm_filtrule *r = &ec->rules[i];
+		const struct ucm_field *f;
+		uint64_t fv;
+		uint16_t a;
+
+		if (r->umask_bits && !(umask & r->umask_bits))
+			continue;
+		if (r->ctl_role && !(ctl && ucm_reg_field(ctl, r->ctl_role)))
+			continue;
+		if (!b->filter || !(f = filter_field(b->filter, r)))
+			continue;
+		fv = ucm_field_get(f, b->filter->val);
+		a = b->attr[idx * UCM_NATTR + r->attr];
+		if (a == UCM_ATTR_NONE)
+			return 0;
+		switch (r->how) {
+		case UCM_FM_EQ: if (a != fv) return 0; break;
+		case UCM_FM_BIT: if (a >= 64 || !((fv >> a) & 1)) return 0; break;
+		default: if (a < fv) return 0; break;
+		}
+	}
+	return 1;
+}
+
+/* Sum of the inputs of code ec that the control selects. */
+static uint32_t code_inc(const struct ucm_box *b, const struct ucm_reg *ctl,
+			 const struct ucm_evcode *ec, int all, uint64_t umask)
+{
+	unsigned first = code_first_sub(b->def->type, ec);
+	uint32_t inc = 0;
+
+	if (ec->flags & UCM_EC_CLOCK)
+		return 1;
+	if (!ec->nsubs)
+		return rules_pass(b, ctl, ec, first, umask) ? b->input[first] : 0;
+	for (unsigned s = 0; s < ec->nsubs; s++)
+		if ((all || ucm_umask_selects(ec, s, umask)) &&
+		    rules_pass(b, ctl, ec, first + s, umask))
+			inc += b->input[first + s];
+	return inc;
+}
+
 void ucm_ctr_recompute(struct ucm_model *m, struct ucm_box *b, unsigned i)
 {
 	const struct ucm_boxtype *bt = b->def->type;
-	uint64_t umask;
-	int all;
-	const struct ucm_evcode *ec = ctr_code(b, i, &umask, &all);
-	uint32_t inc = 0;
+	struct ucm_ctr *c = &b->ctr[i];
+	const struct ucm_reg *ctl = c->ctl;
+	const struct ucm_evcode *ec, *occ = NULL;
+	unsigned code;
 
 	(void)m;
-	if (ec) {
-		unsigned first = code_first_sub(bt, ec);
-
-		if (ec->flags & UCM_EC_CLOCK)
-			inc = 1;
-		else if (!ec->nsubs)
-			inc = b->input[first];
-		else
-			for (unsigned s = 0; s < ec->nsubs; s++)
-				if (all || ucm_umask_selects(ec, s, umask))
-					inc += b->input[first + s];
+	c->inc = c->occ = 0;
+	c->mode = UCM_CM_PLAIN;
+	if (!ctl || !ucm_layout_field(ctl->def->layout, UCM_R_EVSEL)) {
+		/* a fixed counter counts its code, every sub-event of it */
+		if (bt->fixed_code)
+			c->inc = code_inc(b, ctl, &bt->codes[bt->fixed_code[i]], 1, 0);
+		return;
 	}
-	b->ctr[i].inc = inc;
+	ec = ucm_ctl_code(bt, ctl->def->layout, ctl->val, &code, &occ);
+	if (occ) {
+		/* OCC_SEL 1..3 picks sub-counter 0..2 (C0, C3, C6) */
+		unsigned sel = (unsigned)ucm_reg_field(ctl, UCM_R_OCC_SEL);
+
+		if (sel && sel <= occ->nsubs)
+			c->occ = b->input[code_first_sub(bt, occ) + sel - 1];
+		c->mode = ec == occ ? UCM_CM_OCC : UCM_CM_OCC_AND;
+		if (ec == occ)
+			return;
+	}
+	if (ec)
+		c->inc = code_inc(b, ctl, ec, 0, ucm_reg_field(ctl, UCM_R_UMASK));
 }
 
 void ucm_box_recompute(struct ucm_model *m, struct ucm_box *b)
@@ -143,17 +192,45 @@ static void ctr_rate(const struct ucm_box *b, unsigned i, struct ctr_rate *o)
 {
 	const struct ucm_ctr *c = &b->ctr[i];
 	uint64_t thr = c->ctl ? ucm_reg_field(c->ctl, UCM_R_THRESH) : 0;
+	int edge;
 
 	memset(o, 0, sizeof(*o));
-	if (!thr) {
-		/* comparison disabled: the increment passes unmodified; INV and E
-		 * have no effect (docs: D4) */
-		o->first = o->steady = c->inc;
-		return;
+	switch (c->mode) {
+	case UCM_CM_OCC:
+		/* the occupancy alone: THRESH with OCC_INV, then OCC_EDGE
+		 * (Table 2-80 cases 2-4) */
+		if (!thr) {
+			o->first = o->steady = c->occ;
+			return;
+		}
+		o->cmp = ucm_reg_field(c->ctl, UCM_R_OCC_INV) ? c->occ < thr : c->occ >= thr;
+		edge = (int)ucm_reg_field(c->ctl, UCM_R_OCC_EDGE);
+		break;
+	case UCM_CM_OCC_AND: {
+		/* base event (INV: its negation) in cycles where the occupancy
+		 * passes THRESH/OCC_INV; either edge bit counts rising edges of
+		 * the result (Table 2-80 cases 5-6; docs/platform-snbep.md) */
+		int base = ucm_reg_field(c->ctl, UCM_R_INV) ? c->inc == 0 : c->inc != 0;
+		int occ_ok = !thr || (ucm_reg_field(c->ctl, UCM_R_OCC_INV) ? c->occ < thr
+									  : c->occ >= thr);
+
+		o->cmp = base && occ_ok;
+		edge = ucm_reg_field(c->ctl, UCM_R_EDGE) || ucm_reg_field(c->ctl, UCM_R_OCC_EDGE);
+		break;
+	}
+	default:
+		if (!thr) {
+			/* comparison disabled: the increment passes unmodified; INV
+			 * and E have no effect (docs: D4) */
+			o->first = o->steady = c->inc;
+			return;
+		}
+		o->cmp = ucm_reg_field(c->ctl, UCM_R_INV) ? c->inc < thr : c->inc >= thr;
+		edge = (int)ucm_reg_field(c->ctl, UCM_R_EDGE);
+		break;
 	}
 	o->cmp_valid = 1;
-	o->cmp = ucm_reg_field(c->ctl, UCM_R_INV) ? c->inc < thr : c->inc >= thr;
-	if (ucm_reg_field(c->ctl, UCM_R_EDGE)) {
+	if (edge) {
 		o->first = o->cmp && !c->prev_cmp;
 		o->steady = 0;
 	} else {

@@ -30,6 +30,15 @@ struct ucm_ctr {
 	uint64_t total, first_read, last_read, reads, wraps;
 	/* per-cycle output under the current input, see ucm_count.c */
 	uint32_t inc;            /* raw selected increment */
+	uint32_t occ;            /* occupancy sub-counter value (PCU) */
+	uint8_t mode;            /* enum ucm_ctr_mode */
+};
+
+/* How a counter's pipeline runs (Xeon Table 2-75/2-80 for the PCU modes). */
+enum ucm_ctr_mode {
+	UCM_CM_PLAIN,     /* increment -> THRESH/INV -> edge */
+	UCM_CM_OCC,       /* occupancy sub-counter -> THRESH/OCC_INV -> OCC_EDGE */
+	UCM_CM_OCC_AND,   /* base event (INV: not) and occupancy compare -> edge */
 };
 
 struct ucm_box {
@@ -41,6 +50,7 @@ struct ucm_box {
 	unsigned nsub;
 	uint32_t *input;         /* current per-cycle increment per sub-event */
 	uint64_t *fed;           /* increments fed per sub-event */
+	uint16_t *attr;          /* UCM_NATTR run-time attributes per sub-event */
 	struct ucm_ctr ctr[UCM_MAXCTR];
 };
 

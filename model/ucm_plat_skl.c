@@ -124,9 +124,9 @@ static const struct ucm_subev s_lookup[] = {
 };
 static const struct ucm_evcode c_cbo[] = {
 	{ 0x22, "XSNP_RESPONSE", 1, 0x3, 2, { 0xF0, 0x0F }, ARRAY_LEN(s_xsnp), 0, s_xsnp,
-	  "SKL Table 3-1" },
+	  "SKL Table 3-1", 0, 0, NULL, NULL },
 	{ 0x34, "CACHE_LOOKUP", 1, 0x3, 2, { 0xF0, 0x0F }, ARRAY_LEN(s_lookup), 0, s_lookup,
-	  "SKL Table 3-1" },
+	  "SKL Table 3-1", 0, 0, NULL, NULL },
 };
 
 /* Table 3-2.  TRK_OCCUPANCY adds the number of valid tracker entries each
@@ -136,24 +136,24 @@ static const struct ucm_subev s_trk_occ[] = { { "ALL", { 0x01 } } };
 static const struct ucm_subev s_trk_req[] = { { "WRITES", { 0x21 } }, { "NONWRITES", { 0x01 } } };
 static const struct ucm_subev s_coh_req[] = { { "ALL", { 0x01 } } };
 static const struct ucm_evcode c_arb[] = {
-	{ 0x80, "TRK_OCCUPANCY", 32, 0x1, 1, { 0xFF }, 1, 0, s_trk_occ, "SKL Table 3-2" },
-	{ 0x81, "TRK_REQUESTS", 1, 0x3, 1, { 0xFF }, 2, 0, s_trk_req, "SKL Table 3-2" },
-	{ 0x84, "COH_TRK_REQUESTS", 1, 0x3, 1, { 0xFF }, 1, 0, s_coh_req, "SKL Table 3-2" },
+	{ 0x80, "TRK_OCCUPANCY", 32, 0x1, 1, { 0xFF }, 1, 0, s_trk_occ, "SKL Table 3-2", 0, 0, NULL, NULL },
+	{ 0x81, "TRK_REQUESTS", 1, 0x3, 1, { 0xFF }, 2, 0, s_trk_req, "SKL Table 3-2", 0, 0, NULL, NULL },
+	{ 0x84, "COH_TRK_REQUESTS", 1, 0x3, 1, { 0xFF }, 1, 0, s_coh_req, "SKL Table 3-2", 0, 0, NULL, NULL },
 };
 
 static const struct ucm_evcode c_clock[] = {
-	{ 0x00, "CLOCK", 1, 0x1, 1, { 0xFF }, 0, UCM_EC_CLOCK, NULL, "SKL Table 3-2" },
+	{ 0x00, "CLOCK", 1, 0x1, 1, { 0xFF }, 0, UCM_EC_CLOCK, NULL, "SKL Table 3-2", 0, 0, NULL, NULL },
 };
 static const uint8_t fixed_clock[] = { 0 };
 
 /* Table 3-3: codes are the counters' offsets from the BAR.  At most one
  * 64-byte request per uclk cycle each (decision D7). */
 static const struct ucm_evcode c_imc[] = {
-	{ 0x5040, "DRAM_GT_REQUESTS", 1, 0x01, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3" },
-	{ 0x5044, "DRAM_IA_REQUESTS", 1, 0x02, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3" },
-	{ 0x5048, "DRAM_IO_REQUESTS", 1, 0x04, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3" },
-	{ 0x5050, "DRAM_DATA_READS", 1, 0x08, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3" },
-	{ 0x5054, "DRAM_DATA_WRITES", 1, 0x10, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3" },
+	{ 0x5040, "DRAM_GT_REQUESTS", 1, 0x01, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3", 0, 0, NULL, NULL },
+	{ 0x5044, "DRAM_IA_REQUESTS", 1, 0x02, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3", 0, 0, NULL, NULL },
+	{ 0x5048, "DRAM_IO_REQUESTS", 1, 0x04, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3", 0, 0, NULL, NULL },
+	{ 0x5050, "DRAM_DATA_READS", 1, 0x08, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3", 0, 0, NULL, NULL },
+	{ 0x5054, "DRAM_DATA_WRITES", 1, 0x10, 1, { 0xFF }, 0, 0, NULL, "SKL Table 3-3", 0, 0, NULL, NULL },
 };
 static const uint8_t fixed_imc[] = { 0, 1, 2, 3, 4 };
 
@@ -219,15 +219,15 @@ static const struct ucm_boxtype bt_imc = {
 };
 
 static const struct ucm_boxinst skl_boxes[] = {
-	{ &bt_global, 0, 0, 0, -1, 0 },
-	{ &bt_clock, 0, 0, 0, 0, 0 },
-	{ &bt_arb, 0, 0, 0, 1, 0x3B0 },
-	{ &bt_cbo, 0, 0, 0, 3, 0x700 },
-	{ &bt_cbo, 1, 0, 0, 3, 0x710 },
-	{ &bt_cbo, 2, 0, 0, 3, 0x720 },
-	{ &bt_cbo, 3, 0, 0, 3, 0x730 },
-	{ &bt_hostbridge, 0, 0, 0, -1, 0 },
-	{ &bt_imc, 0, 0, 0, -1, 0x5040 },
+	{ &bt_global, 0, 0, 0, -1, 0, 0 },
+	{ &bt_clock, 0, 0, 0, 0, 0, 0 },
+	{ &bt_arb, 0, 0, 0, 1, 0x3B0, 0 },
+	{ &bt_cbo, 0, 0, 0, 3, 0x700, 0 },
+	{ &bt_cbo, 1, 0, 0, 3, 0x710, 0 },
+	{ &bt_cbo, 2, 0, 0, 3, 0x720, 0 },
+	{ &bt_cbo, 3, 0, 0, 3, 0x730, 0 },
+	{ &bt_hostbridge, 0, 0, 0, -1, 0, 0 },
+	{ &bt_imc, 0, 0, 0, -1, 0x5040, 0 },
 };
 
 /* ---- named events: Tables 3-1, 3-2, 3-3 ---- */

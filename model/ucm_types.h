@@ -33,6 +33,9 @@ enum ucm_role {
 	UCM_R_EVSEL, UCM_R_UMASK, UCM_R_EDGE, UCM_R_INV, UCM_R_EN,
 	UCM_R_OVF_EN, UCM_R_THRESH, UCM_R_RST, UCM_R_TID_EN, UCM_R_OCC_SEL,
 	UCM_R_OCC_INV, UCM_R_OCC_EDGE, UCM_R_EXTSEL,
+	/* box filter fields compared with sub-event attributes (.arg: band) */
+	UCM_R_FILT_TID, UCM_R_FILT_NID, UCM_R_FILT_STATE, UCM_R_FILT_OPC,
+	UCM_R_FILT_BAND,
 	/* global control; PMI_SEL fields carry the core number in .arg */
 	UCM_R_GLOBAL_EN, UCM_R_FRZ_ON_PMI, UCM_R_WAKE_ON_PMI, UCM_R_PMI_SEL,
 	/* box control */
@@ -73,6 +76,7 @@ enum ucm_kind {
 	UCM_K_NBOXES,       /* read-only count of a box type (CBO_CONFIG) */
 	UCM_K_DEVID,        /* PCI device ID, from the model configuration */
 	UCM_K_BAR,          /* MMIO base address register (MCHBAR) */
+	UCM_K_NODEID,       /* read-only: the socket's node ID (reset = socket) */
 };
 
 /* A register of a box type, at an offset from the instance base. */
@@ -95,10 +99,49 @@ struct ucm_subev {
 	uint8_t match[UCM_MAXGRP];
 };
 
-enum { UCM_EC_CLOCK = 1 };  /* input is the box clock: 1 every cycle */
+enum {
+	UCM_EC_CLOCK = 1,   /* input is the box clock: 1 every cycle */
+	UCM_EC_OCC = 2,     /* occupancy sub-counters: sub-event OCC_SEL-1 is
+			     * chosen by the control's OCC_SEL value, not by
+			     * umask bits (PCU, Xeon Table 2-75) */
+	UCM_EC_FIXED = 4,   /* counted by a fixed counter only: never chosen
+			     * by an EV_SEL value */
+};
+
+/* Attributes of a sub-event that box filter fields are compared with.
+ * Static values come from the tables (ucm_evcode.attrs); a workload may
+ * override any of them per box at run time (ucm_set_input_attr), e.g. the
+ * thread that issues a request or the node it targets. */
+enum ucm_attr { UCM_AT_STATE, UCM_AT_OPC, UCM_AT_NID, UCM_AT_TID, UCM_AT_FREQ, UCM_NATTR };
+#define UCM_ATTR_NONE 0xFFFFu  /* no such attribute: a rule on it never matches */
+
+struct ucm_subattr {
+	uint16_t v[UCM_NATTR];
+};
+
+/* How a filter field is compared with a sub-event attribute. */
+enum ucm_fmatch {
+	UCM_FM_EQ,    /* field == attribute (opcode, thread ID) */
+	UCM_FM_BIT,   /* field has bit <attribute> set (state mask, node mask) */
+	UCM_FM_GE,    /* attribute >= field (frequency band) */
+};
+
+/* A filter rule of an event code: while it applies, a sub-event counts only
+ * if its attribute passes the box filter field.  It applies when the umask
+ * has a bit of umask_bits (0: always) and, if ctl_role is set, when that
+ * control field is 1 (TID_EN). */
+struct ucm_filtrule {
+	uint8_t attr;       /* enum ucm_attr */
+	uint8_t role;       /* filter field role, UCM_R_FILT_* */
+	uint8_t arg;        /* field .arg (band index) */
+	uint8_t how;        /* enum ucm_fmatch */
+	uint8_t umask_bits;
+	uint8_t ctl_role;
+};
 
 struct ucm_evcode {
-	uint16_t code;          /* EVT_SEL value */
+	uint16_t code;          /* EVT_SEL value, | 0x100 when the extra select
+				 * bit (UCM_R_EXTSEL) is part of the code */
 	const char *name;       /* e.g. "CACHE_LOOKUP" */
 	uint16_t max_inc;       /* max increment per cycle (all sub-events) */
 	uint32_t ctr_mask;      /* counters allowed by the event table */
@@ -108,6 +151,13 @@ struct ucm_evcode {
 	uint8_t flags;
 	const struct ucm_subev *subs;
 	const char *cite;
+	/* Group g is *restricting* when bit g is set here: with no umask bit of
+	 * the group programmed every sub-event passes it; otherwise the rule
+	 * above applies (TOR_INSERTS' MISS bit: absent = hits and misses). */
+	uint8_t grp_restrict;
+	uint8_t nrules;
+	const struct ucm_filtrule *rules;
+	const struct ucm_subattr *attrs;  /* per sub-event, or NULL: all NONE */
 };
 
 enum {
@@ -141,6 +191,8 @@ struct ucm_boxinst {
 	uint8_t dev, fn;    /* PCI only */
 	int8_t status_bit;  /* bit in the global status register, -1: none */
 	uint64_t base;
+	uint16_t devid;     /* PCI device ID of this function (UCM_K_DEVID), 0:
+			     * the platform's configured identifying ID */
 };
 
 struct ucm_clockdef {
@@ -185,6 +237,7 @@ struct ucm_platform {
 	uint64_t bar_mask;         /* address bits of the BAR (SKL 3.3) */
 	uint64_t bar_size;         /* MMIO window size behind the BAR */
 	const char *default_events; /* a bare 'stat' counts these */
+	uint8_t sockets_default;   /* sockets of a model configured with 0 */
 	const char *doc;           /* docs/ page with the platform's decisions */
 };
 
