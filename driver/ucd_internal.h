@@ -32,6 +32,7 @@ struct ucd_ev {
 	uint64_t ctl;            /* control value without EN, 0 for fixed */
 	uint32_t ctr_mask;
 	uint64_t max_out;        /* worst-case counter increment per cycle */
+	uint64_t filt, filt_mask;/* box filter bits this event needs, and their values */
 };
 
 struct ucd_ctr {
@@ -57,6 +58,8 @@ struct ucd {
 	const struct ucm_platform *plat;
 	unsigned nsockets;
 	unsigned cpu[8];
+	unsigned bus[8];         /* uncore PCI bus of each socket */
+	unsigned nsock_pci;      /* sockets whose bus was found, 0: fixed buses */
 	unsigned ninst[UCM_MAXBT];
 	uint64_t bar;            /* MMIO base of socket 0, 0: none */
 	size_t nev;

@@ -64,6 +64,80 @@ static const struct ucm_layout *ctl_layout(const struct ucm_boxtype *bt)
 	return rd ? rd->layout : NULL;
 }
 
+/* EV_SEL and, for codes above 0xFF, the extra select bit. */
+static uint64_t put_code(const struct ucm_layout *l, uint64_t ctl, unsigned code)
+{
+	ctl = ucm_field_put(ucm_layout_field(l, UCM_R_EVSEL), ctl, code & 0xFF);
+	return ucm_field_put(ucm_layout_field(l, UCM_R_EXTSEL), ctl, code >> 8);
+}
+
+static const struct ucm_layout *filter_layout(const struct ucm_boxtype *bt)
+{
+	const struct ucm_regdef *rd = ucm_regdef_find(bt, UCM_K_FILTER, 0);
+
+	return rd ? rd->layout : NULL;
+}
+
+static const struct ucm_field *field_arg(const struct ucm_layout *l, unsigned role, unsigned arg)
+{
+	for (unsigned i = 0; l && i < l->nfields; i++)
+		if (l->fields[i].role == role && l->fields[i].arg == arg)
+			return &l->fields[i];
+	return NULL;
+}
+
+/* Terms beyond perf's generic five, as Linux names them for these boxes:
+ * control fields, and box filter fields (Xeon 2.3.3.3, 2.6.3.2). */
+static const struct xterm {
+	const char *name;
+	uint8_t filter, role, arg;
+} xterms[] = {
+	{ "occ_sel", 0, UCM_R_OCC_SEL, 0 },       { "occ_invert", 0, UCM_R_OCC_INV, 0 },
+	{ "occ_edge", 0, UCM_R_OCC_EDGE, 0 },     { "tid_en", 0, UCM_R_TID_EN, 0 },
+	{ "filter_tid", 1, UCM_R_FILT_TID, 0 },   { "filter_nid", 1, UCM_R_FILT_NID, 0 },
+	{ "filter_state", 1, UCM_R_FILT_STATE, 0 }, { "filter_opc", 1, UCM_R_FILT_OPC, 0 },
+	{ "filter_band0", 1, UCM_R_FILT_BAND, 0 }, { "filter_band1", 1, UCM_R_FILT_BAND, 1 },
+	{ "filter_band2", 1, UCM_R_FILT_BAND, 2 }, { "filter_band3", 1, UCM_R_FILT_BAND, 3 },
+};
+
+/* The filter values a programmed event relies on: what the user gave, and
+ * for each filter rule that applies but was not given, the value that lets
+ * every sub-event through (a state or node mask of all ones, band 0).  An
+ * equality match (opcode, thread) has no such value: it must be given. */
+static int filter_needs(struct ucd *d, const struct tok *t, struct ucd_ev *e)
+{
+	const struct ucm_layout *fl = filter_layout(e->box), *l = ctl_layout(e->box);
+	const struct ucm_evcode *ec = e->code, *occ;
+	unsigned code;
+	uint64_t umask = ucm_field_get(ucm_layout_field(l, UCM_R_UMASK), e->ctl);
+
+	if (!fl || !l)
+		return 0;
+	ec = ucm_ctl_code(e->box, l, e->ctl, &code, &occ);
+	for (unsigned i = 0; ec && i < ec->nrules; i++) {
+		const struct ucm_filtrule *r = &ec->rules[i];
+		const struct ucm_field *f = field_arg(fl, r->role, r->arg);
+
+		if (!f || (r->umask_bits && !(umask & r->umask_bits)) ||
+		    (r->ctl_role && !ucm_field_get(ucm_layout_field(l, r->ctl_role), e->ctl)) ||
+		    (e->filt_mask & ucm_field_mask(f)))
+			continue;
+		if (r->how == UCM_FM_EQ) {
+			const char *term = "?";
+
+			for (size_t k = 0; k < sizeof(xterms) / sizeof(xterms[0]); k++)
+				if (xterms[k].filter && xterms[k].role == r->role && xterms[k].arg == r->arg)
+					term = xterms[k].name;
+			return tokerr(d, t, t->col, "%s matches on the %s filter field %s: give %s=",
+				      ec->name, e->box->name, f->name, term);
+		}
+		e->filt_mask |= ucm_field_mask(f);
+		if (r->how == UCM_FM_BIT)
+			e->filt |= ucm_field_mask(f);
+	}
+	return 0;
+}
+
 /* Box types whose counters count a fixed event: nothing to select. */
 static int box_fixed(const struct ucm_boxtype *bt)
 {
@@ -90,8 +164,22 @@ static void canonical(struct ucd_ev *e)
 	}
 	n = snprintf(e->canonical, sizeof(e->canonical), "%s/event=0x%llx,umask=0x%llx",
 		     e->box->name,
-		     (unsigned long long)ucm_field_get(ucm_layout_field(l, UCM_R_EVSEL), e->ctl),
+		     (unsigned long long)(ucm_field_get(ucm_layout_field(l, UCM_R_EVSEL), e->ctl) |
+					  ucm_field_get(ucm_layout_field(l, UCM_R_EXTSEL), e->ctl) << 8),
 		     (unsigned long long)ucm_field_get(ucm_layout_field(l, UCM_R_UMASK), e->ctl));
+	for (size_t k = 0; k < sizeof(xterms) / sizeof(xterms[0]) && n < (int)sizeof(e->canonical); k++) {
+		const struct ucm_field *f = xterms[k].filter
+			? field_arg(filter_layout(e->box), xterms[k].role, xterms[k].arg)
+			: ucm_layout_field(l, xterms[k].role);
+		uint64_t v = xterms[k].filter ? e->filt : e->ctl;
+
+		if (f && (!xterms[k].filter || (e->filt_mask & ucm_field_mask(f))) &&
+		    (xterms[k].filter || ucm_field_get(f, v)))
+			n += snprintf(e->canonical + n, sizeof(e->canonical) - (size_t)n, ",%s=0x%llx",
+				      xterms[k].name, (unsigned long long)ucm_field_get(f, v));
+	}
+	if (n >= (int)sizeof(e->canonical))
+		n = (int)sizeof(e->canonical) - 1;
 	if (ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), e->ctl))
 		n += snprintf(e->canonical + n, sizeof(e->canonical) - (size_t)n, ",thresh=%llu",
 			      (unsigned long long)ucm_field_get(ucm_layout_field(l, UCM_R_THRESH),
@@ -113,7 +201,11 @@ static void from_row(struct ucd_ev *e, const struct ucm_event *row)
 	e->code = ucm_code_find(row->box, row->code);
 	e->ctl = 0;
 	if (!box_fixed(row->box)) {
-		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_EVSEL), e->ctl, row->code);
+		e->ctl = put_code(l, e->ctl, row->code);
+		if ((row->code & 0x80) && ucm_layout_field(l, UCM_R_OCC_SEL))
+			/* an occupancy row: its umask bits 7:6 are OCC_SEL, as in
+			 * Intel's event lists (public facts) */
+			e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_OCC_SEL), e->ctl, row->umask >> 6);
 		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_UMASK), e->ctl, row->umask);
 		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_THRESH), e->ctl, row->thresh);
 	}
@@ -192,6 +284,14 @@ static int parse_pmu(struct ucd *d, const struct tok *t, const char *s, size_t n
 	}
 }
 
+static const struct xterm *xterm_find(const char *k, size_t n)
+{
+	for (size_t i = 0; i < sizeof(xterms) / sizeof(xterms[0]); i++)
+		if (teq(k, n, xterms[i].name))
+			return &xterms[i];
+	return NULL;
+}
+
 struct term {
 	const char *k, *v;
 	size_t kn, vn, col;
@@ -203,6 +303,7 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 	const struct ucm_layout *l = ctl_layout(e->box);
 	int have_ev = 0, have_umask = 0, have_thr = 0;
 	uint64_t evsel = 0, umask = 0, thr = 0, inv = 0, edge = 0;
+	uint64_t xctl = 0, xctl_mask = 0;
 	const struct ucm_event *named = NULL;
 	size_t i = 0;
 
@@ -239,6 +340,13 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 					      e->box->name, (int)tm.kn, tm.k);
 			if (!tm.v && (role == UCM_R_EVSEL || role == UCM_R_UMASK || role == UCM_R_THRESH))
 				return tokerr(d, t, tm.col, "'%.*s' needs a value", (int)tm.kn, tm.k);
+			/* event=0x1XX: the extra select bit (PCU, QPI) */
+			if (role == UCM_R_EVSEL && ucm_layout_field(l, UCM_R_EXTSEL) && v <= 0x1FF) {
+				evsel = v;
+				have_ev = 1;
+				i = j + 1;
+				continue;
+			}
 			if (v > FIELD_MAX(role))
 				return tokerr(d, t, tm.col + tm.kn + 1,
 					      "%.*s=%llu out of range: the field is %u bits, max %llu (%s)",
@@ -251,6 +359,33 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 			case UCM_R_INV: inv = v; break;
 			case UCM_R_EDGE: edge = v; break;
 			default: thr = v; have_thr = 1; break;
+			}
+		} else if (xterm_find(tm.k, tm.kn)) {
+			const struct xterm *x = xterm_find(tm.k, tm.kn);
+			const struct ucm_layout *xl = x->filter ? filter_layout(e->box) : l;
+			const struct ucm_field *f = field_arg(xl, x->role, x->arg);
+			uint64_t fmax;
+
+			if (!f)
+				return tokerr(d, t, tm.col, "%s has no '%.*s' field", e->box->name,
+					      (int)tm.kn, tm.k);
+			fmax = ucm_field_mask(f) >> f->lo;
+			if (v > fmax)
+				return tokerr(d, t, tm.col + tm.kn + 1,
+					      "%.*s=%llu out of range: the field is %u bits, max %llu (%s)",
+					      (int)tm.kn, tm.k, (unsigned long long)v, f->hi - f->lo + 1,
+					      (unsigned long long)fmax, xl->cite);
+			if (x->filter) {
+				e->filt = ucm_field_put(f, e->filt, v);
+				e->filt_mask |= ucm_field_mask(f);
+				if (x->role == UCM_R_FILT_TID && ucm_layout_field(l, UCM_R_TID_EN)) {
+					/* a thread filter needs the counter's tid_en */
+					xctl = ucm_field_put(ucm_layout_field(l, UCM_R_TID_EN), xctl, 1);
+					xctl_mask |= ucm_field_mask(ucm_layout_field(l, UCM_R_TID_EN));
+				}
+			} else {
+				xctl = ucm_field_put(f, xctl, v);
+				xctl_mask |= ucm_field_mask(f);
 			}
 		} else if (!tm.v) {
 			const struct ucm_event *row = NULL;
@@ -288,12 +423,17 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 				      e->box->name);
 		if (!have_ev)
 			return tokerr(d, t, col, "no event: give event=CODE or an event name");
-		e->code = ucm_code_find(e->box, (unsigned)evsel);
-		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_EVSEL), 0, evsel);
+		e->ctl = put_code(l, 0, (unsigned)evsel);
 		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_UMASK), e->ctl, umask);
 	}
 	if (!box_fixed(e->box)) {
 		char why[192];
+		const struct ucm_evcode *occ;
+		unsigned code;
+
+		e->ctl = (e->ctl & ~xctl_mask) | xctl;
+		if (!named)
+			e->code = ucm_ctl_code(e->box, l, e->ctl, &code, &occ);
 
 		/* an explicit thresh= (even 0) overrides a named event's threshold */
 		if (have_thr || !named)
@@ -306,15 +446,23 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		for (unsigned k = 0; !named && k < d->plat->nevents; k++) {
 			const struct ucm_event *r = &d->plat->events[k];
 
-			if (r->box == e->box && r->code == evsel && r->umask == umask &&
+			if (r->box == e->box && r->code == evsel && r->umask == umask && !xctl_mask &&
+			    !e->filt_mask &&
 			    r->thresh == ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), e->ctl) &&
 			    !inv && !edge)
 				e->row = r;
 		}
-		if (named && (have_thr || inv || edge || have_umask))
+		if (named && (have_thr || inv || edge || have_umask || xctl_mask || e->filt_mask))
 			e->row = NULL;
+		if (e->code) {
+			int rc = filter_needs(d, t, e);
+
+			if (rc)
+				return rc;
+		}
 	}
-	fill_from_code(e);
+	if (e->code)
+		fill_from_code(e);
 	return 0;
 }
 
@@ -365,6 +513,12 @@ static int parse_one(struct ucd *d, const struct tok *t)
 			return tokerr(d, t, t->col, "unknown event (see 'uncore list' for %s)",
 				      d->plat->name);
 		from_row(e, row);
+		if (e->code) {
+			int rc = filter_needs(d, t, e);
+
+			if (rc)
+				return rc;
+		}
 	}
 	if (!e->code)
 		return tokerr(d, t, t->col, "no such event code in the %s tables", e->box->name);
@@ -415,7 +569,8 @@ int ucd_parse(struct ucd *d, const char *list)
 static int same_config(const struct ucd *d, size_t a, size_t b)
 {
 	return d->ev[a].box == d->ev[b].box && d->ev[a].ctl == d->ev[b].ctl &&
-	       d->ev[a].code == d->ev[b].code;
+	       d->ev[a].code == d->ev[b].code && d->ev[a].filt_mask == d->ev[b].filt_mask &&
+	       d->ev[a].filt == d->ev[b].filt;
 }
 
 /* Assign counters to the list of placements in one box by backtracking. */
@@ -467,10 +622,22 @@ static int place_in_box(struct ucd *d, size_t ev, unsigned socket, const struct 
 			d->nctr++;
 			return 0;
 		}
-	for (size_t j = 0; j < d->nctr; j++)
-		if (d->ctr[j].socket == socket && d->ctr[j].bi == bi && d->ctr[j].shared_with < 0 &&
-		    n < 31)
+	for (size_t j = 0; j < d->nctr; j++) {
+		const struct ucd_ev *o = &d->ev[d->ctr[j].ev], *e = &d->ev[ev];
+		uint64_t clash;
+
+		if (d->ctr[j].socket != socket || d->ctr[j].bi != bi)
+			continue;
+		/* one filter register per box: shared only with equal values */
+		clash = (o->filt ^ e->filt) & o->filt_mask & e->filt_mask;
+		if (clash)
+			return ucd_seterr(d, -EBUSY,
+					  "cannot place '%s' (col %zu) on %s%u: '%s' needs other values in the box's filter register (bits 0x%llx differ); events share a filter only with equal values (%s)",
+					  e->name, e->col, bi->type->name, bi->inst, o->name,
+					  (unsigned long long)clash, bi->type->cite);
+		if (d->ctr[j].shared_with < 0 && n < 31)
 			list[n++] = j;
+	}
 	me = d->nctr;
 	list[n++] = me;
 	d->nctr++;

@@ -71,7 +71,7 @@ void ucd_reg_of(const struct ucd *d, unsigned socket, const struct ucm_boxinst *
 		r->addr = bi->base + def->off;
 		break;
 	case UCM_PCI:
-		r->pci.bus = d->plat->pci_bus[socket];
+		r->pci.bus = d->bus[socket];
 		r->pci.dev = bi->dev;
 		r->pci.fn = bi->fn;
 		r->addr = bi->base + def->off;
@@ -291,19 +291,106 @@ static int detect(struct ucd *d)
 	return ucd_seterr(d, -ENODEV, "no supported uncore for family %u model 0x%02x", fam, model);
 }
 
-/* The identifying PCI device: host bridge (client) and its device ID. */
+/* The identifying device of a platform (its first device ID) and the
+ * register of kind k in its box type. */
+static const struct ucm_boxinst *ident_box(const struct ucm_platform *p, unsigned k,
+					   const struct ucm_regdef **def)
+{
+	const struct ucm_regdef *dd;
+	const struct ucm_boxinst *bi = find_reg(p, UCM_K_DEVID, &dd);
+
+	*def = NULL;
+	for (unsigned i = 0; i < p->nboxes && p->ndevids; i++)
+		for (unsigned r = 0; r < p->boxes[i].type->nregs; r++)
+			if (p->boxes[i].type->regs[r].kind == UCM_K_DEVID &&
+			    (p->boxes[i].devid == p->devids[0] || !p->boxes[i].devid)) {
+				bi = &p->boxes[i];
+				dd = &p->boxes[i].type->regs[r];
+				goto found;
+			}
+found:
+	if (!bi)
+		return NULL;
+	if (k == UCM_K_DEVID) {
+		*def = dd;
+		return bi;
+	}
+	for (unsigned r = 0; r < bi->type->nregs; r++)
+		if (bi->type->regs[r].kind == k)
+			*def = &bi->type->regs[r];
+	return bi;
+}
+
+/* Uncore buses.  Where the identifying device reports its node ID (Xeon:
+ * UBox CPUNODEID 0x40, GIDNIDMAP 0x54), every bus is searched for it and the
+ * node map says which socket a bus belongs to, as Linux does; elsewhere the
+ * platform's fixed bus numbers hold. */
+static int discover_buses(struct ucd *d)
+{
+	const struct ucm_platform *p = d->plat;
+	const struct ucm_regdef *did, *nid, *map;
+	const struct ucm_boxinst *bi = ident_box(p, UCM_K_DEVID, &did);
+	unsigned found = 0;
+
+	for (unsigned s = 0; s < p->max_sockets && s < 8; s++)
+		d->bus[s] = p->pci_bus[s];
+	if (!bi || !ident_box(p, UCM_K_NODEID, &nid) || !nid)
+		return 0;
+	ident_box(p, UCM_K_NODEMAP, &map);
+	for (unsigned bus = 0; bus < 256; bus++) {
+		struct ucb_pci pci = { 0, bus, bi->dev, bi->fn };
+		uint64_t vid, dev, node, nmap = 0xFAC688; /* identity: node i at 3i */
+		unsigned sock = 8;
+		int rc;
+
+		if (ucb_pci_read(d->be, &pci, 0, 2, &vid) || vid != p->pci_vendor ||
+		    ucb_pci_read(d->be, &pci, (unsigned)(bi->base + did->off), 2, &dev) ||
+		    dev != p->devids[0])
+			continue;
+		if ((rc = ucb_pci_read(d->be, &pci, (unsigned)(bi->base + nid->off), 4, &node)) ||
+		    (map && (rc = ucb_pci_read(d->be, &pci, (unsigned)(bi->base + map->off), 4, &nmap))))
+			return ucd_seterr(d, rc, "reading the node ID at %02x:%02x.%x: %s", bus,
+					  bi->dev, bi->fn, ucb_error(d->be));
+		node = ucm_field_get(ucm_layout_field(nid->layout, UCM_R_VALUE), node);
+		for (unsigned i = 0; i < 8; i++)
+			if (((nmap >> (3 * i)) & 7) == node) {
+				sock = i;
+				break;
+			}
+		if (sock >= p->max_sockets || sock >= 8)
+			return ucd_seterr(d, -EIO,
+					  "uncore bus %02x: node ID %llu maps to socket %u, beyond the %s's %u",
+					  bus, (unsigned long long)node, sock, p->title, p->max_sockets);
+		d->bus[sock] = bus;
+		found |= 1u << sock;
+	}
+	if (!found && !d->opts.force)
+		return ucd_seterr(d, -ENODEV,
+				  "no %s (%04x:%04x) on any PCI bus: is this a %s? (--force skips the check)",
+				  bi->type->title, p->pci_vendor, p->devids[0], p->title);
+	/* sockets are numbered from 0 without gaps */
+	for (unsigned s = 0; found && s < 8; s++)
+		if (!(found & (1u << s))) {
+			d->nsock_pci = s;
+			return 0;
+		}
+	d->nsock_pci = found ? 8 : 0;
+	return 0;
+}
+
+/* The identifying PCI device: host bridge (client), UBox (Xeon). */
 static int identify(struct ucd *d)
 {
 	const struct ucm_platform *p = d->plat;
 	const struct ucm_regdef *def;
-	const struct ucm_boxinst *bi = find_reg(p, UCM_K_DEVID, &def);
+	const struct ucm_boxinst *bi = ident_box(p, UCM_K_DEVID, &def);
 	struct ucb_pci pci;
 	uint64_t vid, did;
 	int rc;
 
 	if (!bi)
 		return 0;
-	pci = (struct ucb_pci){ 0, p->pci_bus[0], bi->dev, bi->fn };
+	pci = (struct ucb_pci){ 0, d->bus[0], bi->dev, bi->fn };
 	if ((rc = ucb_pci_read(d->be, &pci, 0, 2, &vid)) ||
 	    (rc = ucb_pci_read(d->be, &pci, (unsigned)(bi->base + def->off), 2, &did)))
 		return ucd_seterr(d, rc, "reading the %s at %02x:%02x.%x: %s", bi->type->title,
@@ -386,10 +473,11 @@ int ucd_open(struct ucb *be, const struct ucd_opts *o, struct ucd **out)
 	d->be = be;
 	if (o)
 		d->opts = *o;
-	if ((rc = detect(d)) || (rc = identify(d)))
+	if ((rc = detect(d)) || (rc = discover_buses(d)) || (rc = identify(d)))
 		return rc;
 	for (d->nsockets = 0; d->nsockets < d->plat->max_sockets && d->nsockets < 8; d->nsockets++)
-		if (ucb_socket_cpu(be, d->nsockets, &d->cpu[d->nsockets]))
+		if ((d->nsock_pci && d->nsockets >= d->nsock_pci) ||
+		    ucb_socket_cpu(be, d->nsockets, &d->cpu[d->nsockets]))
 			break;
 	if (!d->nsockets)
 		return ucd_seterr(d, -ENODEV, "no socket: %s", ucb_error(be));
@@ -625,6 +713,66 @@ static int check_in_use(struct ucd *d)
 	return 0;
 }
 
+/* Whether counter j is the first of those we use in its box instance. */
+static int first_in_box(const struct ucd *d, size_t j)
+{
+	for (size_t k = 0; k < j; k++)
+		if (d->ctr[k].socket == d->ctr[j].socket && d->ctr[k].bi == d->ctr[j].bi)
+			return 0;
+	return 1;
+}
+
+/* Box-level freeze (Xeon 2.1.1 a/b and f): FRZ_EN with FRZ set or clear on
+ * every box we use that has a box control.  Only fields the tables define
+ * are written: the bits the guide reserves (HA, iMC) stay 0. */
+static int boxes_freeze(struct ucd *d, int freeze)
+{
+	for (size_t j = 0; j < d->nctr; j++) {
+		const struct ucm_regdef *def = ucm_regdef_find(d->ctr[j].bi->type, UCM_K_BOX_CTL, 0);
+		const struct ucm_layout *l;
+		struct ucd_reg r;
+		uint64_t v;
+		int rc;
+
+		if (!def || !first_in_box(d, j))
+			continue;
+		l = def->layout;
+		if (!ucm_layout_field(l, UCM_R_FRZ))
+			continue;
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_FRZ_EN), 0, 1);
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_FRZ), v, !!freeze);
+		ucd_reg_of(d, d->ctr[j].socket, d->ctr[j].bi, def, &r);
+		if ((rc = reg_write(d, &r, v)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Each box filter register we need, with the values our events share. */
+static int program_filters(struct ucd *d)
+{
+	for (size_t j = 0; j < d->nctr; j++) {
+		const struct ucm_regdef *def = ucm_regdef_find(d->ctr[j].bi->type, UCM_K_FILTER, 0);
+		uint64_t v = 0, mask = 0;
+		struct ucd_reg r;
+		int rc;
+
+		if (!def || !first_in_box(d, j))
+			continue;
+		for (size_t k = j; k < d->nctr; k++)
+			if (d->ctr[k].socket == d->ctr[j].socket && d->ctr[k].bi == d->ctr[j].bi) {
+				v |= d->ev[d->ctr[k].ev].filt & d->ev[d->ctr[k].ev].filt_mask;
+				mask |= d->ev[d->ctr[k].ev].filt_mask;
+			}
+		if (!mask)
+			continue;
+		ucd_reg_of(d, d->ctr[j].socket, d->ctr[j].bi, def, &r);
+		if ((rc = reg_write(d, &r, v)))
+			return rc;
+	}
+	return 0;
+}
+
 int ucd_start(struct ucd *d)
 {
 	int rc;
@@ -635,7 +783,7 @@ int ucd_start(struct ucd *d)
 		return ucd_seterr(d, -EINVAL, "no events");
 	if ((rc = check_in_use(d)))
 		return rc;
-	if ((rc = global_write(d, 0)))
+	if ((rc = global_write(d, 0)) || (rc = boxes_freeze(d, 1)) || (rc = program_filters(d)))
 		return rc;
 	for (size_t j = 0; j < d->nctr; j++) {
 		struct ucd_ctr *c = &d->ctr[j];
@@ -663,7 +811,7 @@ int ucd_start(struct ucd *d)
 	if ((rc = ucb_now_ns(d->be, &d->t_start)))
 		return ucd_seterr(d, rc, "clock: %s", ucb_error(d->be));
 	d->t_last = d->t_start;
-	if ((rc = global_write(d, 1)))
+	if ((rc = global_write(d, 1)) || (rc = boxes_freeze(d, 0)))
 		return rc;
 	d->running = 1;
 	return 0;
@@ -689,7 +837,7 @@ int ucd_stop(struct ucd *d)
 	if (!d->running)
 		return 0;
 	d->running = 0;
-	if ((rc = global_write(d, 0)))
+	if ((rc = global_write(d, 0)) || (rc = boxes_freeze(d, 1)))
 		return rc;
 	return ucd_sample(d);
 }

@@ -77,6 +77,8 @@ enum ucm_kind {
 	UCM_K_DEVID,        /* PCI device ID, from the model configuration */
 	UCM_K_BAR,          /* MMIO base address register (MCHBAR) */
 	UCM_K_NODEID,       /* read-only: the socket's node ID (reset = socket) */
+	UCM_K_NODEMAP,      /* node ID of each socket: 3-bit fields, socket i
+			     * at bits 3i+2:3i (Xeon GIDNIDMAP, public facts) */
 };
 
 /* A register of a box type, at an offset from the instance base. */
