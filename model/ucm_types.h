@@ -217,6 +217,19 @@ struct ucm_event {
 	uint8_t dram;       /* an exact DRAM transfer count: part of total bandwidth */
 };
 
+/* A derived metric of the manual's "Common Metrics" tables.  expr is in
+ * the driver's metric syntax (docs/usage.md): event strings in brackets,
+ * numbers, + - * / and parentheses, and the interval terms the driver
+ * knows (SAMPLE_INTERVAL_S, ...). */
+struct ucm_metric {
+	const char *name;          /* "MEM_BW_READS" */
+	const char *box;           /* box type short name, "imc" */
+	const char *desc;
+	const char *expr;
+	const char *unit;          /* "GB/s", "ratio", "cycles", ... */
+	const char *cite;
+};
+
 struct ucm_platform {
 	const char *name;   /* "skl" */
 	const char *title;
@@ -240,6 +253,8 @@ struct ucm_platform {
 	uint64_t bar_size;         /* MMIO window size behind the BAR */
 	const char *default_events; /* a bare 'stat' counts these */
 	uint8_t sockets_default;   /* sockets of a model configured with 0 */
+	uint16_t nmetrics;
+	const struct ucm_metric *metrics;
 	const char *doc;           /* docs/ page with the platform's decisions */
 };
 
