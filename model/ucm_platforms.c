@@ -8,9 +8,11 @@
 #include "ucm.h"
 
 extern const struct ucm_platform ucm_plat_skl;
+extern const struct ucm_platform ucm_plat_snbep;
 
 static const struct ucm_platform *const platforms[] = {
 	&ucm_plat_skl,
+	&ucm_plat_snbep,
 };
 
 const struct ucm_platform *const *ucm_platforms(size_t *n)

@@ -1,0 +1,628 @@
+/*
+ * ucm_plat_snbep.c - the Intel Xeon E5-2600 (Sandy Bridge-EP, "Jaketown")
+ * uncore registers as data: the MSR boxes of Table 1-2 (UBox 2.2, CBo 2.3,
+ * PCU 2.6), the PCI boxes of Table 1-3 (HA 2.4, iMC 2.5, QPI 2.7, R2PCIe
+ * 2.8, R3QPI 2.9) with the field tables of each section, and the UBox
+ * configuration function the driver maps buses to sockets with (public
+ * facts).  "The guide" is the Intel Xeon Processor E5-2600 Product Family
+ * Uncore Performance Monitoring Guide.  Event codes and named events are
+ * generated into ucm_plat_snbep_ev.c.  Decisions where the guide is unclear
+ * are recorded in docs/platform-snbep.md (R1..R16 below point there).
+ *
+ * Access types: RW and RW-V are UCM_A_RW, RO-V is UCM_A_RO, WO is UCM_A_WO;
+ * RV rows are reserved and so are not fields.  Every MSR is 64 bits wide:
+ * where Tables 2-1/2-8/2-73 give a size of 32, bits 63:32 are reserved
+ * (R2).  PCI counters are 64-bit registers (two configuration dwords,
+ * "32x2") holding a 44- or 48-bit count.
+ */
+#include <stddef.h>
+
+#include "ucm_plat_snbep.h"
+#include "ucm_plat_snbep_metrics.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- register layouts ---- */
+
+/* Box controls with reset bits: CBo Table 2-9, PCU Table 2-74, QPI Table
+ * 2-85, R2PCIe Table 2-105, R3QPI Table 2-119 (identical rows).  Bit 17
+ * "SW must write to 0" and the rest are reserved. */
+static const struct ucm_field f_boxctl_rst[] = {
+	{ "frz_en", 16, 16, UCM_A_WO, UCM_R_FRZ_EN, 0 },
+	{ "frz", 8, 8, UCM_A_WO, UCM_R_FRZ, 0 },
+	{ "rst_ctrs", 1, 1, UCM_A_WO, UCM_R_RST_CTRS, 0 },
+	{ "rst_ctrl", 0, 0, UCM_A_WO, UCM_R_RST_CTRL, 0 },
+};
+/* Box controls without reset bits: HA Table 2-34, iMC Table 2-60.  Bits
+ * 1:0 are "Reserved; SW must write to 0 else behavior is undefined" and
+ * 2.1.1 (e) confirms neither box has a reset bit: strict mode records
+ * Linux's 0x10003 there (R11). */
+static const struct ucm_field f_boxctl_frz[] = {
+	{ "frz_en", 16, 16, UCM_A_WO, UCM_R_FRZ_EN, 0 },
+	{ "frz", 8, 8, UCM_A_WO, UCM_R_FRZ, 0 },
+};
+
+static const struct ucm_layout l_c_boxctl = {
+	"Cn_MSR_PMON_BOX_CTL", "SNB-EP Table 2-9", 64, ARRAY_LEN(f_boxctl_rst), f_boxctl_rst
+};
+static const struct ucm_layout l_p_boxctl = {
+	"PCU_MSR_PMON_BOX_CTL", "SNB-EP Table 2-74", 64, ARRAY_LEN(f_boxctl_rst), f_boxctl_rst
+};
+static const struct ucm_layout l_q_boxctl = {
+	"Q_Py_PCI_PMON_BOX_CTL", "SNB-EP Table 2-85", 32, ARRAY_LEN(f_boxctl_rst), f_boxctl_rst
+};
+static const struct ucm_layout l_r2_boxctl = {
+	"R2_PCI_PMON_BOX_CTL", "SNB-EP Table 2-105", 32, ARRAY_LEN(f_boxctl_rst), f_boxctl_rst
+};
+static const struct ucm_layout l_r3_boxctl = {
+	"R3_Ly_PCI_PMON_BOX_CTL", "SNB-EP Table 2-119", 32, ARRAY_LEN(f_boxctl_rst), f_boxctl_rst
+};
+static const struct ucm_layout l_h_boxctl = {
+	"HA_PCI_PMON_BOX_CTL", "SNB-EP Table 2-34", 32, ARRAY_LEN(f_boxctl_frz), f_boxctl_frz
+};
+static const struct ucm_layout l_m_boxctl = {
+	"MC_CHy_PCI_PMON_BOX_CTL", "SNB-EP Table 2-60", 32, ARRAY_LEN(f_boxctl_frz), f_boxctl_frz
+};
+
+/* Table 2-2 U_MSR_PMON_CTL{1-0}: a 5-bit threshold; 31:29, 21:19 and 16
+ * reserved. */
+static const struct ucm_field f_u_ctl[] = {
+	{ "thresh", 24, 28, UCM_A_RW, UCM_R_THRESH, 0 },
+	{ "invert", 23, 23, UCM_A_RW, UCM_R_INV, 0 },
+	{ "en", 22, 22, UCM_A_RW, UCM_R_EN, 0 },
+	{ "edge_det", 18, 18, UCM_A_RW, UCM_R_EDGE, 0 },
+	{ "rst", 17, 17, UCM_A_WO, UCM_R_RST, 0 },
+	{ "umask", 8, 15, UCM_A_RW, UCM_R_UMASK, 0 },
+	{ "ev_sel", 0, 7, UCM_A_RW, UCM_R_EVSEL, 0 },
+};
+static const struct ucm_layout l_u_ctl = {
+	"U_MSR_PMON_CTL", "SNB-EP Table 2-2", 64, ARRAY_LEN(f_u_ctl), f_u_ctl
+};
+
+/* Table 2-4 U_MSR_PMON_FIXED_CTL: en alone. */
+static const struct ucm_field f_u_fixed_ctl[] = {
+	{ "en", 22, 22, UCM_A_RW, UCM_R_EN, 0 },
+};
+static const struct ucm_layout l_u_fixed_ctl = {
+	"U_MSR_PMON_FIXED_CTL", "SNB-EP Table 2-4", 64, ARRAY_LEN(f_u_fixed_ctl), f_u_fixed_ctl
+};
+
+/* Table 2-10 Cn_MSR_PMON_CTL{3-0}: 8-bit threshold, tid_en 19; 21:20 and
+ * 16 reserved. */
+static const struct ucm_field f_c_ctl[] = {
+	{ "thresh", 24, 31, UCM_A_RW, UCM_R_THRESH, 0 },
+	{ "invert", 23, 23, UCM_A_RW, UCM_R_INV, 0 },
+	{ "en", 22, 22, UCM_A_RW, UCM_R_EN, 0 },
+	{ "tid_en", 19, 19, UCM_A_RW, UCM_R_TID_EN, 0 },
+	{ "edge_det", 18, 18, UCM_A_RW, UCM_R_EDGE, 0 },
+	{ "rst", 17, 17, UCM_A_WO, UCM_R_RST, 0 },
+	{ "umask", 8, 15, UCM_A_RW, UCM_R_UMASK, 0 },
+	{ "ev_sel", 0, 7, UCM_A_RW, UCM_R_EVSEL, 0 },
+};
+static const struct ucm_layout l_c_ctl = {
+	"Cn_MSR_PMON_CTL", "SNB-EP Table 2-10", 64, ARRAY_LEN(f_c_ctl), f_c_ctl
+};
+
+/* Table 2-12 Cn_MSR_PMON_BOX_FILTER.  The Attr column reads "0" for nid and
+ * tid (a garbled cell): they are RW like opc and state, which 2.3.3.3 says
+ * software fills in (R3).  9:5 reserved. */
+static const struct ucm_field f_c_filter[] = {
+	{ "opc", 23, 31, UCM_A_RW, UCM_R_FILT_OPC, 0 },
+	{ "state", 18, 22, UCM_A_RW, UCM_R_FILT_STATE, 0 },
+	{ "nid", 10, 17, UCM_A_RW, UCM_R_FILT_NID, 0 },
+	{ "tid", 0, 4, UCM_A_RW, UCM_R_FILT_TID, 0 },
+};
+static const struct ucm_layout l_c_filter = {
+	"Cn_MSR_PMON_BOX_FILTER", "SNB-EP Table 2-12", 64, ARRAY_LEN(f_c_filter), f_c_filter
+};
+
+/* Table 2-75 PCU_MSR_PMON_CTL{3-0}: occupancy controls at 31/30, a 5-bit
+ * threshold, occ_sel 15:14 and no umask (13:8 reserved).  The table shows
+ * 21:20 reserved, yet Table 2-81 gives twelve events an Extra Select Bit:
+ * it is bit 21, as Linux programs it (public facts), and bit 20 stays
+ * reserved (R4).  29, 19 and 16 are reserved. */
+static const struct ucm_field f_p_ctl[] = {
+	{ "occ_edge_det", 31, 31, UCM_A_RW, UCM_R_OCC_EDGE, 0 },
+	{ "occ_invert", 30, 30, UCM_A_RW, UCM_R_OCC_INV, 0 },
+	{ "thresh", 24, 28, UCM_A_RW, UCM_R_THRESH, 0 },
+	{ "invert", 23, 23, UCM_A_RW, UCM_R_INV, 0 },
+	{ "en", 22, 22, UCM_A_RW, UCM_R_EN, 0 },
+	{ "ev_sel_ext", 21, 21, UCM_A_RW, UCM_R_EXTSEL, 0 },
+	{ "edge_det", 18, 18, UCM_A_RW, UCM_R_EDGE, 0 },
+	{ "rst", 17, 17, UCM_A_WO, UCM_R_RST, 0 },
+	{ "occ_sel", 14, 15, UCM_A_RW, UCM_R_OCC_SEL, 0 },
+	{ "ev_sel", 0, 7, UCM_A_RW, UCM_R_EVSEL, 0 },
+};
+static const struct ucm_layout l_p_ctl = {
+	"PCU_MSR_PMON_CTL", "SNB-EP Table 2-75", 64, ARRAY_LEN(f_p_ctl), f_p_ctl
+};
+
+/* Table 2-77 PCU_MSR_PMON_BOX_FILTER: four 8-bit frequency/voltage bands
+ * (100 MHz units, 2.6.3.2).  The table's "rsv 63:48" leaves 47:32
+ * unlisted: all of 63:32 is reserved (R2). */
+static const struct ucm_field f_p_filter[] = {
+	{ "filt31_24", 24, 31, UCM_A_RW, UCM_R_FILT_BAND, 3 },
+	{ "filt23_16", 16, 23, UCM_A_RW, UCM_R_FILT_BAND, 2 },
+	{ "filt15_8", 8, 15, UCM_A_RW, UCM_R_FILT_BAND, 1 },
+	{ "filt7_0", 0, 7, UCM_A_RW, UCM_R_FILT_BAND, 0 },
+};
+static const struct ucm_layout l_p_filter = {
+	"PCU_MSR_PMON_BOX_FILTER", "SNB-EP Table 2-77", 64, ARRAY_LEN(f_p_filter), f_p_filter
+};
+
+/* Counter control of the PCI boxes without tid_en or ev_sel_ext: HA Table
+ * 2-35 and iMC Table 2-61 have no rst bit (17:16 reserved); R2PCIe Table
+ * 2-106 and R3QPI Table 2-120 have rst 17 (16 reserved).  21:19 reserved
+ * in all four. */
+static const struct ucm_field f_ctl_pci[] = {
+	{ "thresh", 24, 31, UCM_A_RW, UCM_R_THRESH, 0 },
+	{ "invert", 23, 23, UCM_A_RW, UCM_R_INV, 0 },
+	{ "en", 22, 22, UCM_A_RW, UCM_R_EN, 0 },
+	{ "edge_det", 18, 18, UCM_A_RW, UCM_R_EDGE, 0 },
+	{ "umask", 8, 15, UCM_A_RW, UCM_R_UMASK, 0 },
+	{ "ev_sel", 0, 7, UCM_A_RW, UCM_R_EVSEL, 0 },
+};
+static const struct ucm_field f_ctl_pci_rst[] = {
+	{ "thresh", 24, 31, UCM_A_RW, UCM_R_THRESH, 0 },
+	{ "invert", 23, 23, UCM_A_RW, UCM_R_INV, 0 },
+	{ "en", 22, 22, UCM_A_RW, UCM_R_EN, 0 },
+	{ "edge_det", 18, 18, UCM_A_RW, UCM_R_EDGE, 0 },
+	{ "rst", 17, 17, UCM_A_WO, UCM_R_RST, 0 },
+	{ "umask", 8, 15, UCM_A_RW, UCM_R_UMASK, 0 },
+	{ "ev_sel", 0, 7, UCM_A_RW, UCM_R_EVSEL, 0 },
+};
+static const struct ucm_layout l_h_ctl = {
+	"HA_PCI_PMON_CTL", "SNB-EP Table 2-35", 32, ARRAY_LEN(f_ctl_pci), f_ctl_pci
+};
+static const struct ucm_layout l_m_ctl = {
+	"MC_CHy_PCI_PMON_CTL", "SNB-EP Table 2-61", 32, ARRAY_LEN(f_ctl_pci), f_ctl_pci
+};
+static const struct ucm_layout l_r2_ctl = {
+	"R2_PCI_PMON_CTL", "SNB-EP Table 2-106", 32, ARRAY_LEN(f_ctl_pci_rst), f_ctl_pci_rst
+};
+static const struct ucm_layout l_r3_ctl = {
+	"R3_Ly_PCI_PMON_CTL", "SNB-EP Table 2-120", 32, ARRAY_LEN(f_ctl_pci_rst), f_ctl_pci_rst
+};
+
+/* Table 2-62 MC_CHy_PCI_PMON_FIXED_CTL: en 22 and a write-only rst at 19
+ * (not 17); 23 ("SW must write to 0"), 21:20 and the rest reserved. */
+static const struct ucm_field f_m_fixed_ctl[] = {
+	{ "en", 22, 22, UCM_A_RW, UCM_R_EN, 0 },
+	{ "rst", 19, 19, UCM_A_WO, UCM_R_RST, 0 },
+};
+static const struct ucm_layout l_m_fixed_ctl = {
+	"MC_CHy_PCI_PMON_FIXED_CTL", "SNB-EP Table 2-62", 32, ARRAY_LEN(f_m_fixed_ctl),
+	f_m_fixed_ctl
+};
+
+/* Table 2-86 Q_Py_PCI_PMON_CTL{3-0}: ev_sel_ext is bit 21 as the field
+ * table says, not the "b16" of the 2.7.4.1 note; 16, 19 and 20 are
+ * reserved (R6). */
+static const struct ucm_field f_q_ctl[] = {
+	{ "thresh", 24, 31, UCM_A_RW, UCM_R_THRESH, 0 },
+	{ "invert", 23, 23, UCM_A_RW, UCM_R_INV, 0 },
+	{ "en", 22, 22, UCM_A_RW, UCM_R_EN, 0 },
+	{ "ev_sel_ext", 21, 21, UCM_A_RW, UCM_R_EXTSEL, 0 },
+	{ "edge_det", 18, 18, UCM_A_RW, UCM_R_EDGE, 0 },
+	{ "rst", 17, 17, UCM_A_WO, UCM_R_RST, 0 },
+	{ "umask", 8, 15, UCM_A_RW, UCM_R_UMASK, 0 },
+	{ "ev_sel", 0, 7, UCM_A_RW, UCM_R_EVSEL, 0 },
+};
+static const struct ucm_layout l_q_ctl = {
+	"Q_Py_PCI_PMON_CTL", "SNB-EP Table 2-86", 32, ARRAY_LEN(f_q_ctl), f_q_ctl
+};
+
+/* Counters.  44-bit: UBox Table 2-3, CBo Table 2-11, R2PCIe Table 2-107,
+ * R3QPI Table 2-121, and the UBox fixed counter, Table 2-5, whose field row
+ * says 43:0 while its description and 2.2.2 say 48-bit: the field row and
+ * Table 1-1's "44" for the U-Box win (R1).  48-bit: HA Table 2-36, iMC
+ * Table 2-63 (general and fixed), PCU Table 2-76, QPI Table 2-87.  64-bit:
+ * the PCU C-state residency counters, Tables 2-78/2-79. */
+static const struct ucm_field f_ctr44[] = {
+	{ "event_count", 0, 43, UCM_A_RW, UCM_R_VALUE, 0 },
+};
+static const struct ucm_field f_ctr48[] = {
+	{ "event_count", 0, 47, UCM_A_RW, UCM_R_VALUE, 0 },
+};
+static const struct ucm_field f_ctr64[] = {
+	{ "event_count", 0, 63, UCM_A_RW, UCM_R_VALUE, 0 },
+};
+static const struct ucm_layout l_u_ctr = {
+	"U_MSR_PMON_CTR", "SNB-EP Table 2-3", 64, ARRAY_LEN(f_ctr44), f_ctr44
+};
+static const struct ucm_layout l_u_fixed_ctr = {
+	"U_MSR_PMON_FIXED_CTR", "SNB-EP Table 2-5", 64, ARRAY_LEN(f_ctr44), f_ctr44
+};
+static const struct ucm_layout l_c_ctr = {
+	"Cn_MSR_PMON_CTR", "SNB-EP Table 2-11", 64, ARRAY_LEN(f_ctr44), f_ctr44
+};
+static const struct ucm_layout l_p_ctr = {
+	"PCU_MSR_PMON_CTR", "SNB-EP Table 2-76", 64, ARRAY_LEN(f_ctr48), f_ctr48
+};
+static const struct ucm_layout l_p_c6 = {
+	"PCU_MSR_CORE_C6_CTR", "SNB-EP Table 2-78", 64, ARRAY_LEN(f_ctr64), f_ctr64
+};
+static const struct ucm_layout l_p_c3 = {
+	"PCU_MSR_CORE_C3_CTR", "SNB-EP Table 2-79", 64, ARRAY_LEN(f_ctr64), f_ctr64
+};
+static const struct ucm_layout l_h_ctr = {
+	"HA_PCI_PMON_CTR", "SNB-EP Table 2-36", 64, ARRAY_LEN(f_ctr48), f_ctr48
+};
+static const struct ucm_layout l_m_ctr = {
+	"MC_CHy_PCI_PMON_CTR", "SNB-EP Table 2-63", 64, ARRAY_LEN(f_ctr48), f_ctr48
+};
+static const struct ucm_layout l_q_ctr = {
+	"Q_Py_PCI_PMON_CTR", "SNB-EP Table 2-87", 64, ARRAY_LEN(f_ctr48), f_ctr48
+};
+static const struct ucm_layout l_r2_ctr = {
+	"R2_PCI_PMON_CTR", "SNB-EP Table 2-107", 64, ARRAY_LEN(f_ctr44), f_ctr44
+};
+static const struct ucm_layout l_r3_ctr = {
+	"R3_Ly_PCI_PMON_CTR", "SNB-EP Table 2-121", 64, ARRAY_LEN(f_ctr44), f_ctr44
+};
+
+/* HA address/opcode match, Tables 2-37..2-39.  "RWS" (sticky read/write)
+ * is RW for the model; Table 2-39's header names the Attr column "HW Reset
+ * Val" twice, its row reads RWS (R10).  Plain registers: the event tables
+ * use them only through ADDR_OPC_MATCH.FILT. */
+static const struct ucm_field f_h_opc[] = { { "opc", 0, 5, UCM_A_RW, UCM_R_VALUE, 0 } };
+static const struct ucm_layout l_h_opc = {
+	"HA_PCI_PMON_BOX_OPCODEMATCH", "SNB-EP Table 2-37", 32, ARRAY_LEN(f_h_opc), f_h_opc
+};
+static const struct ucm_field f_h_addr1[] = { { "hi_addr", 0, 13, UCM_A_RW, UCM_R_VALUE, 0 } };
+static const struct ucm_layout l_h_addr1 = {
+	"HA_PCI_PMON_BOX_ADDRMATCH1", "SNB-EP Table 2-38", 32, ARRAY_LEN(f_h_addr1), f_h_addr1
+};
+static const struct ucm_field f_h_addr0[] = { { "lo_addr", 6, 31, UCM_A_RW, UCM_R_VALUE, 0 } };
+static const struct ucm_layout l_h_addr0 = {
+	"HA_PCI_PMON_BOX_ADDRMATCH0", "SNB-EP Table 2-39", 32, ARRAY_LEN(f_h_addr0), f_h_addr0
+};
+
+/* QPI packet match/mask, Tables 2-88..2-91.  The tables have no Attr
+ * column: the fields are RW (software programs them, 2.7.3.3 a); the "---"
+ * rows ("Must write to 0 else behavior is undefined") are reserved (R9). */
+static const struct ucm_field f_q_mm1[] = {
+	{ "RDS", 16, 19, UCM_A_RW, UCM_R_NONE, 0 },
+	{ "RNID_3_0", 0, 3, UCM_A_RW, UCM_R_NONE, 0 },
+};
+static const struct ucm_field f_q_mm0[] = {
+	{ "RNID_4", 31, 31, UCM_A_RW, UCM_R_NONE, 0 },
+	{ "DNID", 13, 17, UCM_A_RW, UCM_R_NONE, 0 },
+	{ "MC", 9, 12, UCM_A_RW, UCM_R_NONE, 0 },
+	{ "OPC", 5, 8, UCM_A_RW, UCM_R_NONE, 0 },
+	{ "VNW", 3, 4, UCM_A_RW, UCM_R_NONE, 0 },
+};
+static const struct ucm_layout l_q_match1 = {
+	"Q_Py_PCI_PMON_PKT_MATCH1", "SNB-EP Table 2-88", 32, ARRAY_LEN(f_q_mm1), f_q_mm1
+};
+static const struct ucm_layout l_q_match0 = {
+	"Q_Py_PCI_PMON_PKT_MATCH0", "SNB-EP Table 2-89", 32, ARRAY_LEN(f_q_mm0), f_q_mm0
+};
+static const struct ucm_layout l_q_mask1 = {
+	"Q_Py_PCI_PMON_PKT_MASK1", "SNB-EP Table 2-90", 32, ARRAY_LEN(f_q_mm1), f_q_mm1
+};
+static const struct ucm_layout l_q_mask0 = {
+	"Q_Py_PCI_PMON_PKT_MASK0", "SNB-EP Table 2-91", 32, ARRAY_LEN(f_q_mm0), f_q_mm0
+};
+
+/* Table 2-93 QPI_RATE_STATUS: RO-V fields; 31:5 and 3 reserved. */
+static const struct ucm_field f_q_rate[] = {
+	{ "slow_mode", 4, 4, UCM_A_RO, UCM_R_NONE, 0 },
+	{ "qpi_rate", 0, 2, UCM_A_RO, UCM_R_VALUE, 0 },
+};
+static const struct ucm_layout l_q_rate = {
+	"QPI_RATE_STATUS", "SNB-EP Table 2-93", 32, ARRAY_LEN(f_q_rate), f_q_rate
+};
+
+/* PCI header of every function (IDs from public facts). */
+static const struct ucm_field f_vid[] = { { "VID", 0, 15, UCM_A_RO, UCM_R_VALUE, 0 } };
+static const struct ucm_layout l_vid = { "VID", "PCI header", 16, 1, f_vid };
+static const struct ucm_field f_did[] = { { "DID", 0, 15, UCM_A_RO, UCM_R_VALUE, 0 } };
+static const struct ucm_layout l_did = { "DID", "PCI header", 16, 1, f_did };
+
+/* UBox configuration function (not in the guide; public facts: Linux
+ * uncore_snbep.c reads CPUNODEID 0x40, node ID in bits 2:0, and GIDNIDMAP
+ * 0x54, the node ID of socket i in bits 3i+2:3i).  Both read-only; the
+ * other bits reserved (R13). */
+static const struct ucm_field f_nodeid[] = { { "NODEID", 0, 2, UCM_A_RO, UCM_R_VALUE, 0 } };
+static const struct ucm_layout l_nodeid = {
+	"CPUNODEID", "public facts (Linux uncore_snbep.c)", 32, ARRAY_LEN(f_nodeid), f_nodeid
+};
+static const struct ucm_field f_nodemap[] = {
+	{ "NID0", 0, 2, UCM_A_RO, UCM_R_VALUE, 0 }, { "NID1", 3, 5, UCM_A_RO, UCM_R_VALUE, 1 },
+	{ "NID2", 6, 8, UCM_A_RO, UCM_R_VALUE, 2 }, { "NID3", 9, 11, UCM_A_RO, UCM_R_VALUE, 3 },
+	{ "NID4", 12, 14, UCM_A_RO, UCM_R_VALUE, 4 }, { "NID5", 15, 17, UCM_A_RO, UCM_R_VALUE, 5 },
+	{ "NID6", 18, 20, UCM_A_RO, UCM_R_VALUE, 6 }, { "NID7", 21, 23, UCM_A_RO, UCM_R_VALUE, 7 },
+};
+static const struct ucm_layout l_nodemap = {
+	"GIDNIDMAP", "public facts (Linux uncore_snbep.c)", 32, ARRAY_LEN(f_nodemap), f_nodemap
+};
+/* identity: node i is socket i (3-bit fields 7..0 = 7,6,...,0) */
+#define NODEMAP_IDENTITY 0xFAC688u
+
+/* ---- PCU C-state residency counters (2.6.3.3) ---- */
+
+/* Outside PMON: no control, no freeze, no reset (Tables 2-78/2-79, 2.6.3.1
+ * "they can't be frozen or reset").  Each counts the cycles in which some
+ * core is in C3 (C6): an input of at most 1 per cycle.  The guide names no
+ * clock; the PCU's pclk is assumed (R12). */
+static const struct ucm_evcode c_cstate[] = {
+	{ 0x3FC, "CORE_C3_CYCLES", 1, 0x1, 0, { 0 }, 0, UCM_EC_FIXED, NULL, "SNB-EP Table 2-79",
+	  0, 0, NULL, NULL },
+	{ 0x3FD, "CORE_C6_CYCLES", 1, 0x2, 0, { 0 }, 0, UCM_EC_FIXED, NULL, "SNB-EP Table 2-78",
+	  0, 0, NULL, NULL },
+};
+static const uint8_t fixed_cstate[] = { 0, 1 };
+
+/* Counters without a control's EV_SEL count these codes. */
+static const uint8_t fixed_ubox[] = { 0, 0, SNBEP_UBOX_FIXED_CODE };
+static const uint8_t fixed_imc[] = { 0, 0, 0, 0, SNBEP_IMC_FIXED_CODE };
+
+/* ---- box types ---- */
+
+/* Table 2-1: no box control (2.1.1); counter 2 is the UCLK fixed counter. */
+static const struct ucm_regdef r_ubox[] = {
+	{ "U_MSR_PMON_UCLK_FIXED_CTL", 0xC08, UCM_K_CTL, 2, &l_u_fixed_ctl, 0 },
+	{ "U_MSR_PMON_UCLK_FIXED_CTR", 0xC09, UCM_K_CTR, 2, &l_u_fixed_ctr, 0 },
+	{ "U_MSR_PMON_CTL0", 0xC10, UCM_K_CTL, 0, &l_u_ctl, 0 },
+	{ "U_MSR_PMON_CTL1", 0xC11, UCM_K_CTL, 1, &l_u_ctl, 0 },
+	{ "U_MSR_PMON_CTR0", 0xC16, UCM_K_CTR, 0, &l_u_ctr, 0 },
+	{ "U_MSR_PMON_CTR1", 0xC17, UCM_K_CTR, 1, &l_u_ctr, 0 },
+};
+/* Table 2-8: CBo n at 0xD00 + 0x20 * n. */
+static const struct ucm_regdef r_cbo[] = {
+	{ "C%u_MSR_PMON_BOX_CTL", 0x04, UCM_K_BOX_CTL, 0, &l_c_boxctl, 0 },
+	{ "C%u_MSR_PMON_CTL0", 0x10, UCM_K_CTL, 0, &l_c_ctl, 0 },
+	{ "C%u_MSR_PMON_CTL1", 0x11, UCM_K_CTL, 1, &l_c_ctl, 0 },
+	{ "C%u_MSR_PMON_CTL2", 0x12, UCM_K_CTL, 2, &l_c_ctl, 0 },
+	{ "C%u_MSR_PMON_CTL3", 0x13, UCM_K_CTL, 3, &l_c_ctl, 0 },
+	{ "C%u_MSR_PMON_BOX_FILTER", 0x14, UCM_K_FILTER, 0, &l_c_filter, 0 },
+	{ "C%u_MSR_PMON_CTR0", 0x16, UCM_K_CTR, 0, &l_c_ctr, 0 },
+	{ "C%u_MSR_PMON_CTR1", 0x17, UCM_K_CTR, 1, &l_c_ctr, 0 },
+	{ "C%u_MSR_PMON_CTR2", 0x18, UCM_K_CTR, 2, &l_c_ctr, 0 },
+	{ "C%u_MSR_PMON_CTR3", 0x19, UCM_K_CTR, 3, &l_c_ctr, 0 },
+};
+/* Table 2-73; its 0xC36 row is named "PCU_MSR_PMON_CTL0" but described as
+ * Counter 0: it is CTR0 (R5). */
+static const struct ucm_regdef r_pcu[] = {
+	{ "PCU_MSR_PMON_BOX_CTL", 0xC24, UCM_K_BOX_CTL, 0, &l_p_boxctl, 0 },
+	{ "PCU_MSR_PMON_CTL0", 0xC30, UCM_K_CTL, 0, &l_p_ctl, 0 },
+	{ "PCU_MSR_PMON_CTL1", 0xC31, UCM_K_CTL, 1, &l_p_ctl, 0 },
+	{ "PCU_MSR_PMON_CTL2", 0xC32, UCM_K_CTL, 2, &l_p_ctl, 0 },
+	{ "PCU_MSR_PMON_CTL3", 0xC33, UCM_K_CTL, 3, &l_p_ctl, 0 },
+	{ "PCU_MSR_PMON_BOX_FILTER", 0xC34, UCM_K_FILTER, 0, &l_p_filter, 0 },
+	{ "PCU_MSR_PMON_CTR0", 0xC36, UCM_K_CTR, 0, &l_p_ctr, 0 },
+	{ "PCU_MSR_PMON_CTR1", 0xC37, UCM_K_CTR, 1, &l_p_ctr, 0 },
+	{ "PCU_MSR_PMON_CTR2", 0xC38, UCM_K_CTR, 2, &l_p_ctr, 0 },
+	{ "PCU_MSR_PMON_CTR3", 0xC39, UCM_K_CTR, 3, &l_p_ctr, 0 },
+};
+/* Table 2-73 "Fixed (Non-PMON) Counters" */
+static const struct ucm_regdef r_cstate[] = {
+	{ "PCU_MSR_CORE_C3_CTR", 0x3FC, UCM_K_CTR, 0, &l_p_c3, 0 },
+	{ "PCU_MSR_CORE_C6_CTR", 0x3FD, UCM_K_CTR, 1, &l_p_c6, 0 },
+};
+
+#define PCI_IDS(prefix)                                                       \
+	{ prefix "_VID", 0x00, UCM_K_PLAIN, 0, &l_vid, 0x8086 },               \
+	{ prefix "_DID", 0x02, UCM_K_DEVID, 0, &l_did, 0 }
+
+/* UBox configuration function, D11:F0 on each uncore bus (R13). */
+static const struct ucm_regdef r_ubox_pci[] = {
+	PCI_IDS("UBOX"),
+	{ "UBOX_CPUNODEID", 0x40, UCM_K_NODEID, 0, &l_nodeid, 0 },
+	{ "UBOX_GIDNIDMAP", 0x54, UCM_K_NODEMAP, 0, &l_nodemap, NODEMAP_IDENTITY },
+};
+/* Table 2-33, D14:F1 */
+static const struct ucm_regdef r_ha[] = {
+	PCI_IDS("HA"),
+	{ "HA_PCI_PMON_BOX_ADDRMATCH0", 0x40, UCM_K_PLAIN, 0, &l_h_addr0, 0 },
+	{ "HA_PCI_PMON_BOX_ADDRMATCH1", 0x44, UCM_K_PLAIN, 0, &l_h_addr1, 0 },
+	{ "HA_PCI_PMON_BOX_OPCODEMATCH", 0x48, UCM_K_PLAIN, 0, &l_h_opc, 0 },
+	{ "HA_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_h_ctr, 0 },
+	{ "HA_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_h_ctr, 0 },
+	{ "HA_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_h_ctr, 0 },
+	{ "HA_PCI_PMON_CTR3", 0xB8, UCM_K_CTR, 3, &l_h_ctr, 0 },
+	{ "HA_PCI_PMON_CTL0", 0xD8, UCM_K_CTL, 0, &l_h_ctl, 0 },
+	{ "HA_PCI_PMON_CTL1", 0xDC, UCM_K_CTL, 1, &l_h_ctl, 0 },
+	{ "HA_PCI_PMON_CTL2", 0xE0, UCM_K_CTL, 2, &l_h_ctl, 0 },
+	{ "HA_PCI_PMON_CTL3", 0xE4, UCM_K_CTL, 3, &l_h_ctl, 0 },
+	{ "HA_PCI_PMON_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_h_boxctl, 0 },
+};
+/* Table 2-59, D16:F0,1,4,5; counter 4 is the DCLK fixed counter. */
+static const struct ucm_regdef r_imc[] = {
+	PCI_IDS("MC_CH%u"),
+	{ "MC_CH%u_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_m_ctr, 0 },
+	{ "MC_CH%u_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_m_ctr, 0 },
+	{ "MC_CH%u_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_m_ctr, 0 },
+	{ "MC_CH%u_PCI_PMON_CTR3", 0xB8, UCM_K_CTR, 3, &l_m_ctr, 0 },
+	{ "MC_CH%u_PCI_PMON_FIXED_CTR", 0xD0, UCM_K_CTR, 4, &l_m_ctr, 0 },
+	{ "MC_CH%u_PCI_PMON_CTL0", 0xD8, UCM_K_CTL, 0, &l_m_ctl, 0 },
+	{ "MC_CH%u_PCI_PMON_CTL1", 0xDC, UCM_K_CTL, 1, &l_m_ctl, 0 },
+	{ "MC_CH%u_PCI_PMON_CTL2", 0xE0, UCM_K_CTL, 2, &l_m_ctl, 0 },
+	{ "MC_CH%u_PCI_PMON_CTL3", 0xE4, UCM_K_CTL, 3, &l_m_ctl, 0 },
+	{ "MC_CH%u_PCI_PMON_FIXED_CTL", 0xF0, UCM_K_CTL, 4, &l_m_fixed_ctl, 0 },
+	{ "MC_CH%u_PCI_PMON_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_m_boxctl, 0 },
+};
+/* Table 2-84, D8:F2 (port 0), D9:F2 (port 1) */
+static const struct ucm_regdef r_qpi[] = {
+	PCI_IDS("Q_P%u"),
+	{ "Q_P%u_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_q_ctr, 0 },
+	{ "Q_P%u_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_q_ctr, 0 },
+	{ "Q_P%u_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_q_ctr, 0 },
+	{ "Q_P%u_PCI_PMON_CTR3", 0xB8, UCM_K_CTR, 3, &l_q_ctr, 0 },
+	{ "Q_P%u_PCI_PMON_CTL0", 0xD8, UCM_K_CTL, 0, &l_q_ctl, 0 },
+	{ "Q_P%u_PCI_PMON_CTL1", 0xDC, UCM_K_CTL, 1, &l_q_ctl, 0 },
+	{ "Q_P%u_PCI_PMON_CTL2", 0xE0, UCM_K_CTL, 2, &l_q_ctl, 0 },
+	{ "Q_P%u_PCI_PMON_CTL3", 0xE4, UCM_K_CTL, 3, &l_q_ctl, 0 },
+	{ "Q_P%u_PCI_PMON_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_q_boxctl, 0 },
+};
+/* Table 2-84, D8:F6, D9:F6.  Its 0x228 row describes MATCH0 as "Packet
+ * Filter Mask 0": the register name (and Table 1-3) say match (R14). */
+static const struct ucm_regdef r_qpi_mm[] = {
+	PCI_IDS("Q_P%u_MM"),
+	{ "Q_P%u_PCI_PMON_PKT_MATCH0", 0x228, UCM_K_PLAIN, 0, &l_q_match0, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MATCH1", 0x22C, UCM_K_PLAIN, 0, &l_q_match1, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MASK0", 0x238, UCM_K_PLAIN, 0, &l_q_mask0, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MASK1", 0x23C, UCM_K_PLAIN, 0, &l_q_mask1, 0 },
+};
+/* Table 1-3 "QPI Misc D8,9:F0"; Table 2-84's "D9: F1" for port 1 is taken
+ * for a typo (R7).  QPI_RATE_STATUS reads 101b, 8.0 GT/s, slow mode off: a
+ * link trained to the rate the QPI clock below assumes, not the table's
+ * out-of-reset 011b (R8). */
+static const struct ucm_regdef r_qpi_misc[] = {
+	PCI_IDS("Q_P%u_MISC"),
+	{ "Q_P%u_QPI_RATE_STATUS", 0xD4, UCM_K_PLAIN, 0, &l_q_rate, 0x5 },
+};
+/* Table 2-104, D19:F1 */
+static const struct ucm_regdef r_r2pcie[] = {
+	PCI_IDS("R2"),
+	{ "R2_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_r2_ctr, 0 },
+	{ "R2_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_r2_ctr, 0 },
+	{ "R2_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_r2_ctr, 0 },
+	{ "R2_PCI_PMON_CTR3", 0xB8, UCM_K_CTR, 3, &l_r2_ctr, 0 },
+	{ "R2_PCI_PMON_CTL0", 0xD8, UCM_K_CTL, 0, &l_r2_ctl, 0 },
+	{ "R2_PCI_PMON_CTL1", 0xDC, UCM_K_CTL, 1, &l_r2_ctl, 0 },
+	{ "R2_PCI_PMON_CTL2", 0xE0, UCM_K_CTL, 2, &l_r2_ctl, 0 },
+	{ "R2_PCI_PMON_CTL3", 0xE4, UCM_K_CTL, 3, &l_r2_ctl, 0 },
+	{ "R2_PCI_PMON_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_r2_boxctl, 0 },
+};
+/* Table 2-118, D19:F5 (link 0), D19:F6 (link 1) */
+static const struct ucm_regdef r_r3qpi[] = {
+	PCI_IDS("R3_L%u"),
+	{ "R3_L%u_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_r3_ctr, 0 },
+	{ "R3_L%u_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_r3_ctr, 0 },
+	{ "R3_L%u_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_r3_ctr, 0 },
+	{ "R3_L%u_PCI_PMON_CTL0", 0xD8, UCM_K_CTL, 0, &l_r3_ctl, 0 },
+	{ "R3_L%u_PCI_PMON_CTL1", 0xDC, UCM_K_CTL, 1, &l_r3_ctl, 0 },
+	{ "R3_L%u_PCI_PMON_CTL2", 0xE0, UCM_K_CTL, 2, &l_r3_ctl, 0 },
+	{ "R3_L%u_PCI_PMON_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_r3_boxctl, 0 },
+};
+
+const struct ucm_boxtype snbep_bt_ubox = {
+	"ubox", "UBox (system configuration controller)", UCM_MSR, 3, SNBEP_CLK_UCLK, 0, 1, 1, 1,
+	ARRAY_LEN(r_ubox), SNBEP_NCODES_UBOX, r_ubox, snbep_codes_ubox, fixed_ubox, "SNB-EP 2.2"
+};
+const struct ucm_boxtype snbep_bt_cbo = {
+	"cbo", "C-Box (LLC coherence engine)", UCM_MSR, 4, SNBEP_CLK_UCLK, 0, 1, 8, 8,
+	ARRAY_LEN(r_cbo), SNBEP_NCODES_CBO, r_cbo, snbep_codes_cbo, NULL, "SNB-EP 2.3"
+};
+const struct ucm_boxtype snbep_bt_pcu = {
+	"pcu", "Power Control Unit", UCM_MSR, 4, SNBEP_CLK_PCLK, 0, 1, 1, 1,
+	ARRAY_LEN(r_pcu), SNBEP_NCODES_PCU, r_pcu, snbep_codes_pcu, NULL, "SNB-EP 2.6"
+};
+static const struct ucm_boxtype bt_pcu_cstate = {
+	"pcu_cstate", "PCU C-state residency counters (non-PMON)", UCM_MSR, 2, SNBEP_CLK_PCLK,
+	UCM_BT_FREERUN, 1, 1, 1, ARRAY_LEN(r_cstate), ARRAY_LEN(c_cstate), r_cstate, c_cstate,
+	fixed_cstate, "SNB-EP 2.6.3.3"
+};
+static const struct ucm_boxtype bt_ubox_pci = {
+	"ubox_pci", "UBox configuration function", UCM_PCI, 0, SNBEP_CLK_UCLK, 0, 1, 1, 1,
+	ARRAY_LEN(r_ubox_pci), 0, r_ubox_pci, NULL, NULL, "public facts"
+};
+const struct ucm_boxtype snbep_bt_ha = {
+	"ha", "Home Agent", UCM_PCI, 4, SNBEP_CLK_UCLK, 0, 1, 1, 1,
+	ARRAY_LEN(r_ha), SNBEP_NCODES_HA, r_ha, snbep_codes_ha, NULL, "SNB-EP 2.4"
+};
+const struct ucm_boxtype snbep_bt_imc = {
+	"imc", "Memory controller channel", UCM_PCI, 5, SNBEP_CLK_DCLK, 0, 4, 4, 4,
+	ARRAY_LEN(r_imc), SNBEP_NCODES_IMC, r_imc, snbep_codes_imc, fixed_imc, "SNB-EP 2.5"
+};
+const struct ucm_boxtype snbep_bt_qpi = {
+	"qpi", "QPI link layer port", UCM_PCI, 4, SNBEP_CLK_QCLK, 0, 2, 2, 2,
+	ARRAY_LEN(r_qpi), SNBEP_NCODES_QPI, r_qpi, snbep_codes_qpi, NULL, "SNB-EP 2.7"
+};
+static const struct ucm_boxtype bt_qpi_mm = {
+	"qpi_mm", "QPI packet mask/match", UCM_PCI, 0, SNBEP_CLK_QCLK, 0, 2, 2, 2,
+	ARRAY_LEN(r_qpi_mm), 0, r_qpi_mm, NULL, NULL, "SNB-EP 2.7.3.3"
+};
+static const struct ucm_boxtype bt_qpi_misc = {
+	"qpi_misc", "QPI misc (rate status)", UCM_PCI, 0, SNBEP_CLK_QCLK, 0, 2, 2, 2,
+	ARRAY_LEN(r_qpi_misc), 0, r_qpi_misc, NULL, NULL, "SNB-EP 2.7.3.4"
+};
+const struct ucm_boxtype snbep_bt_r2pcie = {
+	"r2pcie", "R2PCIe (ring to PCIe)", UCM_PCI, 4, SNBEP_CLK_UCLK, 0, 1, 1, 1,
+	ARRAY_LEN(r_r2pcie), SNBEP_NCODES_R2PCIE, r_r2pcie, snbep_codes_r2pcie, NULL, "SNB-EP 2.8"
+};
+const struct ucm_boxtype snbep_bt_r3qpi = {
+	"r3qpi", "R3QPI (ring to QPI) link", UCM_PCI, 3, SNBEP_CLK_UCLK, 0, 2, 2, 2,
+	ARRAY_LEN(r_r3qpi), SNBEP_NCODES_R3QPI, r_r3qpi, snbep_codes_r3qpi, NULL, "SNB-EP 2.9"
+};
+
+/* Instances: MSR bases (Table 1-2), PCI device:function (Table 1-3) and
+ * device IDs (public facts; the QPI misc IDs 0x3C80/0x3C90 from lspci of
+ * E5-2600 systems, R7).  The UBox function reports the configured
+ * identifying ID (devid 0: the platform's 0x3CE0 unless cfg.devid says
+ * otherwise, R16).  SNB-EP has no global status register: status_bit -1. */
+static const struct ucm_boxinst snbep_boxes[] = {
+	{ &snbep_bt_ubox, 0, 0, 0, -1, 0, 0 },
+	{ &snbep_bt_cbo, 0, 0, 0, -1, 0xD00, 0 },
+	{ &snbep_bt_cbo, 1, 0, 0, -1, 0xD20, 0 },
+	{ &snbep_bt_cbo, 2, 0, 0, -1, 0xD40, 0 },
+	{ &snbep_bt_cbo, 3, 0, 0, -1, 0xD60, 0 },
+	{ &snbep_bt_cbo, 4, 0, 0, -1, 0xD80, 0 },
+	{ &snbep_bt_cbo, 5, 0, 0, -1, 0xDA0, 0 },
+	{ &snbep_bt_cbo, 6, 0, 0, -1, 0xDC0, 0 },
+	{ &snbep_bt_cbo, 7, 0, 0, -1, 0xDE0, 0 },
+	{ &snbep_bt_pcu, 0, 0, 0, -1, 0, 0 },
+	{ &bt_pcu_cstate, 0, 0, 0, -1, 0, 0 },
+	{ &bt_ubox_pci, 0, 11, 0, -1, 0, 0 },
+	{ &snbep_bt_ha, 0, 14, 1, -1, 0, 0x3C46 },
+	{ &snbep_bt_imc, 0, 16, 0, -1, 0, 0x3CB0 },
+	{ &snbep_bt_imc, 1, 16, 1, -1, 0, 0x3CB1 },
+	{ &snbep_bt_imc, 2, 16, 4, -1, 0, 0x3CB4 },
+	{ &snbep_bt_imc, 3, 16, 5, -1, 0, 0x3CB5 },
+	{ &snbep_bt_qpi, 0, 8, 2, -1, 0, 0x3C41 },
+	{ &snbep_bt_qpi, 1, 9, 2, -1, 0, 0x3C42 },
+	{ &bt_qpi_mm, 0, 8, 6, -1, 0, 0x3C86 },
+	{ &bt_qpi_mm, 1, 9, 6, -1, 0, 0x3C96 },
+	{ &bt_qpi_misc, 0, 8, 0, -1, 0, 0x3C80 },
+	{ &bt_qpi_misc, 1, 9, 0, -1, 0, 0x3C90 },
+	{ &snbep_bt_r2pcie, 0, 19, 1, -1, 0, 0x3C43 },
+	{ &snbep_bt_r3qpi, 0, 19, 5, -1, 0, 0x3C44 },
+	{ &snbep_bt_r3qpi, 1, 19, 6, -1, 0, 0x3C45 },
+};
+
+/* Indexed by SNBEP_CLK_*.  uclk "can change frequency based on system load"
+ * (2.5.4.2); the guide gives no value: 2.7 GHz by default and 3.8 GHz as
+ * the worst case for safe read intervals (R15); dclk
+ * "~800MHz to ~1.066GHz" (2.5.4.2), modelled at 800 MHz; pclk "a fixed
+ * 800 MHz clock" (2.6.7 CLOCKTICKS); the QPI link-layer clock is 1/8 of
+ * the 8.0 GT/s rate QPI_RATE_STATUS reports (R8). */
+static const struct ucm_clockdef snbep_clocks[] = {
+	{ "uclk", 2700000000ull, 3800000000ull },
+	{ "dclk", 800000000ull, 800000000ull },
+	{ "pclk", 800000000ull, 800000000ull },
+	{ "qclk", 1000000000ull, 1000000000ull },
+};
+
+/* Family 6 model 0x2D (public facts); the UBox device identifies it. */
+static const uint8_t snbep_models[] = { 0x2D };
+static const uint16_t snbep_devids[] = { 0x3CE0 };
+/* uncore bus of each socket (public facts: typical 0x3F, 0x7F) */
+static const uint8_t snbep_bus[] = { 0x3F, 0x7F };
+
+const struct ucm_platform ucm_plat_snbep = {
+	.name = "snbep",
+	.title = "Intel Xeon E5-2600 (Sandy Bridge-EP)",
+	.cpu_family = 6,
+	.ncpu_models = ARRAY_LEN(snbep_models),
+	.cpu_models = snbep_models,
+	.pci_vendor = 0x8086,
+	.ndevids = ARRAY_LEN(snbep_devids),
+	.devids = snbep_devids,
+	.max_sockets = 2,
+	.ncores = 8,
+	.nclocks = ARRAY_LEN(snbep_clocks),
+	.nboxes = ARRAY_LEN(snbep_boxes),
+	.pci_bus = snbep_bus,
+	.clocks = snbep_clocks,
+	.boxes = snbep_boxes,
+	.nevents = SNBEP_NEVENTS,
+	.events = snbep_events,
+	.counted = NULL,
+	.default_events = "",
+	.sockets_default = 2,
+	.nmetrics = SNBEP_NMETRICS,
+	.metrics = snbep_metrics,
+	.doc = "docs/platform-snbep.md",
+};
