@@ -493,6 +493,142 @@ case_regs() {
 	grep -qE 'MSR_UNC_CBO_CONFIG +0x0*3 NO_CBO_BANKS=0x3$' "$work/out" || fail "$last: CBO_CONFIG does not read 3"
 }
 
+# ---- derived metrics (-M, list --metrics) ----
+
+# -M with metrics of one's own (skl has none of its own): each metric after
+# the counts of its events, in every output form; nan for 0/0.
+own_metrics='rd_bw=[data_reads]*64/SAMPLE_INTERVAL_S/1e9,ratio=[data_reads]/[data_writes],zero=[data_reads]*0/0'
+
+case_metric_output() {
+	run stat -M "$own_metrics" --duration 0.2
+	expect_rc 0
+	# only the metrics' events: no default set
+	[ "$(awk '/^ +[0-9][0-9,]* +[a-z]/ { print $2 }' "$work/out" | paste -sd' ')" = "data_reads data_writes" ] ||
+		fail "$last: events $(awk '/^ +[0-9][0-9,]* +[a-z]/ { print $2 }' "$work/out" | paste -sd' ')"
+	# rd_bw is the bandwidth stat prints for data_reads; ratio the counts' quotient
+	awk '
+		/^ +[0-9][0-9,]* +data_reads / { c = $1; gsub(",", "", c); rd = c; gbs = $(NF - 1) }
+		/^ +[0-9][0-9,]* +data_writes / { c = $1; gsub(",", "", c); wr = c }
+		$2 == "rd_bw" && NF == 2 { bw = $1 }
+		$2 == "ratio" && NF == 2 { q = $1 }
+		$2 == "zero" && NF == 2 { z = $1 }
+		END {
+			if (bw == "" || bw - gbs > 0.0006 || gbs - bw > 0.0006) { printf "rd_bw %s, data_reads %s GB/s\n", bw, gbs; bad = 1 }
+			if (q == "" || q - rd / wr > 1e-5 * q || rd / wr - q > 1e-5 * q) { printf "ratio %s, counts %s/%s\n", q, rd, wr; bad = 1 }
+			if (z != "nan") { printf "zero is \"%s\", want nan\n", z; bad = 1 }
+			exit bad
+		}' "$work/out" >"$work/why" || fail "$last: $(cat "$work/why")"
+
+	run stat -M "$own_metrics" -e uclk -x, --duration 0.2
+	expect_rc 0
+	[ "$(cut -d, -f3 "$work/out" | paste -sd' ')" = "uclk data_reads data_writes rd_bw ratio zero" ] ||
+		fail "$last: rows $(cut -d, -f3 "$work/out" | paste -sd' ')"
+	awk -F, '
+		NF != 7 { printf "line %d: %d columns\n", NR, NF; bad = 1 }
+		NR > 3 && ($1 != "" || $2 != "" || $4 !~ /^[1-9][0-9]*$/ || $5 != "100.00" || $7 != "") {
+			printf "metric line %d: %s\n", NR, $0; bad = 1
+		}
+		NR > 3 && $3 != "zero" && $6 !~ /^[0-9.]+(e[-+][0-9]+)?$/ { printf "value: %s\n", $0; bad = 1 }
+		$3 == "zero" && $6 != "nan" { printf "zero: %s\n", $0; bad = 1 }
+		END { exit bad }' "$work/out" >"$work/why" || fail "$last: $(cat "$work/why")"
+
+	run stat -M "$own_metrics" --json -I 100 --duration 0.3
+	expect_rc 0
+	python3 -c '
+import json, sys
+objs = [json.loads(l) for l in sys.stdin]
+assert len(objs) == 15, len(objs)
+for k in range(3):
+    grp = objs[5 * k:5 * k + 5]
+    assert [o.get("event") for o in grp[:2]] == ["data_reads", "data_writes"], grp
+    assert [o.get("metric") for o in grp[2:]] == ["rd_bw", "ratio", "zero"], grp
+    assert len({o["interval"] for o in grp}) == 1, grp
+    assert abs(grp[2]["metric-value"] - grp[0]["metric-value"]) < 1e-9, grp
+    assert grp[4]["metric-value"] is None and grp[4]["metric-unit"] == "", grp
+' <"$work/out" >"$work/why" 2>&1 || fail "$last: $(cat "$work/why")"
+
+	run stat -M "$own_metrics" --per-socket --duration 0.2
+	expect_rc 0
+	[ "$(grep -cE '^S0 +[0-9.]+ +rd_bw$|^S0 +[0-9.]+ +ratio$|^S0 +nan +zero$' "$work/out")" -eq 3 ] ||
+		fail "$last: no per-socket metric lines: $(cat "$work/out")"
+}
+
+case_metric_errors() {
+	local args want
+	while IFS='|' read -r args want; do
+		run stat --duration 0.1 -M "$args"
+		expect_rc 2
+		expect_err "$want"
+		expect_no_stdout
+	done <<'EOF'
+MEM_BW_READS|-M: unknown metric 'MEM_BW_READS' (col 1): skl defines no metrics
+bw=[data_reads]*64/SAMPLE_INTERVAL_S, BOGUS|-M: unknown metric 'BOGUS' (col 39)
+x=1+(2|-M: metric x, col 7: expected ')' for the '(' at col 5, found the end
+x=[data_reads]]|-M: metric x, col 15: expected an operator (+ - * /), ')' or the end, found ']'
+x=[cbo0/event=0x34,umask=0x8f,bogus=1/]|-M: metric x, col 4: event 'cbo0/event=0x34,umask=0x8f,bogus=1/' (col 31): unknown term 'bogus'
+x=[uclk,data_reads]|-M: metric x, col 8: one event per bracket
+x=CAS_COUNT.RD|-M: metric x, col 3: unknown name 'CAS_COUNT.RD'
+a=[UNC_ARB_TRK_OCCUPANCY.ALL],b=[UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST]|-M: metric b, col 34: cannot place 'UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST' (col 34)
+x=1|-M: the metrics count no event
+|-M: empty metric name at col 1
+EOF
+	run list -M x=1
+	expect_rc 2
+	expect_err "-e, -M, -I, -x, --per-socket, --trace and --check go with 'stat'"
+	run stat --metrics
+	expect_rc 2
+	expect_err "--metrics goes with 'list'"
+	run stat -M
+	expect_rc 2
+	expect_err "option '-M' needs a value"
+}
+
+case_list_metrics() {
+	run list --metrics
+	expect_rc 0
+	grep -qx '6th Generation Intel Core (Skylake client) (skl) defines no derived metrics' "$work/out" ||
+		fail "$last: $(cat "$work/out")"
+	run list --metrics --json
+	expect_rc 0
+	[ "$(tr -d ' \n' <"$work/out")" = "[]" ] || fail "$last: $(cat "$work/out")"
+	# skl's event list has no metrics section
+	run list
+	expect_rc 0
+	if grep -q 'derived metrics' "$work/out"; then
+		fail "$last: a metrics section on skl"
+	fi
+
+	# Xeon: the guide's Tables 2-15, 2-41, 2-65, 2-82, 2-95, 2-109 as converted
+	run list --metrics --platform snbep
+	expect_rc 0
+	grep -qE '^  MEM_BW_READS$' "$work/out" || fail "$last: no MEM_BW_READS"
+	grep -qxF '      = [imc/CAS_COUNT.RD/] * 64 / SAMPLE_INTERVAL_S / 1073741824' "$work/out" ||
+		fail "$last: MEM_BW_READS is not CAS_COUNT.RD * 64 per second in GiB"
+	grep -qE '^  ha\.PCT_RD_REQUESTS$' "$work/out" || fail "$last: PCT_RD_REQUESTS not qualified by its box"
+	grep -qE '^  imc\.PCT_RD_REQUESTS$' "$work/out" || fail "$last: PCT_RD_REQUESTS not qualified by its box"
+	run list --metrics --platform snbep --json
+	expect_rc 0
+	python3 -c '
+import json, sys
+arr = json.load(sys.stdin)
+by = {m["name"]: m for m in arr}
+assert len(by) == len(arr) and len(arr) > 40, len(arr)
+for m in arr:
+    assert m["unit"] in ("cbo", "ha", "imc", "pcu", "qpi", "r2pcie", "r3qpi"), m
+    assert m["source"].startswith("SNB-EP Table 2-") and m["description"] and m["expr"], m
+    assert m["metric-unit"] in ("GiB/s", "ratio", "cycles", "entries"), m
+assert by["MEM_BW_TOTAL"]["metric-unit"] == "GiB/s" and by["MEM_BW_TOTAL"]["source"] == "SNB-EP Table 2-65"
+assert "filter_opc=0x182" in by["AVG_TOR_DRD_LATENCY"]["expr"]
+assert "COUNTER0_OCCUPANCY,edge,thresh=1" in by["AVG_INGRESS_LATENCY_WHEN_NE"]["expr"]
+assert "LLC_MPI" not in by  # needs a core event: not converted
+' <"$work/out" >"$work/why" 2>&1 || fail "$last: $(cat "$work/why")"
+	# the plain event list ends with the same metrics
+	run list --platform snbep
+	expect_rc 0
+	grep -q '^Intel Xeon E5-2600 (Sandy Bridge-EP) derived metrics (snbep; uncore stat -M NAME)$' "$work/out" ||
+		fail "$last: no metrics section"
+}
+
 # ---- the checks themselves: every case fails on a program that is not uncore ----
 
 # A session recorded on one backend replays, from the access trace alone,
@@ -600,7 +736,7 @@ case_selftest() {
 	local c fake
 	for c in check stat_default stat_csv stat_json stat_interval bad_option bad_event \
 		bad_workload bad_platform output_file output_error list regs record_replay trace \
-		trace_progress allowlist; do
+		trace_progress allowlist metric_output metric_errors list_metrics; do
 		for fake in true false; do
 			if bash "$0" "$(command -v $fake)" "$c" >/dev/null 2>&1; then
 				fail "case $c passes with $fake as uncore"

@@ -23,9 +23,10 @@
 struct opts {
 	const char *cmd, *sub, *arg;          /* command, trace subcommand, positional */
 	const char *platform, *backend, *events, *out, *sep, *workload, *trace, *record;
+	const char *metrics;                  /* -M */
 	const char *hw_root;
 	int hw_msr, hw_pci;
-	int json, per_socket, force, check, freeze_on_pmi, binary, text;
+	int json, per_socket, force, check, freeze_on_pmi, binary, text, list_metrics;
 	uint64_t interval_ms, seed, pmi_cores;
 	double duration_s, uclk_mhz;
 	int have_duration, have_seed;

@@ -35,7 +35,8 @@ static void usage(FILE *f)
 		"usage: %s <command> [options]\n"
 		"\n"
 		"commands:\n"
-		"  list                 the platform's events with descriptions\n"
+		"  list                 the platform's events and derived metrics with\n"
+		"                       descriptions (--metrics: the metrics only)\n"
 		"  stat                 count events (a built-in workload on the simulator)\n"
 		"  regs                 read and decode every uncore PMU register\n"
 		"  trace gen KIND       generate an event trace (stream, llc, burst, idle)\n"
@@ -58,6 +59,9 @@ static void usage(FILE *f)
 		"  -e EVENTS            comma-separated events: manual names\n"
 		"                       (UNC_CBO_CACHE_LOOKUP.ANY_MESI), aliases (uclk,\n"
 		"                       data_reads) or PMU/terms/ (cbo0/event=0x34,umask=0x8f/)\n"
+		"  -M METRICS           comma-separated derived metrics ('uncore list\n"
+		"                       --metrics'), or NAME=EXPR of your own; counts their\n"
+		"                       events (and -e's, if given) and prints each metric\n"
 		"  -I MS                print counts every MS milliseconds\n"
 		"  -x SEP               CSV-like output with separator SEP\n"
 		"  --json               one JSON object per count\n"
@@ -126,7 +130,7 @@ static const char *refused(char *const *argv, int word, char buf[3])
 enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_UCLK,
        O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD, O_BINARY,
        O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
-       O_HW_PCI };
+       O_HW_PCI, O_METRICS };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -159,6 +163,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "hw-root", required_argument, 0, O_HW_ROOT },
 		{ "hw-msr", required_argument, 0, O_HW_MSR },
 		{ "hw-pci", required_argument, 0, O_HW_PCI },
+		{ "metrics", no_argument, 0, O_METRICS },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -200,9 +205,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	opterr = 0;
 	if (o->sub && optind < argc && argv[optind][0] != '-')
 		o->arg = argv[optind++];
-	while ((word = optind, c = getopt_long(argc, argv, "+:e:I:x:o:h", lo, NULL)) != -1) {
+	while ((word = optind, c = getopt_long(argc, argv, "+:e:M:I:x:o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e': o->events = optarg; break;
+		case 'M': o->metrics = optarg; break;
+		case O_METRICS: o->list_metrics = 1; break;
 		case 'I':
 			if ((rc = parse_u64("-I", optarg, &o->interval_ms)))
 				return rc;
@@ -338,8 +345,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return cli_fail(EXIT_USAGE,
 				"--check, --trace, --workload, --ncbo and --uclk-mhz need the sim backend");
 	if (strcmp(o->cmd, "stat") &&
-	    (o->events || o->interval_ms || o->sep || o->check || o->per_socket || o->trace))
-		return cli_fail(EXIT_USAGE, "-e, -I, -x, --per-socket, --trace and --check go with 'stat'");
+	    (o->events || o->metrics || o->interval_ms || o->sep || o->check || o->per_socket || o->trace))
+		return cli_fail(EXIT_USAGE, "-e, -M, -I, -x, --per-socket, --trace and --check go with 'stat'");
+	if (strcmp(o->cmd, "list") && o->list_metrics)
+		return cli_fail(EXIT_USAGE, "--metrics goes with 'list' (stat takes -M NAME)");
 	if (o->trace && strcmp(o->workload, "mixed"))
 		return cli_fail(EXIT_USAGE, "--trace and --workload exclude each other");
 	return 0;
@@ -545,8 +554,53 @@ static void counters_of(const struct ucm_event *e, char *buf, size_t n)
 			k += (size_t)snprintf(buf + k, n - k, "%s%u", k ? "," : "", c);
 }
 
+/* The derived metrics: with --json an array of their own, else a section
+ * (after the events unless --metrics). */
+static int list_metrics(const struct opts *o, const struct ucm_platform *p, FILE *f)
+{
+	char disp[128];
+
+	if (o->json) {
+		json_t *arr = json_array();
+		char *s;
+
+		for (unsigned i = 0; i < p->nmetrics; i++) {
+			const struct ucm_metric *m = &p->metrics[i];
+
+			json_array_append_new(
+				arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "name",
+					       ucd_metric_display(p, m, disp, sizeof(disp)), "unit", m->box,
+					       "metric-unit", m->unit, "description", m->desc, "expr",
+					       m->expr, "source", m->cite));
+		}
+		s = json_dumps(arr, JSON_INDENT(2));
+		json_decref(arr);
+		if (!s)
+			return cli_fail(1, "out of memory");
+		fprintf(f, "%s\n", s);
+		free(s);
+		return 0;
+	}
+	if (!p->nmetrics) {
+		fprintf(f, "%s (%s) defines no derived metrics\n", p->title, p->name);
+		return 0;
+	}
+	fprintf(f, "%s derived metrics (%s; uncore stat -M NAME)\n\n", p->title, p->name);
+	for (unsigned i = 0; i < p->nmetrics; i++) {
+		const struct ucm_metric *m = &p->metrics[i];
+
+		fprintf(f, "  %s\n", ucd_metric_display(p, m, disp, sizeof(disp)));
+		fprintf(f, "      [%s metric, %s; %s]\n", m->box, m->unit, m->cite);
+		fprintf(f, "      %s\n", m->desc);
+		fprintf(f, "      = %s\n", m->expr);
+	}
+	return 0;
+}
+
 static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 {
+	if (o->list_metrics)
+		return list_metrics(o, p, f);
 	if (o->json) {
 		json_t *arr = json_array();
 		char *s;
@@ -584,6 +638,10 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 		fprintf(f, "      [%s event=0x%02x umask=0x%02x%s%.0u counters %s; %s]\n", e->box->name,
 			e->code, e->umask, e->thresh ? " thresh=" : "", e->thresh, ctrs, e->cite);
 		fprintf(f, "      %s\n", e->desc);
+	}
+	if (p->nmetrics) {
+		fputc('\n', f);
+		return list_metrics(o, p, f);
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * metrics, and the ground-truth check on the simulator.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ struct statctx {
 	FILE *f;
 	struct ucd *d;
 	struct uct_replay *replay;
+	struct ucd_metrics *ms;      /* -M, or NULL */
 	int progress, final;
 	uint64_t last_ns;
 };
@@ -116,6 +118,81 @@ static void print_line(struct statctx *c, double t_s, int interval, const char *
 	}
 }
 
+/* A derived metric after the counts, in the same three forms.  NaN (a
+ * division by zero) prints as "nan", and as null in JSON. */
+static void print_metric(struct statctx *c, double t_s, int interval, const char *sock, size_t i,
+			 double v, uint64_t ns)
+{
+	const struct opts *o = c->o;
+	const char *name = ucd_metrics_name(c->ms, i), *unit = ucd_metrics_unit(c->ms, i);
+	char val[40];
+
+	if (isfinite(v))
+		snprintf(val, sizeof(val), "%.6g", v);
+	else
+		snprintf(val, sizeof(val), "nan");
+	if (o->json) {
+		json_t *j = json_object();
+		char *s;
+
+		if (interval)
+			json_object_set_new(j, "interval", json_real(t_s));
+		if (sock)
+			json_object_set_new(j, "socket", json_string(sock));
+		json_object_set_new(j, "metric", json_string(name));
+		json_object_set_new(j, "metric-value", isfinite(v) ? json_real(v) : json_null());
+		json_object_set_new(j, "metric-unit", json_string(unit));
+		json_object_set_new(j, "event-runtime", json_integer((json_int_t)ns));
+		s = json_dumps(j, JSON_COMPACT);
+		json_decref(j);
+		if (s)
+			fprintf(c->f, "%s\n", s);
+		free(s);
+	} else if (o->sep) {
+		const char *x = o->sep;
+
+		/* perf's columns, the count and its unit empty, the metric's name
+		 * in the event column */
+		if (interval)
+			fprintf(c->f, "%.9f%s", t_s, x);
+		if (sock)
+			fprintf(c->f, "%s%s%s", sock, x, x);
+		fprintf(c->f, "%s%s%s%s%llu%s100.00%s%s%s%s\n", x, x, name, x, (unsigned long long)ns,
+			x, x, val, x, unit);
+	} else {
+		if (interval)
+			fprintf(c->f, "%15.9f ", t_s);
+		if (sock)
+			fprintf(c->f, "%-6s %4s ", sock, "");
+		if (*unit)
+			fprintf(c->f, "%20s      %-45s # %s\n", val, name, unit);
+		else
+			fprintf(c->f, "%20s      %s\n", val, name);
+	}
+}
+
+static void print_metrics(struct statctx *c, int interval, uint64_t t_ns, uint64_t span_ns)
+{
+	struct ucd *d = c->d;
+
+	for (size_t i = 0; c->ms && i < ucd_metrics_count(c->ms); i++) {
+		if (c->o->per_socket && !interval) {
+			for (unsigned s = 0; s < ucd_sockets(d); s++) {
+				char sock[16];
+
+				snprintf(sock, sizeof(sock), "S%u", s);
+				print_metric(c, (double)t_ns / 1e9, 0, sock, i,
+					     ucd_metrics_value(c->ms, i, d, UCD_MS_SOCKET, s, span_ns), span_ns);
+			}
+		} else {
+			print_metric(c, (double)t_ns / 1e9, interval, NULL, i,
+				     ucd_metrics_value(c->ms, i, d, interval ? UCD_MS_INTERVAL : UCD_MS_TOTAL,
+						       0, span_ns),
+				     span_ns);
+		}
+	}
+}
+
 static unsigned socket_units(struct ucd *d, size_t ev, unsigned socket)
 {
 	unsigned n = 0;
@@ -159,6 +236,7 @@ static void print_counts(struct statctx *c, int interval, uint64_t t_ns, uint64_
 	if (have_bw && !c->o->json && !c->o->sep)
 		fprintf(c->f, "%s%20.3f GB/s DRAM bandwidth (reads + writes counted)\n",
 			interval ? "                " : "", bw);
+	print_metrics(c, interval, t_ns, span_ns);
 }
 
 static int on_interval(struct ucd *d, void *ctx, uint64_t elapsed)
@@ -223,19 +301,50 @@ static int check_truth(struct ucd *d, struct ucm_model *m)
 	return 0;
 }
 
+/* -M: the metrics by name, their events added to the session (those -e
+ * gave already are read, not added again), bound for evaluation. */
+static int add_metrics(struct statctx *c)
+{
+	const char *list;
+	char msg[1024];
+
+	if (!(c->ms = ucd_metrics_new()))
+		return cli_fail(1, "out of memory");
+	if (ucd_metrics_select(c->ms, ucd_platform(c->d), c->o->metrics))
+		return cli_fail(EXIT_USAGE, "-M: %s", ucd_metrics_error(c->ms));
+	if (!(list = ucd_metrics_plan(c->ms, c->d)))
+		return cli_fail(1, "%s", ucd_metrics_error(c->ms));
+	if (*list && ucd_add_events(c->d, list)) {
+		ucd_metrics_explain(c->ms, ucd_error(c->d), msg, sizeof(msg));
+		return cli_fail(EXIT_USAGE, "-M: %s", msg);
+	}
+	if (ucd_metrics_bind(c->ms, c->d))
+		return cli_fail(1, "%s", ucd_metrics_error(c->ms));
+	if (!ucd_nevents(c->d))
+		return cli_fail(EXIT_USAGE, "-M: the metrics count no event: nothing to run");
+	return 0;
+}
+
 int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 {
 	struct ucd_opts dopt = { o->platform, o->force, (uint32_t)o->pmi_cores, o->freeze_on_pmi, 0 };
 	struct ucd *d;
-	struct statctx c = { o, f, NULL, mc->replay, 0, 0, 0 };
+	struct statctx c = { o, f, NULL, mc->replay, NULL, 0, 0, 0 };
 	uint64_t dur = (uint64_t)(o->duration_s * 1e9), every = o->interval_ms * 1000000ull;
 	int rc;
 
 	if (ucd_open(mc->be, &dopt, &d) || machine_attach(mc, d))
 		goto err;
 	c.d = d;
-	if (ucd_add_events(d, o->events ? o->events : ucd_default_events(d))) {
+	/* -M alone counts only the metrics' events, as perf does */
+	if ((o->events || !o->metrics) &&
+	    ucd_add_events(d, o->events ? o->events : ucd_default_events(d))) {
 		rc = cli_fail(EXIT_USAGE, "-e: %s", ucd_error(d));
+		ucd_close(d);
+		return rc;
+	}
+	if (o->metrics && (rc = add_metrics(&c)) != 0) {
+		ucd_metrics_free(c.ms);
 		ucd_close(d);
 		return rc;
 	}
@@ -275,9 +384,11 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 	if (ucd_restore(d))
 		goto err;
 	rc = o->check && mc->m ? check_truth(d, mc->m) : 0;
+	ucd_metrics_free(c.ms);
 	ucd_close(d);
 	return rc;
 err:
+	ucd_metrics_free(c.ms);
 	/* a trace that turns out malformed while replaying is bad input: say
 	 * where in the trace, not which register access ran into it */
 	if (mc->replay && uct_replay_failed(mc->replay)) {

@@ -105,4 +105,76 @@ uint64_t ucd_freezes(const struct ucd *d);
  * decoded fields, one register per line. */
 int ucd_dump_regs(struct ucd *d, FILE *out);
 
+/* ---- derived metrics (ucd_metric.c) ----
+ *
+ * A metric is an expression over event counts (docs/usage.md, "Metrics"):
+ * numbers (64, 1.5, 1e9, 0x40), + - * / with the usual precedence, unary
+ * minus, parentheses, events in brackets in the -e syntax
+ * ([imc/CAS_COUNT.RD/], [cbo/TOR_OCCUPANCY.MISS_OPCODE,filter_opc=0x182/]),
+ * and SAMPLE_INTERVAL_S, the seconds the counts cover.  A division by zero
+ * is NaN, whatever the dividend.  A set of metrics collects the events of
+ * all its metrics, each distinct event text once; the caller adds them to a
+ * session with one ucd_add_events() and evaluates after a run.
+ *
+ *	ms = ucd_metrics_new();
+ *	ucd_metrics_select(ms, ucd_platform(d), "MEM_BW_READS,PCT_RD_REQUESTS");
+ *	list = ucd_metrics_plan(ms, d);            events d does not have yet
+ *	if (*list && ucd_add_events(d, list))
+ *		ucd_metrics_explain(ms, ucd_error(d), buf, sizeof(buf));
+ *	ucd_metrics_bind(ms, d);
+ *	ucd_run(...);
+ *	v = ucd_metrics_value(ms, 0, d, UCD_MS_TOTAL, 0, ucd_elapsed_ns(d));
+ */
+struct ucd_metrics;
+
+struct ucd_metrics *ucd_metrics_new(void);
+void ucd_metrics_free(struct ucd_metrics *ms);
+/* The message of the last failure: which metric, which column, why. */
+const char *ucd_metrics_error(const struct ucd_metrics *ms);
+/* Parse expr as a metric.  Errors name the metric and the 1-based column
+ * in expr (plus col_base, for an expression inside a longer argument). */
+int ucd_metrics_add(struct ucd_metrics *ms, const char *name, const char *unit, const char *expr,
+		    size_t col_base);
+/* A comma-separated list of the platform's metrics (NAME, or BOX.NAME when
+ * two boxes define NAME) and NAME=EXPR for one of the caller's own; each
+ * added once.  Errors name the item and its column in list. */
+int ucd_metrics_select(struct ucd_metrics *ms, const struct ucm_platform *p, const char *list);
+size_t ucd_metrics_count(const struct ucd_metrics *ms);
+const char *ucd_metrics_name(const struct ucd_metrics *ms, size_t i);
+const char *ucd_metrics_unit(const struct ucd_metrics *ms, size_t i);
+const char *ucd_metrics_expr(const struct ucd_metrics *ms, size_t i);
+/* The distinct events of the set, in first-use order. */
+size_t ucd_metrics_nevents(const struct ucd_metrics *ms);
+const char *ucd_metrics_event(const struct ucd_metrics *ms, size_t k);
+
+/* The events d does not have yet (compared by their text with the names
+ * events were added by), comma-separated for ucd_add_events(); "" when d
+ * has them all.  NULL and an error if out of memory. */
+const char *ucd_metrics_plan(struct ucd_metrics *ms, const struct ucd *d);
+/* After that ucd_add_events() succeeded: the metrics read d's events. */
+int ucd_metrics_bind(struct ucd_metrics *ms, const struct ucd *d);
+/* Rewrite an error of that ucd_add_events() (whose columns count in the
+ * planned list) to name the metric and the column in its expression. */
+void ucd_metrics_explain(const struct ucd_metrics *ms, const char *err, char *buf, size_t n);
+
+enum ucd_mscope {
+	UCD_MS_TOTAL,      /* whole run: the events' totals */
+	UCD_MS_INTERVAL,   /* since the previous ucd_mark_interval() */
+	UCD_MS_SOCKET,     /* whole run, one socket's counters */
+};
+/* Metric i of a bound set from d's counts; span_ns is SAMPLE_INTERVAL_S. */
+double ucd_metrics_value(const struct ucd_metrics *ms, size_t i, const struct ucd *d,
+			 enum ucd_mscope scope, unsigned socket, uint64_t span_ns);
+/* Metric i from given values: vals[k] is the count of ucd_metrics_event(k). */
+double ucd_metrics_eval(const struct ucd_metrics *ms, size_t i, const double *vals,
+			double seconds);
+
+/* A platform metric by NAME or BOX.NAME (case-insensitive), NULL if none
+ * or if NAME is defined by two boxes; why says which (may be NULL). */
+const struct ucm_metric *ucd_metric_find(const struct ucm_platform *p, const char *name,
+					 size_t len, char *why, size_t n);
+/* NAME, or BOX.NAME when another box defines NAME too. */
+const char *ucd_metric_display(const struct ucm_platform *p, const struct ucm_metric *m,
+			       char *buf, size_t n);
+
 #endif
