@@ -1,12 +1,27 @@
 /*
  * fuzz_regs.c - register-sequence harness: a stream of register reads and
  * writes (by register-table index or raw address, in every space and
- * width), inputs, time, resets and core sleep, applied to the optimized
- * model and to the naive reference model.  After every operation both must
- * agree on every register and every PMI count, and the invariants of the
- * manual must hold: read-only bits unchanged by writes, W1C bits only
- * cleared, reserved and write-only bits read as 0, counters below 2^width,
- * counters still while globally disabled, reset restoring every reset value.
+ * width, on every socket), inputs and their filter attributes, time in any
+ * clock domain, resets and core sleep, applied to the optimized model and
+ * to the naive reference model.  After every operation both must agree on
+ * every register, every PMI count, every clock's cycle count and the time,
+ * and the invariants of the manual must hold: read-only bits unchanged by
+ * writes, W1C bits only cleared, reserved and write-only bits read as 0,
+ * counters below 2^width, counters still while globally disabled, while
+ * their box is frozen or their control's EN is 0, reset restoring every
+ * reset value.
+ *
+ * Input layout: a platform byte, then the platform's setup (CBo count where
+ * the platform reports one; on multi-socket or multi-clock platforms a
+ * 16-bit word choosing clock frequencies and the socket count), then
+ * operations.  An operation is an opcode byte, a register-index operand
+ * (one byte, two where the platform has more than 256 registers) and its
+ * own operands.  Operations 0-9 are the original ones; 10-13 (input
+ * attribute, time on any clock, time in picoseconds, program a counter with
+ * a table event) were added later: on a one-socket one-clock platform (skl)
+ * opcode bytes below 250 decode as before (byte % 10) and only 250-255 give
+ * the new kinds, so the committed skl corpus keeps its meaning; elsewhere
+ * the opcode is byte % 14.
  */
 #include <string.h>
 
@@ -14,13 +29,25 @@
 #include "ref_model.h"
 #include "ucm.h"
 
+#define NOPS 14
+
 struct rig {
 	struct ucm_model *m;
 	struct ref_model ref;
 	const struct ucm_platform *p;
+	int legacy;                    /* one socket, one clock: original encoding */
+	unsigned nsockets, ncpus;      /* sockets, cpus per socket */
 	size_t nregs;
 	int map[REF_MAXREGS];          /* model register i -> ref register */
+	int ctlof[REF_MAXREGS];        /* model counter register -> its control, -1 */
 	struct ucm_reginfo ri[REF_MAXREGS];
+	size_t npci;
+	size_t pci[REF_MAXREGS];       /* model indexes of the PCI registers */
+	unsigned nboxes;
+	int boxmap[REF_MAXBOX];        /* model box -> ref box */
+	int filt[REF_MAXBOX];          /* model box -> model index of its filter, -1 */
+	int boxof[REF_MAXREGS];        /* model register -> model box */
+	uint64_t cur[REF_MAXREGS];     /* every register as the last compare read it */
 };
 
 static uint64_t peek(struct rig *g, size_t i)
@@ -28,7 +55,8 @@ static uint64_t peek(struct rig *g, size_t i)
 	uint64_t v = 0;
 
 	if (ucm_peek(g->m, g->ri[i].space, g->ri[i].socket, g->ri[i].addr, &v))
-		FZ_FAIL("peek of %s failed: %s", g->ri[i].name, ucm_error(g->m));
+		FZ_FAIL("peek of %s (socket %u) failed: %s", g->ri[i].name, g->ri[i].socket,
+			ucm_error(g->m));
 	return v;
 }
 
@@ -37,36 +65,55 @@ static void compare(struct rig *g, const char *after)
 	for (size_t i = 0; i < g->nregs; i++) {
 		uint64_t v = peek(g, i), rv = ref_peek(&g->ref, (unsigned)g->map[i]);
 
+		g->cur[i] = v;
 		if (v != rv)
-			FZ_FAIL("after %s: %s model 0x%llx, reference 0x%llx", after, g->ri[i].name,
-				(unsigned long long)v, (unsigned long long)rv);
+			FZ_FAIL("after %s: %s (socket %u) model 0x%llx, reference 0x%llx", after,
+				g->ri[i].name, g->ri[i].socket, (unsigned long long)v,
+				(unsigned long long)rv);
 		if (v & (g->ri[i].rsvd_mask | g->ri[i].wo_mask))
 			FZ_FAIL("after %s: %s reads reserved/write-only bits 0x%llx", after, g->ri[i].name,
 				(unsigned long long)(v & (g->ri[i].rsvd_mask | g->ri[i].wo_mask)));
-	}
-	for (unsigned c = 0; c < g->ref.ncores; c++) {
-		struct ucm_pmi_stats st;
+		if (g->ri[i].kind == UCM_K_CTR) {
+			const struct ucm_field *vf = ucm_layout_field(g->ri[i].layout, UCM_R_VALUE);
 
-		ucm_pmi_stats(g->m, 0, c, &st);
-		if (st.delivered != g->ref.delivered[c] || st.wakes != g->ref.wakes[c] ||
-		    st.dropped != g->ref.dropped[c])
-			FZ_FAIL("after %s: core %u PMIs model %llu/%llu/%llu, reference %llu/%llu/%llu", after, c,
-				(unsigned long long)st.delivered, (unsigned long long)st.wakes,
-				(unsigned long long)st.dropped, (unsigned long long)g->ref.delivered[c],
-				(unsigned long long)g->ref.wakes[c], (unsigned long long)g->ref.dropped[c]);
+			if (vf && ucm_field_get(vf, v) > (ucm_field_mask(vf) >> vf->lo))
+				FZ_FAIL("after %s: %s at or above 2^width", after, g->ri[i].name);
+		}
 	}
-	if (ucm_pmi_requests(g->m, 0) != g->ref.pmi_requests)
-		FZ_FAIL("after %s: PMI requests model %llu, reference %llu", after,
-			(unsigned long long)ucm_pmi_requests(g->m, 0), (unsigned long long)g->ref.pmi_requests);
-	if (ucm_cycles(g->m, 0) != g->ref.cycles)
-		FZ_FAIL("after %s: cycles model %llu, reference %llu", after,
-			(unsigned long long)ucm_cycles(g->m, 0), (unsigned long long)g->ref.cycles);
+	for (unsigned s = 0; s < g->nsockets; s++) {
+		const struct ref_socket *rs = &g->ref.sock[s];
+
+		for (unsigned c = 0; c < g->ref.ncores; c++) {
+			struct ucm_pmi_stats st;
+
+			ucm_pmi_stats(g->m, s, c, &st);
+			if (st.delivered != rs->delivered[c] || st.wakes != rs->wakes[c] ||
+			    st.dropped != rs->dropped[c])
+				FZ_FAIL("after %s: socket %u core %u PMIs model %llu/%llu/%llu, reference %llu/%llu/%llu",
+					after, s, c, (unsigned long long)st.delivered,
+					(unsigned long long)st.wakes, (unsigned long long)st.dropped,
+					(unsigned long long)rs->delivered[c], (unsigned long long)rs->wakes[c],
+					(unsigned long long)rs->dropped[c]);
+		}
+		if (ucm_pmi_requests(g->m, s) != rs->pmi_requests)
+			FZ_FAIL("after %s: socket %u PMI requests model %llu, reference %llu", after, s,
+				(unsigned long long)ucm_pmi_requests(g->m, s),
+				(unsigned long long)rs->pmi_requests);
+	}
+	for (unsigned d = 0; d < g->p->nclocks; d++)
+		if (ucm_cycles(g->m, d) != g->ref.cycles[d])
+			FZ_FAIL("after %s: %s cycles model %llu, reference %llu", after, g->p->clocks[d].name,
+				(unsigned long long)ucm_cycles(g->m, d), (unsigned long long)g->ref.cycles[d]);
+	if (ucm_now_ps(g->m) != g->ref.now_ps)
+		FZ_FAIL("after %s: time model %llu ps, reference %llu ps", after,
+			(unsigned long long)ucm_now_ps(g->m), (unsigned long long)g->ref.now_ps);
 }
 
+/* Base of the MMIO window (socket 0; only one-socket platforms have one). */
 static uint64_t bar_base(struct rig *g)
 {
 	for (size_t i = 0; i < g->nregs; i++)
-		if (g->ri[i].kind == UCM_K_BAR)
+		if (g->ri[i].kind == UCM_K_BAR && g->ri[i].socket == 0)
 			return peek(g, i) & g->p->bar_mask;
 	return 0;
 }
@@ -111,22 +158,26 @@ static uint64_t pick_value(struct fz *f, const struct ucm_reginfo *ri)
 	}
 }
 
+static unsigned pci_bus(const struct ucm_reginfo *ri) { return (unsigned)(ri->addr >> 20); }
+static unsigned pci_dev(const struct ucm_reginfo *ri) { return (unsigned)(ri->addr >> 15) & 31; }
+static unsigned pci_fn(const struct ucm_reginfo *ri) { return (unsigned)(ri->addr >> 12) & 7; }
+
 static void reg_write(struct rig *g, size_t i, uint64_t v)
 {
 	const struct ucm_reginfo *ri = &g->ri[i];
-	unsigned w = ri->width / 8;
+	unsigned w = ri->width / 8, cpu = ri->socket * g->ncpus;
 	int a = 0, b = 0;
 
 	switch (ri->space) {
 	case UCM_MSR:
-		a = ucm_msr_write(g->m, 0, (uint32_t)ri->addr, v);
-		b = ref_msr_write(&g->ref, (uint32_t)ri->addr, v);
+		a = ucm_msr_write(g->m, cpu, (uint32_t)ri->addr, v);
+		b = ref_msr_write(&g->ref, cpu, (uint32_t)ri->addr, v);
 		break;
 	case UCM_PCI:
-		a = ucm_pci_write(g->m, 0, (unsigned)(ri->addr >> 20), (unsigned)(ri->addr >> 15) & 31,
-				  (unsigned)(ri->addr >> 12) & 7, (unsigned)ri->addr & 0xFFF, w, v);
-		b = ref_pci_write(&g->ref, (unsigned)(ri->addr >> 20), (unsigned)(ri->addr >> 15) & 31,
-				  (unsigned)(ri->addr >> 12) & 7, (unsigned)ri->addr & 0xFFF, w, v);
+		a = ucm_pci_write(g->m, 0, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
+				  w, v);
+		b = ref_pci_write(&g->ref, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
+				  w, v);
 		break;
 	default: {
 		uint64_t base = bar_base(g);
@@ -142,20 +193,20 @@ static void reg_write(struct rig *g, size_t i, uint64_t v)
 static void reg_read(struct rig *g, size_t i)
 {
 	const struct ucm_reginfo *ri = &g->ri[i];
-	unsigned w = ri->width / 8;
+	unsigned w = ri->width / 8, cpu = ri->socket * g->ncpus;
 	uint64_t va = 0, vb = 0;
 	int a = 0, b = 0;
 
 	switch (ri->space) {
 	case UCM_MSR:
-		a = ucm_msr_read(g->m, 0, (uint32_t)ri->addr, &va);
-		b = ref_msr_read(&g->ref, (uint32_t)ri->addr, &vb);
+		a = ucm_msr_read(g->m, cpu, (uint32_t)ri->addr, &va);
+		b = ref_msr_read(&g->ref, cpu, (uint32_t)ri->addr, &vb);
 		break;
 	case UCM_PCI:
-		a = ucm_pci_read(g->m, 0, (unsigned)(ri->addr >> 20), (unsigned)(ri->addr >> 15) & 31,
-				 (unsigned)(ri->addr >> 12) & 7, (unsigned)ri->addr & 0xFFF, w, &va);
-		b = ref_pci_read(&g->ref, (unsigned)(ri->addr >> 20), (unsigned)(ri->addr >> 15) & 31,
-				 (unsigned)(ri->addr >> 12) & 7, (unsigned)ri->addr & 0xFFF, w, &vb);
+		a = ucm_pci_read(g->m, 0, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
+				 w, &va);
+		b = ref_pci_read(&g->ref, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
+				 w, &vb);
 		break;
 	default: {
 		uint64_t base = bar_base(g);
@@ -169,6 +220,39 @@ static void reg_read(struct rig *g, size_t i)
 			(unsigned long long)va, b, (unsigned long long)vb);
 }
 
+/* A raw PCI config access, compared. */
+static void pci_access(struct rig *g, const uint64_t *before, unsigned bus, unsigned dev,
+		       unsigned fn, unsigned off, unsigned w, uint64_t v, int write)
+{
+	uint64_t va = 0, vb = 0;
+	int a, b;
+
+	if (write) {
+		a = ucm_pci_write(g->m, 0, bus, dev, fn, off, w, v);
+		b = ref_pci_write(&g->ref, bus, dev, fn, off, w, v);
+		check_write(g, before);
+	} else {
+		a = ucm_pci_read(g->m, 0, bus, dev, fn, off, w, &va);
+		b = ref_pci_read(&g->ref, bus, dev, fn, off, w, &vb);
+	}
+	if (!same_rc(a, b) || (!a && va != vb))
+		FZ_FAIL("PCI %02x:%02x.%x+0x%x/%u %s: model %d 0x%llx, reference %d 0x%llx", bus, dev, fn,
+			off, w, write ? "write" : "read", a, (unsigned long long)va, b,
+			(unsigned long long)vb);
+}
+
+/* Clock frequencies a multi-clock platform is tried at: the default, the
+ * worst case and two that divide 10^12 ps unevenly. */
+static uint64_t pick_hz(const struct ucm_clockdef *c, unsigned k)
+{
+	switch (k & 3) {
+	case 0: return c->hz_default;
+	case 1: return c->hz_max;
+	case 2: return 1066666667ull;
+	default: return 2699999947ull;
+	}
+}
+
 static int setup(struct rig *g, struct fz *f)
 {
 	size_t np;
@@ -178,6 +262,7 @@ static int setup(struct rig *g, struct fz *f)
 
 	memset(g, 0, sizeof(*g));
 	g->p = all[fz_u8(f) % np];
+	g->legacy = g->p->max_sockets <= 1 && g->p->nclocks <= 1;
 	ucm_config_init(&cfg, g->p);
 	cfg.access_ps[UCM_MSR] = cfg.access_ps[UCM_PCI] = cfg.access_ps[UCM_MMIO] = 0;
 	cfg.strict = 1;
@@ -189,19 +274,269 @@ static int setup(struct rig *g, struct fz *f)
 		ninst[ucm_boxtype_index(g->p, bt)] = bt->ninst_min + fz_u8(f) % span;
 	}
 	memcpy(cfg.ninst, ninst, sizeof(ninst));
+	if (!g->legacy) {
+		/* bits 2d+1:2d: clock d's frequency; bit 15: one socket only */
+		uint16_t c = fz_u16(f);
+
+		for (unsigned d = 0; d < g->p->nclocks && d < UCM_MAXCLK; d++)
+			cfg.clock_hz[d] = pick_hz(&g->p->clocks[d], c >> (2 * d));
+		if (c & 0x8000)
+			cfg.sockets = 1;
+	}
 	if (ucm_create(&cfg, &g->m))
 		FZ_FAIL("model: %s", g->m ? ucm_error(g->m) : "no memory");
-	ref_init(&g->ref, g->p, ninst);
+	if (ref_init(&g->ref, g->p, ninst, cfg.sockets, cfg.clock_hz))
+		FZ_FAIL("%s exceeds the reference model's limits", g->p->name);
+	g->nsockets = ucm_nsockets(g->m);
+	g->ncpus = ucm_cpus_per_socket(g->m);
+	if (g->nsockets != g->ref.nsockets || g->ncpus != g->ref.ncores)
+		FZ_FAIL("model has %u sockets of %u cpus, reference %u of %u", g->nsockets, g->ncpus,
+			g->ref.nsockets, g->ref.ncores);
+	for (unsigned d = 0; d < g->p->nclocks; d++)
+		if (ucm_clock_hz(g->m, d) != g->ref.hz[d])
+			FZ_FAIL("clock %u: model %llu Hz, reference %llu Hz", d,
+				(unsigned long long)ucm_clock_hz(g->m, d), (unsigned long long)g->ref.hz[d]);
 	g->nregs = ucm_nregs(g->m);
 	if (g->nregs != g->ref.nregs || g->nregs > REF_MAXREGS)
 		FZ_FAIL("model has %zu registers, reference %u", g->nregs, g->ref.nregs);
 	for (size_t i = 0; i < g->nregs; i++) {
 		ucm_reginfo(g->m, i, &g->ri[i]);
-		g->map[i] = ref_find(&g->ref, g->ri[i].space, g->ri[i].addr);
+		g->map[i] = ref_find(&g->ref, g->ri[i].space, g->ri[i].socket, g->ri[i].addr);
 		if (g->map[i] < 0)
-			FZ_FAIL("%s missing from the reference", g->ri[i].name);
+			FZ_FAIL("%s (socket %u) missing from the reference", g->ri[i].name, g->ri[i].socket);
+		if (g->ri[i].space == UCM_PCI)
+			g->pci[g->npci++] = i;
+	}
+	for (size_t i = 0; i < g->nregs; i++) {
+		g->ctlof[i] = -1;
+		for (size_t k = 0; g->ri[i].kind == UCM_K_CTR && k < g->nregs; k++)
+			if (g->ri[k].kind == UCM_K_CTL && g->ri[k].box == g->ri[i].box &&
+			    g->ri[k].socket == g->ri[i].socket && g->ri[k].idx == g->ri[i].idx)
+				g->ctlof[i] = (int)k;
+	}
+	g->nboxes = ucm_box_count(g->m);
+	if (g->nboxes != g->ref.nboxes || g->nboxes > REF_MAXBOX)
+		FZ_FAIL("model has %u boxes, reference %u", g->nboxes, g->ref.nboxes);
+	for (unsigned b = 0; b < g->nboxes; b++) {
+		const struct ucm_boxinst *bi = ucm_box_def(g->m, (int)b);
+		unsigned s = ucm_box_socket(g->m, (int)b);
+
+		g->boxmap[b] = ref_box_find(&g->ref, s, bi->type->name, bi->inst);
+		if (g->boxmap[b] < 0 || g->ref.boxes[g->boxmap[b]].nsub != ucm_subev_count(bi->type))
+			FZ_FAIL("box %s%u (socket %u) missing from the reference", bi->type->name, bi->inst, s);
+		g->filt[b] = -1;
+		for (size_t i = 0; i < g->nregs; i++) {
+			if (g->ri[i].box != bi || g->ri[i].socket != s)
+				continue;
+			g->boxof[i] = (int)b;
+			if (g->ri[i].kind == UCM_K_FILTER)
+				g->filt[b] = (int)i;
+		}
 	}
 	return 0;
+}
+
+/* A sub-event of a box: one operand byte, two where a box has more. */
+static unsigned pick_sub(struct fz *f, unsigned nsub)
+{
+	return nsub <= 256 ? fz_u8(f) % nsub : fz_u16(f) % nsub;
+}
+
+/* Attribute values worth trying: small, none, any, and one that the box's
+ * filter currently passes (the field value a rule on this attribute
+ * compares with, or a bit set in it). */
+static uint16_t pick_attr(struct rig *g, struct fz *f, unsigned box, unsigned sub, unsigned attr)
+{
+	const struct ucm_evcode *ec = ucm_subev_code(ucm_box_def(g->m, (int)box)->type, sub);
+	uint8_t k = fz_u8(f);
+
+	switch (k % 5) {
+	case 0: return fz_u8(f) % 8;
+	case 1: return UCM_ATTR_NONE;
+	case 2: return fz_u8(f);
+	case 3: return fz_u16(f);
+	default:
+		for (unsigned i = 0; ec && g->filt[box] >= 0 && i < ec->nrules; i++) {
+			const struct ucm_filtrule *fr = &ec->rules[i];
+			const struct ucm_reginfo *ri = &g->ri[g->filt[box]];
+			uint64_t fv = 0;
+
+			if (fr->attr != attr)
+				continue;
+			for (unsigned j = 0; j < ri->layout->nfields; j++)
+				if (ri->layout->fields[j].role == fr->role && ri->layout->fields[j].arg == fr->arg)
+					fv = ucm_field_get(&ri->layout->fields[j], peek(g, (size_t)g->filt[box]));
+			if (fr->how == UCM_FM_BIT) {
+				for (unsigned b = 0; b < 64; b++)
+					if ((fv >> b) & 1)
+						return (uint16_t)b;
+				return 0;
+			}
+			return (uint16_t)(fv + (fr->how == UCM_FM_GE ? (k >> 3) % 3 : 0));
+		}
+		return (uint16_t)(k >> 3);
+	}
+}
+
+/* Time passes: the invariants that need no reference.  Counters stand
+ * still while their socket is globally disabled, their box frozen or their
+ * control's EN clear (free-running counters aside). */
+static void check_time(struct rig *g, const uint64_t *before, const int *frozen)
+{
+	int disabled[REF_MAXSOCK] = { 0 };
+
+	for (size_t j = 0; j < g->nregs; j++)
+		if (g->ri[j].kind == UCM_K_GLOBAL_CTL && g->ri[j].socket < REF_MAXSOCK &&
+		    !ucm_field_get(ucm_layout_field(g->ri[j].layout, UCM_R_GLOBAL_EN), before[j]))
+			disabled[g->ri[j].socket] = 1;
+	for (size_t k = 0; k < g->nregs; k++) {
+		const struct ucm_reginfo *ri = &g->ri[k];
+		const char *why = NULL;
+
+		if (ri->kind != UCM_K_CTR || (ri->box->type->flags & UCM_BT_FREERUN) || peek(g, k) == before[k])
+			continue;
+		if (disabled[ri->socket])
+			why = "GLOBAL_CTRL.EN was 0";
+		else if (frozen[g->ref.regs[g->map[k]].box])
+			why = "its box was frozen";
+		else if (g->ctlof[k] < 0 ||
+			 !ucm_field_get(ucm_layout_field(g->ri[g->ctlof[k]].layout, UCM_R_EN), before[g->ctlof[k]]))
+			why = "it has no control or its control's EN was 0";
+		if (why)
+			FZ_FAIL("%s (socket %u) counted while %s", ri->name, ri->socket, why);
+	}
+}
+
+/* Structured programming, so that counting paths are reached quickly: the
+ * control at or after register i gets a code of its box's table (with
+ * EV_SEL bit 7 for an occupancy sub-counter where the control has
+ * OCC_SEL), a umask selecting one of the code's sub-events (or random
+ * bits), a small threshold and EN, the rest of its writable bits random;
+ * the socket's global enable may be set; one of the code's sub-events gets
+ * an input. */
+static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
+{
+	const struct ucm_reginfo *ri;
+	const struct ucm_layout *l;
+	const struct ucm_boxtype *bt;
+	const struct ucm_evcode *ec = NULL;
+	uint64_t v, rnd = fz_u32(f);
+	uint8_t sel = fz_u8(f), pick = fz_u8(f), sb = fz_u8(f), inc = fz_u8(f);
+	size_t k = i;
+
+	for (size_t t = 0; t < g->nregs && g->ri[k].kind != UCM_K_CTL; t++)
+		k = (k + 1) % g->nregs;
+	ri = &g->ri[k];
+	if (ri->kind != UCM_K_CTL)
+		return;
+	l = ri->layout;
+	bt = ri->box->type;
+	v = rnd & ri->rw_mask;
+	if (bt->ncodes && ucm_layout_field(l, UCM_R_EVSEL)) {
+		unsigned code, umask = 0;
+
+		ec = &bt->codes[pick % bt->ncodes];
+		code = ec->code;
+		if (ucm_layout_field(l, UCM_R_OCC_SEL) && (sel & 1))
+			code |= 0x80;
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_EVSEL), v, code & 0xFF);
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_EXTSEL), v, code >> 8);
+		if (sel & 2) {
+			umask = (unsigned)(rnd >> 8) & 0xFF;
+		} else if (ec->nsubs) {
+			const struct ucm_subev *se = &ec->subs[sb % ec->nsubs];
+
+			for (unsigned gr = 0; gr < ec->ngrp; gr++)
+				if (!((sel & 8) && (ec->grp_restrict >> gr) & 1))
+					umask |= se->match[gr] & ec->grp_mask[gr];
+		}
+		for (unsigned r = 0; (sel & 4) && r < ec->nrules; r++)
+			umask |= ec->rules[r].umask_bits;
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_UMASK), v, umask);
+	}
+	switch ((sel >> 4) & 3) {
+	case 0: break;
+	case 1: v = ucm_field_put(ucm_layout_field(l, UCM_R_THRESH), v, 0); break;
+	case 2: v = ucm_field_put(ucm_layout_field(l, UCM_R_THRESH), v, 1); break;
+	default: v = ucm_field_put(ucm_layout_field(l, UCM_R_THRESH), v, rnd % 8); break;
+	}
+	if ((sel & 0xC0) != 0xC0)
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_EN), v, 1);
+	reg_write(g, k, v);
+	check_write(g, before);
+	if (sel & 0x80)
+		for (size_t j = 0; j < g->nregs; j++)
+			if (g->ri[j].kind == UCM_K_GLOBAL_CTL && g->ri[j].socket == ri->socket) {
+				const struct ucm_field *en = ucm_layout_field(g->ri[j].layout, UCM_R_GLOBAL_EN);
+
+				if (en && !ucm_field_get(en, peek(g, j))) {
+					snapshot(g, before);
+					reg_write(g, j, ucm_field_put(en, peek(g, j), 1));
+					check_write(g, before);
+				}
+			}
+	if (ec) {
+		/* an input for one of the code's sub-events (the occupancy code's
+		 * when EV_SEL bit 7 was asked for and OCC_SEL picks one) */
+		int box = g->boxof[k];
+		unsigned nsub = ucm_subev_count(bt), first = 0, n = ec->nsubs ? ec->nsubs : 1;
+		uint32_t in;
+
+		while (first < nsub && ucm_subev_code(bt, first) != ec)
+			first++;
+		if ((sel & 1) && ucm_layout_field(l, UCM_R_OCC_SEL) && (inc & 0x80))
+			for (unsigned j = 0; j < nsub; j++)
+				if (ucm_subev_code(bt, j)->flags & UCM_EC_OCC) {
+					ec = ucm_subev_code(bt, j);
+					first = j;
+					n = ec->nsubs ? ec->nsubs : 1;
+					break;
+				}
+		if (first >= nsub)
+			return;
+		first += sb % n;
+		in = inc % (ec->max_inc + 1u);
+		if (ucm_set_input(g->m, box, first, in) == 0)
+			ref_set_input(&g->ref, g->boxmap[box], first, in);
+		if ((inc & 0x40) && g->filt[box] >= 0 && ec->nrules) {
+			/* the box filter set so that this sub-event passes its rules
+			 * (where it has the attributes) */
+			size_t fi = (size_t)g->filt[box];
+			const struct ucm_layout *fl = g->ri[fi].layout;
+			uint64_t fv = peek(g, fi);
+
+			for (unsigned r = 0; r < ec->nrules; r++) {
+				const struct ucm_filtrule *fr = &ec->rules[r];
+				uint16_t a = ucm_get_input_attr(g->m, box, first, fr->attr);
+
+				if (a == UCM_ATTR_NONE)
+					continue;
+				for (unsigned j = 0; j < fl->nfields; j++) {
+					const struct ucm_field *ff = &fl->fields[j];
+
+					if (ff->role != fr->role || ff->arg != fr->arg)
+						continue;
+					if (fr->how == UCM_FM_BIT)
+						fv = ucm_field_put(ff, fv, ucm_field_get(ff, fv) | (a < 64 ? 1ull << a : 0));
+					else if (fr->how == UCM_FM_GE)
+						fv = ucm_field_put(ff, fv, a > (inc & 1u) ? a - (inc & 1u) : 0);
+					else
+						fv = ucm_field_put(ff, fv, a);
+				}
+			}
+			snapshot(g, before);
+			reg_write(g, fi, fv);
+			check_write(g, before);
+		}
+	}
+}
+
+static int frozen_before[REF_MAXBOX];
+
+static void freeze_state(struct rig *g)
+{
+	for (unsigned b = 0; b < g->ref.nboxes; b++)
+		frozen_before[b] = ref_box_frozen(&g->ref, (int)b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -214,10 +549,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setup(&g, &f);
 	compare(&g, "reset");
 	while (fz_more(&f) && ops++ < 512) {
-		uint8_t op = fz_u8(&f) % 10;
-		size_t i = fz_u8(&f) % g.nregs;
+		uint8_t opb = fz_u8(&f);
+		unsigned op = !g.legacy ? opb % NOPS : opb < 250 ? opb % 10u : 10u + (opb - 250u) % 4u;
+		size_t i = g.nregs <= 256 ? fz_u8(&f) % g.nregs : fz_u16(&f) % g.nregs;
 
-		snapshot(&g, before);
+		/* the registers as compare() just read them (peeks have no side effects) */
+		memcpy(before, g.cur, g.nregs * sizeof(before[0]));
 		switch (op) {
 		case 0: /* write a register of the table */
 			reg_write(&g, i, pick_value(&f, &g.ri[i]));
@@ -226,42 +563,62 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 1: /* read one */
 			reg_read(&g, i);
 			break;
-		case 2: { /* a raw MSR address, mapped or not */
+		case 2: { /* a raw MSR address, mapped or not, on any cpu */
 			uint32_t addr = fz_u16(&f) & 0xFFF;
 			uint64_t v = fz_u64(&f), va = 0, vb = 0;
+			uint8_t rw = fz_u8(&f);
+			unsigned cpu = (rw >> 1) % (g.nsockets * g.ncpus);
 			int a, b;
 
-			if (fz_u8(&f) & 1) {
-				a = ucm_msr_write(g.m, 0, addr, v);
-				b = ref_msr_write(&g.ref, addr, v);
+			if (rw & 1) {
+				a = ucm_msr_write(g.m, cpu, addr, v);
+				b = ref_msr_write(&g.ref, cpu, addr, v);
 				check_write(&g, before);
 			} else {
-				a = ucm_msr_read(g.m, 0, addr, &va);
-				b = ref_msr_read(&g.ref, addr, &vb);
+				a = ucm_msr_read(g.m, cpu, addr, &va);
+				b = ref_msr_read(&g.ref, cpu, addr, &vb);
 			}
 			if (!same_rc(a, b) || va != vb)
-				FZ_FAIL("MSR 0x%x: model %d 0x%llx, reference %d 0x%llx", addr, a,
+				FZ_FAIL("MSR 0x%x cpu %u: model %d 0x%llx, reference %d 0x%llx", addr, cpu, a,
 					(unsigned long long)va, b, (unsigned long long)vb);
 			break;
 		}
 		case 3: { /* raw PCI config: any width, offset, nearby devices */
 			static const unsigned widths[] = { 1, 2, 4, 8, 3 };
-			unsigned w = widths[fz_u8(&f) % 5], bus = fz_u8(&f) % 4 ? g.p->pci_bus[0] : fz_u8(&f);
-			unsigned dev = fz_u8(&f) % 3, fn = fz_u8(&f) % 2, off = fz_u16(&f) % 4104;
-			uint64_t v = fz_u64(&f), va = 0, vb = 0;
-			int a, b;
+			unsigned w = widths[fz_u8(&f) % 5];
 
-			if (fz_u8(&f) & 1) {
-				a = ucm_pci_write(g.m, 0, bus, dev, fn, off, w, v);
-				b = ref_pci_write(&g.ref, bus, dev, fn, off, w, v);
-				check_write(&g, before);
+			if (g.legacy) {
+				unsigned bus = fz_u8(&f) % 4 ? g.p->pci_bus[0] : fz_u8(&f);
+				unsigned dev = fz_u8(&f) % 3, fn = fz_u8(&f) % 2, off = fz_u16(&f) % 4104;
+				uint64_t v = fz_u64(&f);
+
+				pci_access(&g, before, bus, dev, fn, off, w, v, fz_u8(&f) & 1);
 			} else {
-				a = ucm_pci_read(g.m, 0, bus, dev, fn, off, w, &va);
-				b = ref_pci_read(&g.ref, bus, dev, fn, off, w, &vb);
+				/* around a register of the table (any socket's bus), or
+				 * anywhere on a device of either bus or another */
+				uint16_t t = fz_u16(&f);
+				unsigned bus, dev, fn, off;
+				uint64_t v;
+
+				if ((t & 0x8000) || !g.npci) {
+					uint8_t sel = fz_u8(&f);
+
+					bus = sel & 0x80 ? fz_u8(&f) : g.p->pci_bus[sel % g.nsockets];
+					dev = fz_u8(&f) % 32;
+					fn = fz_u8(&f) % 8;
+					off = fz_u16(&f) % 4104;
+				} else {
+					const struct ucm_reginfo *ri = &g.ri[g.pci[t % g.npci]];
+					unsigned base = (unsigned)ri->addr & 0xFFF, d = fz_u8(&f) % 24;
+
+					bus = pci_bus(ri);
+					dev = pci_dev(ri);
+					fn = pci_fn(ri);
+					off = base + d >= 8 ? base + d - 8 : 0;
+				}
+				v = fz_u64(&f);
+				pci_access(&g, before, bus, dev, fn, off, w, v, fz_u8(&f) & 1);
 			}
-			if (!same_rc(a, b) || (!a && va != vb))
-				FZ_FAIL("PCI %02x:%02x.%x+0x%x/%u: model %d 0x%llx, reference %d 0x%llx", bus, dev,
-					fn, off, w, a, (unsigned long long)va, b, (unsigned long long)vb);
 			break;
 		}
 		case 4: { /* raw MMIO around the BAR window */
@@ -285,39 +642,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 5: { /* an input: the model refuses what exceeds a maximum */
-			unsigned box = fz_u8(&f) % ucm_box_count(g.m);
+			unsigned box = fz_u8(&f) % g.nboxes;
 			const struct ucm_boxinst *bi = ucm_box_def(g.m, (int)box);
 			unsigned nsub = ucm_subev_count(bi->type);
-			int rb = ref_box_find(&g.ref, bi->type->name, bi->inst);
 
 			if (nsub) {
-				unsigned sub = fz_u8(&f) % nsub;
+				unsigned sub = pick_sub(&f, nsub);
 				uint32_t inc = fz_u8(&f) % (ucm_subev_code(bi->type, sub)->max_inc + 2u);
 
 				if (ucm_set_input(g.m, (int)box, sub, inc) == 0)
-					ref_set_input(&g.ref, rb, sub, inc);
+					ref_set_input(&g.ref, g.boxmap[box], sub, inc);
 			}
 			break;
 		}
-		case 6: { /* time: n cycles */
-			unsigned n = 1 + fz_u16(&f) % 2048;
-			uint64_t gctl = 0;
-			int disabled = 0;
+		case 6: /* time: n cycles of clock 0 */
+		case 11: /* time: n cycles of any clock */
+		case 12: { /* time: picoseconds */
+			unsigned clock = op == 11 ? fz_u8(&f) % g.p->nclocks : 0;
 
-			for (size_t k = 0; k < g.nregs; k++)
-				if (g.ri[k].kind == UCM_K_GLOBAL_CTL) {
-					gctl = before[k];
-					disabled = !ucm_field_get(ucm_layout_field(g.ri[k].layout, UCM_R_GLOBAL_EN), gctl);
-				}
-			if (ucm_run_cycles(g.m, 0, n))
-				FZ_FAIL("run: %s", ucm_error(g.m));
-			for (unsigned c = 0; c < n; c++)
-				ref_step(&g.ref);
-			/* globally disabled: only free-running counters move */
-			for (size_t k = 0; disabled && k < g.nregs; k++)
-				if (g.ri[k].kind == UCM_K_CTR && !(g.ri[k].box->type->flags & UCM_BT_FREERUN) &&
-				    peek(&g, k) != before[k])
-					FZ_FAIL("%s counted while GLOBAL_CTRL.EN was 0", g.ri[k].name);
+			freeze_state(&g);
+			if (op == 12) {
+				uint64_t ps = (uint64_t)fz_u16(&f) * (1u + fz_u8(&f) % 4u);
+
+				if (ucm_run_ps(g.m, ps))
+					FZ_FAIL("run %llu ps: %s", (unsigned long long)ps, ucm_error(g.m));
+				ref_run_ps(&g.ref, ps);
+			} else {
+				/* the reference walks every edge of every clock: spans
+				 * on multi-clock platforms are kept shorter */
+				unsigned n = 1 + fz_u16(&f) % (g.legacy ? 2048u : 512u);
+
+				if (ucm_run_cycles(g.m, clock, n))
+					FZ_FAIL("run: %s", ucm_error(g.m));
+				ref_run_cycles(&g.ref, clock, n);
+			}
+			check_time(&g, before, frozen_before);
 			break;
 		}
 		case 7: /* reset */
@@ -330,19 +689,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 8: { /* a core goes to sleep or wakes */
 			unsigned c = fz_u8(&f) % g.ref.ncores;
-			int s = fz_u8(&f) & 1;
+			uint8_t sb = fz_u8(&f);
+			unsigned s = (sb >> 1) % g.nsockets;
 
-			ucm_core_sleep(g.m, 0, c, s);
-			g.ref.asleep[c] = (uint8_t)s;
+			ucm_core_sleep(g.m, s, c, sb & 1);
+			g.ref.sock[s].asleep[c] = (uint8_t)(sb & 1);
 			break;
 		}
-		default: { /* a counter close to its wrap */
+		case 9: { /* a counter close to its wrap */
 			size_t k = i;
 
 			for (size_t t = 0; t < g.nregs && g.ri[k].kind != UCM_K_CTR; t++)
 				k = (k + 1) % g.nregs;
-			if (g.ri[k].kind == UCM_K_CTR && g.ri[k].rw_mask)
+			if (g.ri[k].kind == UCM_K_CTR && g.ri[k].rw_mask) {
 				reg_write(&g, k, g.ri[k].rw_mask - fz_u16(&f) % 4096);
+				check_write(&g, before);
+			}
+			break;
+		}
+		case 13: /* program a counter with an event of the table, feed it */
+			program(&g, &f, i, before);
+			break;
+		default: { /* 10: a sub-event attribute the box filters compare with */
+			unsigned box = fz_u8(&f) % g.nboxes;
+			const struct ucm_boxinst *bi = ucm_box_def(g.m, (int)box);
+			unsigned nsub = ucm_subev_count(bi->type);
+
+			if (nsub) {
+				unsigned sub = pick_sub(&f, nsub), attr = fz_u8(&f) % (UCM_NATTR + 1u);
+				uint16_t v = pick_attr(&g, &f, box, sub, attr);
+				int rc = ucm_set_input_attr(g.m, (int)box, sub, attr, v);
+
+				if ((rc == 0) != (attr < UCM_NATTR))
+					FZ_FAIL("attribute %u of %s%u sub-event %u: model rc %d", attr,
+						bi->type->name, bi->inst, sub, rc);
+				if (rc == 0) {
+					ref_set_input_attr(&g.ref, g.boxmap[box], sub, attr, v);
+					if (ucm_get_input_attr(g.m, (int)box, sub, attr) != v)
+						FZ_FAIL("attribute %u of %s%u sub-event %u reads 0x%x, set 0x%x",
+							attr, bi->type->name, bi->inst, sub,
+							ucm_get_input_attr(g.m, (int)box, sub, attr), v);
+				}
+			}
 			break;
 		}
 		}

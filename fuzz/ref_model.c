@@ -1,19 +1,46 @@
 /*
  * ref_model.c - the naive reference model (see ref_model.h).  Written for
  * obviousness, not speed: writes walk the fields bit by bit, time walks one
- * cycle at a time, nothing is cached.
+ * clock edge at a time, the event a control selects and the sub-events that
+ * pass are worked out again from the tables on every cycle, nothing is
+ * cached (register indexes aside).
+ *
+ * The counting semantics, from the guides (Xeon E5-2600 guide sections in
+ * brackets), written without the model's helpers:
+ *  - a control's code is EV_SEL, plus 0x100 when the extra select bit is set
+ *    [Tables 2-81, 2-86]; codes flagged UCM_EC_FIXED belong to fixed
+ *    counters and no EV_SEL value selects them;
+ *  - a sub-event is selected when every umask group has a programmed bit in
+ *    common with it, except that a restricting group with none of its bits
+ *    programmed lets every sub-event through;
+ *  - a filter rule applies when the umask has one of its bits (or it names
+ *    none) and its control bit (tid_en) is 1 (or it names none); then the
+ *    sub-event's attribute (table value or run-time override) must pass the
+ *    box filter field: equal, a set bit of a mask, or >= a band; a missing
+ *    attribute never passes [2.3.3.3, Table 2-77];
+ *  - PCU: EV_SEL bit 7 asks for an occupancy sub-counter, OCC_SEL 1..3 picks
+ *    sub-event OCC_SEL-1 of the code flagged UCM_EC_OCC [Table 2-75].  That
+ *    code alone counts the occupancy through THRESH/OCC_INV/OCC_EDGE (Table
+ *    2-80 cases 2-4); any other code is its base event (code without bit 7;
+ *    INV negates it) AND'ed with the occupancy compare, edge detection from
+ *    either edge bit (cases 5-6);
+ *  - otherwise the increment goes through THRESH (0: passes unchanged),
+ *    INV and edge detect.
  */
 #include <string.h>
 
 #include "ref_model.h"
 
+typedef unsigned __int128 u128;
+
+#define PS_PER_S 1000000000000ull
+
+/* Bits lo..hi set. */
 static uint64_t bits(unsigned lo, unsigned hi)
 {
-	uint64_t m = 0;
+	uint64_t ones = hi - lo >= 63 ? ~0ull : (1ull << (hi - lo + 1)) - 1;
 
-	for (unsigned b = lo; b <= hi; b++)
-		m |= 1ull << b;
-	return m;
+	return ones << lo;
 }
 
 static const struct ucm_field *field(const struct ucm_layout *l, unsigned role)
@@ -63,67 +90,157 @@ static unsigned ninst_of(const struct ref_model *r, const struct ucm_boxtype *bt
 {
 	int i = type_index(r->p, bt);
 
+	if (i < 0)
+		return 0;
 	return r->ninst[i] ? r->ninst[i] : bt->ninst_default;
+}
+
+/* Sub-events of a box type: each code contributes its sub-events, or one
+ * input when it has none, in table order. */
+static unsigned first_sub(const struct ucm_boxtype *bt, const struct ucm_evcode *ec)
+{
+	unsigned n = 0;
+
+	for (unsigned c = 0; c < bt->ncodes && &bt->codes[c] != ec; c++)
+		n += bt->codes[c].nsubs ? bt->codes[c].nsubs : 1;
+	return n;
+}
+
+static unsigned count_subs(const struct ucm_boxtype *bt)
+{
+	unsigned n = 0;
+
+	for (unsigned c = 0; c < bt->ncodes; c++)
+		n += bt->codes[c].nsubs ? bt->codes[c].nsubs : 1;
+	return n;
 }
 
 static uint64_t reset_value(const struct ref_model *r, const struct ref_reg *g)
 {
 	const struct ucm_layout *l = g->def->layout;
+	const struct ucm_boxinst *bi = r->boxes[g->box].bi;
 	uint64_t v = g->def->reset, keep = 0;
 
-	if (g->def->kind == UCM_K_DEVID)
-		v = r->p->devids[0];
-	else if (g->def->kind == UCM_K_BAR)
+	switch (g->def->kind) {
+	case UCM_K_DEVID:
+		/* the function's own ID, else the platform's identifying one */
+		v = bi->devid ? bi->devid : r->p->devids[0];
+		break;
+	case UCM_K_NODEID:
+		/* node ID of the socket: socket i is node i */
+		v = g->socket;
+		break;
+	case UCM_K_NODEMAP:
+		/* 3-bit field i = node ID of socket i = i */
+		v = 0;
+		for (unsigned i = 0; i < 8; i++)
+			v |= (uint64_t)i << (3 * i);
+		break;
+	case UCM_K_BAR:
 		v = r->p->bar_default;
-	else if (g->def->kind == UCM_K_NBOXES)
-		v = ninst_of(r, r->p->counted) + (uint64_t)(int64_t)r->p->counted_bias;
+		break;
+	case UCM_K_NBOXES:
+		v = r->p->counted ? ninst_of(r, r->p->counted) + (uint64_t)(int64_t)r->p->counted_bias : 0;
+		break;
+	default:
+		break;
+	}
 	for (unsigned i = 0; i < l->nfields; i++)
 		if (l->fields[i].access != UCM_A_WO)
 			keep |= bits(l->fields[i].lo, l->fields[i].hi);
 	return v & keep;
 }
 
-void ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *ninst)
+int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *ninst,
+	     unsigned sockets, const uint64_t *clock_hz)
 {
 	memset(r, 0, sizeof(*r));
 	r->p = p;
 	r->ncores = p->ncores;
+	r->nsockets = sockets ? sockets : p->sockets_default ? p->sockets_default : 1;
+	if (r->nsockets > REF_MAXSOCK || r->ncores > UCM_MAXCORES || p->nclocks > UCM_MAXCLK)
+		return -1;
+	for (unsigned d = 0; d < p->nclocks; d++)
+		r->hz[d] = clock_hz && clock_hz[d] ? clock_hz[d] : p->clocks[d].hz_default;
 	for (unsigned i = 0; i < UCM_MAXBT; i++)
 		r->ninst[i] = ninst ? ninst[i] : 0;
-	for (unsigned i = 0; i < p->nboxes; i++) {
-		const struct ucm_boxinst *bi = &p->boxes[i];
+	for (unsigned s = 0; s < r->nsockets; s++) {
+		for (unsigned i = 0; i < p->nboxes; i++) {
+			const struct ucm_boxinst *bi = &p->boxes[i];
+			struct ref_box *bx;
 
-		if (bi->inst >= ninst_of(r, bi->type))
-			continue;
-		r->boxes[r->nboxes].bi = bi;
-		for (unsigned k = 0; k < bi->type->nregs; k++) {
-			struct ref_reg *g = &r->regs[r->nregs++];
-			const struct ucm_regdef *d = &bi->type->regs[k];
+			if (bi->inst >= ninst_of(r, bi->type))
+				continue;
+			if (r->nboxes >= REF_MAXBOX || bi->type->nctr > REF_MAXCTR ||
+			    count_subs(bi->type) > REF_MAXSUB || r->nregs + bi->type->nregs > REF_MAXREGS)
+				return -1;
+			bx = &r->boxes[r->nboxes];
+			bx->bi = bi;
+			bx->socket = s;
+			bx->nsub = count_subs(bi->type);
+			for (unsigned k = 0; k < bi->type->nregs; k++) {
+				struct ref_reg *g = &r->regs[r->nregs++];
+				const struct ucm_regdef *d = &bi->type->regs[k];
 
-			g->def = d;
-			g->box = (int)r->nboxes;
-			g->space = bi->type->space;
-			g->bytes = d->layout->width / 8;
-			if (g->space == UCM_PCI)
-				g->key = (uint64_t)p->pci_bus[0] << 20 | (uint64_t)bi->dev << 15 |
-					 (uint64_t)bi->fn << 12 | (bi->base + d->off);
-			else
-				g->key = bi->base + d->off;
+				g->def = d;
+				g->box = (int)r->nboxes;
+				g->space = bi->type->space;
+				g->socket = s;
+				g->bytes = d->layout->width / 8;
+				if (g->space == UCM_PCI)
+					g->key = (uint64_t)p->pci_bus[s] << 20 | (uint64_t)bi->dev << 15 |
+						 (uint64_t)bi->fn << 12 | (bi->base + d->off);
+				else
+					g->key = bi->base + d->off;
+			}
+			/* attributes start as the tables give them, per sub-event */
+			for (unsigned c = 0, sub = 0; c < bi->type->ncodes; c++) {
+				const struct ucm_evcode *ec = &bi->type->codes[c];
+
+				for (unsigned k = 0; k < (ec->nsubs ? ec->nsubs : 1u); k++, sub++)
+					for (unsigned a = 0; a < UCM_NATTR; a++)
+						bx->attr[sub][a] = ec->nsubs && ec->attrs ? ec->attrs[k].v[a]
+											  : UCM_ATTR_NONE;
+			}
+			r->nboxes++;
 		}
-		r->nboxes++;
 	}
-	for (unsigned b = 0; b < r->nboxes; b++)
-		for (unsigned c = 0; c < 8; c++) {
-			r->boxes[b].ctl[c] = r->boxes[b].ctr[c] = -1;
-			for (unsigned i = 0; i < r->nregs; i++)
-				if (r->regs[i].box == (int)b && r->regs[i].def->idx == c) {
-					if (r->regs[i].def->kind == UCM_K_CTL)
-						r->boxes[b].ctl[c] = (int)i;
-					else if (r->regs[i].def->kind == UCM_K_CTR)
-						r->boxes[b].ctr[c] = (int)i;
-				}
+	for (unsigned b = 0; b < r->nboxes; b++) {
+		struct ref_box *bx = &r->boxes[b];
+
+		bx->filter = -1;
+		for (unsigned c = 0; c < REF_MAXCTR; c++)
+			bx->ctl[c] = bx->ctr[c] = -1;
+		for (unsigned i = 0; i < r->nregs; i++) {
+			const struct ucm_regdef *d = r->regs[i].def;
+
+			if (r->regs[i].box != (int)b)
+				continue;
+			if (d->kind == UCM_K_CTL && d->idx < REF_MAXCTR)
+				bx->ctl[d->idx] = (int)i;
+			else if (d->kind == UCM_K_CTR && d->idx < REF_MAXCTR)
+				bx->ctr[d->idx] = (int)i;
+			else if (d->kind == UCM_K_FILTER && bx->filter < 0)
+				bx->filter = (int)i;
 		}
+	}
+	for (unsigned s = 0; s < r->nsockets; s++) {
+		struct ref_socket *so = &r->sock[s];
+
+		so->gctl = so->gstatus = so->bar = -1;
+		for (unsigned i = 0; i < r->nregs; i++) {
+			if (r->regs[i].socket != s)
+				continue;
+			if (r->regs[i].def->kind == UCM_K_GLOBAL_CTL)
+				so->gctl = (int)i;
+			else if (r->regs[i].def->kind == UCM_K_GLOBAL_STATUS)
+				so->gstatus = (int)i;
+			else if (r->regs[i].def->kind == UCM_K_BAR)
+				so->bar = (int)i;
+		}
+	}
 	ref_reset(r);
+	return 0;
 }
 
 void ref_reset(struct ref_model *r)
@@ -136,10 +253,11 @@ void ref_reset(struct ref_model *r)
 	}
 }
 
-int ref_find(const struct ref_model *r, unsigned space, uint64_t key)
+int ref_find(const struct ref_model *r, unsigned space, unsigned socket, uint64_t key)
 {
 	for (unsigned i = 0; i < r->nregs; i++)
-		if (r->regs[i].space == space && r->regs[i].key == key)
+		if (r->regs[i].space == space && r->regs[i].key == key &&
+		    (space == UCM_PCI || r->regs[i].socket == socket))
 			return (int)i;
 	return -1;
 }
@@ -147,22 +265,27 @@ int ref_find(const struct ref_model *r, unsigned space, uint64_t key)
 /* Counter control and value registers, found once at init. */
 static struct ref_reg *reg_of(struct ref_model *r, int box, unsigned kind, unsigned idx)
 {
-	int i = kind == UCM_K_CTL ? r->boxes[box].ctl[idx] : r->boxes[box].ctr[idx];
+	int i;
 
+	if (idx >= REF_MAXCTR)
+		return NULL;
+	i = kind == UCM_K_CTL ? r->boxes[box].ctl[idx] : r->boxes[box].ctr[idx];
 	return i < 0 ? NULL : &r->regs[i];
 }
 
-static struct ref_reg *global_reg(struct ref_model *r, unsigned kind)
+static struct ref_reg *sock_reg(struct ref_model *r, int i)
 {
-	for (unsigned i = 0; i < r->nregs; i++)
-		if (r->regs[i].def->kind == kind)
-			return &r->regs[i];
-	return NULL;
+	return i < 0 ? NULL : &r->regs[i];
 }
 
 uint64_t ref_peek(const struct ref_model *r, unsigned i)
 {
 	return r->regs[i].val;
+}
+
+int ref_box_frozen(const struct ref_model *r, int box)
+{
+	return r->boxes[box].frz_en && r->boxes[box].frozen;
 }
 
 /* Bit by bit, by the access type of the field each bit is in. */
@@ -200,6 +323,7 @@ static void write_reg(struct ref_model *r, struct ref_reg *g, uint64_t v, uint64
 	if (g->def->kind == UCM_K_CTL) {
 		const struct ucm_field *rst = field(l, UCM_R_RST);
 
+		/* a new programming starts with a clear edge latch */
 		r->boxes[g->box].prev[g->def->idx] = 0;
 		if (rst && (written1 & bits(rst->lo, rst->hi))) {
 			struct ref_reg *c = reg_of(r, g->box, UCM_K_CTR, g->def->idx);
@@ -233,69 +357,78 @@ static void write_reg(struct ref_model *r, struct ref_reg *g, uint64_t v, uint64
 	}
 }
 
-int ref_msr_read(struct ref_model *r, uint32_t addr, uint64_t *v)
+static int cpu_socket(const struct ref_model *r, unsigned cpu, unsigned *s)
 {
-	int i = ref_find(r, UCM_MSR, addr);
+	if (cpu >= r->nsockets * r->ncores)
+		return -1;
+	*s = cpu / r->ncores;
+	return 0;
+}
+
+int ref_msr_read(struct ref_model *r, unsigned cpu, uint32_t addr, uint64_t *v)
+{
+	unsigned s;
+	int i;
 
 	*v = 0;
-	if (i < 0)
+	if (cpu_socket(r, cpu, &s) || (i = ref_find(r, UCM_MSR, s, addr)) < 0)
 		return -1;
 	*v = r->regs[i].val;
 	return 0;
 }
 
-int ref_msr_write(struct ref_model *r, uint32_t addr, uint64_t v)
+int ref_msr_write(struct ref_model *r, unsigned cpu, uint32_t addr, uint64_t v)
 {
-	int i = ref_find(r, UCM_MSR, addr);
+	unsigned s;
+	int i;
 
-	if (i < 0)
+	if (cpu_socket(r, cpu, &s) || (i = ref_find(r, UCM_MSR, s, addr)) < 0)
 		return -1;
 	write_reg(r, &r->regs[i], v, ~0ull);
 	return 0;
 }
 
 /* Byte lanes: byte j of an access at key goes to the register covering
- * key + j; registers are written in address order, each once. */
-static void lanes(struct ref_model *r, unsigned space, uint64_t key, unsigned width, uint64_t *v,
-		  int write)
+ * key + j; registers are written in address order, each once.  PCI keys
+ * carry the bus, so only MMIO looks at the socket. */
+static void lanes(struct ref_model *r, unsigned space, unsigned socket, uint64_t key,
+		  unsigned width, uint64_t *v, int write)
 {
 	uint64_t out = 0;
-	int handled[REF_MAXREGS];
+	static uint8_t handled[REF_MAXREGS];
 
 	memset(handled, 0, sizeof(handled));
-	{
-		for (;;) {
-			/* the lowest overlapping register not handled yet */
-			int best = -1;
-			uint64_t vals = 0, bm = 0;
+	for (;;) {
+		/* the lowest overlapping register not handled yet */
+		int best = -1;
+		uint64_t vals = 0, bm = 0;
 
-			for (unsigned i = 0; i < r->nregs; i++) {
-				const struct ref_reg *g = &r->regs[i];
+		for (unsigned i = 0; i < r->nregs; i++) {
+			const struct ref_reg *g = &r->regs[i];
 
-				if (handled[i] || g->space != space || g->key >= key + width ||
-				    g->key + g->bytes <= key)
-					continue;
-				if (best < 0 || g->key < r->regs[best].key)
-					best = (int)i;
-			}
-			if (best < 0)
-				break;
-			handled[best] = 1;
-			for (unsigned j = 0; j < width; j++) {
-				uint64_t a = key + j;
-				const struct ref_reg *g = &r->regs[best];
-
-				if (a < g->key || a >= g->key + g->bytes)
-					continue;
-				bm |= 0xFFull << (8 * (a - g->key));
-				if (write)
-					vals |= ((*v >> (8 * j)) & 0xFF) << (8 * (a - g->key));
-				else
-					out |= ((g->val >> (8 * (a - g->key))) & 0xFF) << (8 * j);
-			}
-			if (write)
-				write_reg(r, &r->regs[best], vals, bm);
+			if (handled[i] || g->space != space || g->key >= key + width ||
+			    g->key + g->bytes <= key || (space != UCM_PCI && g->socket != socket))
+				continue;
+			if (best < 0 || g->key < r->regs[best].key)
+				best = (int)i;
 		}
+		if (best < 0)
+			break;
+		handled[best] = 1;
+		for (unsigned j = 0; j < width; j++) {
+			uint64_t a = key + j;
+			const struct ref_reg *g = &r->regs[best];
+
+			if (a < g->key || a >= g->key + g->bytes)
+				continue;
+			bm |= 0xFFull << (8 * (a - g->key));
+			if (write)
+				vals |= ((*v >> (8 * j)) & 0xFF) << (8 * (a - g->key));
+			else
+				out |= ((g->val >> (8 * (a - g->key))) & 0xFF) << (8 * j);
+		}
+		if (write)
+			write_reg(r, &r->regs[best], vals, bm);
 	}
 	if (!write)
 		*v = out;
@@ -320,7 +453,8 @@ int ref_pci_read(struct ref_model *r, unsigned bus, unsigned dev, unsigned fn, u
 {
 	if (!pci_ok(r, bus, dev, fn, off, width))
 		return -1;
-	lanes(r, UCM_PCI, (uint64_t)bus << 20 | (uint64_t)dev << 15 | (uint64_t)fn << 12 | off, width, v, 0);
+	lanes(r, UCM_PCI, 0, (uint64_t)bus << 20 | (uint64_t)dev << 15 | (uint64_t)fn << 12 | off,
+	      width, v, 0);
 	return 0;
 }
 
@@ -329,155 +463,310 @@ int ref_pci_write(struct ref_model *r, unsigned bus, unsigned dev, unsigned fn, 
 {
 	if (!pci_ok(r, bus, dev, fn, off, width))
 		return -1;
-	lanes(r, UCM_PCI, (uint64_t)bus << 20 | (uint64_t)dev << 15 | (uint64_t)fn << 12 | off, width, &v, 1);
+	lanes(r, UCM_PCI, 0, (uint64_t)bus << 20 | (uint64_t)dev << 15 | (uint64_t)fn << 12 | off,
+	      width, &v, 1);
 	return 0;
 }
 
-static int mmio_off(const struct ref_model *r, uint64_t pa, unsigned width, uint64_t *off)
+/* The socket whose enabled BAR window holds the access, lowest first. */
+static int mmio_off(const struct ref_model *r, uint64_t pa, unsigned width, unsigned *socket,
+		    uint64_t *off)
 {
-	const struct ref_reg *bar = NULL;
-	uint64_t base;
+	if ((width != 4 && width != 8) || pa % width)
+		return -1;
+	for (unsigned s = 0; s < r->nsockets; s++) {
+		const struct ref_reg *bar = r->sock[s].bar < 0 ? NULL : &r->regs[r->sock[s].bar];
+		uint64_t base;
 
-	for (unsigned i = 0; i < r->nregs; i++)
-		if (r->regs[i].def->kind == UCM_K_BAR)
-			bar = &r->regs[i];
-	if ((width != 4 && width != 8) || pa % width || !bar || !get(bar->def->layout, UCM_R_BAR_EN, bar->val))
-		return -1;
-	base = bar->val & r->p->bar_mask;
-	if (pa < base || pa + width > base + r->p->bar_size)
-		return -1;
-	*off = pa - base;
-	return 0;
+		if (!bar || !get(bar->def->layout, UCM_R_BAR_EN, bar->val))
+			continue;
+		base = bar->val & r->p->bar_mask;
+		if (pa >= base && pa + width <= base + r->p->bar_size) {
+			*socket = s;
+			*off = pa - base;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 int ref_mmio_read(struct ref_model *r, uint64_t pa, unsigned width, uint64_t *v)
 {
 	uint64_t off;
+	unsigned s;
 
-	if (mmio_off(r, pa, width, &off))
+	if (mmio_off(r, pa, width, &s, &off))
 		return -1;
-	lanes(r, UCM_MMIO, off, width, v, 0);
+	lanes(r, UCM_MMIO, s, off, width, v, 0);
 	return 0;
 }
 
 int ref_mmio_write(struct ref_model *r, uint64_t pa, unsigned width, uint64_t v)
 {
 	uint64_t off;
+	unsigned s;
 
-	if (mmio_off(r, pa, width, &off))
+	if (mmio_off(r, pa, width, &s, &off))
 		return -1;
-	lanes(r, UCM_MMIO, off, width, &v, 1);
+	lanes(r, UCM_MMIO, s, off, width, &v, 1);
 	return 0;
 }
 
-int ref_box_find(const struct ref_model *r, const char *type, unsigned inst)
+int ref_box_find(const struct ref_model *r, unsigned socket, const char *type, unsigned inst)
 {
 	for (unsigned b = 0; b < r->nboxes; b++)
-		if (!strcmp(r->boxes[b].bi->type->name, type) && r->boxes[b].bi->inst == inst)
+		if (r->boxes[b].socket == socket && !strcmp(r->boxes[b].bi->type->name, type) &&
+		    r->boxes[b].bi->inst == inst)
 			return (int)b;
 	return -1;
 }
 
 void ref_set_input(struct ref_model *r, int box, unsigned sub, uint32_t inc)
 {
-	if (box >= 0 && (unsigned)box < r->nboxes && sub < REF_MAXSUB)
+	if (box >= 0 && (unsigned)box < r->nboxes && sub < r->boxes[box].nsub)
 		r->boxes[box].input[sub] = inc;
 }
 
-/* The raw increment of counter i of a box this cycle. */
-static uint64_t raw_increment(struct ref_model *r, int box, unsigned i)
+void ref_set_input_attr(struct ref_model *r, int box, unsigned sub, unsigned attr, uint16_t v)
+{
+	if (box >= 0 && (unsigned)box < r->nboxes && sub < r->boxes[box].nsub && attr < UCM_NATTR)
+		r->boxes[box].attr[sub][attr] = v;
+}
+
+/* ---- counting ---- */
+
+/* The code EV_SEL (with the extra select bit) names; fixed-counter codes
+ * are never named by EV_SEL. */
+static const struct ucm_evcode *code_named(const struct ucm_boxtype *bt, unsigned code)
+{
+	for (unsigned c = 0; c < bt->ncodes; c++)
+		if (bt->codes[c].code == code && !(bt->codes[c].flags & UCM_EC_FIXED))
+			return &bt->codes[c];
+	return NULL;
+}
+
+/* Whether the umask selects sub-event s: each group needs a common bit,
+ * but a restricting group with no bit programmed restricts nothing. */
+static int umask_selects(const struct ucm_evcode *ec, unsigned s, uint64_t umask)
+{
+	for (unsigned g = 0; g < ec->ngrp; g++) {
+		int restricting = (ec->grp_restrict >> g) & 1;
+		int any_of_group = (umask & ec->grp_mask[g]) != 0;
+
+		if (restricting && !any_of_group)
+			continue;
+		if (!(umask & ec->grp_mask[g] & ec->subs[s].match[g]))
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether sub-event sub (box input index) passes every filter rule of the
+ * code that applies under this control. */
+static int filters_pass(struct ref_model *r, int box, const struct ref_reg *ctl,
+			const struct ucm_evcode *ec, unsigned sub, uint64_t umask)
+{
+	struct ref_box *bx = &r->boxes[box];
+
+	for (unsigned i = 0; i < ec->nrules; i++) {
+		const struct ucm_filtrule *fr = &ec->rules[i];
+		const struct ref_reg *filt;
+		const struct ucm_field *ff = NULL;
+		uint64_t fv;
+		uint16_t a;
+
+		if (fr->umask_bits && !(umask & fr->umask_bits))
+			continue;
+		if (fr->ctl_role && !(ctl && get(ctl->def->layout, fr->ctl_role, ctl->val)))
+			continue;
+		if (bx->filter < 0)
+			continue;
+		filt = &r->regs[bx->filter];
+		for (unsigned k = 0; k < filt->def->layout->nfields; k++)
+			if (filt->def->layout->fields[k].role == fr->role &&
+			    filt->def->layout->fields[k].arg == fr->arg)
+				ff = &filt->def->layout->fields[k];
+		if (!ff)
+			continue;
+		fv = (filt->val & bits(ff->lo, ff->hi)) >> ff->lo;
+		a = bx->attr[sub][fr->attr];
+		if (a == UCM_ATTR_NONE)
+			return 0;
+		switch (fr->how) {
+		case UCM_FM_EQ:
+			if (a != fv)
+				return 0;
+			break;
+		case UCM_FM_BIT:
+			if (a > 63 || !(fv & (1ull << a)))
+				return 0;
+			break;
+		default: /* UCM_FM_GE */
+			if (a < fv)
+				return 0;
+			break;
+		}
+	}
+	return 1;
+}
+
+/* The inputs of code ec this cycle that the control lets through: every
+ * sub-event for a fixed counter, the umask's otherwise. */
+static uint64_t code_sum(struct ref_model *r, int box, const struct ref_reg *ctl,
+			 const struct ucm_evcode *ec, int all, uint64_t umask)
 {
 	const struct ucm_boxtype *bt = r->boxes[box].bi->type;
-	struct ref_reg *ctl = reg_of(r, box, UCM_K_CTL, i);
-	const struct ucm_evcode *ec = NULL;
-	uint64_t umask = 0, inc = 0;
-	unsigned first = 0;
-	int all = 0;
+	unsigned first = first_sub(bt, ec);
+	uint64_t inc = 0;
 
-	if (ctl && field(ctl->def->layout, UCM_R_EVSEL)) {
-		uint64_t code = get(ctl->def->layout, UCM_R_EVSEL, ctl->val);
-
-		for (unsigned c = 0; c < bt->ncodes; c++)
-			if (bt->codes[c].code == code)
-				ec = &bt->codes[c];
-		umask = get(ctl->def->layout, UCM_R_UMASK, ctl->val);
-	} else if (bt->fixed_code) {
-		ec = &bt->codes[bt->fixed_code[i]];
-		all = 1;
-	}
-	if (!ec)
-		return 0;
 	if (ec->flags & UCM_EC_CLOCK)
 		return 1;
-	for (const struct ucm_evcode *c = bt->codes; c != ec; c++)
-		first += c->nsubs ? c->nsubs : 1;
 	if (!ec->nsubs)
-		return r->boxes[box].input[first];
-	for (unsigned s = 0; s < ec->nsubs; s++) {
-		int sel = 1;
-
-		for (unsigned g = 0; g < ec->ngrp; g++)
-			if (!(umask & ec->grp_mask[g] & ec->subs[s].match[g]))
-				sel = 0;
-		if (all || sel)
+		return filters_pass(r, box, ctl, ec, first, umask) ? r->boxes[box].input[first] : 0;
+	for (unsigned s = 0; s < ec->nsubs; s++)
+		if ((all || umask_selects(ec, s, umask)) && filters_pass(r, box, ctl, ec, first + s, umask))
 			inc += r->boxes[box].input[first + s];
-	}
 	return inc;
 }
 
-void ref_step(struct ref_model *r)
+/* What counter i of a box adds this cycle; updates the edge latch. */
+static uint64_t ctr_output(struct ref_model *r, int box, unsigned i)
 {
-	struct ref_reg *gctl = global_reg(r, UCM_K_GLOBAL_CTL);
-	struct ref_reg *gst = global_reg(r, UCM_K_GLOBAL_STATUS);
-	int global_en = !gctl || !field(gctl->def->layout, UCM_R_GLOBAL_EN) ||
-			get(gctl->def->layout, UCM_R_GLOBAL_EN, gctl->val);
+	enum { PLAIN, OCC_ALONE, OCC_AND } mode = PLAIN;
+	struct ref_box *bx = &r->boxes[box];
+	const struct ucm_boxtype *bt = bx->bi->type;
+	struct ref_reg *ctl = reg_of(r, box, UCM_K_CTL, i);
+	const struct ucm_layout *l = ctl ? ctl->def->layout : NULL;
+	const struct ucm_evcode *base = NULL, *occ_code = NULL;
+	uint64_t inc = 0, occ = 0, thr, evsel, umask;
+	unsigned code;
+	int cmp, edge, out;
+
+	if (!ctl || !field(l, UCM_R_EVSEL)) {
+		/* a fixed counter: its code, every sub-event of it */
+		if (!bt->fixed_code)
+			return 0;
+		return code_sum(r, box, ctl, &bt->codes[bt->fixed_code[i]], 1, 0);
+	}
+	evsel = get(l, UCM_R_EVSEL, ctl->val);
+	code = (unsigned)(evsel | get(l, UCM_R_EXTSEL, ctl->val) << 8);
+	umask = get(l, UCM_R_UMASK, ctl->val);
+	thr = get(l, UCM_R_THRESH, ctl->val);
+	/* EV_SEL bit 7 where the control has OCC_SEL: an occupancy sub-counter */
+	if (field(l, UCM_R_OCC_SEL) && (evsel & 0x80))
+		for (unsigned c = 0; c < bt->ncodes && !occ_code; c++)
+			if (bt->codes[c].flags & UCM_EC_OCC)
+				occ_code = &bt->codes[c];
+	if (occ_code) {
+		uint64_t sel = get(l, UCM_R_OCC_SEL, ctl->val);
+
+		/* OCC_SEL 01, 10, 11: sub-counter 0, 1, 2; 00 selects none */
+		if (sel >= 1 && sel <= occ_code->nsubs)
+			occ = bx->input[first_sub(bt, occ_code) + sel - 1];
+		if (occ_code->code == code) {
+			mode = OCC_ALONE;
+		} else {
+			mode = OCC_AND;
+			base = code_named(bt, code & ~0x80u);
+		}
+	} else {
+		base = code_named(bt, code);
+	}
+	if (base)
+		inc = code_sum(r, box, ctl, base, 0, umask);
+	switch (mode) {
+	case PLAIN:
+		/* THRESH 0: no compare, INV and edge detect have nothing to act on */
+		if (!thr)
+			return inc;
+		cmp = get(l, UCM_R_INV, ctl->val) ? inc < thr : inc >= thr;
+		edge = get(l, UCM_R_EDGE, ctl->val) != 0;
+		break;
+	case OCC_ALONE:
+		if (!thr)
+			return occ;
+		cmp = get(l, UCM_R_OCC_INV, ctl->val) ? occ < thr : occ >= thr;
+		edge = get(l, UCM_R_OCC_EDGE, ctl->val) != 0;
+		break;
+	default: {
+		/* the base event (INV: its absence) in cycles where the occupancy
+		 * passes THRESH (OCC_INV: stays below it) */
+		int ev = get(l, UCM_R_INV, ctl->val) ? inc == 0 : inc != 0;
+		int occ_ok = !thr || (get(l, UCM_R_OCC_INV, ctl->val) ? occ < thr : occ >= thr);
+
+		cmp = ev && occ_ok;
+		edge = get(l, UCM_R_EDGE, ctl->val) || get(l, UCM_R_OCC_EDGE, ctl->val);
+		break;
+	}
+	}
+	out = edge ? cmp && !bx->prev[i] : cmp;
+	bx->prev[i] = (uint8_t)cmp;
+	return (uint64_t)out;
+}
+
+static int global_enabled(struct ref_model *r, unsigned s)
+{
+	struct ref_reg *g = sock_reg(r, r->sock[s].gctl);
+
+	return !g || !field(g->def->layout, UCM_R_GLOBAL_EN) ||
+	       get(g->def->layout, UCM_R_GLOBAL_EN, g->val);
+}
+
+/* One cycle of box b; returns 1 if a counter with OVF_EN wrapped. */
+static int box_cycle(struct ref_model *r, int b)
+{
+	struct ref_box *bx = &r->boxes[b];
+	const struct ucm_boxtype *bt = bx->bi->type;
+	struct ref_reg *gst = sock_reg(r, r->sock[bx->socket].gstatus);
 	int request = 0;
 
-	for (unsigned b = 0; b < r->nboxes; b++) {
-		struct ref_box *bx = &r->boxes[b];
-		const struct ucm_boxtype *bt = bx->bi->type;
+	for (unsigned i = 0; i < bt->nctr; i++) {
+		struct ref_reg *ctl = reg_of(r, b, UCM_K_CTL, i);
+		struct ref_reg *ctr = reg_of(r, b, UCM_K_CTR, i);
+		const struct ucm_field *vf;
+		uint64_t vmask, out;
+		u128 val;
+		int counting;
 
-		for (unsigned i = 0; i < bt->nctr; i++) {
-			struct ref_reg *ctl = reg_of(r, (int)b, UCM_K_CTL, i);
-			struct ref_reg *ctr = reg_of(r, (int)b, UCM_K_CTR, i);
-			const struct ucm_field *vf = field(ctr->def->layout, UCM_R_VALUE);
-			uint64_t vmask = bits(vf->lo, vf->hi), val, inc, out, thr = 0;
-			int counting;
+		if (!ctr)
+			continue;
+		if (bt->flags & UCM_BT_FREERUN)
+			counting = 1;
+		else
+			counting = ctl && get(ctl->def->layout, UCM_R_EN, ctl->val) &&
+				   !(bx->frz_en && bx->frozen) && global_enabled(r, bx->socket);
+		if (!counting)
+			continue;
+		vf = field(ctr->def->layout, UCM_R_VALUE);
+		vmask = bits(vf->lo, vf->hi);
+		out = ctr_output(r, b, i);
+		val = (u128)(ctr->val & vmask) + out;
+		if (val > vmask) {
+			val &= vmask;
+			if (ctl && get(ctl->def->layout, UCM_R_OVF_EN, ctl->val)) {
+				/* hardware sets a status bit: one software can only
+				 * clear (RW1C) or only read (RO) */
+				if (gst && bx->bi->status_bit >= 0) {
+					const struct ucm_field *sf =
+						field_of_bit(gst->def->layout, (unsigned)bx->bi->status_bit);
 
-			if (bt->flags & UCM_BT_FREERUN)
-				counting = 1;
-			else
-				counting = ctl && get(ctl->def->layout, UCM_R_EN, ctl->val) &&
-					   !(bx->frz_en && bx->frozen) && global_en;
-			if (!counting)
-				continue;
-			inc = raw_increment(r, (int)b, i);
-			if (ctl)
-				thr = get(ctl->def->layout, UCM_R_THRESH, ctl->val);
-			if (!thr) {
-				out = inc;
-			} else {
-				int c = get(ctl->def->layout, UCM_R_INV, ctl->val) ? inc < thr : inc >= thr;
-
-				out = get(ctl->def->layout, UCM_R_EDGE, ctl->val) ? (c && !bx->prev[i]) : (uint64_t)c;
-				bx->prev[i] = (uint8_t)c;
-			}
-			val = (ctr->val & vmask) + out;
-			if (val > vmask) {
-				val &= vmask;
-				if (ctl && get(ctl->def->layout, UCM_R_OVF_EN, ctl->val)) {
-					if (gst && bx->bi->status_bit >= 0)
+					if (sf && (sf->access == UCM_A_RW1C || sf->access == UCM_A_RO))
 						gst->val |= 1ull << bx->bi->status_bit;
-					request = 1;
 				}
+				request = 1;
 			}
-			ctr->val = (ctr->val & ~vmask) | val;
 		}
+		ctr->val = (ctr->val & ~vmask) | (uint64_t)val;
 	}
-	r->cycles++;
-	if (!request)
-		return;
-	r->pmi_requests++;
+	return request;
+}
+
+static void pmi(struct ref_model *r, unsigned s)
+{
+	struct ref_socket *so = &r->sock[s];
+	struct ref_reg *gctl = sock_reg(r, so->gctl);
+
+	so->pmi_requests++;
 	if (!gctl)
 		return;
 	for (unsigned i = 0; i < gctl->def->layout->nfields; i++) {
@@ -486,19 +775,75 @@ void ref_step(struct ref_model *r)
 
 		if (f->role != UCM_R_PMI_SEL || !(gctl->val & bits(f->lo, f->hi)) || core >= r->ncores)
 			continue;
-		if (r->asleep[core]) {
+		if (so->asleep[core]) {
 			if (!get(gctl->def->layout, UCM_R_WAKE_ON_PMI, gctl->val)) {
-				r->dropped[core]++;
+				so->dropped[core]++;
 				continue;
 			}
-			r->asleep[core] = 0;
-			r->wakes[core]++;
+			so->asleep[core] = 0;
+			so->wakes[core]++;
 		}
-		r->delivered[core]++;
+		so->delivered[core]++;
 	}
 	if (get(gctl->def->layout, UCM_R_FRZ_ON_PMI, gctl->val)) {
 		const struct ucm_field *f = field(gctl->def->layout, UCM_R_GLOBAL_EN);
 
 		gctl->val &= ~bits(f->lo, f->hi);
 	}
+}
+
+/* ---- time ---- */
+
+/* Time at which cycle c of a clock has completed: the least t with
+ * floor(t * hz / 1e12) >= c, the model's integer time. */
+static uint64_t edge_time(uint64_t hz, uint64_t c)
+{
+	u128 t = ((u128)c * PS_PER_S + hz - 1) / hz;
+
+	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+}
+
+/* Advance to time t one instant at a time: at each instant where some
+ * clock completes a cycle, every box of those clocks counts one cycle, then
+ * each socket with an overflow raises one PMI request. */
+void ref_advance(struct ref_model *r, uint64_t t)
+{
+	for (;;) {
+		uint64_t next = UINT64_MAX;
+		int tick[UCM_MAXCLK] = { 0 }, request[REF_MAXSOCK] = { 0 };
+
+		for (unsigned d = 0; d < r->p->nclocks; d++) {
+			uint64_t e = edge_time(r->hz[d], r->cycles[d] + 1);
+
+			if (e < next)
+				next = e;
+		}
+		if (next > t || next == UINT64_MAX)
+			break;
+		for (unsigned d = 0; d < r->p->nclocks; d++)
+			if (edge_time(r->hz[d], r->cycles[d] + 1) == next) {
+				tick[d] = 1;
+				r->cycles[d]++;
+			}
+		for (unsigned b = 0; b < r->nboxes; b++)
+			if (tick[r->boxes[b].bi->type->clock] && box_cycle(r, (int)b))
+				request[r->boxes[b].socket] = 1;
+		r->now_ps = next;
+		for (unsigned s = 0; s < r->nsockets; s++)
+			if (request[s])
+				pmi(r, s);
+	}
+	if (t > r->now_ps)
+		r->now_ps = t;
+}
+
+void ref_run_cycles(struct ref_model *r, unsigned clock, uint64_t n)
+{
+	if (clock < r->p->nclocks)
+		ref_advance(r, edge_time(r->hz[clock], r->cycles[clock] + n));
+}
+
+void ref_run_ps(struct ref_model *r, uint64_t ps)
+{
+	ref_advance(r, r->now_ps + ps);
 }

@@ -2,8 +2,11 @@
  * ref_model.h - a deliberately naive reference model of the uncore PMU,
  * to diff the optimized model against.  It shares only the platform tables
  * (model/ucm_types.h); everything else is written again, the simple way:
- * one field at a time on writes, one cycle at a time when time passes.
- * One socket; no access cost (fuzzing configures the model the same way).
+ * one field at a time on writes, one clock edge at a time when time passes,
+ * event selection, umask groups, filter rules and the PCU occupancy modes
+ * re-derived from the tables on every cycle.  Any number of sockets (each
+ * with its own MSR space, PCI bus and MMIO window) and clock domains; no
+ * access cost (fuzzing configures the model the same way).
  */
 #ifndef REF_MODEL_H
 #define REF_MODEL_H
@@ -12,14 +15,16 @@
 
 #include "ucm.h" /* table types and limits only */
 
-#define REF_MAXREGS 256
-#define REF_MAXBOX 32
-#define REF_MAXSUB 64
+#define REF_MAXREGS 1024
+#define REF_MAXBOX 128
+#define REF_MAXSUB 512
+#define REF_MAXSOCK 8
+#define REF_MAXCTR 8
 
 struct ref_reg {
 	const struct ucm_regdef *def;
 	int box;
-	unsigned space;
+	unsigned space, socket;
 	uint64_t key;       /* as ucm_reginfo: MSR address, PCI key, MMIO offset */
 	unsigned bytes;
 	uint64_t val;       /* stored bits, counters included */
@@ -27,30 +32,44 @@ struct ref_reg {
 
 struct ref_box {
 	const struct ucm_boxinst *bi;
-	int ctl[8], ctr[8];          /* register index of each counter's control and value, -1 none */
+	unsigned socket;
+	int ctl[REF_MAXCTR], ctr[REF_MAXCTR]; /* register index of each counter's control and value, -1 none */
+	int filter;                           /* register index of the box filter, -1 none */
+	unsigned nsub;
 	uint32_t input[REF_MAXSUB];
-	uint8_t prev[8];
+	uint16_t attr[REF_MAXSUB][UCM_NATTR];
+	uint8_t prev[REF_MAXCTR];             /* edge-detect latch */
 	int frz_en, frozen;
+};
+
+struct ref_socket {
+	int gctl, gstatus, bar;               /* register indexes, -1 none */
+	uint64_t pmi_requests;
+	uint64_t delivered[UCM_MAXCORES], wakes[UCM_MAXCORES], dropped[UCM_MAXCORES];
+	uint8_t asleep[UCM_MAXCORES];
 };
 
 struct ref_model {
 	const struct ucm_platform *p;
-	unsigned ninst[UCM_MAXBT], ncores;
+	unsigned ninst[UCM_MAXBT], ncores, nsockets;
 	unsigned nregs, nboxes;
 	struct ref_reg regs[REF_MAXREGS];
 	struct ref_box boxes[REF_MAXBOX];
-	uint64_t cycles, pmi_requests;
-	uint64_t delivered[64], wakes[64], dropped[64];
-	uint8_t asleep[64];
+	struct ref_socket sock[REF_MAXSOCK];
+	uint64_t now_ps;
+	uint64_t hz[UCM_MAXCLK], cycles[UCM_MAXCLK];
 };
 
-/* ninst: instances per box type (0: default). */
-void ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *ninst);
+/* ninst: instances per box type (0: default); sockets 0: the platform's
+ * default; clock_hz: per clock domain, NULL or 0: default.  Returns -1 when
+ * the platform exceeds the reference's limits. */
+int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *ninst,
+	     unsigned sockets, const uint64_t *clock_hz);
 void ref_reset(struct ref_model *r);
 /* Register access by (space, key) with byte lanes for PCI/MMIO; returns
- * -1 where the model answers an error (unmapped MSR, absent device). */
-int ref_msr_read(struct ref_model *r, uint32_t addr, uint64_t *v);
-int ref_msr_write(struct ref_model *r, uint32_t addr, uint64_t v);
+ * -1 where the model answers an error (unmapped MSR, absent cpu or device). */
+int ref_msr_read(struct ref_model *r, unsigned cpu, uint32_t addr, uint64_t *v);
+int ref_msr_write(struct ref_model *r, unsigned cpu, uint32_t addr, uint64_t v);
 int ref_pci_read(struct ref_model *r, unsigned bus, unsigned dev, unsigned fn, unsigned off,
 		 unsigned width, uint64_t *v);
 int ref_pci_write(struct ref_model *r, unsigned bus, unsigned dev, unsigned fn, unsigned off,
@@ -59,10 +78,17 @@ int ref_mmio_read(struct ref_model *r, uint64_t pa, unsigned width, uint64_t *v)
 int ref_mmio_write(struct ref_model *r, uint64_t pa, unsigned width, uint64_t v);
 /* The value a read of register i would return, without side effects. */
 uint64_t ref_peek(const struct ref_model *r, unsigned i);
-int ref_find(const struct ref_model *r, unsigned space, uint64_t key);
-/* Inputs and time. */
-int ref_box_find(const struct ref_model *r, const char *type, unsigned inst);
+/* Register by space, socket and key (PCI keys carry the bus: socket unused). */
+int ref_find(const struct ref_model *r, unsigned space, unsigned socket, uint64_t key);
+/* Inputs. */
+int ref_box_find(const struct ref_model *r, unsigned socket, const char *type, unsigned inst);
 void ref_set_input(struct ref_model *r, int box, unsigned sub, uint32_t inc);
-void ref_step(struct ref_model *r);
+void ref_set_input_attr(struct ref_model *r, int box, unsigned sub, unsigned attr, uint16_t v);
+/* Time: whole cycles of one clock domain, picoseconds, or an absolute time. */
+void ref_run_cycles(struct ref_model *r, unsigned clock, uint64_t n);
+void ref_run_ps(struct ref_model *r, uint64_t ps);
+void ref_advance(struct ref_model *r, uint64_t t_ps);
+/* Whether box b's counters are held by its box-level freeze. */
+int ref_box_frozen(const struct ref_model *r, int box);
 
 #endif
