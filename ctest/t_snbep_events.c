@@ -353,6 +353,29 @@ static int best_umask(const struct box *b, const struct ucm_evcode *ec, unsigned
 	return best;
 }
 
+/* A free-running counter's code (the PCU C-state residency counters,
+ * 2.6.3.3): with no control, its counter counts its input, 1 per cycle. */
+static void check_freerun(struct box *b, const struct ucm_evcode *ec, const char *what)
+{
+	unsigned ctr = 0, sub = first_sub(b->bt, ec);
+	uint64_t v0;
+
+	while (ctr < MAXCTR && !(ec->ctr_mask & (1u << ctr)))
+		ctr++;
+	if (ctr == MAXCTR || b->has_ctl[ctr] || !b->has_ctr[ctr] || !(ec->flags & UCM_EC_FIXED) ||
+	    ec->max_inc != 1) {
+		ct_fail(__FILE__, __LINE__, "%s: %s is not a free-running counter's code", what, ec->name);
+		return;
+	}
+	v0 = ctr_rd(b, ctr);
+	CT_EQ(ucm_set_input(b->m, b->h, sub, 1), 0);
+	CT_EQ(ucm_run_cycles(b->m, b->bt->clock, NCYC), 0);
+	CT_EQ(ucm_set_input(b->m, b->h, sub, 0), 0);
+	if (ctr_rd(b, ctr) - v0 != NCYC)
+		ct_fail(__FILE__, __LINE__, "%s: counter %u counted %llu, fed %u", what, ctr,
+			(unsigned long long)(ctr_rd(b, ctr) - v0), NCYC);
+}
+
 /* A fixed counter's code: its counter, enabled, counts the clock. */
 static void check_fixed(struct box *b, const struct ucm_evcode *ec, const char *what)
 {
@@ -505,7 +528,10 @@ CT_TEST(every_named_event_counts_what_its_umask_selects)
 					e->box->name);
 				continue;
 			}
-			check_fixed(&b, ec, e->name);
+			if (e->box->flags & UCM_BT_FREERUN)
+				check_freerun(&b, ec, e->name);
+			else
+				check_fixed(&b, ec, e->name);
 			continue;
 		}
 		for (unsigned k = 0; k < b.bt->nctr && k < MAXCTR && ctr == MAXCTR; k++)
@@ -864,13 +890,16 @@ CT_TEST(codes_and_umasks_are_the_guides)
 	}
 	/* named events per box: every event without a umask table and every
 	 * umask row of the transcription (events.tsv and
-	 * events_pcu_qpi_r2pcie_r3qpi.tsv) */
+	 * events_pcu_qpi_r2pcie_r3qpi.tsv), and one for each fixed counter
+	 * (UBox UCLK Table 2-4, iMC DCLK Table 2-62) and each C-state residency
+	 * counter (Tables 2-78/2-79) */
 	{
 		static const struct {
 			const char *box;
 			unsigned n;
-		} per[] = { { "ubox", 6 },  { "cbo", 88 }, { "ha", 60 }, { "imc", 50 },
-			    { "pcu", 39 }, { "qpi", 72 }, { "r2pcie", 25 }, { "r3qpi", 67 } };
+		} per[] = { { "ubox", 6 + 1 },  { "cbo", 88 }, { "ha", 60 }, { "imc", 50 + 1 },
+			    { "pcu", 39 }, { "qpi", 72 }, { "r2pcie", 25 }, { "r3qpi", 67 },
+			    { "pcu_cstate", 2 } };
 		unsigned total = 0;
 
 		for (size_t k = 0; k < sizeof(per) / sizeof(per[0]); k++) {

@@ -31,6 +31,7 @@ struct opts {
 	double duration_s, uclk_mhz;
 	int have_duration, have_seed;
 	unsigned ncbo;
+	unsigned sockets;
 	struct uct_gen_opts gen;
 };
 

@@ -74,8 +74,9 @@ static void usage(FILE *f)
 		"  --workload NAME      built-in workload (mixed, stream, idle; default mixed)\n"
 		"  --trace FILE         replay an event trace instead of a workload\n"
 		"  --seed N             workload or generator seed (default 1)\n"
-		"  --ncbo N             number of C-Boxes (1-4, default 4)\n"
-		"  --uclk-mhz F         uncore clock (default 3000)\n"
+		"  --ncbo N             number of C-Boxes (skl 1-4, snbep 1-8; default all)\n"
+		"  --sockets N          sockets (snbep 1-2, default 2; skl 1)\n"
+		"  --uclk-mhz F         uncore clock (default: skl 3000, snbep 2700)\n"
 		"  --check              compare every count with the model's ground truth and\n"
 		"                       fail on a difference or on any strict-mode record\n"
 		"\n"
@@ -127,7 +128,7 @@ static const char *refused(char *const *argv, int word, char buf[3])
 	return buf;
 }
 
-enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_UCLK,
+enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_SOCKETS, O_UCLK,
        O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD, O_BINARY,
        O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
        O_HW_PCI, O_METRICS };
@@ -142,6 +143,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "workload", required_argument, 0, O_WORKLOAD },
 		{ "seed", required_argument, 0, O_SEED },
 		{ "ncbo", required_argument, 0, O_NCBO },
+		{ "sockets", required_argument, 0, O_SOCKETS },
 		{ "uclk-mhz", required_argument, 0, O_UCLK },
 		{ "check", no_argument, 0, O_CHECK },
 		{ "per-socket", no_argument, 0, O_PER_SOCKET },
@@ -248,6 +250,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return cli_fail(EXIT_USAGE, "--ncbo: %s out of range", optarg);
 			o->ncbo = (unsigned)v;
 			break;
+		case O_SOCKETS:
+			if ((rc = parse_u64("--sockets", optarg, &v)))
+				return rc;
+			if (!v || v > 8)
+				return cli_fail(EXIT_USAGE, "--sockets: %s out of range", optarg);
+			o->sockets = (unsigned)v;
+			break;
 		case O_UCLK:
 			if ((rc = parse_double("--uclk-mhz", optarg, &o->uclk_mhz, 0)))
 				return rc;
@@ -341,9 +350,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	if (strcmp(o->backend, "sim") && strcmp(o->backend, "hw") && strncmp(o->backend, "replay:", 7))
 		return cli_fail(EXIT_USAGE, "--backend: '%s' (expected sim, hw or replay:FILE)", o->backend);
 	if (strcmp(o->backend, "sim") && (o->check || o->trace || strcmp(o->workload, "mixed") || o->ncbo ||
-					  o->uclk_mhz))
+					  o->sockets || o->uclk_mhz))
 		return cli_fail(EXIT_USAGE,
-				"--check, --trace, --workload, --ncbo and --uclk-mhz need the sim backend");
+				"--check, --trace, --workload, --ncbo, --sockets and --uclk-mhz need the sim backend");
 	if (strcmp(o->cmd, "stat") &&
 	    (o->events || o->metrics || o->interval_ms || o->sep || o->check || o->per_socket || o->trace))
 		return cli_fail(EXIT_USAGE, "-e, -M, -I, -x, --per-socket, --trace and --check go with 'stat'");
@@ -422,6 +431,15 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 		if (h && h->ninst[bi] && h->ninst[bi] != o->ncbo)
 			return cli_fail(EXIT_USAGE, "--ncbo %u, but the trace has %u", o->ncbo, h->ninst[bi]);
 		cfg->ninst[bi] = o->ncbo;
+	}
+	if (o->sockets) {
+		if (o->sockets > p->max_sockets)
+			return cli_fail(EXIT_USAGE, "--sockets %u: %s has at most %u", o->sockets, p->name,
+					p->max_sockets);
+		if (h && h->sockets && h->sockets != o->sockets)
+			return cli_fail(EXIT_USAGE, "--sockets %u, but the trace has %u", o->sockets,
+					h->sockets);
+		cfg->sockets = o->sockets;
 	}
 	if (o->uclk_mhz) {
 		uint64_t hz = (uint64_t)(o->uclk_mhz * 1e6);
@@ -545,7 +563,7 @@ void machine_close(struct machine *mc)
 
 static void counters_of(const struct ucm_event *e, char *buf, size_t n)
 {
-	const struct ucm_evcode *ec = ucm_code_find(e->box, e->code);
+	const struct ucm_evcode *ec = ucm_code_named(e->box, e->code);
 	size_t k = 0;
 
 	buf[0] = 0;
@@ -607,7 +625,7 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 
 		for (unsigned i = 0; i < p->nevents; i++) {
 			const struct ucm_event *e = &p->events[i];
-			const struct ucm_evcode *ec = ucm_code_find(e->box, e->code);
+			const struct ucm_evcode *ec = ucm_code_named(e->box, e->code);
 			char ctrs[64];
 
 			counters_of(e, ctrs, sizeof(ctrs));

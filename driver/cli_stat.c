@@ -22,7 +22,9 @@ struct statctx {
 	uint64_t last_ns;
 };
 
-static void metric(const struct ucd_evinfo *ei, uint64_t count, uint64_t ns, double *v,
+/* A clock summed over n counters (a CBo's in each socket) is shown as the
+ * frequency of one: the mean per counter. */
+static void metric(const struct ucd_evinfo *ei, uint64_t count, uint64_t ns, unsigned n, double *v,
 		   const char **unit)
 {
 	*unit = NULL;
@@ -30,7 +32,7 @@ static void metric(const struct ucd_evinfo *ei, uint64_t count, uint64_t ns, dou
 	if (!ns)
 		return;
 	if (ei->is_clock) {
-		*v = (double)count / (double)ns;
+		*v = (double)count / (double)ns / (n ? n : 1);
 		*unit = "GHz";
 	} else if (ei->bytes) {
 		*v = (double)count * ei->bytes / (double)ns;
@@ -54,7 +56,8 @@ static void fmt_count(char *buf, size_t n, uint64_t v)
 }
 
 /* With --per-socket, perf prints the aggregate (S0) and how many units it
- * sums; here the units are the counters of the event on that socket. */
+ * sums; here the units are the counters of the event on that socket (or,
+ * without sock, on every socket). */
 static void print_line(struct statctx *c, double t_s, int interval, const char *sock, unsigned units,
 		       const struct ucd_evinfo *ei, uint64_t count, uint64_t ns)
 {
@@ -62,7 +65,7 @@ static void print_line(struct statctx *c, double t_s, int interval, const char *
 	double mv;
 	const char *mu;
 
-	metric(ei, count, ns, &mv, &mu);
+	metric(ei, count, ns, units, &mv, &mu);
 	if (o->json) {
 		json_t *j = json_object();
 		char *s, num[32];
@@ -193,7 +196,8 @@ static void print_metrics(struct statctx *c, int interval, uint64_t t_ns, uint64
 	}
 }
 
-static unsigned socket_units(struct ucd *d, size_t ev, unsigned socket)
+/* The counters of event ev on a socket (-1: on all). */
+static unsigned socket_units(struct ucd *d, size_t ev, int socket)
 {
 	unsigned n = 0;
 
@@ -201,7 +205,7 @@ static unsigned socket_units(struct ucd *d, size_t ev, unsigned socket)
 		struct ucd_ctrinfo ci;
 
 		ucd_counter(d, i, &ci);
-		n += ci.event == ev && ci.socket == socket;
+		n += ci.event == ev && (socket < 0 || ci.socket == (unsigned)socket);
 	}
 	return n;
 }
@@ -221,11 +225,11 @@ static void print_counts(struct statctx *c, int interval, uint64_t t_ns, uint64_
 				char sock[16];
 
 				snprintf(sock, sizeof(sock), "S%u", s);
-				print_line(c, (double)t_ns / 1e9, 0, sock, socket_units(d, i, s), &ei,
+				print_line(c, (double)t_ns / 1e9, 0, sock, socket_units(d, i, (int)s), &ei,
 					   ucd_event_socket_total(d, i, s), span_ns);
 			}
 		} else {
-			print_line(c, (double)t_ns / 1e9, interval, NULL, 0, &ei,
+			print_line(c, (double)t_ns / 1e9, interval, NULL, socket_units(d, i, -1), &ei,
 				   interval ? ei.interval : ei.total, span_ns);
 		}
 		if (ei.dram && span_ns) {

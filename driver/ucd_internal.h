@@ -44,6 +44,7 @@ struct ucd_ctr {
 	int has_ctl;
 	uint64_t wmask;
 	uint64_t last, total, mark;
+	int zeroed;              /* we wrote 0 before enabling: count from 0, not the first read */
 	int shared_with;         /* index of the counter whose reads it shares, or -1 */
 };
 

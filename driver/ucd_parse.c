@@ -198,9 +198,10 @@ static void from_row(struct ucd_ev *e, const struct ucm_event *row)
 
 	e->row = row;
 	e->box = row->box;
-	e->code = ucm_code_find(row->box, row->code);
+	e->code = ucm_code_named(row->box, row->code);
 	e->ctl = 0;
-	if (!box_fixed(row->box)) {
+	/* a fixed counter's event: its control has nothing but EN */
+	if (!box_fixed(row->box) && !(e->code->flags & UCM_EC_FIXED)) {
 		e->ctl = put_code(l, e->ctl, row->code);
 		if ((row->code & 0x80) && ucm_layout_field(l, UCM_R_OCC_SEL))
 			/* an occupancy row: its umask bits 7:6 are OCC_SEL, as in
@@ -415,6 +416,13 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		if (have_ev)
 			return tokerr(d, t, col, "both an event name and event=");
 		from_row(e, named);
+		if (e->code->flags & UCM_EC_FIXED) {
+			/* a fixed counter counts one thing: nothing to modify */
+			if (have_umask || have_thr || inv || edge || xctl_mask || e->filt_mask)
+				return tokerr(d, t, col, "%s is a fixed counter's event: it takes no other terms",
+					      named->name);
+			return 0;
+		}
 		if (have_umask)
 			e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_UMASK), e->ctl, umask);
 	} else {

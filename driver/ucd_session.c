@@ -628,7 +628,9 @@ static int service_status(struct ucd *d)
 static void accumulate(struct ucd_ctr *c, uint64_t v, int first)
 {
 	v &= c->wmask;
-	if (!first)
+	/* a counter that counts from its enable (the UBox's, with no box
+	 * control to hold it, 2.2) has counted before our first read */
+	if (!first || c->zeroed)
 		c->total += (v - c->last) & c->wmask;
 	c->last = v;
 }
@@ -793,11 +795,16 @@ int ucd_start(struct ucd *d)
 		if (c->shared_with >= 0)
 			continue;
 		c->total = c->mark = 0;
+		c->zeroed = 0;
 		if (!c->has_ctl)
 			continue; /* free-running: nothing to program */
 		/* counter to zero while disabled, then the control with EN */
-		if (has_access(c->ctr.def->layout, UCM_A_RW) && (rc = reg_write(d, &c->ctr, 0)))
-			return rc;
+		if (has_access(c->ctr.def->layout, UCM_A_RW)) {
+			if ((rc = reg_write(d, &c->ctr, 0)))
+				return rc;
+			c->zeroed = 1;
+			c->last = 0;
+		}
 		l = c->ctl.def->layout;
 		v = d->ev[c->ev].ctl;
 		v = ucm_field_put(ucm_layout_field(l, UCM_R_EN), v, 1);

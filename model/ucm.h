@@ -186,7 +186,10 @@ const struct ucm_field *ucm_layout_field(const struct ucm_layout *l, unsigned ro
 uint64_t ucm_field_mask(const struct ucm_field *f);
 uint64_t ucm_field_get(const struct ucm_field *f, uint64_t v);
 uint64_t ucm_field_put(const struct ucm_field *f, uint64_t v, uint64_t x);
+/* The code an EV_SEL value selects (never a fixed counter's code). */
 const struct ucm_evcode *ucm_code_find(const struct ucm_boxtype *bt, unsigned code);
+/* The code of a named event: as ucm_code_find, else a fixed counter's. */
+const struct ucm_evcode *ucm_code_named(const struct ucm_boxtype *bt, unsigned code);
 const struct ucm_regdef *ucm_regdef_find(const struct ucm_boxtype *bt, unsigned kind,
 					 unsigned idx);
 const struct ucm_boxtype *ucm_boxtype_find(const struct ucm_platform *p, const char *name);

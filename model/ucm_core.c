@@ -88,6 +88,16 @@ const struct ucm_evcode *ucm_code_find(const struct ucm_boxtype *bt, unsigned co
 	return NULL;
 }
 
+const struct ucm_evcode *ucm_code_named(const struct ucm_boxtype *bt, unsigned code)
+{
+	const struct ucm_evcode *ec = ucm_code_find(bt, code);
+
+	for (unsigned i = 0; !ec && i < bt->ncodes; i++)
+		if (bt->codes[i].code == code)
+			ec = &bt->codes[i];
+	return ec;
+}
+
 const struct ucm_regdef *ucm_regdef_find(const struct ucm_boxtype *bt, unsigned kind,
 					 unsigned idx)
 {

@@ -510,7 +510,7 @@ const struct ucm_boxtype snbep_bt_pcu = {
 	"pcu", "Power Control Unit", UCM_MSR, 4, SNBEP_CLK_PCLK, 0, 1, 1, 1,
 	ARRAY_LEN(r_pcu), SNBEP_NCODES_PCU, r_pcu, snbep_codes_pcu, NULL, "SNB-EP 2.6"
 };
-static const struct ucm_boxtype bt_pcu_cstate = {
+const struct ucm_boxtype snbep_bt_pcu_cstate = {
 	"pcu_cstate", "PCU C-state residency counters (non-PMON)", UCM_MSR, 2, SNBEP_CLK_PCLK,
 	UCM_BT_FREERUN, 1, 1, 1, ARRAY_LEN(r_cstate), ARRAY_LEN(c_cstate), r_cstate, c_cstate,
 	fixed_cstate, "SNB-EP 2.6.3.3"
@@ -564,7 +564,7 @@ static const struct ucm_boxinst snbep_boxes[] = {
 	{ &snbep_bt_cbo, 6, 0, 0, -1, 0xDC0, 0 },
 	{ &snbep_bt_cbo, 7, 0, 0, -1, 0xDE0, 0 },
 	{ &snbep_bt_pcu, 0, 0, 0, -1, 0, 0 },
-	{ &bt_pcu_cstate, 0, 0, 0, -1, 0, 0 },
+	{ &snbep_bt_pcu_cstate, 0, 0, 0, -1, 0, 0 },
 	{ &bt_ubox_pci, 0, 11, 0, -1, 0, 0 },
 	{ &snbep_bt_ha, 0, 14, 1, -1, 0, 0x3C46 },
 	{ &snbep_bt_imc, 0, 16, 0, -1, 0, 0x3CB0 },
@@ -620,7 +620,12 @@ const struct ucm_platform ucm_plat_snbep = {
 	.nevents = SNBEP_NEVENTS,
 	.events = snbep_events,
 	.counted = NULL,
-	.default_events = "",
+	/* per socket: uncore clock, LLC reads and misses, home-agent requests,
+	 * DRAM bandwidth (Table 2-65), cores in C0 and C6 residency, QPI data */
+	.default_events = "UNC_U_CLOCKTICKS,UNC_C_LLC_LOOKUP.DATA_READ,UNC_C_TOR_INSERTS.MISS_ALL,"
+			  "UNC_H_REQUESTS.READS,UNC_H_REQUESTS.WRITES,cas_rd,cas_wr,"
+			  "UNC_M_DCLOCKTICKS,UNC_P_POWER_STATE_OCCUPANCY.CORES_C0,"
+			  "UNC_P_CORE_C6_CYCLES,UNC_Q_TxL_FLITS_G0.DATA",
 	.sockets_default = 2,
 	.nmetrics = SNBEP_NMETRICS,
 	.metrics = snbep_metrics,

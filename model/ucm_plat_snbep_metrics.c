@@ -8,7 +8,7 @@
  *     python3 model/data/snbep/gen_metrics.py
  * (python3 model/data/snbep/gen_metrics.py --check tells whether it is stale).
  *
- * 54 metrics in the driver's metric syntax (docs/usage.md); the guide's
+ * 74 metrics in the driver's metric syntax (docs/usage.md); the guide's
  * metrics not converted, and why:
  *   cbo AVG_TOR_DRD_HIT_LATENCY (SNB-EP Table 2-15): needs TOR_OCCUPANCY.OPCODE and
  *       TOR_OCCUPANCY.MISS_OPCODE at once, and TOR_OCCUPANCY counts only in counter 0 (Table
@@ -34,24 +34,6 @@
  *       driver does not count
  *   cbo PCIE_DATA_BYTES (SNB-EP Table 2-15): TOR_INSERTS.OPCODE with opc=0x194 plus
  *       TOR_INSERTS.OPCODE with opc=0x19C: two values of the CBo's one filter register at once
- *   imc PCT_CYCLES_CRITICAL_THROTTLE (SNB-EP Table 2-65): MC_Chy_PCI_PMON_CTR_FIXED, the iMC
- *       fixed DCLK counter, has no event name the driver accepts yet (gen_events.py
- *       FIXED_NAMED_EVENTS is False)
- *   imc PCT_CYCLES_DLOFF (SNB-EP Table 2-65): MC_Chy_PCI_PMON_CTR_FIXED, the iMC fixed DCLK
- *       counter, has no event name the driver accepts yet (gen_events.py FIXED_NAMED_EVENTS is
- *       False)
- *   imc PCT_CYCLES_DRAM_RANKx_IN_CKE (SNB-EP Table 2-65): MC_Chy_PCI_PMON_CTR_FIXED, the iMC
- *       fixed DCLK counter, has no event name the driver accepts yet (gen_events.py
- *       FIXED_NAMED_EVENTS is False)
- *   imc PCT_CYCLES_DRAM_RANKx_IN_THR (SNB-EP Table 2-65): MC_Chy_PCI_PMON_CTR_FIXED, the iMC
- *       fixed DCLK counter, has no event name the driver accepts yet (gen_events.py
- *       FIXED_NAMED_EVENTS is False)
- *   imc PCT_CYCLES_PPD (SNB-EP Table 2-65): MC_Chy_PCI_PMON_CTR_FIXED, the iMC fixed DCLK
- *       counter, has no event name the driver accepts yet (gen_events.py FIXED_NAMED_EVENTS is
- *       False)
- *   imc PCT_CYCLES_SELF_REFRESH (SNB-EP Table 2-65): MC_Chy_PCI_PMON_CTR_FIXED, the iMC fixed
- *       DCLK counter, has no event name the driver accepts yet (gen_events.py
- *       FIXED_NAMED_EVENTS is False)
  *   qpi DATA_FROM_QPI_TO_NODEx (SNB-EP Table 2-95): the sum of three metrics that need the QPI
  *       packet match/mask registers
  *   qpi DRS_DataC_FROM_QPI_TO_NODEx (SNB-EP Table 2-95): CTO_COUNT with the QPI packet
@@ -203,6 +185,86 @@ const struct ucm_metric snbep_metrics[SNBEP_NMETRICS] = {
 	  .desc = "Memory bandwidth consumed by writes Expressed in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1).",
 	  .expr = "[imc/CAS_COUNT.WR/] * 64 / SAMPLE_INTERVAL_S / 1073741824",
 	  .unit = "GiB/s", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_CRITICAL_THROTTLE", .box = "imc",
+	  .desc = "The percentage of cycles all DRAM ranks in critical thermal throttling.",
+	  .expr = "[imc/POWER_CRITICAL_THROTTLE_CYCLES/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DLOFF", .box = "imc",
+	  .desc = "The percentage of cycles all DRAM ranks in CKE slow (DLOFF) mode.",
+	  .expr = "[imc/POWER_CHANNEL_DLLOFF/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK0_IN_CKE", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 0 spent in CKE ON mode.",
+	  .expr = "[imc/POWER_CKE_CYCLES.RANK0/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK1_IN_CKE", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 1 spent in CKE ON mode.",
+	  .expr = "[imc/POWER_CKE_CYCLES.RANK1/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK2_IN_CKE", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 2 spent in CKE ON mode.",
+	  .expr = "[imc/POWER_CKE_CYCLES.RANK2/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK3_IN_CKE", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 3 spent in CKE ON mode.",
+	  .expr = "[imc/POWER_CKE_CYCLES.RANK3/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK4_IN_CKE", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 4 spent in CKE ON mode.",
+	  .expr = "[imc/POWER_CKE_CYCLES.RANK4/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK5_IN_CKE", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 5 spent in CKE ON mode.",
+	  .expr = "[imc/POWER_CKE_CYCLES.RANK5/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK6_IN_CKE", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 6 spent in CKE ON mode.",
+	  .expr = "[imc/POWER_CKE_CYCLES.RANK6/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK7_IN_CKE", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 7 spent in CKE ON mode.",
+	  .expr = "[imc/POWER_CKE_CYCLES.RANK7/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK0_IN_THR", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 0 spent in thermal throttling.",
+	  .expr = "[imc/POWER_THROTTLE_CYCLES.RANK0/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK1_IN_THR", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 1 spent in thermal throttling.",
+	  .expr = "[imc/POWER_THROTTLE_CYCLES.RANK1/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK2_IN_THR", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 2 spent in thermal throttling.",
+	  .expr = "[imc/POWER_THROTTLE_CYCLES.RANK2/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK3_IN_THR", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 3 spent in thermal throttling.",
+	  .expr = "[imc/POWER_THROTTLE_CYCLES.RANK3/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK4_IN_THR", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 4 spent in thermal throttling.",
+	  .expr = "[imc/POWER_THROTTLE_CYCLES.RANK4/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK5_IN_THR", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 5 spent in thermal throttling.",
+	  .expr = "[imc/POWER_THROTTLE_CYCLES.RANK5/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK6_IN_THR", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 6 spent in thermal throttling.",
+	  .expr = "[imc/POWER_THROTTLE_CYCLES.RANK6/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_DRAM_RANK7_IN_THR", .box = "imc",
+	  .desc = "The percentage of cycles DRAM rank 7 spent in thermal throttling.",
+	  .expr = "[imc/POWER_THROTTLE_CYCLES.RANK7/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_PPD", .box = "imc",
+	  .desc = "The percentage of cycles all DRAM ranks in PPD mode.",
+	  .expr = "[imc/POWER_CHANNEL_PPD/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
+	{ .name = "PCT_CYCLES_SELF_REFRESH", .box = "imc",
+	  .desc = "The percentage of cycles Memory is in self refresh power mode.",
+	  .expr = "[imc/POWER_SELF_REFRESH/] / [imc/DCLOCKTICKS/]",
+	  .unit = "ratio", .cite = "SNB-EP Table 2-65" },
 	{ .name = "PCT_RD_REQUESTS", .box = "imc",
 	  .desc = "Percentage of read requests from total requests.",
 	  .expr = "[imc/RPQ_INSERTS/] / ([imc/RPQ_INSERTS/] + [imc/WPQ_INSERTS/])",

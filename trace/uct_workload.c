@@ -10,11 +10,15 @@
 #include "uct.h"
 
 extern const struct uct_workload_def uct_wl_skl_mixed, uct_wl_skl_idle, uct_wl_skl_stream;
+extern const struct uct_workload_def uct_wl_snbep_mixed, uct_wl_snbep_idle, uct_wl_snbep_stream;
 
 static const struct uct_workload_def *const workloads[] = {
 	&uct_wl_skl_mixed,
 	&uct_wl_skl_stream,
 	&uct_wl_skl_idle,
+	&uct_wl_snbep_mixed,
+	&uct_wl_snbep_stream,
+	&uct_wl_snbep_idle,
 };
 
 const struct uct_workload_def *uct_workload_at(unsigned i)
@@ -79,8 +83,11 @@ int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t
 	w->m = m;
 	w->def = def;
 	w->rng = seed;
+	/* room for every box an input can name, in every socket */
 	for (unsigned p = 0; p < def->nphases; p++)
-		cap += def->phases[p].nin * 8 * ucm_nsockets(m);
+		for (unsigned i = 0; i < def->phases[p].nin; i++)
+			for (unsigned b = 0; b < ucm_box_count(m); b++)
+				cap += !strcmp(ucm_box_def(m, (int)b)->type->name, def->phases[p].in[i].box);
 	w->first = calloc(def->nphases, sizeof(unsigned));
 	w->count = calloc(def->nphases, sizeof(unsigned));
 	w->sets = calloc(cap ? cap : 1, sizeof(*w->sets));

@@ -108,14 +108,25 @@ FIXED = {
     "ubox": ("UCLK_FIXED", 0xFF, 2, "SNB-EP Table 2-4"),
     "imc": ("DCLK_FIXED", 0xFF, 4, "SNB-EP Table 2-62"),
 }
-# Named events for the fixed counters (names as Intel's Jaketown lists) are
-# not generated yet: the driver finds a named event's code with
-# ucm_code_find(), which skips UCM_EC_FIXED codes.  Set True once it can.
-FIXED_NAMED_EVENTS = False
+# Named events for the fixed counters (names as Intel's Jaketown lists); the
+# driver finds their codes with ucm_code_named().
+FIXED_NAMED_EVENTS = True
 FIXED_EVENT_NAMES = {
     "ubox": ("UNC_U_CLOCKTICKS", "Uncore clocks, counted by the UBox fixed UCLK counter."),
     "imc": ("UNC_M_DCLOCKTICKS", "DRAM clocks (dclks), counted by the channel's fixed DCLK counter."),
 }
+
+# The PCU's C-state residency counters (2.6.3.3, Tables 2-78/2-79): outside
+# PMON, in box type pcu_cstate of ucm_plat_snbep.c, codes = their MSRs.
+# The guide names no event; these names follow the registers.
+CSTATE_EVENTS = [
+    ("UNC_P_CORE_C3_CYCLES", 0x3FC, "SNB-EP Table 2-79",
+     "Cycles in which some core of the socket is in C3 (PCU_MSR_CORE_C3_CTR, free-running, "
+     "not frozen or reset with the PMON counters)."),
+    ("UNC_P_CORE_C6_CYCLES", 0x3FD, "SNB-EP Table 2-78",
+     "Cycles in which some core of the socket is in C6 (PCU_MSR_CORE_C6_CTR, free-running, "
+     "not frozen or reset with the PMON counters)."),
+]
 
 # Table 2-75's occ_sel values, for the descriptions Table 2-83 leaves empty.
 OCC_NAMES = {
@@ -515,6 +526,9 @@ def named_events(events, codes):
             name, desc = FIXED_EVENT_NAMES[box]
             out.append(dict(name=name, alias=None, box=box, code=FIXED[box][1], umask=0, desc=desc,
                             cite=FIXED[box][3], bytes=0, dram=0))
+    for name, code, cite, desc in CSTATE_EVENTS:
+        out.append(dict(name=name, alias=None, box="pcu_cstate", code=code, umask=0, desc=desc,
+                        cite=cite, bytes=0, dram=0))
     names = [e["name"].lower() for e in out]
     assert len(set(names)) == len(names)
     aliases = [e["alias"] for e in out if e["alias"]]

@@ -26,9 +26,9 @@ How a guide equation becomes a metric expression:
   register, which the driver shares only between events that want the same
   value.
 * MC_Chy_PCI_PMON_CTR_FIXED, the iMC's fixed DCLK counter (1.6), becomes
-  [imc/<its named event>/] once gen_events.py names the fixed counters
-  (FIXED_NAMED_EVENTS); until then the metrics that read it are skipped,
-  see fixed_dclk().
+  [imc/<its named event>/] (gen_events.py FIXED_EVENT_NAMES); were the
+  fixed counters not named (FIXED_NAMED_EVENTS), the metrics that read it
+  would be skipped.
 * SAMPLE_INTERVAL (1.6.1: TSC ticks of the sample) divides cycle counts of
   the box's own clock (occupancies, cycles in a state): it becomes the
   box's CLOCKTICKS, so the metric is per box clock as its definition says
@@ -209,12 +209,15 @@ def known_events():
     named = gen_events.named_events(events, codes)
     out = {b: {} for b in gen_events.BOXES}
     dclk = None
-    _name, fixed_code, fixed_ctr, _cite = gen_events.FIXED["imc"]
     for e in named:
+        if e["box"] not in out:
+            continue  # the PCU C-state residency counters: no metric reads them
         short = e["name"].split("_", 2)[2]  # UNC_C_TOR_INSERTS.OPCODE -> TOR_INSERTS.OPCODE
-        if e["box"] == "imc" and e["code"] == fixed_code:
-            dclk = short
-            out["imc"][short] = 1 << fixed_ctr
+        fixed = gen_events.FIXED.get(e["box"])
+        if fixed and e["code"] == fixed[1]:
+            if e["box"] == "imc":
+                dclk = short
+            out[e["box"]][short] = 1 << fixed[2]
             continue
         mask = [c.ctr_mask for c in codes[e["box"]]
                 if c.code == e["code"] and "UCM_EC_FIXED" not in c.flags]
@@ -223,13 +226,11 @@ def known_events():
     return out, dclk
 
 
-# The driver finds a named event's code with ucm_code_find(), which skips
-# the fixed counters' codes (UCM_EC_FIXED), and gen_events.py does not name
-# them (FIXED_NAMED_EVENTS = False): no event string counts the iMC's fixed
-# DCLK counter yet.  The metrics that divide by it are skipped until it has
-# a named event; then they are generated with it, unchanged otherwise.
-NO_DCLK = ("MC_Chy_PCI_PMON_CTR_FIXED, the iMC fixed DCLK counter, has no event name the "
-           "driver accepts yet (gen_events.py FIXED_NAMED_EVENTS is False)")
+# Without a named event for the iMC's fixed DCLK counter (gen_events.py
+# FIXED_NAMED_EVENTS) no event string counts it: the metrics that divide by
+# it are then skipped.
+NO_DCLK = ("MC_Chy_PCI_PMON_CTR_FIXED, the iMC fixed DCLK counter, has no event name "
+           "(gen_events.py FIXED_NAMED_EVENTS is False)")
 
 
 # ---------------------------------------------------------------------------
