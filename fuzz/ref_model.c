@@ -193,14 +193,26 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 				else
 					g->key = bi->base + d->off;
 			}
-			/* attributes start as the tables give them, per sub-event */
+			/* attributes start as the tables give them, per sub-event;
+			 * one a rule reads and the table leaves unset is the local
+			 * node (the socket) or the first clock in 100 MHz units */
 			for (unsigned c = 0, sub = 0; c < bi->type->ncodes; c++) {
 				const struct ucm_evcode *ec = &bi->type->codes[c];
 
 				for (unsigned k = 0; k < (ec->nsubs ? ec->nsubs : 1u); k++, sub++)
-					for (unsigned a = 0; a < UCM_NATTR; a++)
-						bx->attr[sub][a] = ec->nsubs && ec->attrs ? ec->attrs[k].v[a]
-											  : UCM_ATTR_NONE;
+					for (unsigned a = 0; a < UCM_NATTR; a++) {
+						uint16_t v = ec->nsubs && ec->attrs ? ec->attrs[k].v[a]
+										    : UCM_ATTR_NONE;
+						int ruled = 0;
+
+						for (unsigned q = 0; q < ec->nrules; q++)
+							ruled |= ec->rules[q].attr == a;
+						if (v == UCM_ATTR_NONE && ruled && a == UCM_AT_NID)
+							v = (uint16_t)s;
+						else if (v == UCM_ATTR_NONE && ruled && a == UCM_AT_FREQ)
+							v = (uint16_t)(r->hz[0] / 100000000u);
+						bx->attr[sub][a] = v;
+					}
 			}
 			r->nboxes++;
 		}

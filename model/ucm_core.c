@@ -273,7 +273,21 @@ static uint64_t reg_reset_value(const struct ucm_model *m, const struct ucm_reg 
 }
 
 /* Sub-event attributes start as the tables say. */
-static void init_attrs(struct ucm_box *b)
+/* An attribute a code's filter rules read but its table leaves unset gets
+ * a default that a pass-all filter matches: the request's node is the
+ * box's own socket (node i is socket i, as GIDNIDMAP maps them), and the
+ * cores run at the platform's first clock rounded to the 100 MHz units of
+ * the frequency bands.  Opcode, state and thread stay as the tables say. */
+static uint16_t attr_default(const struct ucm_model *m, const struct ucm_box *b, unsigned a)
+{
+	if (a == UCM_AT_NID)
+		return (uint16_t)b->socket;
+	if (a == UCM_AT_FREQ)
+		return (uint16_t)(ucm_clock_hz(m, 0) / 100000000u);
+	return UCM_ATTR_NONE;
+}
+
+static void init_attrs(const struct ucm_model *m, struct ucm_box *b)
 {
 	const struct ucm_boxtype *bt = b->def->type;
 	unsigned s = 0;
@@ -283,9 +297,14 @@ static void init_attrs(struct ucm_box *b)
 		unsigned n = ec->nsubs ? ec->nsubs : 1;
 
 		for (unsigned k = 0; k < n; k++, s++)
-			for (unsigned a = 0; a < UCM_NATTR; a++)
-				b->attr[s * UCM_NATTR + a] =
-					ec->attrs && ec->nsubs ? ec->attrs[k].v[a] : UCM_ATTR_NONE;
+			for (unsigned a = 0; a < UCM_NATTR; a++) {
+				uint16_t v = ec->attrs && ec->nsubs ? ec->attrs[k].v[a] : UCM_ATTR_NONE;
+
+				for (unsigned r = 0; v == UCM_ATTR_NONE && r < ec->nrules; r++)
+					if (ec->rules[r].attr == a)
+						v = attr_default(m, b, a);
+				b->attr[s * UCM_NATTR + a] = v;
+			}
 	}
 }
 
@@ -351,7 +370,7 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 				b->attr = calloc((size_t)b->nsub * UCM_NATTR, sizeof(*b->attr));
 				if (!b->input || !b->fed || !b->attr)
 					goto nomem;
-				init_attrs(b);
+				init_attrs(m, b);
 			}
 			nr += bi->type->nregs;
 		}
