@@ -135,6 +135,31 @@ CT_TEST(every_named_event_equals_ground_truth_on_both_sockets)
 	ct_rig_close(&r);
 }
 
+/* SNB-EP has no register that counts the CBos (a part has 4 to 8,
+ * Table 1-2 lists C0..C7): the driver probes each CBo's first counter
+ * control, whose MSR faults where the box is absent, and places events on
+ * the boxes that answer -- on both sockets, without a strict record. */
+CT_TEST(cbo_count_is_probed)
+{
+	for (unsigned n = 1; n <= 8; n++) {
+		struct ucm_config cfg;
+		struct ct_rig r;
+		const struct ucm_boxtype *cbo;
+
+		ucm_config_init(&cfg, ucm_platform_find("snbep"));
+		cbo = ucm_boxtype_find(cfg.plat, "cbo");
+		cfg.ninst[ucm_boxtype_index(cfg.plat, cbo)] = n;
+		CT_REQUIRE(ct_rig_open(&r, &cfg, 0, NULL) == 0);
+		CT_EQ(ucd_ninst(r.d, cbo), n);
+		CT_REQUIRE(ucd_add_events(r.d, "UNC_C_CLOCKTICKS") == 0);
+		CT_EQ(ucd_ncounters(r.d), 2 * n);
+		CT_REQUIRE(ucd_run(r.d, 1000000, 0, NULL, NULL) == 0);
+		ct_check_truth(&r, "cbo count", __FILE__, __LINE__);
+		CT_REQUIRE(ucd_restore(r.d) == 0);
+		ct_rig_close(&r);
+	}
+}
+
 /* ---- torn reads ---- */
 
 /* A backend between the driver and the simulated one that counts the

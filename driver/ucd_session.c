@@ -436,6 +436,30 @@ static int discover_counts(struct ucd *d)
 					  def->name, (unsigned long long)v, n, p->counted->name,
 					  p->counted->ninst_min, p->counted->ninst_max);
 		d->ninst[ucm_boxtype_index(p, p->counted)] = (unsigned)n;
+	} else if (p->counted) {
+		/* no register counts them (SNB-EP): the instances whose first
+		 * counter control answers a read are present, as on hardware an
+		 * absent box's MSR faults */
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < p->nboxes; i++) {
+			const struct ucm_boxinst *b = &p->boxes[i];
+			const struct ucm_regdef *ctl = ucm_regdef_find(b->type, UCM_K_CTL, 0);
+			struct ucd_reg r;
+			uint64_t v;
+
+			if (b->type != p->counted || !ctl || b->inst != n)
+				continue;
+			ucd_reg_of(d, 0, b, ctl, &r);
+			if (reg_read(d, &r, &v))
+				break;
+			n++;
+		}
+		d->err[0] = 0;
+		if (n < p->counted->ninst_min)
+			return ucd_seterr(d, -ENODEV, "%u %s boxes answer, the platform has %u..%u", n,
+					  p->counted->name, p->counted->ninst_min, p->counted->ninst_max);
+		d->ninst[ucm_boxtype_index(p, p->counted)] = n;
 	}
 	return 0;
 }

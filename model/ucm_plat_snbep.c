@@ -619,7 +619,8 @@ const struct ucm_platform ucm_plat_snbep = {
 	.boxes = snbep_boxes,
 	.nevents = SNBEP_NEVENTS,
 	.events = snbep_events,
-	.counted = NULL,
+	/* 4 to 8 CBos by SKU: the driver probes them (no count register) */
+	.counted = &snbep_bt_cbo,
 	/* per socket: uncore clock, LLC reads and misses, home-agent requests,
 	 * DRAM bandwidth (Table 2-65), cores in C0 and C6 residency, QPI data */
 	.default_events = "UNC_U_CLOCKTICKS,UNC_C_LLC_LOOKUP.DATA_READ,UNC_C_TOR_INSERTS.MISS_ALL,"
