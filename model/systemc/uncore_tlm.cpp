@@ -104,8 +104,17 @@ uncore_tlm::uncore_tlm(sc_module_name name, const char *platform,
 	const ucm_platform *p = ucm_platform_find(platform ? platform : "skl");
 	ucm_config cfg;
 
-	if (!p)
-		fail(kind(), std::string("unknown platform '") + (platform ? platform : "") + "'");
+	if (!p) {
+		/* say which names would do */
+		size_t n = 0;
+		const ucm_platform *const *all = ucm_platforms(&n);
+		std::string known;
+
+		for (size_t i = 0; i < n; i++)
+			known += std::string(i ? ", " : "") + all[i]->name;
+		fail(kind(), std::string("unknown platform '") + (platform ? platform : "") +
+				     "' (the model has: " + known + ")");
+	}
 	ucm_config_init(&cfg, p);
 	init(cfg, params);
 }
@@ -140,13 +149,20 @@ void uncore_tlm::init(const ucm_config &cfg0, const uncore_tlm_params &params)
 	m_latency[UCM_MMIO] = params.mmio_latency;
 	m_quantum = params.poll_quantum;
 
+	/* The model delivers a PMI only to the cores a global control's
+	 * PMI_SEL fields select; a platform without such a register (Xeon
+	 * E5-2600) never raises one, and has no GLOBAL_STATUS either. */
 	m_status.assign(nsockets(), status_reg{ false, 0, 0 });
+	m_has_pmi = false;
 	for (size_t i = 0; i < ucm_nregs(m_model); i++) {
 		struct ucm_reginfo ri;
 
-		if (ucm_reginfo(m_model, i, &ri) == 0 && ri.kind == UCM_K_GLOBAL_STATUS &&
-		    ri.socket < m_status.size())
+		if (ucm_reginfo(m_model, i, &ri))
+			continue;
+		if (ri.kind == UCM_K_GLOBAL_STATUS && ri.socket < m_status.size())
 			m_status[ri.socket] = status_reg{ true, ri.space, ri.addr };
+		if (ri.kind == UCM_K_GLOBAL_CTL && ucm_layout_field(ri.layout, UCM_R_PMI_SEL))
+			m_has_pmi = true;
 	}
 
 	nlines = nsockets() * cpus_per_socket();
@@ -195,6 +211,15 @@ unsigned uncore_tlm::cpus_per_socket() const
 unsigned uncore_tlm::pmi_line(unsigned socket, unsigned core) const
 {
 	return socket * cpus_per_socket() + core;
+}
+
+int uncore_tlm::uncore_bus(unsigned socket) const
+{
+	const ucm_platform *p = ucm_platform_of(m_model);
+
+	if (socket >= nsockets() || !p->pci_bus)
+		return -1;
+	return p->pci_bus[socket];
 }
 
 /* ---- time ---- */
@@ -311,7 +336,10 @@ void uncore_tlm::drive_pmi()
 }
 
 /* After a write: a socket whose GLOBAL_STATUS is all clear drops the lines
- * of its cores (software has handled the interrupt). */
+ * of its cores (software has handled the interrupt).  A socket without a
+ * GLOBAL_STATUS has no raised line to drop: the model raises PMIs only
+ * through a global control, and the platforms without GLOBAL_STATUS (Xeon
+ * E5-2600) have none. */
 void uncore_tlm::check_status_clear(std::uint64_t t_ps)
 {
 	unsigned nc = cpus_per_socket();

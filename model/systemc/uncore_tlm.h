@@ -17,6 +17,12 @@
  *    No wait().  transport_dbg reads without any side effect; DMI is refused.
  *  - pmi[socket * cpus_per_socket + core]: high from the PMI delivered to
  *    that core until software leaves the socket's GLOBAL_STATUS all clear.
+ *    A platform without PMI (Xeon E5-2600, has_pmi() false) still has one
+ *    line per core; they never rise.
+ *
+ * Platforms: any the model has ("skl", "snbep"); the MSR address selects the
+ * socket through the cpu, the PCI address through the bus (the platform's
+ * uncore bus of each socket, uncore_bus()).
  */
 #ifndef UNCORE_TLM_H
 #define UNCORE_TLM_H
@@ -99,6 +105,30 @@ public:
 	unsigned nsockets() const;
 	unsigned cpus_per_socket() const;
 	unsigned pmi_line(unsigned socket, unsigned core) const;
+	/* Whether any PMI can ever be raised: the platform has a global control
+	 * with PMI_SEL fields (Skylake client).  Xeon E5-2600 has no global
+	 * control or status (guide 2.1): false, and no line ever rises. */
+	bool has_pmi() const { return m_has_pmi; }
+
+	/* ---- addresses (docs/systemc.md, "Sockets and address maps") ---- */
+	/* msr_socket address of an MSR as seen by a logical cpu */
+	static std::uint64_t msr_address(unsigned cpu, std::uint32_t msr)
+	{
+		return std::uint64_t(cpu) << 32 | msr;
+	}
+	/* pci_socket address (ECAM offset, segment 0).  Not masked: a bus past
+	 * 255 lands beyond 256 MiB, an address error, rather than wrapping. */
+	static std::uint64_t pci_address(unsigned bus, unsigned dev, unsigned fn, unsigned off)
+	{
+		return std::uint64_t(bus) << 20 | std::uint64_t(dev) << 15 |
+		       std::uint64_t(fn) << 12 | off;
+	}
+	/* The first logical cpu of a socket: every cpu of a socket reaches the
+	 * socket's uncore MSRs. */
+	unsigned socket_cpu(unsigned socket) const { return socket * cpus_per_socket(); }
+	/* The bus of a socket's uncore PCI devices (snbep: 0x3F, 0x7F; skl: 0),
+	 * -1 past the last socket. */
+	int uncore_bus(unsigned socket) const;
 	/* Bring the model up to sc_time_stamp() (what the poll does).  Returns
 	 * 0 or the negative errno of a failing workload source. */
 	int sync();
@@ -181,6 +211,7 @@ private:
 		std::uint64_t key;
 	};
 	std::vector<status_reg> m_status;
+	bool m_has_pmi = false;
 	std::vector<bool> m_level;      /* model-time view of each PMI line */
 	std::vector<bool> m_touched;    /* lines written in this delta (drive_pmi) */
 	std::deque<line_change> m_changes;
