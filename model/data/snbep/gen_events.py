@@ -672,7 +672,13 @@ def main():
     events, opcodes = load()
     codes = build(events, opcodes)
     named = named_events(events, codes)
-    outs = {OUT_H: gen_h(codes, named), OUT_C: gen_c(codes, named)}
+    return write_or_check({OUT_H: gen_h(codes, named), OUT_C: gen_c(codes, named)},
+                          args.check, "gen_events.py")
+
+
+def write_or_check(outs, check, script):
+    """Write each {path: text} that differs, or with check only name them
+    (exit status 1).  Shared with gen_metrics.py."""
     stale = []
     for path, text in outs.items():
         old = None
@@ -681,13 +687,13 @@ def main():
                 old = f.read()
         if old == text:
             continue
-        if args.check:
+        if check:
             stale.append(path)
         else:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
     if stale:
-        print("stale: " + ", ".join(stale) + " (run python3 model/data/snbep/gen_events.py)",
+        print("stale: " + ", ".join(stale) + " (run python3 model/data/snbep/%s)" % script,
               file=sys.stderr)
         return 1
     return 0

@@ -509,25 +509,8 @@ def main():
         for box, name, _cite, why in skipped:
             print("SKIP %s %s: %s" % (box, name, why))
         return 0
-    outs = {OUT_H: gen_h(metrics), OUT_C: gen_c(metrics, skipped)}
-    stale = []
-    for path, text in outs.items():
-        old = None
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                old = f.read()
-        if old == text:
-            continue
-        if args.check:
-            stale.append(path)
-        else:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-    if stale:
-        print("stale: " + ", ".join(stale) + " (run python3 model/data/snbep/gen_metrics.py)",
-              file=sys.stderr)
-        return 1
-    return 0
+    return gen_events.write_or_check({OUT_H: gen_h(metrics), OUT_C: gen_c(metrics, skipped)},
+                                     args.check, "gen_metrics.py")
 
 
 if __name__ == "__main__":
