@@ -22,6 +22,17 @@ struct statctx {
 	uint64_t last_ns;
 };
 
+/* One JSON object a line, as perf stat -j prints them; j is consumed. */
+static void put_json(struct statctx *c, json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT);
+
+	json_decref(j);
+	if (s)
+		fprintf(c->f, "%s\n", s);
+	free(s);
+}
+
 /* A clock summed over n counters (a CBo's in each socket) is shown as the
  * frequency of one: the mean per counter. */
 static void metric(const struct ucd_evinfo *ei, uint64_t count, uint64_t ns, unsigned n, double *v,
@@ -68,7 +79,7 @@ static void print_line(struct statctx *c, double t_s, int interval, const char *
 	metric(ei, count, ns, units, &mv, &mu);
 	if (o->json) {
 		json_t *j = json_object();
-		char *s, num[32];
+		char num[32];
 
 		if (interval)
 			json_object_set_new(j, "interval", json_real(t_s));
@@ -86,11 +97,7 @@ static void print_line(struct statctx *c, double t_s, int interval, const char *
 			json_object_set_new(j, "metric-value", json_real(mv));
 			json_object_set_new(j, "metric-unit", json_string(mu));
 		}
-		s = json_dumps(j, JSON_COMPACT);
-		json_decref(j);
-		if (s)
-			fprintf(c->f, "%s\n", s);
-		free(s);
+		put_json(c, j);
 	} else if (o->sep) {
 		const char *x = o->sep;
 
@@ -136,7 +143,6 @@ static void print_metric(struct statctx *c, double t_s, int interval, const char
 		snprintf(val, sizeof(val), "nan");
 	if (o->json) {
 		json_t *j = json_object();
-		char *s;
 
 		if (interval)
 			json_object_set_new(j, "interval", json_real(t_s));
@@ -146,11 +152,7 @@ static void print_metric(struct statctx *c, double t_s, int interval, const char
 		json_object_set_new(j, "metric-value", isfinite(v) ? json_real(v) : json_null());
 		json_object_set_new(j, "metric-unit", json_string(unit));
 		json_object_set_new(j, "event-runtime", json_integer((json_int_t)ns));
-		s = json_dumps(j, JSON_COMPACT);
-		json_decref(j);
-		if (s)
-			fprintf(c->f, "%s\n", s);
-		free(s);
+		put_json(c, j);
 	} else if (o->sep) {
 		const char *x = o->sep;
 
