@@ -312,7 +312,7 @@ static int parse_primary(struct pstate *p)
 		return 0;
 	}
 	if (s[p->i] == '[') {
-		size_t open = p->i, a = p->i + 1, b, at = 0, idx;
+		size_t open = p->i, a = p->i + 1, b, at = 0, idx = 0;
 		const char *why;
 		const char *close = memchr(s + a, ']', p->n - a);
 
