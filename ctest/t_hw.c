@@ -1,12 +1,15 @@
 /*
  * t_hw.c - the hardware backend without root or Intel hardware: fake trees
  * of ordinary files under a root directory (pread/pwrite at an offset and
- * mmap work on files as on the devices).  Checked here: the same accesses
- * in the same order as on the simulator; the values the tree holds; every
- * register left as found on normal exit, error exit, SIGINT, SIGTERM and
- * SIGHUP; no write outside the platform's registers over whole address
- * ranges; msr-safe's batch ioctl (interposed) once per sample; a clear
- * one-line error for each way the machine can refuse.
+ * mmap work on files as on the devices), one builder for every platform:
+ * a Skylake-client desktop and a two-socket Xeon E5-2600 (on the usual
+ * uncore buses 0x3F/0x7F, and on buses firmware numbered otherwise).
+ * Checked for each: the same accesses in the same order as on the
+ * simulator; the values the tree holds; every register left as found on
+ * normal exit, error exit, SIGINT, SIGTERM and SIGHUP; no write outside the
+ * platform's registers over whole address ranges; counters in use and a
+ * mismatched platform refused; msr-safe's batch ioctl (interposed) once per
+ * sample; a clear one-line error for each way the machine can refuse.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +30,35 @@
 
 #define BAR 0xFED10000ull
 #define MSR_BYTES (0x1000 * 8)  /* MSRs 0..0xFFF at 8 bytes each */
+#define CFG_BYTES 4096          /* PCIe configuration space of a function */
+#define MEM_BYTES 0x8000        /* the MMIO window kept in snapshots */
+#define MAXCPU_T 16
+#define MAXFN 48
+
+/* ---- the fake machine ---- */
+
+enum {
+	MSR_SAFE = 1,     /* msr-safe's devices instead of the msr driver's */
+	PCI_PROC = 2,     /* PCI configuration in /proc/bus/pci only, no sysfs */
+	PCI_SPLIT = 4,    /* sysfs shows the first uncore bus only; the second
+			   * is in /proc/bus/pci alone */
+};
 
 static char root[256];
 
+/* What the current tree holds, for snapshots. */
+static struct {
+	int flags;
+	unsigned ncpus;
+	unsigned nfn;
+	struct {
+		struct ucb_pci at;
+		char rel[96];
+	} fn[MAXFN];
+	int mem;             /* /dev/mem with the window at BAR */
+} T;
+
+static void mkdirs(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void mkdirs(const char *fmt, ...)
 {
 	char p[512], cmd[600];
@@ -56,18 +85,24 @@ static void put(const char *rel, uint64_t off, const void *buf, size_t n)
 		close(fd);
 }
 
+static uint64_t get(const char *rel, uint64_t off, size_t n)
+{
+	char p[800];
+	uint64_t v = 0;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	fd = open(p, O_RDONLY);
+	if (fd < 0 || pread(fd, &v, n, (off_t)off) != (ssize_t)n)
+		ct_fail(__FILE__, __LINE__, "reading %s", p);
+	if (fd >= 0)
+		close(fd);
+	return v;
+}
+
 static void put64(const char *rel, uint64_t off, uint64_t v)
 {
 	put(rel, off, &v, 8);
-}
-
-/* A test tree keeps MSR n at byte 8n (docs/hw-validation.md). */
-static void put_msr(unsigned cpu, uint32_t msr, uint64_t v)
-{
-	char rel[64];
-
-	snprintf(rel, sizeof(rel), "/dev/cpu/%u/msr", cpu);
-	put64(rel, (uint64_t)msr * 8, v);
 }
 
 static void put32(const char *rel, uint64_t off, uint32_t v)
@@ -89,42 +124,199 @@ static void sized(const char *rel, uint64_t size)
 		ct_fail(__FILE__, __LINE__, "truncate %s", p);
 }
 
-enum { MSR_SAFE = 1 };
+static const char *msr_rel(unsigned cpu)
+{
+	static char rel[64];
 
-/* A Skylake desktop as the kernel shows it: 4 cpus in one package, the
- * msr devices, the host bridge's config space, physical memory. */
-static void make_tree(const char *name, int flags)
+	snprintf(rel, sizeof(rel), "/dev/cpu/%u/%s", cpu, T.flags & MSR_SAFE ? "msr_safe" : "msr");
+	return rel;
+}
+
+/* A test tree keeps MSR n at byte 8n (docs/hw-validation.md). */
+static void put_msr(unsigned cpu, uint32_t msr, uint64_t v)
+{
+	put64(msr_rel(cpu), (uint64_t)msr * 8, v);
+}
+
+static uint64_t get_msr(unsigned cpu, uint32_t msr)
+{
+	return get(msr_rel(cpu), (uint64_t)msr * 8, 8);
+}
+
+static const char *fn_rel(uint8_t bus, uint8_t dev, uint8_t fn)
+{
+	for (unsigned i = 0; i < T.nfn; i++)
+		if (T.fn[i].at.bus == bus && T.fn[i].at.dev == dev && T.fn[i].at.fn == fn)
+			return T.fn[i].rel;
+	ct_fail(__FILE__, __LINE__, "no function %02x:%02x.%x in the tree", bus, dev, fn);
+	return "/nonexistent";
+}
+
+static void put_cfg(uint8_t bus, uint8_t dev, uint8_t fn, unsigned off, uint64_t v, size_t n)
+{
+	put(fn_rel(bus, dev, fn), off, &v, n);
+}
+
+static uint64_t get_cfg(uint8_t bus, uint8_t dev, uint8_t fn, unsigned off, size_t n)
+{
+	return get(fn_rel(bus, dev, fn), off, n);
+}
+
+/* A new empty tree named after the test. */
+static void tree_begin(const char *name, int flags)
 {
 	char cmd[600];
-	static const uint8_t zero4k[4096];
 
 	snprintf(root, sizeof(root), "/tmp/uncore-t-hw-%d-%s", (int)getpid(), name);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		ct_fail(__FILE__, __LINE__, "rm");
-	for (unsigned c = 0; c < 4; c++) {
-		char rel[128];
-
-		mkdirs("%s/sys/devices/system/cpu/cpu%u/topology", root, c);
-		mkdirs("%s/dev/cpu/%u", root, c);
-		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%u/topology/physical_package_id", c);
-		text(rel, "0\n");
-		snprintf(rel, sizeof(rel), "/dev/cpu/%u/%s", c, flags & MSR_SAFE ? "msr_safe" : "msr");
-		put(rel, 0, zero4k, sizeof(zero4k));
-		sized(rel, MSR_BYTES);
-		put64(rel, 0x396 * 8, 5); /* CBO_CONFIG: 4 CBos + 1 */
-	}
+	memset(&T, 0, sizeof(T));
+	T.flags = flags;
+	mkdirs("%s/proc", root);
+	mkdirs("%s/dev/cpu", root);
 	if (flags & MSR_SAFE)
 		text("/dev/cpu/msr_batch", "");
-	mkdirs("%s/proc", root);
-	text("/proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 94\n"
-			      "model name\t: Intel(R) Core(TM) i7-6700 CPU @ 3.40GHz\nstepping\t: 3\n\n");
-	mkdirs("%s/sys/bus/pci/devices/0000:00:00.0", root);
-	put("/sys/bus/pci/devices/0000:00:00.0/config", 0, zero4k, sizeof(zero4k));
-	put32("/sys/bus/pci/devices/0000:00:00.0/config", 0, 0x191F8086u);
-	put64("/sys/bus/pci/devices/0000:00:00.0/config", 0x48, BAR | 1);
+}
+
+/* cpu c of package pkg: its topology and its MSR device. */
+static void add_cpu(unsigned c, unsigned pkg)
+{
+	static const uint8_t zero4k[4096];
+	char rel[128], v[16];
+
+	mkdirs("%s/sys/devices/system/cpu/cpu%u/topology", root, c);
+	mkdirs("%s/dev/cpu/%u", root, c);
+	snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%u/topology/physical_package_id", c);
+	snprintf(v, sizeof(v), "%u\n", pkg);
+	text(rel, v);
+	put(msr_rel(c), 0, zero4k, sizeof(zero4k));
+	sized(msr_rel(c), MSR_BYTES);
+	if (c + 1 > T.ncpus)
+		T.ncpus = c + 1;
+}
+
+static void cpuinfo(unsigned model, unsigned stepping, const char *name)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf),
+		 "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: %u\n"
+		 "model name\t: %s\nstepping\t: %u\n\n",
+		 model, name, stepping);
+	text("/proc/cpuinfo", buf);
+}
+
+/* A PCI function with its vendor and device ID, its configuration space
+ * where sysfs shows it or, with proc, only in /proc/bus/pci. */
+static void add_fn(uint8_t bus, uint8_t dev, uint8_t fn, uint16_t did, int proc)
+{
+	static const uint8_t zero4k[CFG_BYTES];
+	char *rel;
+
+	if (T.nfn == MAXFN) {
+		ct_fail(__FILE__, __LINE__, "too many functions");
+		return;
+	}
+	T.fn[T.nfn].at = (struct ucb_pci){ 0, bus, dev, fn };
+	rel = T.fn[T.nfn].rel;
+	if (proc) {
+		mkdirs("%s/proc/bus/pci/%02x", root, bus);
+		snprintf(rel, sizeof(T.fn[0].rel), "/proc/bus/pci/%02x/%02x.%x", bus, dev, fn);
+	} else {
+		mkdirs("%s/sys/bus/pci/devices/0000:%02x:%02x.%x", root, bus, dev, fn);
+		snprintf(rel, sizeof(T.fn[0].rel), "/sys/bus/pci/devices/0000:%02x:%02x.%x/config", bus, dev, fn);
+	}
+	T.nfn++;
+	put(rel, 0, zero4k, sizeof(zero4k));
+	put32(rel, 0, 0x8086u | (uint32_t)did << 16);
+}
+
+/* A Skylake desktop as the kernel shows it: 4 cpus in one package, the
+ * msr devices, the host bridge's config space, physical memory. */
+static void make_tree(const char *name, int flags)
+{
+	tree_begin(name, flags);
+	for (unsigned c = 0; c < 4; c++) {
+		add_cpu(c, 0);
+		put_msr(c, 0x396, 5); /* CBO_CONFIG: 4 CBos + 1 */
+	}
+	cpuinfo(94, 3, "Intel(R) Core(TM) i7-6700 CPU @ 3.40GHz");
+	add_fn(0, 0, 0, 0x191F, flags & PCI_PROC);
+	put_cfg(0, 0, 0, 0x48, BAR | 1, 8);
 	text("/dev/mem", "");
-	sized("/dev/mem", BAR + 0x8000);
+	sized("/dev/mem", BAR + MEM_BYTES);
+	T.mem = 1;
+}
+
+/* The PCI functions of the E5-2600 uncore on each socket's bus, as the
+ * public facts list them (Linux uncore_snbep.c, pci_ids.h; QPI misc from
+ * lspci) and independently of the model's tables, which are checked
+ * against them this way. */
+static const struct {
+	uint8_t dev, fn;
+	uint16_t did;
+} snbep_fns[] = {
+	{ 11, 0, 0x3CE0 },                                                       /* UBox */
+	{ 14, 1, 0x3C46 },                                                       /* HA */
+	{ 16, 0, 0x3CB0 }, { 16, 1, 0x3CB1 }, { 16, 4, 0x3CB4 }, { 16, 5, 0x3CB5 }, /* iMC 0-3 */
+	{ 8, 2, 0x3C41 }, { 9, 2, 0x3C42 },                                      /* QPI 0, 1 */
+	{ 8, 6, 0x3C86 }, { 9, 6, 0x3C96 },                                      /* mask/match */
+	{ 8, 0, 0x3C80 }, { 9, 0, 0x3C90 },                                      /* QPI misc */
+	{ 19, 1, 0x3C43 },                                                       /* R2PCIe */
+	{ 19, 5, 0x3C44 }, { 19, 6, 0x3C45 },                                    /* R3QPI 0, 1 */
+};
+#define NSNBEP_FNS (sizeof(snbep_fns) / sizeof(snbep_fns[0]))
+
+/* How a two-socket E5-2600 box numbers its uncore: the bus of each UBox,
+ * the node ID it reports (CPUNODEID, 0x40) and the node of each socket
+ * (GIDNIDMAP, 0x54: three bits per socket); and how cpus are numbered. */
+struct snbep_layout {
+	uint8_t bus[2];
+	uint8_t node[2];
+	uint8_t sock_node[8];
+	int interleaved;     /* cpu c in package c % 2, else c / 8 (as the model) */
+	int decoy;           /* a foreign UBox (Ivy Bridge-EP's 0x0E1E) on bus 0x80 */
+};
+/* the usual numbering: socket i on the bus of node i */
+static const struct snbep_layout SNBEP_USUAL = { { 0x3F, 0x7F }, { 0, 1 }, { 0, 1, 2, 3, 4, 5, 6, 7 }, 0, 0 };
+/* firmware's own: socket 0 is node 2 on bus 0xFF, socket 1 node 5 on 0x1F */
+static const struct snbep_layout SNBEP_MOVED = { { 0x1F, 0xFF }, { 5, 2 }, { 2, 5, 0, 1, 3, 4, 6, 7 }, 0, 1 };
+
+static uint32_t nodemap(const struct snbep_layout *l)
+{
+	uint32_t m = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		m |= (uint32_t)l->sock_node[i] << (3 * i);
+	return m;
+}
+
+/* A two-socket Xeon E5-2600: 16 cpus, the MSR devices, and on each uncore
+ * bus the functions above with a UBox that tells which node the bus is. */
+static void make_snbep(const char *name, int flags, const struct snbep_layout *l)
+{
+	tree_begin(name, flags);
+	for (unsigned c = 0; c < MAXCPU_T; c++)
+		add_cpu(c, l->interleaved ? c % 2 : c / 8);
+	cpuinfo(45, 7, "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz");
+	for (unsigned b = 0; b < 2; b++) {
+		int proc = (flags & PCI_PROC) || ((flags & PCI_SPLIT) && b == 1);
+
+		for (unsigned i = 0; i < NSNBEP_FNS; i++)
+			add_fn(l->bus[b], snbep_fns[i].dev, snbep_fns[i].fn, snbep_fns[i].did, proc);
+		put_cfg(l->bus[b], 11, 0, 0x40, l->node[b], 4);
+		put_cfg(l->bus[b], 11, 0, 0x54, nodemap(l), 4);
+		/* QPI_RATE_STATUS: 8.0 GT/s, as a trained link reads */
+		put_cfg(l->bus[b], 8, 0, 0xD4, 5, 4);
+		put_cfg(l->bus[b], 9, 0, 0xD4, 5, 4);
+	}
+	if (l->decoy) {
+		/* all but its device ID says socket 0's uncore */
+		add_fn(0x80, 11, 0, 0x0E1E, flags & PCI_PROC);
+		put_cfg(0x80, 11, 0, 0x40, l->node[1], 4);
+		put_cfg(0x80, 11, 0, 0x54, nodemap(l), 4);
+	}
 }
 
 static void rm_tree(void)
@@ -136,54 +328,75 @@ static void rm_tree(void)
 		ct_fail(__FILE__, __LINE__, "rm");
 }
 
-/* The bytes of every register file, to compare before and after. */
+/* The bytes of every register file of the tree, to compare before and
+ * after. */
 struct snap {
-	uint8_t msr[4][MSR_BYTES];
-	uint8_t cfg[4096];
-	uint8_t mem[0x8000];
+	uint8_t msr[MAXCPU_T][MSR_BYTES];
+	uint8_t cfg[MAXFN][CFG_BYTES];
+	uint8_t mem[MEM_BYTES];
 };
 
-static void snapshot(struct snap *s, int flags)
+static void slurp(const char *rel, uint64_t off, void *buf, size_t n)
 {
-	char p[512];
+	char p[800];
 	int fd;
 
-	for (unsigned c = 0; c < 4; c++) {
-		snprintf(p, sizeof(p), "%s/dev/cpu/%u/%s", root, c, flags & MSR_SAFE ? "msr_safe" : "msr");
-		fd = open(p, O_RDONLY);
-		if (fd < 0 || pread(fd, s->msr[c], MSR_BYTES, 0) != MSR_BYTES)
-			ct_fail(__FILE__, __LINE__, "read %s", p);
-		if (fd >= 0)
-			close(fd);
-	}
-	snprintf(p, sizeof(p), "%s/sys/bus/pci/devices/0000:00:00.0/config", root);
+	snprintf(p, sizeof(p), "%s%s", root, rel);
 	fd = open(p, O_RDONLY);
-	if (fd < 0 || pread(fd, s->cfg, 4096, 0) != 4096)
-		ct_fail(__FILE__, __LINE__, "read %s", p);
-	if (fd >= 0)
-		close(fd);
-	snprintf(p, sizeof(p), "%s/dev/mem", root);
-	fd = open(p, O_RDONLY);
-	if (fd < 0 || pread(fd, s->mem, sizeof(s->mem), (off_t)BAR) != (ssize_t)sizeof(s->mem))
+	if (fd < 0 || pread(fd, buf, n, (off_t)off) != (ssize_t)n)
 		ct_fail(__FILE__, __LINE__, "read %s", p);
 	if (fd >= 0)
 		close(fd);
 }
 
-static void check_same(const struct snap *a, const struct snap *b, const char *when)
+static void snapshot(struct snap *s)
 {
-	for (unsigned c = 0; c < 4; c++)
+	for (unsigned c = 0; c < T.ncpus; c++)
+		slurp(msr_rel(c), 0, s->msr[c], MSR_BYTES);
+	for (unsigned i = 0; i < T.nfn; i++)
+		slurp(T.fn[i].rel, 0, s->cfg[i], CFG_BYTES);
+	if (T.mem)
+		slurp("/dev/mem", BAR, s->mem, MEM_BYTES);
+}
+
+static struct snap *snap_new(void)
+{
+	struct snap *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		ct_fail(__FILE__, __LINE__, "out of memory");
+	return s;
+}
+
+/* Names the first byte that differs in each register file. */
+static int check_same_at(const struct snap *a, const struct snap *b, const char *when, int line)
+{
+	int bad = 0;
+
+	for (unsigned c = 0; c < T.ncpus; c++)
 		for (unsigned i = 0; i < MSR_BYTES; i++)
 			if (a->msr[c][i] != b->msr[c][i]) {
-				ct_fail(__FILE__, __LINE__, "%s: cpu %u MSR 0x%x byte %u differs", when, c, i / 8,
-					i % 8);
-				return;
+				ct_fail(__FILE__, line, "%s: cpu %u MSR 0x%x byte %u differs: 0x%02x, was 0x%02x",
+					when, c, i / 8, i % 8, b->msr[c][i], a->msr[c][i]);
+				bad = 1;
+				break;
 			}
-	if (memcmp(a->cfg, b->cfg, sizeof(a->cfg)))
-		ct_fail(__FILE__, __LINE__, "%s: PCI config differs", when);
-	if (memcmp(a->mem, b->mem, sizeof(a->mem)))
-		ct_fail(__FILE__, __LINE__, "%s: MMIO differs", when);
+	for (unsigned f = 0; f < T.nfn; f++)
+		for (unsigned i = 0; i < CFG_BYTES; i++)
+			if (a->cfg[f][i] != b->cfg[f][i]) {
+				ct_fail(__FILE__, line, "%s: PCI %02x:%02x.%x offset 0x%x differs: 0x%02x, was 0x%02x",
+					when, T.fn[f].at.bus, T.fn[f].at.dev, T.fn[f].at.fn, i, b->cfg[f][i],
+					a->cfg[f][i]);
+				bad = 1;
+				break;
+			}
+	if (memcmp(a->mem, b->mem, sizeof(a->mem))) {
+		ct_fail(__FILE__, line, "%s: MMIO differs", when);
+		bad = 1;
+	}
+	return bad;
 }
+#define check_same(a, b, when) check_same_at(a, b, when, __LINE__)
 
 static struct ucb *hw(int msr)
 {
@@ -213,6 +426,7 @@ struct fake_arr {
 };
 
 static unsigned batch_calls, batch_ops;
+static uint32_t batch_cpus; /* bit per cpu the last batches named */
 
 int ioctl(int fd, unsigned long req, ...)
 {
@@ -241,6 +455,8 @@ int ioctl(int fd, unsigned long req, ...)
 				op->err = n == 8 ? 0 : EIO;
 				close(mfd);
 			}
+			if (op->cpu < 32)
+				batch_cpus |= 1u << op->cpu;
 			batch_ops++;
 		}
 		return 0;
@@ -251,9 +467,15 @@ int ioctl(int fd, unsigned long req, ...)
 /* ---- access sequences ---- */
 
 static const char *EVENTS = "uclk,data_reads,UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_OCCUPANCY.ALL";
+/* One event of every E5-2600 box type: UBox fixed and general counter,
+ * CBo with its filter (LLC_LOOKUP's state), PCU and its C-state counter,
+ * HA, iMC general and fixed, QPI, R2PCIe, R3QPI. */
+static const char *SNBEP_EVENTS = "UNC_U_CLOCKTICKS,UNC_U_LOCK_CYCLES,UNC_C_LLC_LOOKUP.DATA_READ,"
+				  "UNC_P_CLOCKTICKS,UNC_P_CORE_C6_CYCLES,UNC_H_REQUESTS.READS,cas_rd,"
+				  "UNC_M_DCLOCKTICKS,UNC_Q_CLOCKTICKS,UNC_R2_CLOCKTICKS,UNC_R3_CLOCKTICKS";
 
 /* A driver session through a recorder; the log is left at path. */
-static int session(struct ucb *base, const char *path, uint64_t ns)
+static int session(struct ucb *base, const char *path, const char *events, uint64_t ns)
 {
 	struct ucb *rec;
 	struct ucd *d;
@@ -266,7 +488,7 @@ static int session(struct ucb *base, const char *path, uint64_t ns)
 	if (!rc && !strcmp(base->ops->name, "hw"))
 		rc = ucb_hw_allow(base, ucd_platform(d), ucd_mmio_base(d));
 	if (!rc)
-		rc = ucd_add_events(d, EVENTS);
+		rc = ucd_add_events(d, events);
 	if (!rc)
 		rc = ucd_run(d, ns, 0, NULL, NULL);
 	if (!rc)
@@ -277,6 +499,33 @@ static int session(struct ucb *base, const char *path, uint64_t ns)
 	if (!rc)
 		rc = ucb_rec_commit(rec, err, sizeof(err));
 	ucb_destroy(rec);
+	return rc;
+}
+
+/* The same session on the simulator of platform plat, strict: the driver
+ * did nothing the manual calls undefined. */
+static int sim_session(const char *plat, const char *path, const char *events, uint64_t ns)
+{
+	struct ucm_config cfg;
+	struct ucm_model *m;
+	struct ucb *sim;
+	int rc;
+
+	ucm_config_init(&cfg, ucm_platform_find(plat));
+	cfg.strict = 1;
+	if (ucm_create(&cfg, &m))
+		return -1;
+	if (ucb_sim_create(m, &sim)) {
+		ucm_destroy(m);
+		return -1;
+	}
+	rc = session(sim, path, events, ns);
+	if (!rc && ucm_strict_count(m)) {
+		fprintf(stderr, "sim_session: %zu strict-mode records\n", (size_t)ucm_strict_count(m));
+		rc = -1;
+	}
+	ucb_destroy(sim);
+	ucm_destroy(m);
 	return rc;
 }
 
@@ -298,51 +547,295 @@ static int next_access(FILE *f, char *buf, size_t n)
 	return 0;
 }
 
+struct accesses {
+	size_t n;
+	char (*a)[512];
+};
+
+/* The accesses of a log with the PCI buses renamed by map (NULL: as they
+ * are); those to function skip (dev << 3 | fn, -1: none) left out. */
+static int load_accesses(const char *path, const uint8_t *map, int skip, struct accesses *out)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	size_t cap = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!f)
+		return -1;
+	while (next_access(f, line, sizeof(line))) {
+		unsigned seg, bus, dev, fn;
+		char op[16];
+		int k = 0;
+
+		if (sscanf(line, "%15s %x:%x:%x.%x%n", op, &seg, &bus, &dev, &fn, &k) == 5 &&
+		    !strncmp(op, "pci", 3)) {
+			if (skip >= 0 && (int)(dev << 3 | fn) == skip)
+				continue;
+			if (map) {
+				char rest[400];
+
+				snprintf(rest, sizeof(rest), "%s", line + k);
+				snprintf(line, sizeof(line), "%s %04x:%02x:%02x.%x%s", op, seg & 0xFFFF, map[bus & 0xFF],
+					 dev & 0x1F, fn & 7, rest);
+			}
+		}
+		if (out->n == cap) {
+			void *p = realloc(out->a, (cap = cap ? 2 * cap : 256) * sizeof(*out->a));
+
+			if (!p) {
+				fclose(f);
+				return -1;
+			}
+			out->a = p;
+		}
+		memcpy(out->a[out->n++], line, sizeof(line));
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Both lists the same; the number compared, 0 on a difference. */
+static size_t same_accesses_at(const struct accesses *sim, const struct accesses *h, int line)
+{
+	for (size_t i = 0; i < sim->n || i < h->n; i++) {
+		const char *a = i < sim->n ? sim->a[i] : "(end)", *b = i < h->n ? h->a[i] : "(end)";
+
+		if (strcmp(a, b)) {
+			ct_fail(__FILE__, line, "access %zu: simulator '%s', hardware '%s'", i + 1, a, b);
+			return 0;
+		}
+	}
+	return sim->n;
+}
+#define same_accesses(a, b) same_accesses_at(a, b, __LINE__)
+
+static size_t count_accesses(const struct accesses *x, const char *needle)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->n; i++)
+		n += strstr(x->a[i], needle) != NULL;
+	return n;
+}
+
+/* The cpus MSR accesses went through, a bit each. */
+static uint32_t msr_cpus(const struct accesses *x)
+{
+	uint32_t m = 0;
+
+	for (size_t i = 0; i < x->n; i++) {
+		unsigned cpu;
+
+		if ((sscanf(x->a[i], "rdmsr %u", &cpu) == 1 || sscanf(x->a[i], "wrmsr %u", &cpu) == 1) && cpu < 32)
+			m |= 1u << cpu;
+	}
+	return m;
+}
+
+/* PCI accesses of 8 bytes: the kernel would split them, the driver must
+ * not rely on that (public facts: Linux reads two dwords). */
+static size_t pci_width8(const struct accesses *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->n; i++) {
+		unsigned off, w;
+
+		if (!strncmp(x->a[i], "pci", 3) && sscanf(x->a[i], "%*s %*s %x %u", &off, &w) == 2 && w == 8)
+			n++;
+	}
+	return n;
+}
+
 /* Issue 6, done-when: the same register accesses, in the same order, as on
  * the simulated backend. */
 CT_TEST(hw_performs_the_same_accesses_as_the_simulator)
 {
-	char simlog[300], hwlog[300], a[512], b[512];
-	struct ucm_config cfg;
-	struct ucm_model *m;
-	struct ucb *sim, *h;
-	FILE *fa, *fb;
-	unsigned n = 0;
+	char simlog[300], hwlog[300];
+	struct accesses s, h;
+	struct ucb *b;
 
 	make_tree("same", 0);
 	snprintf(simlog, sizeof(simlog), "%s/sim.log", root);
 	snprintf(hwlog, sizeof(hwlog), "%s/hw.log", root);
-	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	cfg.strict = 1;
-	CT_REQUIRE(ucm_create(&cfg, &m) == 0);
-	CT_REQUIRE(ucb_sim_create(m, &sim) == 0);
-	CT_REQUIRE(session(sim, simlog, 50000000) == 0);
-	CT_EQ(ucm_strict_count(m), 0);
-	ucb_destroy(sim);
-	ucm_destroy(m);
-	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
-	CT_REQUIRE(session(h, hwlog, 50000000) == 0);
-	ucb_destroy(h);
-	fa = fopen(simlog, "r");
-	fb = fopen(hwlog, "r");
-	CT_REQUIRE(fa && fb);
-	for (;;) {
-		int ra = next_access(fa, a, sizeof(a)), rb = next_access(fb, b, sizeof(b));
-
-		if (!ra || !rb) {
-			CT_EQ(ra, rb);
-			break;
-		}
-		n++;
-		if (strcmp(a, b)) {
-			ct_fail(__FILE__, __LINE__, "access %u: simulator '%s', hardware '%s'", n, a, b);
-			break;
-		}
-	}
-	CT_CHECK(n > 40);
-	fclose(fa);
-	fclose(fb);
+	CT_REQUIRE(sim_session("skl", simlog, EVENTS, 50000000) == 0);
+	CT_REQUIRE((b = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(session(b, hwlog, EVENTS, 50000000) == 0);
+	ucb_destroy(b);
+	CT_REQUIRE(load_accesses(simlog, NULL, -1, &s) == 0 && load_accesses(hwlog, NULL, -1, &h) == 0);
+	CT_CHECK(same_accesses(&s, &h) > 40);
+	free(s.a);
+	free(h.a);
 	rm_tree();
+}
+
+/* The same on a two-socket Xeon E5-2600, with PCI configuration through
+ * sysfs, through /proc/bus/pci alone, and through sysfs for one bus and
+ * the /proc fallback for the other: the scan of every bus for the UBox,
+ * socket 1's MSRs on a cpu of package 1, every PCI box on both buses, the
+ * 48-bit PCI counters as dwords (high, low, high); and the tree as found
+ * afterwards. */
+CT_TEST(snbep_hw_performs_the_same_accesses_as_the_simulator)
+{
+	static const int flags[] = { 0, PCI_PROC, PCI_SPLIT };
+	struct snap *before = snap_new(), *after = snap_new();
+	char simlog[300], hwlog[300];
+	struct accesses s, h;
+
+	CT_REQUIRE(before && after);
+	make_snbep("snbep-same", 0, &SNBEP_USUAL);
+	snprintf(simlog, sizeof(simlog), "/tmp/uncore-t-hw-%d-snbep-sim.log", (int)getpid());
+	CT_REQUIRE(sim_session("snbep", simlog, SNBEP_EVENTS, 50000000) == 0);
+	CT_REQUIRE(load_accesses(simlog, NULL, -1, &s) == 0);
+	unlink(simlog);
+	for (unsigned i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		struct ucb *b;
+
+		make_snbep("snbep-same", flags[i], &SNBEP_USUAL);
+		snprintf(hwlog, sizeof(hwlog), "%s/hw.log", root);
+		snapshot(before);
+		CT_REQUIRE((b = hw(UCB_HW_MSR)) != NULL);
+		CT_CONTAINS(ucb_hw_describe(b), flags[i] & PCI_PROC ? "PCI via /proc/bus/pci" : "PCI via sysfs");
+		CT_REQUIRE(session(b, hwlog, SNBEP_EVENTS, 50000000) == 0);
+		ucb_destroy(b);
+		snapshot(after);
+		check_same(before, after, "after the session");
+		CT_REQUIRE(load_accesses(hwlog, NULL, -1, &h) == 0);
+		CT_CHECK(same_accesses(&s, &h) > 400);
+		/* what the comparison covers: the scan, both sockets, every box */
+		CT_EQ(count_accesses(&h, ":0b.0 0x0 2"), 256 + 1);
+		CT_CHECK(count_accesses(&h, "wrmsr 8 0xd10 ") > 0);
+		CT_EQ(msr_cpus(&h), (1u << 0) | (1u << 8)); /* the first cpu of each package */
+		for (unsigned f = 1; f < NSNBEP_FNS; f++) {
+			char want[64];
+
+			/* every PMON function on both buses (misc and mask/match
+			 * hold no counter: only HA.. R3QPI are programmed) */
+			if (snbep_fns[f].fn == 0 || snbep_fns[f].fn == 6)
+				continue;
+			snprintf(want, sizeof(want), "pciwr 0000:7f:%02x.%x 0xf4 4", snbep_fns[f].dev, snbep_fns[f].fn);
+			if (!count_accesses(&h, want))
+				ct_fail(__FILE__, __LINE__, "no '%s' in the hardware log", want);
+		}
+		CT_CHECK(count_accesses(&h, "pcird 0000:3f:10.0 0xa4 4") >= 2);
+		CT_CHECK(count_accesses(&h, "pcird 0000:3f:10.0 0xa0 4") >= 1);
+		CT_EQ(pci_width8(&h), 0); /* 8-byte registers as two dwords */
+		free(h.a);
+	}
+	free(s.a);
+	rm_tree();
+	free(before);
+	free(after);
+}
+
+/* Issue 6: find each socket's uncore bus as the hardware describes it.  On
+ * a box whose firmware put socket 0 (node 2) on bus 0xFF and socket 1
+ * (node 5) on bus 0x1F, next to a foreign UBox, the driver and the
+ * backend's allow-list follow the node IDs: the session is the simulator's
+ * with its buses renamed, writes go to 0xFF/0x1F and nothing else, and the
+ * usual buses 0x3F/0x7F cannot be written. */
+CT_TEST(snbep_hw_finds_the_uncore_buses_the_firmware_chose)
+{
+	struct snap *before = snap_new(), *after = snap_new();
+	char simlog[300], hwlog[300];
+	struct accesses s, h, scan;
+	uint8_t map[256];
+	unsigned bus[8], sock[8];
+	struct ucb *b;
+	struct ucd *d;
+
+	CT_REQUIRE(before && after);
+	make_snbep("snbep-moved", 0, &SNBEP_MOVED);
+	snprintf(simlog, sizeof(simlog), "%s/sim.log", root);
+	snprintf(hwlog, sizeof(hwlog), "%s/hw.log", root);
+	CT_REQUIRE(sim_session("snbep", simlog, SNBEP_EVENTS, 50000000) == 0);
+	snapshot(before);
+	CT_REQUIRE((b = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(session(b, hwlog, SNBEP_EVENTS, 50000000) == 0);
+	/* the backend's own view: both buses, with their sockets */
+	CT_EQ(ucb_hw_buses(b, bus, sock, 8), 2);
+	CT_EQ(bus[0], 0x1F);
+	CT_EQ(sock[0], 1);
+	CT_EQ(bus[1], 0xFF);
+	CT_EQ(sock[1], 0);
+	ucb_destroy(b);
+	snapshot(after);
+	check_same(before, after, "after the session");
+
+	/* everything but the UBox function: the simulator's session on its
+	 * buses (socket 0 0x3F, socket 1 0x7F) renamed */
+	for (unsigned i = 0; i < 256; i++)
+		map[i] = (uint8_t)i;
+	map[0x3F] = 0xFF;
+	map[0x7F] = 0x1F;
+	CT_REQUIRE(load_accesses(simlog, map, 11 << 3, &s) == 0 && load_accesses(hwlog, NULL, 11 << 3, &h) == 0);
+	CT_CHECK(same_accesses(&s, &h) > 400);
+	CT_CHECK(count_accesses(&h, "0000:ff:0e.1") > 0 && count_accesses(&h, "0000:1f:0e.1") > 0);
+	CT_EQ(count_accesses(&h, "0000:3f:") + count_accesses(&h, "0000:7f:"), 0);
+	free(s.a);
+	free(h.a);
+	/* the UBox function: the ID of D11:F0 on every bus, the node ID and
+	 * map where it is the E5-2600's, then socket 0's again (identify) */
+	CT_REQUIRE(load_accesses(hwlog, NULL, -1, &scan) == 0);
+	{
+		size_t k = 0;
+		char want[96];
+
+		for (unsigned bn = 0; bn < 256 + 1; bn++) {
+			unsigned bb = bn < 256 ? bn : 0xFF;
+			static const char *const offs[4] = { "0x0 2", "0x2 2", "0x40 4", "0x54 4" };
+			unsigned nofs = bn == 256 ? 2 : bb == 0x1F || bb == 0xFF ? 4 : bb == 0x80 ? 2 : 1;
+
+			for (unsigned o = 0; o < nofs; o++) {
+				snprintf(want, sizeof(want), "pcird 0000:%02x:0b.0 %s", bb, offs[o]);
+				while (k < scan.n && !strstr(scan.a[k], ":0b.0 "))
+					k++;
+				if (k == scan.n || strcmp(scan.a[k], want)) {
+					ct_fail(__FILE__, __LINE__, "UBox access: want '%s', got '%s'", want,
+						k < scan.n ? scan.a[k] : "(end)");
+					bn = 257;
+					break;
+				}
+				k++;
+			}
+		}
+		while (k < scan.n && !strstr(scan.a[k], ":0b.0 "))
+			k++;
+		CT_EQ(k, scan.n);
+	}
+	free(scan.a);
+
+	/* while counting: our programming is on 0xFF and 0x1F */
+	CT_REQUIRE((b = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(ucd_open(b, NULL, &d) == 0);
+	CT_REQUIRE(ucb_hw_allow(b, ucd_platform(d), ucd_mmio_base(d)) == 0);
+	CT_REQUIRE(ucd_add_events(d, "UNC_H_REQUESTS.READS") == 0);
+	CT_REQUIRE(ucd_start(d) == 0);
+	CT_CHECK(get_cfg(0xFF, 14, 1, 0xD8, 4) & (1u << 22));
+	CT_CHECK(get_cfg(0x1F, 14, 1, 0xD8, 4) & (1u << 22));
+	CT_EQ(ucd_event_socket_total(d, 0, 0), 0);
+	put_cfg(0xFF, 14, 1, 0xA0, 1000, 8); /* socket 0 */
+	put_cfg(0x1F, 14, 1, 0xA0, 7, 8);    /* socket 1 */
+	CT_REQUIRE(ucd_sample(d) == 0);
+	CT_EQ(ucd_event_socket_total(d, 0, 0), 1000);
+	CT_EQ(ucd_event_socket_total(d, 0, 1), 7);
+	/* the usual buses are not this machine's uncore */
+	{
+		struct ucb_pci usual = { 0, 0x3F, 14, 1 };
+
+		CT_EQ(ucb_pci_write(b, &usual, 0xF4, 4, 0), -EPERM);
+		CT_CONTAINS(ucb_error(b), "3f:0e.1+0xf4 refused: not a PMON register of snbep on its uncore buses (1f ff)");
+		usual.bus = 0x7F;
+		CT_EQ(ucb_pci_write(b, &usual, 0xD8, 4, 0), -EPERM);
+	}
+	ucd_close(d); /* the counters too are put back */
+	ucb_destroy(b);
+	snapshot(after);
+	check_same(before, after, "after counting");
+	rm_tree();
+	free(before);
+	free(after);
 }
 
 /* An offline cpu (no topology directory) does not hide the cpus after it:
@@ -362,6 +855,77 @@ CT_TEST(hw_topology_skips_offline_cpus)
 	CT_EQ(ucb_socket_cpu(h, 1, &cpu), -ENOENT);
 	ucb_destroy(h);
 	rm_tree();
+}
+
+/* Two sockets from sysfs topology, whatever order the kernel numbered the
+ * cpus in: interleaved (cpu c in package c % 2, as many two-socket BIOSes
+ * enumerate), socket 1 is cpu 1, and its uncore MSRs are programmed there
+ * and nowhere else; with cpu 1 offline, on cpu 3. */
+CT_TEST(snbep_hw_maps_two_sockets_to_cpus_from_sysfs)
+{
+	struct snbep_layout l = SNBEP_USUAL;
+	struct snap *before = snap_new(), *after = snap_new();
+	struct ucb *h;
+	struct ucd *d;
+	unsigned cpu = 99;
+	char cmd[600];
+
+	CT_REQUIRE(before && after);
+	l.interleaved = 1;
+	make_snbep("snbep-topo", 0, &l);
+	snapshot(before);
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	CT_EQ(ucb_socket_cpu(h, 0, &cpu), 0);
+	CT_EQ(cpu, 0);
+	CT_EQ(ucb_socket_cpu(h, 1, &cpu), 0);
+	CT_EQ(cpu, 1);
+	CT_EQ(ucb_socket_cpu(h, 2, &cpu), -ENOENT);
+	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
+	CT_EQ(ucd_sockets(d), 2);
+	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
+	CT_REQUIRE(ucd_add_events(d, "UNC_U_CLOCKTICKS,UNC_C_CLOCKTICKS") == 0);
+	CT_REQUIRE(ucd_start(d) == 0);
+	snapshot(after);
+	for (unsigned c = 0; c < 2; c++) {
+		CT_CHECK(get_msr(c, 0xC08) & (1u << 22)); /* U_MSR_PMON_UCLK_FIXED_CTL.en */
+		CT_CHECK(get_msr(c, 0xD10) & (1u << 22)); /* C0_MSR_PMON_CTL0.en */
+	}
+	for (unsigned c = 2; c < MAXCPU_T; c++)
+		if (memcmp(before->msr[c], after->msr[c], MSR_BYTES))
+			ct_fail(__FILE__, __LINE__, "cpu %u's MSRs were written: not the first cpu of a package", c);
+	ucd_close(d);
+	ucb_destroy(h);
+	snapshot(after);
+	check_same(before, after, "after the session");
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/sys/devices/system/cpu/cpu1/topology'", root);
+	CT_REQUIRE(system(cmd) == 0);
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	CT_EQ(ucb_socket_cpu(h, 1, &cpu), 0);
+	CT_EQ(cpu, 3);
+	ucb_destroy(h);
+
+	/* package 1 entirely offline: its bus is not written */
+	for (unsigned c = 3; c < MAXCPU_T; c += 2) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s/sys/devices/system/cpu/cpu%u/topology'", root, c);
+		CT_REQUIRE(system(cmd) == 0);
+	}
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	CT_EQ(ucb_socket_cpu(h, 1, &cpu), -ENOENT);
+	CT_REQUIRE(ucb_hw_allow(h, ucm_platform_find("snbep"), 0) == 0);
+	{
+		unsigned bus[8], sock[8];
+		struct ucb_pci ha1 = { 0, 0x7F, 14, 1 }, ha0 = { 0, 0x3F, 14, 1 };
+
+		CT_EQ(ucb_hw_buses(h, bus, sock, 8), 1);
+		CT_EQ(bus[0], 0x3F);
+		CT_EQ(ucb_pci_write(h, &ha1, 0xF4, 4, 0), -EPERM);
+		CT_EQ(ucb_pci_write(h, &ha0, 0xF4, 4, 0), 0);
+	}
+	ucb_destroy(h);
+	rm_tree();
+	free(before);
+	free(after);
 }
 
 /* The values the tree holds are what the driver reads: a register dump,
@@ -412,12 +976,107 @@ CT_TEST(hw_reads_the_values_the_tree_holds)
 	rm_tree();
 }
 
+/* The counter of a PCI box (dev:fn on bus) whose control has EN set. */
+static unsigned pci_counter_in_use(uint8_t bus, uint8_t dev, uint8_t fn)
+{
+	for (unsigned k = 0; k < 4; k++)
+		if (get_cfg(bus, dev, fn, 0xD8 + 4 * k, 4) & (1u << 22))
+			return 0xA0 + 8 * k;
+	ct_fail(__FILE__, __LINE__, "no counter of %02x:%02x.%x is enabled", bus, dev, fn);
+	return 0xA0;
+}
+
+/* The same on the E5-2600: a dump of both sockets (MSRs through each
+ * socket's cpu, PCI registers on each socket's bus, the node IDs), and
+ * counts of both sockets from MSR and PCI counters, a 48-bit PCI counter
+ * past 32 bits (two dwords) and its wrap, a free-running C-state counter. */
+CT_TEST(snbep_hw_reads_the_values_the_tree_holds)
+{
+	struct ucb *h;
+	struct ucd *d;
+	char *buf = NULL, want[160];
+	size_t len = 0;
+	FILE *f;
+	struct ucd_evinfo ei;
+	unsigned c0, c3, ha;
+	uint64_t t;
+
+	make_snbep("snbep-values", 0, &SNBEP_USUAL);
+	put_msr(8, 0xD10, 0x8F34);                              /* socket 1, C0 CTL0: not enabled */
+	put_cfg(0x7F, 16, 5, 0xA0, 0x0000123456789ABCull, 8);   /* socket 1, MC_CH3 CTR0 */
+	put_msr(0, 0x3FD, 1000);                                /* socket 0, C6 residency */
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
+	CT_STREQ(ucd_platform(d)->name, "snbep");
+	CT_EQ(ucd_sockets(d), 2);
+	f = open_memstream(&buf, &len);
+	CT_REQUIRE(ucd_dump_regs(d, f) == 0);
+	fclose(f);
+	snprintf(want, sizeof(want), "1 msr  0x%-13x %-28s 0x%016x ", 0xD10, "C0_MSR_PMON_CTL0", 0x8F34);
+	CT_CONTAINS(buf, want);
+	snprintf(want, sizeof(want), "0 msr  0x%-13x %-28s 0x%016x ", 0xD10, "C0_MSR_PMON_CTL0", 0);
+	CT_CONTAINS(buf, want);
+	snprintf(want, sizeof(want), "1 pci  7f:10.5+0x0a0 %-28s 0x%016llx ", "MC_CH3_PCI_PMON_CTR0",
+		 0x123456789ABCull);
+	CT_CONTAINS(buf, want);
+	snprintf(want, sizeof(want), "1 pci  7f:0b.0+0x040 %-28s 0x%08x", "UBOX_CPUNODEID", 1);
+	CT_CONTAINS(buf, want);
+	snprintf(want, sizeof(want), "0 pci  3f:0b.0+0x054 %-28s 0x%08x", "UBOX_GIDNIDMAP", nodemap(&SNBEP_USUAL));
+	CT_CONTAINS(buf, want);
+	snprintf(want, sizeof(want), "0 pci  3f:08.0+0x0d4 %-28s 0x%08x", "Q_P0_QPI_RATE_STATUS", 5);
+	CT_CONTAINS(buf, want);
+	snprintf(want, sizeof(want), "0 msr  0x%-13x %-28s 0x%016x ", 0x3FD, "PCU_MSR_CORE_C6_CTR", 1000);
+	CT_CONTAINS(buf, want);
+	free(buf);
+
+	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
+	CT_REQUIRE(ucd_add_events(d, "UNC_U_CLOCKTICKS,cas_rd,UNC_H_REQUESTS.READS,UNC_P_CORE_C6_CYCLES") == 0);
+	CT_REQUIRE(ucd_start(d) == 0);
+	c0 = pci_counter_in_use(0x3F, 16, 0);
+	c3 = pci_counter_in_use(0x7F, 16, 5);
+	ha = pci_counter_in_use(0x3F, 14, 1);
+	put_msr(0, 0xC09, 3000000);                          /* UBox fixed counters */
+	put_msr(8, 0xC09, 5000000);
+	put_cfg(0x3F, 16, 0, c0, 0x100000010ull, 8);         /* socket 0 ch0: past 32 bits */
+	put_cfg(0x7F, 16, 5, c3, 0x42, 8);                   /* socket 1 ch3 */
+	put_cfg(0x3F, 14, 1, ha, 5, 8);
+	put_msr(0, 0x3FD, 1500);                             /* free-running: +500 */
+	put_msr(8, 0x3FD, 7);                                /* +7 */
+	CT_REQUIRE(ucd_sample(d) == 0);
+	ucd_event(d, 0, &ei);
+	CT_EQ(ei.total, 8000000);
+	CT_EQ(ucd_event_socket_total(d, 0, 0), 3000000);
+	CT_EQ(ucd_event_socket_total(d, 0, 1), 5000000);
+	ucd_event(d, 1, &ei);
+	CT_EQ(ei.total, 0x100000010ull + 0x42);
+	CT_EQ(ucd_event_socket_total(d, 1, 1), 0x42);
+	ucd_event(d, 2, &ei);
+	CT_EQ(ei.total, 5);
+	ucd_event(d, 3, &ei);
+	CT_EQ(ei.total, 507);
+	/* the 48-bit counter wraps: the delta is modulo 2^48 */
+	put_cfg(0x3F, 16, 0, c0, 3, 8);
+	CT_REQUIRE(ucd_sample(d) == 0);
+	ucd_event(d, 1, &ei);
+	t = 0x100000010ull + 0x42 + ((3 - 0x100000010ull) & 0xFFFFFFFFFFFFull);
+	CT_EQ(ei.total, t);
+	CT_REQUIRE(ucd_stop(d) == 0);
+	CT_REQUIRE(ucd_restore(d) == 0);
+	/* put back as found, the other agent's control included */
+	CT_EQ(get_msr(8, 0xD10), 0x8F34);
+	CT_EQ(get_cfg(0x7F, 16, 5, 0xA0, 8), 0x123456789ABCull);
+	ucd_close(d);
+	ucb_destroy(h);
+	rm_tree();
+}
+
 /* Normal exit and error exit: every register as it was. */
 CT_TEST(hw_leaves_registers_as_found_on_normal_and_error_exit)
 {
-	struct snap *before = malloc(sizeof(*before)), *after = malloc(sizeof(*after));
+	struct snap *before = snap_new(), *after = snap_new();
 	struct ucb *h;
 	struct ucd *d;
+	char p[512];
 
 	CT_REQUIRE(before && after);
 	make_tree("restore", 0);
@@ -425,17 +1084,16 @@ CT_TEST(hw_leaves_registers_as_found_on_normal_and_error_exit)
 	put_msr(0, 0x700, 0x0000000000008F34ull);
 	put_msr(0, 0x706, 99);
 	put_msr(0, 0x394, 1ull << 20);
-	snapshot(before, 0);
+	snapshot(before);
 	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
 	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
 	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
 	CT_REQUIRE(ucd_add_events(d, EVENTS) == 0);
 	CT_REQUIRE(ucd_start(d) == 0);
-	snapshot(after, 0);
-	CT_CHECK(after->msr[0][0xE01 * 8 + 3] & 0x20); /* GLOBAL_CTRL.EN (bit 29) while counting */
+	CT_CHECK(get_msr(0, 0xE01) & (1u << 29)); /* GLOBAL_CTRL.EN while counting */
 	CT_REQUIRE(ucd_sample(d) == 0);
 	ucd_close(d); /* normal exit: stop and restore */
-	snapshot(after, 0);
+	snapshot(after);
 	check_same(before, after, "after a normal exit");
 
 	/* an error in the middle: the physical memory disappears */
@@ -443,17 +1101,13 @@ CT_TEST(hw_leaves_registers_as_found_on_normal_and_error_exit)
 	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
 	CT_REQUIRE(ucd_add_events(d, EVENTS) == 0);
 	CT_REQUIRE(ucd_start(d) == 0);
-	{
-		char p[512];
-
-		snprintf(p, sizeof(p), "%s/dev/mem", root);
-		CT_REQUIRE(rename(p, "/tmp/uncore-t-hw-mem-away") == 0);
-		CT_CHECK(ucd_sample(d) < 0);
-		CT_CONTAINS(ucd_error(d), "/dev/mem");
-		ucd_close(d);
-		CT_REQUIRE(rename("/tmp/uncore-t-hw-mem-away", p) == 0);
-	}
-	snapshot(after, 0);
+	snprintf(p, sizeof(p), "%s/dev/mem", root);
+	CT_REQUIRE(rename(p, "/tmp/uncore-t-hw-mem-away") == 0);
+	CT_CHECK(ucd_sample(d) < 0);
+	CT_CONTAINS(ucd_error(d), "/dev/mem");
+	ucd_close(d);
+	CT_REQUIRE(rename("/tmp/uncore-t-hw-mem-away", p) == 0);
+	snapshot(after);
 	check_same(before, after, "after an error exit");
 	ucb_destroy(h);
 	rm_tree();
@@ -461,60 +1115,159 @@ CT_TEST(hw_leaves_registers_as_found_on_normal_and_error_exit)
 	free(after);
 }
 
+/* The same on the E5-2600, with another agent's leftovers on both sockets
+ * (a programmed but disabled CBo control, a HA count, a frozen box); the
+ * error: one socket's memory controller vanishes from PCI mid-run (it is
+ * back before the driver restores, as /dev/mem above). */
+CT_TEST(snbep_hw_leaves_registers_as_found_on_normal_and_error_exit)
+{
+	struct snap *before = snap_new(), *after = snap_new();
+	struct ucb *h;
+	struct ucd *d;
+	char p[512], away[300];
+
+	CT_REQUIRE(before && after);
+	make_snbep("snbep-restore", 0, &SNBEP_USUAL);
+	put_msr(8, 0xD10, 0x8F34);
+	put_msr(8, 0xD16, 99);
+	put_cfg(0x7F, 14, 1, 0xA0, 0x1234567890ull, 8);
+	put_cfg(0x3F, 16, 1, 0xF4, 0x10100, 4);
+	snapshot(before);
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
+	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
+	CT_REQUIRE(ucd_add_events(d, SNBEP_EVENTS) == 0);
+	CT_REQUIRE(ucd_start(d) == 0);
+	CT_CHECK(get_msr(8, 0xC08) & (1u << 22));
+	CT_EQ(get_cfg(0x7F, 14, 1, 0xF4, 4), 0x10000); /* frz_en, unfrozen: counting */
+	CT_REQUIRE(ucd_sample(d) == 0);
+	ucd_close(d);
+	snapshot(after);
+	check_same(before, after, "after a normal exit");
+
+	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
+	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
+	CT_REQUIRE(ucd_add_events(d, SNBEP_EVENTS) == 0);
+	CT_REQUIRE(ucd_start(d) == 0);
+	snprintf(p, sizeof(p), "%s%s", root, fn_rel(0x7F, 16, 0));
+	snprintf(away, sizeof(away), "%s/away", root);
+	CT_REQUIRE(rename(p, away) == 0);
+	CT_CHECK(ucd_sample(d) < 0);
+	CT_CONTAINS(ucd_error(d), "no PCI device 0000:7f:10.0");
+	CT_REQUIRE(rename(away, p) == 0);
+	ucd_close(d);
+	snapshot(after);
+	check_same(before, after, "after an error exit");
+	ucb_destroy(h);
+	rm_tree();
+	free(before);
+	free(after);
+}
+
+/* Counting has begun: GLOBAL_CTRL.EN (SKL 2.2) ... */
+static int skl_counting(void)
+{
+	return (get_msr(0, 0xE01) >> 29) & 1;
+}
+
+/* ... or, on the E5-2600 that has no global enable, every box control we
+ * froze is unfrozen again (frz_en without frz, 2.1.1 f), the last step of
+ * the start. */
+static int snbep_counting(void)
+{
+	int unfrozen = 0;
+
+	for (unsigned c = 0; c < MAXCPU_T; c += 8) {
+		for (unsigned n = 0; n <= 8; n++) {
+			uint64_t v = get_msr(c, n < 8 ? 0xD04 + 0x20 * n : 0xC24);
+
+			if (v & 0x100)
+				return 0;
+			unfrozen |= v == 0x10000;
+		}
+	}
+	for (unsigned i = 0; i < T.nfn; i++) {
+		uint64_t v = get(T.fn[i].rel, 0xF4, 4);
+
+		if (v & 0x100)
+			return 0;
+		unfrozen |= v == 0x10000;
+	}
+	return unfrozen;
+}
+
 /* A running `uncore stat --backend=hw` gets SIGINT, SIGTERM or SIGHUP:
  * it restores every register and exits 128 + signal. */
-CT_TEST(hw_restores_on_sigint_sigterm_and_sighup)
+static void signals_restore(const char *events, int (*counting)(void))
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct snap *before = malloc(sizeof(*before)), *during = malloc(sizeof(*during));
+	struct snap *before = snap_new(), *during = snap_new();
 
-	CT_REQUIRE(before && during);
-	make_tree("signals", 0);
-	snapshot(before, 0);
+	if (!before || !during)
+		return;
+	snapshot(before);
 	for (unsigned i = 0; i < 3; i++) {
+		const char *name = sigs[i] == SIGINT ? "after SIGINT" : sigs[i] == SIGTERM ? "after SIGTERM" : "after SIGHUP";
 		pid_t pid = fork();
-		int st;
+		int st, t;
 
-		CT_REQUIRE(pid >= 0);
+		if (pid < 0) {
+			ct_fail(__FILE__, __LINE__, "fork");
+			break;
+		}
 		if (pid == 0) {
 			int null = open("/dev/null", O_WRONLY);
 
 			dup2(null, 1);
 			execl(UNCORE_BIN, "uncore", "stat", "--backend=hw", "--hw-root", root, "--duration", "30",
-			      "-e", EVENTS, (char *)NULL);
+			      "-e", events, (char *)NULL);
 			_exit(127);
 		}
-		/* wait until it counts: GLOBAL_CTRL.EN set in the tree */
-		for (int t = 0; t < 500; t++) {
+		for (t = 0; t < 1000 && !counting(); t++)
 			usleep(10000);
-			snapshot(during, 0);
-			if (during->msr[0][0xE01 * 8 + 3] & 0x20)
-				break;
-		}
-		CT_CHECK(during->msr[0][0xE01 * 8 + 3] & 0x20);
+		CT_CHECK(counting());
 		kill(pid, sigs[i]);
-		CT_REQUIRE(waitpid(pid, &st, 0) == pid);
+		if (waitpid(pid, &st, 0) != pid) {
+			ct_fail(__FILE__, __LINE__, "waitpid");
+			break;
+		}
 		CT_CHECK(WIFEXITED(st));
 		CT_EQ(WEXITSTATUS(st), 128 + sigs[i]);
-		snapshot(during, 0);
-		check_same(before, during, sigs[i] == SIGINT ? "after SIGINT" : sigs[i] == SIGTERM ? "after SIGTERM" : "after SIGHUP");
+		snapshot(during);
+		check_same(before, during, name);
 	}
-	rm_tree();
 	free(before);
 	free(during);
+}
+
+CT_TEST(hw_restores_on_sigint_sigterm_and_sighup)
+{
+	make_tree("signals", 0);
+	signals_restore(EVENTS, skl_counting);
+	rm_tree();
+}
+
+/* Both sockets, MSR and PCI boxes, put back after each signal. */
+CT_TEST(snbep_hw_restores_on_sigint_sigterm_and_sighup)
+{
+	make_snbep("snbep-signals", 0, &SNBEP_USUAL);
+	put_msr(8, 0xD10, 0x8F34);
+	put_cfg(0x7F, 14, 1, 0xA0, 0x1234567890ull, 8);
+	signals_restore(SNBEP_EVENTS, snbep_counting);
+	rm_tree();
 }
 
 /* `uncore stat --backend=hw | head -1`: the reader goes away; the write
  * fails (SIGPIPE is ignored) and the command still restores everything. */
 CT_TEST(hw_restores_when_the_output_pipe_closes)
 {
-	struct snap *before = malloc(sizeof(*before)), *after = malloc(sizeof(*after));
+	struct snap *before = snap_new(), *after = snap_new();
 	int pfd[2], st;
 	pid_t pid;
 
 	CT_REQUIRE(before && after);
 	make_tree("pipe", 0);
-	snapshot(before, 0);
+	snapshot(before);
 	CT_REQUIRE(pipe(pfd) == 0);
 	pid = fork();
 	CT_REQUIRE(pid >= 0);
@@ -538,51 +1291,137 @@ CT_TEST(hw_restores_when_the_output_pipe_closes)
 	CT_REQUIRE(waitpid(pid, &st, 0) == pid);
 	CT_CHECK(WIFEXITED(st));
 	CT_EQ(WEXITSTATUS(st), 1);
-	snapshot(after, 0);
+	snapshot(after);
 	check_same(before, after, "after the output pipe closed");
 	rm_tree();
 	free(before);
 	free(after);
 }
 
-/* Issue 6, done-when: no write outside the allow-list, over the whole MSR
- * range 0..0xFFFF and 100,000 random 32-bit addresses, every offset and
- * width of the host bridge's config space and every device number, and
- * every MMIO offset of the window; before a platform is allowed, nothing. */
-CT_TEST(hw_writes_nothing_outside_the_platform_registers)
+/* `uncore stat --backend=hw -x,` on the E5-2600 prints the counts the
+ * tree's counters show: both sockets summed, a PCI counter past 32 bits. */
+CT_TEST(snbep_cli_stat_prints_the_counts_the_tree_holds)
 {
-	struct snap *before = malloc(sizeof(*before)), *after = malloc(sizeof(*after));
+	char out[300], line[512];
+	unsigned c0, c3;
+	pid_t pid;
+	int st, t, seen = 0;
+	FILE *f;
+
+	make_snbep("snbep-cli-stat", 0, &SNBEP_USUAL);
+	snprintf(out, sizeof(out), "%s/out.csv", root);
+	pid = fork();
+	CT_REQUIRE(pid >= 0);
+	if (pid == 0) {
+		execl(UNCORE_BIN, "uncore", "stat", "--backend=hw", "--hw-root", root, "--duration", "1.5", "-x,",
+		      "-o", out, "-e", "UNC_U_CLOCKTICKS,cas_rd", (char *)NULL);
+		_exit(127);
+	}
+	for (t = 0; t < 1000 && !snbep_counting(); t++)
+		usleep(10000);
+	CT_CHECK(snbep_counting());
+	c0 = pci_counter_in_use(0x3F, 16, 0);
+	c3 = pci_counter_in_use(0x7F, 16, 5);
+	put_msr(0, 0xC09, 1234);
+	put_msr(8, 0xC09, 4321);
+	put_cfg(0x3F, 16, 0, c0, 0x200000001ull, 8);
+	put_cfg(0x7F, 16, 5, c3, 9, 8);
+	CT_REQUIRE(waitpid(pid, &st, 0) == pid);
+	CT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	f = fopen(out, "r");
+	CT_REQUIRE(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		char name[64];
+
+		if (sscanf(line, "%llu,,%63[^,]", &v, name) != 2)
+			continue;
+		if (!strcmp(name, "UNC_U_CLOCKTICKS")) {
+			CT_EQ(v, 5555);
+			seen |= 1;
+		} else if (!strcmp(name, "cas_rd")) {
+			CT_EQ(v, 0x200000001ull + 9);
+			seen |= 2;
+		}
+	}
+	fclose(f);
+	CT_EQ(seen, 3);
+	rm_tree();
+}
+
+/* ---- no write outside the platform's registers ---- */
+
+/* What may be written, from the model's register list (not from the
+ * backend's allow-list): each writable register (a RW, RW1C or WO bit;
+ * never the BAR) of the platform, PCI ones on the given buses only. */
+struct expect {
+	uint8_t msr[0x10000];
+	uint16_t pci[256 * CFG_BYTES]; /* register number + 1 per byte of dev<<3|fn, offset */
+	uint16_t mmio[MEM_BYTES];
+	uint8_t bus[256];
+};
+
+static int expect_build(struct expect *e, const char *plat)
+{
 	struct ucm_config cfg;
 	struct ucm_model *m;
-	struct ucb *h;
-	uint8_t writable[0x10000];
-	uint64_t rng = 12345;
 
-	CT_REQUIRE(before && after);
-	make_tree("allow", 0);
-	/* the platform's writable MSRs, from the model's register list */
-	memset(writable, 0, sizeof(writable));
-	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	CT_REQUIRE(ucm_create(&cfg, &m) == 0);
+	memset(e, 0, sizeof(*e));
+	ucm_config_init(&cfg, ucm_platform_find(plat));
+	if (ucm_create(&cfg, &m))
+		return -1;
 	for (size_t i = 0; i < ucm_nregs(m); i++) {
 		struct ucm_reginfo ri;
 
 		ucm_reginfo(m, i, &ri);
-		if (ri.space == UCM_MSR && (ri.rw_mask | ri.w1c_mask | ri.wo_mask))
-			writable[ri.addr] = 1;
+		if (!(ri.rw_mask | ri.w1c_mask | ri.wo_mask) || ri.kind == UCM_K_BAR)
+			continue;
+		if (ri.space == UCM_MSR && ri.addr < 0x10000) {
+			e->msr[ri.addr] = 1;
+		} else if (ri.space == UCM_PCI) {
+			size_t at = ((ri.addr >> 12) & 0xFF) * CFG_BYTES + (ri.addr & 0xFFF);
+
+			for (unsigned k = 0; k < ri.width / 8; k++)
+				e->pci[at + k] = (uint16_t)(i + 1);
+		} else if (ri.space == UCM_MMIO && ri.addr + ri.width / 8 <= MEM_BYTES) {
+			for (unsigned k = 0; k < ri.width / 8; k++)
+				e->mmio[ri.addr + k] = (uint16_t)(i + 1);
+		}
 	}
 	ucm_destroy(m);
-	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
-	/* nothing before the platform is named */
-	CT_EQ(ucb_msr_write(h, 0, 0xE01, 0), -EPERM);
-	CT_CONTAINS(ucb_error(h), "no platform allowed");
-	CT_REQUIRE(ucb_hw_allow(h, ucm_platform_find("skl"), BAR) == 0);
-	snapshot(before, 0);
-	for (uint32_t a = 0; a < 0x10000; a++) {
-		int rc = ucb_msr_write(h, 0, a, 0);
+	return 0;
+}
 
-		if (writable[a] ? rc != 0 : rc != -EPERM)
-			ct_fail(__FILE__, __LINE__, "wrmsr 0x%x: rc %d, writable %d", a, rc, writable[a]);
+/* [off, off + w) inside one writable register */
+static int pci_writable(const struct expect *e, unsigned bus, unsigned devfn, unsigned off, unsigned w)
+{
+	const uint16_t *r = e->pci + (size_t)devfn * CFG_BYTES;
+
+	return e->bus[bus] && off + w <= CFG_BYTES && r[off] && r[off] == r[off + w - 1];
+}
+
+#define SWEEP_FAIL(...)                                                       \
+	do {                                                                  \
+		if (nfail++ < 10)                                             \
+			ct_fail(__FILE__, __LINE__, __VA_ARGS__);             \
+	} while (0)
+
+/* Every write over the whole MSR range 0..0xFFFF and 100,000 random 32-bit
+ * addresses; the dwords of the configuration header and PMON area (and
+ * the QPI mask/match registers) of every function of every bus; every
+ * offset and width of every function the tree has on the buses `full`;
+ * every MMIO offset of the window.  Allowed exactly where e says. */
+static void sweep(struct ucb *h, const struct expect *e, const uint8_t *full, unsigned nfull)
+{
+	static const unsigned extra[] = { 0x228, 0x22C, 0x238, 0x23C, 0x100, 0x800, 0xFFC };
+	uint64_t rng = 12345;
+	unsigned nfail = 0;
+
+	for (uint32_t a = 0; a < 0x10000; a++) {
+		int rc = ucb_msr_write(h, 0, a, ~0ull);
+
+		if (e->msr[a] ? rc != 0 : rc != -EPERM)
+			SWEEP_FAIL("wrmsr 0x%x: rc %d, writable %d", a, rc, e->msr[a]);
 	}
 	for (unsigned i = 0; i < 100000; i++) {
 		uint32_t a;
@@ -590,37 +1429,155 @@ CT_TEST(hw_writes_nothing_outside_the_platform_registers)
 		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
 		a = (uint32_t)(rng >> 32) | 0x10000u;
 		if (ucb_msr_write(h, 0, a, 0) != -EPERM)
-			ct_fail(__FILE__, __LINE__, "wrmsr 0x%x was not refused", a);
+			SWEEP_FAIL("wrmsr 0x%x was not refused", a);
 	}
-	/* SKL has no writable PCI or MMIO PMON register (the BAR is never ours) */
-	for (unsigned off = 0; off < 4096; off++)
-		for (unsigned w = 1; w <= 8; w *= 2) {
-			struct ucb_pci dev = { 0, 0, 0, 0 };
+	for (unsigned bus = 0; bus < 256; bus++)
+		for (unsigned devfn = 0; devfn < 256; devfn++)
+			for (unsigned k = 0; k < 64 + sizeof(extra) / sizeof(extra[0]); k++) {
+				struct ucb_pci dev = { 0, (uint8_t)bus, (uint8_t)(devfn >> 3), (uint8_t)(devfn & 7) };
+				unsigned off = k < 64 ? 4 * k : extra[k - 64];
+				int rc = ucb_pci_write(h, &dev, off, 4, 0xFFFFFFFFu);
 
-			if (off + w <= 4096 && ucb_pci_write(h, &dev, off, w, 0) != -EPERM)
-				ct_fail(__FILE__, __LINE__, "PCI write at 0x%x/%u was not refused", off, w);
-		}
-	for (unsigned dv = 0; dv < 32; dv++)
-		for (unsigned fn = 0; fn < 8; fn++) {
-			struct ucb_pci dev = { 0, 0, (uint8_t)dv, (uint8_t)fn };
+				if (pci_writable(e, bus, devfn, off, 4) ? rc != 0 : rc != -EPERM)
+					SWEEP_FAIL("PCI write %02x:%02x.%x+0x%x/4: rc %d", bus, devfn >> 3, devfn & 7, off,
+						   rc);
+			}
+	for (unsigned i = 0; i < T.nfn; i++) {
+		const struct ucb_pci *dev = &T.fn[i].at;
+		unsigned devfn = (unsigned)dev->dev << 3 | dev->fn, b;
 
-			if (ucb_pci_write(h, &dev, 0xF4, 4, 0) != -EPERM)
-				ct_fail(__FILE__, __LINE__, "PCI write to 00:%02x.%x was not refused", dv, fn);
+		for (b = 0; b < nfull && full[b] != dev->bus; b++)
+			;
+		if (b == nfull)
+			continue;
+		for (unsigned off = 0; off < CFG_BYTES; off++)
+			for (unsigned w = 1; w <= 8; w *= 2) {
+				int rc;
+
+				if (off + w > CFG_BYTES)
+					continue;
+				rc = ucb_pci_write(h, dev, off, w, ~0ull >> (64 - 8 * w));
+				if (pci_writable(e, dev->bus, devfn, off, w) ? rc != 0 : rc != -EPERM)
+					SWEEP_FAIL("PCI write %02x:%02x.%x+0x%x/%u: rc %d", dev->bus, dev->dev, dev->fn,
+						   off, w, rc);
+			}
+	}
+	for (uint64_t off = 0; off < MEM_BYTES; off += 4)
+		for (unsigned w = 4; w <= 8; w += 4) {
+			int ok = off + w <= MEM_BYTES && e->mmio[off] && e->mmio[off] == e->mmio[off + w - 1];
+			int rc = ucb_mmio_write(h, BAR + off, w, 0);
+
+			if (ok ? rc != 0 : rc != -EPERM)
+				SWEEP_FAIL("MMIO write at BAR+0x%llx/%u: rc %d", (unsigned long long)off, w, rc);
 		}
-	for (uint64_t off = 0; off < 0x8000; off += 4)
-		if (ucb_mmio_write(h, BAR + off, 4, 0) != -EPERM)
-			ct_fail(__FILE__, __LINE__, "MMIO write at BAR+0x%llx was not refused", (unsigned long long)off);
-	/* the only registers that changed are allowed MSRs (written 0) */
-	snapshot(after, 0);
-	for (unsigned a = 0; a < 0x1000; a++)
-		if (memcmp(before->msr[0] + 8 * a, after->msr[0] + 8 * a, 8) && !writable[a])
-			ct_fail(__FILE__, __LINE__, "MSR 0x%x changed but is not writable", a);
-	memcpy(before->msr[0], after->msr[0], sizeof(before->msr[0]));
-	check_same(before, after, "after refused writes");
+}
+
+/* After the sweep: a byte changed only in a writable register (MSRs on cpu
+ * 0, where the sweep wrote), and every writable register of cpu 0 and of
+ * the allowed buses took the all-ones the sweep wrote: the writes landed
+ * on the registers meant, on the buses meant. */
+static void check_only_writable(const struct snap *before, const struct snap *after, const struct expect *e)
+{
+	unsigned nfail = 0;
+
+	for (unsigned c = 0; c < T.ncpus; c++)
+		for (unsigned a = 0; a < MSR_BYTES / 8; a++) {
+			int changed = memcmp(before->msr[c] + 8 * a, after->msr[c] + 8 * a, 8) != 0;
+			static const uint8_t ones[8] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+
+			if (changed && (c || !e->msr[a]))
+				SWEEP_FAIL("cpu %u MSR 0x%x changed but is not writable", c, a);
+			if (!c && e->msr[a] && memcmp(after->msr[c] + 8 * a, ones, 8))
+				SWEEP_FAIL("MSR 0x%x is writable but was not written", a);
+		}
+	for (unsigned i = 0; i < T.nfn; i++) {
+		const struct ucb_pci *d = &T.fn[i].at;
+		unsigned devfn = (unsigned)d->dev << 3 | d->fn;
+
+		for (unsigned off = 0; off < CFG_BYTES; off++) {
+			int w = pci_writable(e, d->bus, devfn, off, 1);
+
+			if (before->cfg[i][off] != after->cfg[i][off] && !w)
+				SWEEP_FAIL("PCI %02x:%02x.%x+0x%x changed but is not writable", d->bus, d->dev, d->fn, off);
+			if (w && after->cfg[i][off] != 0xFF)
+				SWEEP_FAIL("PCI %02x:%02x.%x+0x%x is writable but was not written", d->bus, d->dev, d->fn,
+					   off);
+		}
+	}
+	for (unsigned off = 0; off < MEM_BYTES; off++)
+		if (before->mem[off] != after->mem[off] && !e->mmio[off])
+			SWEEP_FAIL("MMIO BAR+0x%x changed but is not writable", off);
+}
+
+/* Issue 6, done-when: no write outside the allow-list; before a platform
+ * is allowed, nothing. */
+CT_TEST(hw_writes_nothing_outside_the_platform_registers)
+{
+	static const uint8_t full[] = { 0 };
+	struct snap *before = snap_new(), *after = snap_new();
+	struct expect *e = malloc(sizeof(*e));
+	struct ucb *h;
+
+	CT_REQUIRE(before && after && e);
+	make_tree("allow", 0);
+	CT_REQUIRE(expect_build(e, "skl") == 0);
+	e->bus[0] = 1; /* the client's host bridge bus (it holds no writable register) */
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	snapshot(before);
+	CT_EQ(ucb_msr_write(h, 0, 0xE01, 0), -EPERM);
+	CT_CONTAINS(ucb_error(h), "no platform allowed");
+	CT_REQUIRE(ucb_hw_allow(h, ucm_platform_find("skl"), BAR) == 0);
+	sweep(h, e, full, sizeof(full));
+	snapshot(after);
+	check_only_writable(before, after, e);
 	ucb_destroy(h);
 	rm_tree();
 	free(before);
 	free(after);
+	free(e);
+}
+
+/* The same on an E5-2600 whose firmware chose buses 0x1F/0xFF, next to a
+ * foreign UBox (bus 0x80) and an E5-2600 UBox whose node ID belongs to no
+ * socket of this machine, on the usual bus 0x3F with a Home Agent beside
+ * it: PCI registers are writable on 0x1F and 0xFF only. */
+CT_TEST(snbep_hw_writes_nothing_outside_the_platform_registers)
+{
+	static const uint8_t full[] = { 0x1F, 0xFF, 0x3F, 0x80 };
+	struct snap *before = snap_new(), *after = snap_new();
+	struct expect *e = malloc(sizeof(*e));
+	unsigned bus[8], sock[8];
+	struct ucb *h;
+
+	CT_REQUIRE(before && after && e);
+	make_snbep("snbep-allow", 0, &SNBEP_MOVED);
+	add_fn(0x3F, 11, 0, 0x3CE0, 0);
+	put_cfg(0x3F, 11, 0, 0x40, 0, 4); /* node 0: socket 2 in this map */
+	put_cfg(0x3F, 11, 0, 0x54, nodemap(&SNBEP_MOVED), 4);
+	add_fn(0x3F, 14, 1, 0x3C46, 0);
+	CT_REQUIRE(expect_build(e, "snbep") == 0);
+	e->bus[0x1F] = e->bus[0xFF] = 1;
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	snapshot(before);
+	{
+		struct ucb_pci ha = { 0, 0xFF, 14, 1 };
+
+		CT_EQ(ucb_pci_write(h, &ha, 0xF4, 4, 0), -EPERM);
+		CT_CONTAINS(ucb_error(h), "no platform allowed");
+		CT_EQ(ucb_msr_write(h, 8, 0xD04, 0), -EPERM);
+	}
+	CT_REQUIRE(ucb_hw_allow(h, ucm_platform_find("snbep"), 0) == 0);
+	CT_EQ(ucb_hw_buses(h, bus, sock, 8), 2);
+	CT_EQ(bus[0], 0x1F);
+	CT_EQ(bus[1], 0xFF);
+	sweep(h, e, full, sizeof(full));
+	snapshot(after);
+	check_only_writable(before, after, e);
+	ucb_destroy(h);
+	rm_tree();
+	free(before);
+	free(after);
+	free(e);
 }
 
 /* msr-safe: a sample of every MSR counter is one batch ioctl. */
@@ -637,7 +1594,7 @@ CT_TEST(msr_safe_batches_a_sample_into_one_ioctl)
 	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
 	CT_REQUIRE(ucd_add_events(d, EVENTS) == 0);
 	CT_REQUIRE(ucd_start(d) == 0);
-	put64("/dev/cpu/0/msr_safe", 0x395 * 8, 777);
+	put_msr(0, 0x395, 777);
 	calls = batch_calls;
 	batch_ops = 0;
 	CT_REQUIRE(ucd_sample(d) == 0);
@@ -650,6 +1607,41 @@ CT_TEST(msr_safe_batches_a_sample_into_one_ioctl)
 		ucd_event(d, 0, &ei);
 		CT_EQ(ei.total, 777);
 	}
+	ucd_close(d);
+	ucb_destroy(h);
+	rm_tree();
+}
+
+/* On the E5-2600 one ioctl reads the MSR counters of both sockets (each
+ * through its own cpu); the PCI counters are read besides. */
+CT_TEST(snbep_msr_safe_batches_both_sockets_into_one_ioctl)
+{
+	struct ucb *h;
+	struct ucd *d;
+	struct ucd_evinfo ei;
+	unsigned calls, c3;
+
+	make_snbep("snbep-batch", MSR_SAFE, &SNBEP_USUAL);
+	CT_REQUIRE((h = hw(UCB_HW_MSR_SAFE)) != NULL);
+	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
+	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
+	CT_REQUIRE(ucd_add_events(d, "UNC_U_CLOCKTICKS,UNC_C_CLOCKTICKS,UNC_P_CLOCKTICKS,cas_rd") == 0);
+	CT_REQUIRE(ucd_start(d) == 0);
+	c3 = pci_counter_in_use(0x7F, 16, 5);
+	put_msr(8, 0xC09, 4444);
+	put_cfg(0x7F, 16, 5, c3, 31, 8);
+	calls = batch_calls;
+	batch_ops = 0;
+	batch_cpus = 0;
+	CT_REQUIRE(ucd_sample(d) == 0);
+	CT_EQ(batch_calls - calls, 1);
+	/* per socket: the UBox fixed counter, eight CBos, the PCU */
+	CT_EQ(batch_ops, 2 * (1 + 8 + 1));
+	CT_EQ(batch_cpus, (1u << 0) | (1u << 8));
+	ucd_event(d, 0, &ei);
+	CT_EQ(ei.total, 4444);
+	ucd_event(d, 3, &ei);
+	CT_EQ(ei.total, 31);
 	ucd_close(d);
 	ucb_destroy(h);
 	rm_tree();
@@ -678,6 +1670,9 @@ static int run_cli(char *out, size_t n, const char *const *args)
 	while (k < (ssize_t)n - 1 && (r = read(pfd[0], out + k, n - 1 - (size_t)k)) > 0)
 		k += r;
 	out[k > 0 ? k : 0] = 0;
+	/* drain the rest, so the child never blocks on a full pipe */
+	while (read(pfd[0], &st, sizeof(st)) > 0)
+		;
 	close(pfd[0]);
 	waitpid(pid, &st, 0);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -690,6 +1685,15 @@ static void chmod_all(const char *rel, mode_t mode)
 	snprintf(p, sizeof(p), "%s%s", root, rel);
 	if (chmod(p, mode))
 		ct_fail(__FILE__, __LINE__, "chmod %s", p);
+}
+
+static void tree_open_to_all(void)
+{
+	char p[600];
+
+	snprintf(p, sizeof(p), "chmod -R a+rwX '%s'", root);
+	if (system(p))
+		ct_fail(__FILE__, __LINE__, "chmod");
 }
 
 /* One clear line, with the fix, for each refusal of the machine. */
@@ -790,12 +1794,145 @@ CT_TEST(hw_errors_name_the_cause_and_the_fix)
 	make_tree("inuse", 0);
 	stat_args[4] = root;
 	put_msr(0, 0xE01, 1ull << 29);
-	snprintf(p, sizeof(p), "chmod -R a+rwX '%s'", root);
-	CT_REQUIRE(system(p) == 0);
+	tree_open_to_all();
 	CT_EQ(run_cli(out, sizeof(out), stat_args), 1);
 	CT_CONTAINS(out, "in use by another agent");
 	CT_CONTAINS(out, "--force");
 	rm_tree();
+}
+
+/* Counters another agent (perf, PCM, likwid) has enabled are refused, on
+ * either socket, in an MSR box or a PCI box, before anything is written;
+ * with --force the session runs and puts the agent's programming back. */
+CT_TEST(snbep_hw_refuses_counters_in_use_unless_forced)
+{
+	struct snap *before = snap_new(), *after = snap_new();
+	char out[8192];
+	const char *stat_args[] = { "uncore", "stat", "--backend=hw", "--hw-root", NULL, "--duration", "0.01",
+				    "-e", "UNC_C_CLOCKTICKS", NULL, NULL };
+	struct ucb *h;
+	struct ucd *d;
+
+	CT_REQUIRE(before && after);
+	make_snbep("snbep-inuse", 0, &SNBEP_USUAL);
+	put_cfg(0x7F, 14, 1, 0xD8, (1u << 22) | 0x01, 4); /* socket 1 HA: CLOCKTICKS, enabled */
+	put_msr(8, 0xD10, (1u << 22) | 0x00);             /* socket 1 CBo 0: enabled */
+	tree_open_to_all();
+	snapshot(before);
+
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
+	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
+	CT_REQUIRE(ucd_add_events(d, "UNC_H_REQUESTS.READS") == 0);
+	CT_EQ(ucd_start(d), -EBUSY);
+	CT_CONTAINS(ucd_error(d), "in use by another agent (HA_PCI_PMON_CTL0 = 0x400001 has EN set)");
+	ucd_close(d);
+	ucb_destroy(h);
+	snapshot(after);
+	check_same(before, after, "after the refusal"); /* nothing was written */
+
+	stat_args[4] = root;
+	CT_EQ(run_cli(out, sizeof(out), stat_args), 1);
+	CT_CONTAINS(out, "cbo0 counter 0 is in use by another agent (C0_MSR_PMON_CTL0 = 0x400000 has EN set)");
+	CT_CONTAINS(out, "use --force");
+	snapshot(after);
+	check_same(before, after, "after the refusal");
+	stat_args[9] = "--force";
+	CT_EQ(run_cli(out, sizeof(out), stat_args), 0);
+	CT_CONTAINS(out, "UNC_C_CLOCKTICKS");
+	snapshot(after);
+	check_same(before, after, "after a forced run");
+	rm_tree();
+	free(before);
+	free(after);
+}
+
+/* The platform comes from CPUID family/model; a CPU that is not the one
+ * named is refused unless forced; an E5-2600 CPU without its UBox on any
+ * bus is refused; `allowlist --backend=hw` lists this CPU's MSRs. */
+CT_TEST(snbep_hw_refuses_a_mismatched_platform)
+{
+	static char out[1 << 18]; /* a whole register dump */
+	const char *regs[] = { "uncore", "regs", "--backend=hw", "--hw-root", NULL, NULL, NULL, NULL, NULL };
+	const char *al[] = { "uncore", "allowlist", "--backend=hw", "--hw-root", NULL, NULL };
+	char p[600];
+
+	/* an E5-2600 asked to be a Skylake client, and the other way round */
+	make_snbep("snbep-mismatch", 0, &SNBEP_USUAL);
+	tree_open_to_all();
+	regs[4] = al[4] = root;
+	regs[5] = "--platform";
+	regs[6] = "skl";
+	CT_EQ(run_cli(out, sizeof(out), regs), 1);
+	CT_CONTAINS(out, "(GenuineIntel family 6 model 0x2d) is not 6th Generation Intel Core");
+	CT_CONTAINS(out, "use --force");
+	CT_EQ(run_cli(out, sizeof(out), al), 0);
+	CT_CONTAINS(out, "MSR allowlist for snbep");
+	CT_CONTAINS(out, "0x00000D10 0x00000000FFCEFFFF");
+	rm_tree();
+	make_tree("skl-mismatch", 0);
+	tree_open_to_all();
+	regs[4] = al[4] = root;
+	regs[6] = "snbep";
+	CT_EQ(run_cli(out, sizeof(out), regs), 1);
+	CT_CONTAINS(out, "model 0x5e) is not Intel Xeon E5-2600");
+	CT_EQ(run_cli(out, sizeof(out), al), 0);
+	CT_CONTAINS(out, "MSR allowlist for skl");
+	rm_tree();
+
+	/* an Ivy Bridge-EP (model 0x3E): not detected, refused when named,
+	 * programmed when forced */
+	make_snbep("ivt", 0, &SNBEP_USUAL);
+	cpuinfo(62, 4, "Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz");
+	tree_open_to_all();
+	regs[4] = al[4] = root;
+	regs[5] = NULL;
+	CT_EQ(run_cli(out, sizeof(out), regs), 1);
+	CT_CONTAINS(out, "no supported uncore for family 6 model 0x3e");
+	CT_EQ(run_cli(out, sizeof(out), al), 1);
+	CT_CONTAINS(out, "no supported uncore for family 6 model 0x3e");
+	regs[5] = "--platform";
+	regs[6] = "snbep";
+	CT_EQ(run_cli(out, sizeof(out), regs), 1);
+	CT_CONTAINS(out, "is not Intel Xeon E5-2600");
+	regs[7] = "--force";
+	CT_EQ(run_cli(out, sizeof(out), regs), 0);
+	CT_CONTAINS(out, "UBOX_CPUNODEID");
+	rm_tree();
+
+	/* the CPU says E5-2600, no bus has its UBox */
+	make_snbep("noubox", 0, &SNBEP_USUAL);
+	snprintf(p, sizeof(p), "rm -rf '%s/sys/bus/pci/devices/0000:3f:0b.0' '%s/sys/bus/pci/devices/0000:7f:0b.0'",
+		 root, root);
+	CT_REQUIRE(system(p) == 0);
+	tree_open_to_all();
+	regs[4] = root;
+	regs[5] = NULL;
+	CT_EQ(run_cli(out, sizeof(out), regs), 1);
+	CT_CONTAINS(out, "(8086:3ce0) on any PCI bus");
+	rm_tree();
+}
+
+/* `uncore regs` on the E5-2600 tree: both sockets, each with its bus. */
+CT_TEST(snbep_cli_regs_shows_both_sockets)
+{
+	size_t n = 1 << 18;
+	char *out = malloc(n);
+	const char *regs[] = { "uncore", "regs", "--backend=hw", "--hw-root", NULL, NULL };
+
+	CT_REQUIRE(out);
+	make_snbep("snbep-regs", 0, &SNBEP_MOVED);
+	put_cfg(0x1F, 16, 4, 0xD8, 0x0304, 4);
+	tree_open_to_all();
+	regs[4] = root;
+	CT_EQ(run_cli(out, n, regs), 0);
+	CT_CONTAINS(out, "# hardware backend: MSR via /dev/cpu/N/msr, PCI via sysfs (else /proc/bus/pci)");
+	CT_CONTAINS(out, "0 pci  ff:0b.0+0x040 UBOX_CPUNODEID               0x00000002");
+	CT_CONTAINS(out, "1 pci  1f:0b.0+0x040 UBOX_CPUNODEID               0x00000005");
+	CT_CONTAINS(out, "1 pci  1f:10.4+0x0d8 MC_CH2_PCI_PMON_CTL0         0x00000304");
+	CT_CONTAINS(out, "1 msr  0xd10           C0_MSR_PMON_CTL0");
+	rm_tree();
+	free(out);
 }
 
 CT_MAIN()

@@ -42,7 +42,8 @@ static void usage(FILE *f)
 		"  trace gen KIND       generate an event trace (stream, llc, burst, idle)\n"
 		"  trace convert IN     convert an event trace between text and binary\n"
 		"  trace info IN        header, length and fed totals of an event trace\n"
-		"  allowlist            the platform's MSRs as an msr-safe allow-list\n"
+		"  allowlist            the platform's MSRs as an msr-safe allow-list (MSRs\n"
+		"                       only; --backend=hw: this CPU's platform)\n"
 		"\n"
 		"common options:\n"
 		"  --platform NAME      platform (default: detect; simulator default skl)\n"
@@ -532,8 +533,27 @@ int machine_open(const struct opts *o, struct machine *mc)
 
 int machine_attach(struct machine *mc, struct ucd *d)
 {
-	if (mc->hw && ucb_hw_allow(mc->base, ucd_platform(d), ucd_mmio_base(d)))
+	unsigned bus[8], sock[8], n;
+
+	if (!mc->hw)
+		return 0;
+	if (ucb_hw_allow(mc->base, ucd_platform(d), ucd_mmio_base(d)))
 		return cli_fail(1, "out of memory");
+	/* where PCI writes may go: the buses the backend found itself.  They
+	 * should be the ones `regs` shows; someone trying a new machine wants
+	 * to see both agree. */
+	n = ucb_hw_buses(mc->base, bus, sock, 8);
+	for (unsigned i = 0; i < ucd_platform(d)->nboxes; i++) {
+		const struct ucm_boxtype *bt = ucd_platform(d)->boxes[i].type;
+
+		if (bt->space != UCM_PCI || !bt->nctr)
+			continue;
+		fprintf(stderr, "# hardware backend: PCI PMON writes allowed on uncore bus%s", n == 1 ? "" : "es");
+		for (unsigned k = 0; k < n && k < 8; k++)
+			fprintf(stderr, "%s %02x (socket %u)", k ? "," : "", bus[k], sock[k]);
+		fprintf(stderr, "%s\n", n ? "" : " none: no uncore bus found");
+		break;
+	}
 	return 0;
 }
 
@@ -680,6 +700,53 @@ static int cmd_regs(const struct opts *o, struct machine *mc, FILE *f)
 	return rc;
 }
 
+/* ---- allowlist ---- */
+
+/* `allowlist --backend=hw`: the platform of this CPU, from CPUID alone.
+ * The users it is for run msr-safe without root, so it reads no PCI
+ * configuration (the node IDs lie past the 64 bytes they may read). */
+static int allowlist_platform(const struct opts *o, const struct ucm_platform **out)
+{
+	struct ucb_hw_opts ho = { o->hw_root, o->hw_msr, o->hw_pci };
+	const struct ucm_platform *const *all;
+	struct ucb *b;
+	uint32_t r0[4], r1[4];
+	char vendor[13], err[768];
+	unsigned fam, model;
+	size_t np;
+	int rc;
+
+	if ((rc = ucb_hw_create(&ho, &b, err, sizeof(err))))
+		return cli_fail(1, "--backend hw: %s", err);
+	if ((rc = ucb_cpuid(b, 0, 0, 0, r0)) || (rc = ucb_cpuid(b, 0, 1, 0, r1))) {
+		rc = cli_fail(1, "CPUID: %s", ucb_error(b));
+		ucb_destroy(b);
+		return rc;
+	}
+	ucb_destroy(b);
+	memcpy(vendor, &r0[1], 4);
+	memcpy(vendor + 4, &r0[3], 4);
+	memcpy(vendor + 8, &r0[2], 4);
+	vendor[12] = 0;
+	/* family and model as the SDM's CPUID leaf 1 defines them (extended
+	 * fields added for family 0xF, extended model for 6 and 0xF) */
+	fam = (r1[0] >> 8) & 0xF;
+	model = ((r1[0] >> 4) & 0xF) | (((r1[0] >> 16) & 0xF) << 4);
+	if (fam == 0xF)
+		fam += (r1[0] >> 20) & 0xFF;
+	if (strcmp(vendor, "GenuineIntel"))
+		return cli_fail(1, "not an Intel CPU (%s): no allow-list", vendor);
+	all = ucm_platforms(&np);
+	for (size_t i = 0; i < np; i++)
+		for (unsigned k = 0; k < all[i]->ncpu_models; k++)
+			if (all[i]->cpu_family == fam && all[i]->cpu_models[k] == model) {
+				*out = all[i];
+				return 0;
+			}
+	return cli_fail(1, "no supported uncore for family %u model 0x%02x: name one with --platform", fam,
+			model);
+}
+
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -723,10 +790,14 @@ int main(int argc, char **argv)
 	if (!strcmp(o.cmd, "trace"))
 		return cmd_trace(&o);
 	if (!strcmp(o.cmd, "allowlist")) {
-		const struct ucm_platform *p = ucm_platform_find(o.platform ? o.platform : "skl");
+		const struct ucm_platform *p = NULL;
 
-		if (!p)
+		if (!o.platform && !strcmp(o.backend, "hw")) {
+			if ((rc = allowlist_platform(&o, &p)))
+				return rc;
+		} else if (!(p = ucm_platform_find(o.platform ? o.platform : "skl"))) {
 			return cli_fail(EXIT_USAGE, "--platform: unknown platform '%s'", o.platform);
+		}
 		if ((rc = out_open(&out, o.out)))
 			return rc;
 		rc = ucb_hw_allowlist(p, out.f) ? cli_fail(1, "writing the allow-list failed") : 0;

@@ -6,9 +6,13 @@
  *
  * Safety: until ucb_hw_allow() names the platform, every write is refused;
  * after it, only the registers of that platform's PMON tables can be
- * written.  Every path is opened under a root directory ("/" normally), so
- * the backend works on a tree of ordinary files in tests: pread/pwrite at
- * an offset and mmap behave the same on files.
+ * written, and PCI ones only on the uncore buses this backend finds itself
+ * (the bus whose identifying device reports a node ID of one of this
+ * machine's sockets), not on the platform's typical bus numbers: firmware
+ * may number buses differently.  Every path is opened under a root
+ * directory ("/" normally), so the backend works on a tree of ordinary
+ * files in tests: pread/pwrite at an offset and mmap behave the same on
+ * files.
  */
 #include <cpuid.h>
 #include <errno.h>
@@ -54,6 +58,8 @@ struct allow {
 	unsigned bytes;
 };
 
+#define MAXBUS 8             /* uncore buses: one per socket, at most 8 nodes */
+
 struct hw {
 	char root[1024];
 	/* byte offset of MSR n in the msr files: n on the real device; 8n in a
@@ -61,12 +67,18 @@ struct hw {
 	 * offset without neighbours overlapping (docs/hw-validation.md) */
 	unsigned msr_scale;
 	int msr_mode, pci_mode;    /* resolved: UCB_HW_MSR / _MSR_SAFE, _SYSFS / _PROC */
+	int pci_fallback;          /* sysfs chosen automatically: a function sysfs
+				    * does not show is looked up in /proc/bus/pci */
 	int msr_fd[MAXCPU];
 	int batch_fd;
 	const struct ucm_platform *plat;
-	struct allow *allow;
+	struct allow *allow;       /* sorted by space, then key; no overlaps */
 	size_t nallow;
 	uint64_t bar;              /* MMIO base for allow checks */
+	uint8_t bus[MAXBUS];       /* uncore PCI buses the allow-list covers */
+	uint8_t bus_socket[MAXBUS];
+	unsigned nbus;
+	char bus_names[3 * MAXBUS + 16]; /* "3f 7f", for messages */
 	int cpu_sockets[64];       /* first cpu of each socket, -1 none */
 	unsigned nsockets;
 };
@@ -134,10 +146,25 @@ static int msr_fd(struct ucb *b, unsigned cpu, int *fd)
 	return 0;
 }
 
+/* The register that holds [key, key + bytes) whole, or NULL.  A binary
+ * search: the whole-range sweeps of the tests (and msr-safe batches) ask
+ * millions of times. */
 static const struct allow *allowed(const struct hw *h, unsigned space, uint64_t key, unsigned bytes)
 {
-	for (size_t i = 0; i < h->nallow; i++) {
-		const struct allow *a = &h->allow[i];
+	size_t lo = 0, hi = h->nallow;
+
+	/* first entry after (space, key) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct allow *a = &h->allow[mid];
+
+		if (a->space < space || (a->space == space && a->key <= key))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo) {
+		const struct allow *a = &h->allow[lo - 1];
 
 		if (a->space == space && key >= a->key && key + bytes <= a->key + a->bytes)
 			return a;
@@ -250,26 +277,59 @@ static int hw_msr_batch(struct ucb *b, struct ucb_msr_op *ops, unsigned n)
 
 /* ---- PCI configuration ---- */
 
+static void pci_path(const struct hw *h, int proc, const struct ucb_pci *d, char *p, size_t n)
+{
+	/* /proc/bus/pci names domain 0 buses "BB", others "SSSS:BB" */
+	if (proc && d->seg)
+		path(h, p, n, "/proc/bus/pci/%04x:%02x/%02x.%x", d->seg, d->bus, d->dev, d->fn);
+	else if (proc)
+		path(h, p, n, "/proc/bus/pci/%02x/%02x.%x", d->bus, d->dev, d->fn);
+	else
+		path(h, p, n, "/sys/bus/pci/devices/%04x:%02x:%02x.%x/config", d->seg, d->bus, d->dev, d->fn);
+}
+
 static int pci_fd(struct ucb *b, const struct ucb_pci *d, int write, int *fd)
 {
 	struct hw *h = H(b);
-	char p[1200];
+	char p[1200], alt[1200];
+	int e;
 
-	if (h->pci_mode == UCB_HW_PCI_PROC)
-		path(h, p, sizeof(p), "/proc/bus/pci/%02x/%02x.%x", d->bus, d->dev, d->fn);
-	else
-		path(h, p, sizeof(p), "/sys/bus/pci/devices/%04x:%02x:%02x.%x/config", d->seg, d->bus, d->dev,
-		     d->fn);
+	pci_path(h, h->pci_mode == UCB_HW_PCI_PROC, d, p, sizeof(p));
 	*fd = open(p, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (*fd >= 0)
 		return 0;
-	if (errno == ENOENT)
+	e = errno;
+	if (e == ENOENT && h->pci_fallback) {
+		/* the same configuration space, where sysfs does not show it */
+		pci_path(h, 1, d, alt, sizeof(alt));
+		if ((*fd = open(alt, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC)) >= 0)
+			return 0;
+		if (errno != ENOENT) {
+			e = errno;
+			memcpy(p, alt, sizeof(p));
+		}
+	}
+	if (e == ENOENT)
 		return ucb_seterr(b, -ENODEV, "no PCI device %04x:%02x:%02x.%x (%s)", d->seg, d->bus, d->dev,
 				  d->fn, p);
-	if (errno == EACCES || errno == EPERM)
+	if (e == EACCES || e == EPERM)
 		return ucb_seterr(b, -EACCES, "%s: permission denied: PCI configuration writes, and reads past 64 bytes, need root",
 				  p);
-	return ucb_seterr(b, -errno, "%s: %s", p, strerror(errno));
+	return ucb_seterr(b, -e, "%s: %s", p, strerror(e));
+}
+
+/* Names the function and the uncore buses found, which is what a user
+ * whose firmware numbers buses unusually needs to see. */
+static int refuse_pci(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width)
+{
+	const struct hw *h = H(b);
+
+	if (!h->plat)
+		return ucb_seterr(b, -EPERM, "PCI config write at %02x:%02x.%x+0x%x refused: no platform allowed for writing yet",
+				  d->bus, d->dev, d->fn, off);
+	return ucb_seterr(b, -EPERM,
+			  "PCI config write of %u bytes at %02x:%02x.%x+0x%x refused: not a PMON register of %s on its uncore buses (%s)",
+			  width, d->bus, d->dev, d->fn, off, h->plat->name, h->bus_names);
 }
 
 static int hw_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width, uint64_t *val)
@@ -298,7 +358,7 @@ static int hw_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, un
 	ssize_t n;
 
 	if (!allowed(H(b), UCM_PCI, ucm_pci_key(d->bus, d->dev, d->fn, off), width))
-		return refuse(b, "PCI config write at", ucm_pci_key(d->bus, d->dev, d->fn, off));
+		return refuse_pci(b, d, off, width);
 	if ((rc = pci_fd(b, d, 1, &fd)))
 		return rc;
 	n = pwrite(fd, &val, width, off);
@@ -574,6 +634,7 @@ int ucb_hw_create(const struct ucb_hw_opts *o, struct ucb **out, char *err, size
 	if (h->pci_mode == UCB_HW_AUTO) {
 		path(h, p, sizeof(p), "/sys/bus/pci/devices");
 		h->pci_mode = exists(p) ? UCB_HW_PCI_SYSFS : UCB_HW_PCI_PROC;
+		h->pci_fallback = h->pci_mode == UCB_HW_PCI_SYSFS;
 	}
 	topology(h);
 	if (!h->nsockets) {
@@ -596,48 +657,142 @@ const char *ucb_hw_describe(struct ucb *b)
 
 	snprintf(buf, sizeof(buf), "MSR via %s%s, PCI via %s, MMIO via /dev/mem, root %s",
 		 h->msr_mode == UCB_HW_MSR_SAFE ? "msr-safe" : "/dev/cpu/N/msr",
-		 h->batch_fd >= 0 ? " (batched)" : "", h->pci_mode == UCB_HW_PCI_PROC ? "/proc/bus/pci" : "sysfs",
+		 h->batch_fd >= 0 ? " (batched)" : "",
+		 h->pci_mode == UCB_HW_PCI_PROC ? "/proc/bus/pci"
+		 : h->pci_fallback ? "sysfs (else /proc/bus/pci)" : "sysfs",
 		 h->root);
 	return buf;
 }
 
-/* The platform's writable registers: every register with a bit software
- * may write (RW, RW1C or write-only), on every socket's bus. */
-static int build_allow(const struct ucm_platform *p, struct allow **out, size_t *n)
+/* The bits of a register software may write (RW, RW1C, WO); 0: none. */
+static uint64_t write_mask(const struct ucm_layout *l)
 {
-	size_t cap = 0, k = 0;
+	uint64_t m = 0;
+
+	for (unsigned f = 0; f < l->nfields; f++)
+		if (l->fields[f].access == UCM_A_RW || l->fields[f].access == UCM_A_RW1C ||
+		    l->fields[f].access == UCM_A_WO)
+			m |= ucm_field_mask(&l->fields[f]);
+	return m;
+}
+
+/* The identifying PCI function of a platform (the box with a device-ID
+ * register reporting the platform's first ID, as the driver picks it) and
+ * its register of kind k, or NULL. */
+static const struct ucm_boxinst *ident_box(const struct ucm_platform *p, unsigned k,
+					   const struct ucm_regdef **def)
+{
+	*def = NULL;
+	for (unsigned i = 0; i < p->nboxes && p->ndevids; i++) {
+		const struct ucm_boxinst *bi = &p->boxes[i];
+
+		if (bi->type->space != UCM_PCI || (bi->devid && bi->devid != p->devids[0]) ||
+		    !ucm_regdef_find(bi->type, UCM_K_DEVID, 0))
+			continue;
+		*def = ucm_regdef_find(bi->type, k, 0);
+		return bi;
+	}
+	return NULL;
+}
+
+/* The uncore buses, found as the hardware describes them rather than at
+ * the platform's typical numbers (Xeon: 0x3F, 0x7F; firmware may choose
+ * others): every bus whose identifying function (SNB-EP: the UBox, D11:F0,
+ * device 0x3CE0) reports a node ID (CPUNODEID 0x40) that the node map
+ * (GIDNIDMAP 0x54) gives to a socket this machine has (public facts; Linux
+ * uncore_snbep.c does the same).  The driver finds them the same way; the
+ * backend does it again so that what it lets be written does not depend
+ * on what the driver says.  A platform without a node ID register (the
+ * client's host bridge) has fixed buses. */
+static void find_buses(struct ucb *b, const struct ucm_platform *p)
+{
+	struct hw *h = H(b);
+	const struct ucm_regdef *did, *nid, *map;
+	const struct ucm_boxinst *bi = ident_box(p, UCM_K_DEVID, &did);
+
+	h->nbus = 0;
+	if (!bi || !ident_box(p, UCM_K_NODEID, &nid) || !nid) {
+		for (unsigned s = 0; s < p->max_sockets && s < MAXBUS; s++) {
+			h->bus_socket[h->nbus] = (uint8_t)s;
+			h->bus[h->nbus++] = p->pci_bus[s];
+		}
+		return;
+	}
+	ident_box(p, UCM_K_NODEMAP, &map);
+	for (unsigned bus = 0; bus < 256 && h->nbus < MAXBUS; bus++) {
+		struct ucb_pci pci = { 0, (uint8_t)bus, bi->dev, bi->fn };
+		uint64_t vid, dev, node, nmap = 0xFAC688; /* no map: node i is socket i */
+		unsigned sock;
+
+		if (hw_pci_read(b, &pci, 0, 2, &vid) || vid != p->pci_vendor ||
+		    hw_pci_read(b, &pci, (unsigned)(bi->base + did->off), 2, &dev) || dev != p->devids[0] ||
+		    hw_pci_read(b, &pci, (unsigned)(bi->base + nid->off), 4, &node) ||
+		    (map && hw_pci_read(b, &pci, (unsigned)(bi->base + map->off), 4, &nmap)))
+			continue;
+		node = ucm_field_get(ucm_layout_field(nid->layout, UCM_R_VALUE), node);
+		for (sock = 0; sock < 8 && ((nmap >> (3 * sock)) & 7) != node; sock++)
+			;
+		/* a node of no socket, or of a socket beyond the platform's or
+		 * without a cpu here: not ours to write */
+		if (sock >= p->max_sockets || h->cpu_sockets[sock] < 0)
+			continue;
+		h->bus_socket[h->nbus] = (uint8_t)sock;
+		h->bus[h->nbus++] = (uint8_t)bus;
+	}
+	b->err[0] = 0; /* the buses without the function are no error */
+}
+
+static int cmp_allow(const void *x, const void *y)
+{
+	const struct allow *a = x, *b = y;
+
+	if (a->space != b->space)
+		return a->space < b->space ? -1 : 1;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* The platform's writable registers: every register with a bit software
+ * may write (RW, RW1C or write-only), the MSRs and the MMIO window once
+ * (per package, per BAR), the PCI ones on every uncore bus found; never
+ * the BAR itself. */
+static int build_allow(struct hw *h, const struct ucm_platform *p)
+{
+	size_t cap = 0, k = 0, j = 0;
 	struct allow *a;
 
 	for (unsigned i = 0; i < p->nboxes; i++)
-		cap += p->boxes[i].type->nregs * p->max_sockets;
+		cap += (size_t)p->boxes[i].type->nregs * (h->nbus + 1);
 	a = calloc(cap ? cap : 1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	for (unsigned s = 0; s < p->max_sockets; s++)
-		for (unsigned i = 0; i < p->nboxes; i++) {
-			const struct ucm_boxinst *bi = &p->boxes[i];
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		const struct ucm_boxinst *bi = &p->boxes[i];
+		unsigned copies = bi->type->space == UCM_PCI ? h->nbus : 1;
 
-			for (unsigned r = 0; r < bi->type->nregs; r++) {
-				const struct ucm_regdef *d = &bi->type->regs[r];
-				int writable = 0;
+		for (unsigned r = 0; r < bi->type->nregs; r++) {
+			const struct ucm_regdef *d = &bi->type->regs[r];
 
-				for (unsigned f = 0; f < d->layout->nfields; f++)
-					writable |= d->layout->fields[f].access == UCM_A_RW ||
-						    d->layout->fields[f].access == UCM_A_RW1C ||
-						    d->layout->fields[f].access == UCM_A_WO;
-				/* the BAR is configuration, never ours to move */
-				if (!writable || d->kind == UCM_K_BAR)
-					continue;
+			/* the BAR is configuration, never ours to move */
+			if (!write_mask(d->layout) || d->kind == UCM_K_BAR)
+				continue;
+			for (unsigned c = 0; c < copies; c++) {
 				a[k].space = bi->type->space;
 				a[k].bytes = bi->type->space == UCM_MSR ? 1 : d->layout->width / 8;
 				a[k].key = bi->type->space == UCM_PCI
-						   ? ucm_pci_key(p->pci_bus[s], bi->dev, bi->fn, (unsigned)(bi->base + d->off))
+						   ? ucm_pci_key(h->bus[c], bi->dev, bi->fn, (unsigned)(bi->base + d->off))
 						   : bi->base + d->off;
 				k++;
 			}
 		}
-	*out = a;
-	*n = k;
+	}
+	qsort(a, k, sizeof(*a), cmp_allow);
+	/* the same MSR may be listed by two tables: keep one */
+	for (size_t i = 0; i < k; i++)
+		if (!j || a[i].space != a[j - 1].space || a[i].key != a[j - 1].key)
+			a[j++] = a[i];
+	k = j;
+	h->allow = a;
+	h->nallow = k;
 	return 0;
 }
 
@@ -648,19 +803,65 @@ int ucb_hw_allow(struct ucb *b, const struct ucm_platform *p, uint64_t mmio_base
 	free(h->allow);
 	h->allow = NULL;
 	h->nallow = 0;
+	h->nbus = 0;
 	h->plat = p;
 	h->bar = mmio_base;
-	return p ? build_allow(p, &h->allow, &h->nallow) : 0;
+	if (!p)
+		return 0;
+	find_buses(b, p);
+	snprintf(h->bus_names, sizeof(h->bus_names), "none found");
+	for (unsigned i = 0, k = 0; i < h->nbus; i++)
+		k += (unsigned)snprintf(h->bus_names + k, sizeof(h->bus_names) - k, "%s%02x", i ? " " : "", h->bus[i]);
+	return build_allow(h, p);
 }
 
-/* msr-safe's allow-list format: "0xADDR 0xWRITEMASK" per MSR. */
+unsigned ucb_hw_buses(struct ucb *b, unsigned *bus, unsigned *socket, unsigned max)
+{
+	struct hw *h = H(b);
+
+	for (unsigned i = 0; i < h->nbus && i < max; i++) {
+		bus[i] = h->bus[i];
+		socket[i] = h->bus_socket[i];
+	}
+	return h->nbus;
+}
+
+/* msr-safe's allow-list format: "0xADDR 0xWRITEMASK" per MSR, read-only
+ * registers with mask 0 (msr-safe then allows reading them).  msr-safe
+ * covers MSRs only: the boxes in PCI configuration space or behind a BAR
+ * are named in a comment, with what they need instead. */
 int ucb_hw_allowlist(const struct ucm_platform *p, FILE *out)
 {
+	static const char *const how[] = { "", "PCI configuration writes (and reads past 64 bytes) need root",
+					    "/dev/mem needs root" };
 	uint32_t seen[1024];
 	unsigned nseen = 0;
 
 	fprintf(out, "# MSR allowlist for %s (%s): the uncore PMON registers uncore reads and writes\n",
 		p->name, p->title);
+	for (unsigned sp = UCM_PCI; sp <= UCM_MMIO; sp++) {
+		const struct ucm_boxtype *listed[32];
+		unsigned nl = 0;
+
+		for (unsigned i = 0; i < p->nboxes; i++) {
+			const struct ucm_boxtype *bt = p->boxes[i].type;
+			unsigned k;
+
+			if (bt->space != sp || !bt->nctr)
+				continue; /* only counting boxes: ID and BAR functions are read */
+			for (k = 0; k < nl && listed[k] != bt; k++)
+				;
+			if (k == nl && nl < 32)
+				listed[nl++] = bt;
+		}
+		if (!nl)
+			continue;
+		fprintf(out, "# msr-safe covers MSRs only; not listed, in %s: ",
+			sp == UCM_PCI ? "PCI configuration space" : "MMIO");
+		for (unsigned k = 0; k < nl; k++)
+			fprintf(out, "%s%s", k ? ", " : "", listed[k]->name);
+		fprintf(out, " (%s)\n", how[sp]);
+	}
 	for (unsigned i = 0; i < p->nboxes; i++) {
 		const struct ucm_boxinst *bi = &p->boxes[i];
 
@@ -669,7 +870,6 @@ int ucb_hw_allowlist(const struct ucm_platform *p, FILE *out)
 		for (unsigned r = 0; r < bi->type->nregs; r++) {
 			const struct ucm_regdef *d = &bi->type->regs[r];
 			uint32_t addr = (uint32_t)(bi->base + d->off);
-			uint64_t wmask = 0;
 			unsigned k;
 
 			for (k = 0; k < nseen && seen[k] != addr; k++)
@@ -677,13 +877,7 @@ int ucb_hw_allowlist(const struct ucm_platform *p, FILE *out)
 			if (k < nseen || nseen == 1024)
 				continue;
 			seen[nseen++] = addr;
-			for (unsigned f = 0; f < d->layout->nfields; f++) {
-				const struct ucm_field *fl = &d->layout->fields[f];
-
-				if (fl->access == UCM_A_RW || fl->access == UCM_A_RW1C || fl->access == UCM_A_WO)
-					wmask |= ucm_field_mask(fl);
-			}
-			fprintf(out, "0x%08X 0x%016" PRIX64 "\n", addr, wmask);
+			fprintf(out, "0x%08X 0x%016" PRIX64 "\n", addr, write_mask(d->layout));
 		}
 	}
 	return ferror(out) ? -EIO : 0;

@@ -22,11 +22,17 @@ struct ucb_hw_opts {
 
 int ucb_hw_create(const struct ucb_hw_opts *o, struct ucb **out, char *err, size_t n);
 /* Allow writes to the PMON registers of platform p (NULL: none), with the
- * MMIO window at mmio_base.  Until then every write is refused. */
+ * MMIO window at mmio_base.  Until then every write is refused.  PCI
+ * registers are allowed on the uncore buses the backend finds itself: each
+ * bus whose identifying function reports a node ID mapped to a socket of
+ * this machine (or, on a platform without node IDs, its fixed buses). */
 int ucb_hw_allow(struct ucb *b, const struct ucm_platform *p, uint64_t mmio_base);
+/* Those buses, and the socket of each (at most max); returns how many. */
+unsigned ucb_hw_buses(struct ucb *b, unsigned *bus, unsigned *socket, unsigned max);
 /* One line: which access paths were chosen. */
 const char *ucb_hw_describe(struct ucb *b);
-/* msr-safe allow-list of platform p ("0xADDR 0xWRITEMASK" lines). */
+/* msr-safe allow-list of platform p ("0xADDR 0xWRITEMASK" lines); MSRs
+ * only, as msr-safe: a comment names the PCI and MMIO boxes it leaves out. */
 int ucb_hw_allowlist(const struct ucm_platform *p, FILE *out);
 
 #endif
