@@ -94,6 +94,58 @@ sorted() { printf '%s\n' "$@" | sort; }
 
 # ---- stat ----
 
+# The two-socket Xeon E5-2600: the default set is, per socket, the UBox
+# clock (1 counter), two CBo events on 8 CBos (16), two HA events (2),
+# cas_rd, cas_wr and the DCLK on 4 channels (12), PCU occupancy and C6
+# residency (2) and QPI data flits on 2 ports (2): 35 counters a socket
+# (guide Tables 1-2, 1-3).
+case_snbep_stat() {
+	run stat --platform snbep --check --duration 0.1
+	expect_rc 0
+	grep -qxF "uncore: check: 70 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err" || fail "$last: no check line for 70 counters: $(cat "$work/err")"
+	grep -qF "Performance counter stats for 'snbep uncore':" "$work/out" || fail "$last: no header"
+	cp "$work/out" "$work/total"
+
+	# per socket: two lines an event, the counters summed, adding up to
+	# the total of the same (deterministic) run
+	run stat --platform snbep --per-socket --duration 0.1
+	expect_rc 0
+	awk '
+		FILENAME == ARGV[1] && /^ +[0-9][0-9,]* +[A-Za-z]/ { c = $1; gsub(",", "", c); total[$2] = c + 0; n++ }
+		FILENAME == ARGV[2] && /^S[01] / { c = $3; gsub(",", "", c); sum[$4] += c + 0; units[$4 " " $1] = $2 }
+		END {
+			if (n != 11) { printf "%d events, want 11\n", n; bad = 1 }
+			for (e in total) if (sum[e] != total[e]) { printf "%s: sockets add to %.0f, total %.0f\n", e, sum[e], total[e]; bad = 1 }
+			want["UNC_U_CLOCKTICKS"] = 1; want["UNC_C_LLC_LOOKUP.DATA_READ"] = 8; want["cas_rd"] = 4
+			want["UNC_M_DCLOCKTICKS"] = 4; want["UNC_Q_TxL_FLITS_G0.DATA"] = 2; want["UNC_H_REQUESTS.READS"] = 1
+			for (e in want) for (s = 0; s < 2; s++)
+				if (units[e " S" s] != want[e]) { printf "%s S%d: %s counters, want %d\n", e, s, units[e " S" s], want[e]; bad = 1 }
+			exit bad
+		}' "$work/total" "$work/out" >"$work/why" || fail "$last: $(cat "$work/why")"
+	# a clock summed over counters shows one counter's frequency: the
+	# 4 channels' DCLK at 800 MHz (2.5.4.2), not 3.2 GHz
+	grep -qE '^ +[0-9,]+ +UNC_M_DCLOCKTICKS +# +0\.[78][0-9]{2} GHz$' "$work/total" ||
+		fail "$last: DCLK not shown at ~0.8 GHz: $(grep DCLOCK "$work/total")"
+
+	# one socket; four CBos, which the driver finds by probing
+	run stat --platform snbep --check --duration 0.05 --sockets 1 --ncbo 4
+	expect_rc 0
+	grep -qxF "uncore: check: 27 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err" || fail "$last: no check line for 27 counters: $(cat "$work/err")"
+	run stat --platform snbep --sockets 3
+	expect_rc 2
+	expect_err "--sockets 3: snbep has at most 2"
+	run stat --platform skl --sockets 2
+	expect_rc 2
+	expect_err "--sockets 2: skl has at most 1"
+	# every built-in workload of the platform runs
+	for wl in mixed stream idle; do
+		run stat --platform snbep --check --duration 0.02 --workload "$wl"
+		expect_rc 0
+	done
+}
+
 case_check() {
 	run stat --check --duration 0.2
 	expect_rc 0
@@ -701,6 +753,150 @@ case_trace() {
 	expect_err "unknown generator 'warp'"
 }
 
+# Xeon E5-2600 event traces: generated (the CLI writes one socket), converted
+# both ways, then replayed while the driver samples with -I: every count is
+# what the trace holds, computed here from its text.  Boxes on other clocks
+# count their own cycles: reference cycle c (2.7 GHz uclk) completes at
+# ceil(c * 10000 / 27) ps, and the iMC and PCU clocks (800 MHz) have then
+# completed floor(t / 1250) cycles (docs/formats.md, "Clocks").  An idle
+# lead-in of 5 ms lets the driver program the counters before the traffic.
+snbep_lead_in() {
+	awk 'done || !/^(run|cycle|@)/ { print; next } { print "run 13500000:"; print; done = 1 }' "$1" >"$2"
+}
+
+# snbep_expect FILE: the counts the trace holds, one "key value" per line.
+snbep_expect() {
+	awk '
+	function T(c) { return int((c * 10000 + 26) / 27) }
+	function D(c) { return int(T(c) / 1250) }
+	/^(run|cycle|@)/ {
+		line = $0
+		start = c
+		if (line ~ /^@/) {
+			start = substr(line, 2)
+			sub(/ .*/, "", start)
+			start += 0
+			sub(/^@[0-9]+ /, "", line)
+		}
+		n = 1
+		if (line ~ /^run /) {
+			n = line
+			sub(/^run /, "", n)
+			sub(/:.*/, "", n)
+			n += 0
+		}
+		c = start + n
+		d = D(c) - D(start)
+		ins = line
+		sub(/^[^:]*:[ ]*/, "", ins)
+		k = split(ins, inp, ", ")
+		for (i = 1; i <= k; i++) {
+			name = inp[i]
+			sub(/=.*/, "", name)
+			v = inp[i]
+			sub(/^[^=]*=/, "", v)
+			attrs = v
+			sub(/[{].*/, "", v)
+			v += 0
+			nid = -1
+			if (match(attrs, /nid=[0-9]+/))
+				nid = substr(attrs, RSTART + 4, RLENGTH - 4) + 0
+			freq = -1
+			if (match(attrs, /freq=[0-9]+/))
+				freq = substr(attrs, RSTART + 5, RLENGTH - 5) + 0
+			if (name == "cbo.TOR_INSERTS.DRd_MISS" && nid == 0) e["tor_nid0"] += 8 * v * n
+			if (name == "ha0.REQUESTS.READS") e["ha_reads"] += v * n
+			if (name == "imc.CAS_COUNT.RD_REG") e["cas_rd"] += 4 * v * d
+			if (name == "imc.CAS_COUNT.WR_WMM") e["cas_wr"] += 4 * v * d
+			if (name == "pcu.POWER_STATE_OCCUPANCY.CORES_C0") e["c0"] += v * d
+			if (name == "pcu.POWER_STATE_OCCUPANCY.CORES_C6") e["c6"] += v * d
+			if (name == "pcu_cstate.CORE_C6_CYCLES") e["c6_cycles"] += v * d
+			if (name == "pcu.FREQ_BAND0_CYCLES.CYCLES" && freq >= 20) e["band_2ghz"] += v * d
+		}
+	}
+	END { for (x in e) printf "%s %.0f\n", x, e[x] }' "$1" | sort
+}
+
+# snbep_counted KEY=EVENT...: the -x, -I output in $work/out summed per
+# event over the intervals, as "key value" lines (event texts hold commas:
+# the event is every field between the unit and the last four).
+snbep_counted() {
+	local spec
+	for spec in "$@"; do
+		awk -F, -v key="${spec%%=*}" -v ev="${spec#*=}" '
+			NF >= 8 && $1 !~ /^#/ {
+				e = $4
+				for (i = 5; i <= NF - 4; i++)
+					e = e "," $i
+				if (e == ev)
+					s += $2
+			}
+			END { printf "%s %.0f\n", key, s }' "$work/out"
+	done | sort
+}
+
+case_trace_snbep() {
+	local ev_s=(tor_nid0='cbo/TOR_INSERTS.NID_MISS_OPCODE,filter_opc=0x182,filter_nid=0x1/'
+		ha_reads=UNC_H_REQUESTS.READS cas_rd=UNC_M_CAS_COUNT.RD cas_wr=UNC_M_CAS_COUNT.WR)
+	local ev_c=(c0=UNC_P_POWER_STATE_OCCUPANCY.CORES_C0 c6=UNC_P_POWER_STATE_OCCUPANCY.CORES_C6
+		c6_cycles=pcu_cstate/CORE_C6_CYCLES/ band_2ghz='pcu/FREQ_BAND0_CYCLES,filter_band0=20/')
+	local list x
+
+	run trace gen stream --platform snbep --bandwidth 12 --read-ratio 0.75 --duration 0.02 --seed 4 -o "$work/s.uct"
+	expect_rc 0
+	[ "$(head -2 "$work/s.uct" | tr '\n' ' ')" = 'uncore-trace 2 platform snbep ' ] ||
+		fail "stream trace header: $(head -3 "$work/s.uct")"
+	grep -q 'cbo.TOR_INSERTS.DRd_MISS=1{nid=0,tid=' "$work/s.uct" || fail "TOR inserts without their node and thread"
+	run trace convert "$work/s.uct" -o "$work/s.bin"
+	expect_rc 0
+	run trace convert "$work/s.bin" -o "$work/s2.uct"
+	expect_rc 0
+	cmp -s "$work/s.uct" "$work/s2.uct" || fail "snbep text -> binary -> text is not identical"
+	snbep_lead_in "$work/s.uct" "$work/sl.uct"
+	list=$(printf '%s,' "${ev_s[@]#*=}")
+	run stat --platform snbep --trace "$work/sl.uct" -I 5 -x, -e "${list%,}"
+	expect_rc 0
+	[ "$(grep -c '^0\.0[0-9]*,' "$work/out")" -ge 20 ] || fail "stat -I 5 printed $(grep -c '' "$work/out") lines"
+	snbep_expect "$work/sl.uct" | grep -E '^(tor_nid0|ha_reads|cas_rd|cas_wr) ' >"$work/want"
+	snbep_counted "${ev_s[@]}" >"$work/got"
+	[ "$(wc -l <"$work/want")" -eq 4 ] || fail "stream trace lacks some traffic: $(cat "$work/want")"
+	cmp -s "$work/want" "$work/got" || fail "stream counts differ from the trace: want $(cat "$work/want"), got $(cat "$work/got")"
+	# 12 GB/s for 20 ms: 3,750,000 lines, a quarter of them written
+	x=$(awk '$1 == "cas_rd" || $1 == "cas_wr" { s += $2 } END { print s }' "$work/want")
+	[ "$x" -gt 3745000 ] && [ "$x" -le 3755000 ] || fail "the trace carries $x lines, not 12 GB/s for 20 ms"
+
+	# core C-states: occupancy, residency and the frequency band filter
+	run trace gen cstate --platform snbep --duration 0.02 --seed 8 --duty 0.3 --hit-ratio 0.5 -o "$work/c.uct"
+	expect_rc 0
+	grep -q 'asleep=0x' "$work/c.uct" || fail "C-state trace without sleep masks"
+	snbep_lead_in "$work/c.uct" "$work/cl.uct"
+	list=$(printf '%s,' "${ev_c[@]#*=}")
+	run stat --platform snbep --trace "$work/cl.uct" -I 5 -x, -e "${list%,}"
+	expect_rc 0
+	snbep_expect "$work/cl.uct" | grep -E '^(c0|c6|c6_cycles|band_2ghz) ' >"$work/want"
+	snbep_counted "${ev_c[@]}" >"$work/got"
+	[ "$(wc -l <"$work/want")" -eq 4 ] || fail "C-state trace lacks some inputs: $(cat "$work/want")"
+	cmp -s "$work/want" "$work/got" || fail "C-state counts differ from the trace: want $(cat "$work/want"), got $(cat "$work/got")"
+
+	# malformed: socket, instance, increment, attribute; located
+	printf 'uncore-trace 2\nplatform snbep\nsockets 2\nrun 10: s2.ha.REQUESTS.READS=1\n' >"$work/bad.uct"
+	run stat --trace "$work/bad.uct"
+	expect_rc 2
+	expect_err "bad.uct:4:10: socket 2: the trace has 2"
+	printf 'uncore-trace 2\nplatform snbep\nrun 10: qpi.RxL_FLITS_G0.DATA=3\n' >"$work/bad.uct"
+	run trace convert "$work/bad.uct" -o "$work/never.bin"
+	expect_rc 1
+	expect_err "bad.uct:3:9: qpi0 RxL_FLITS_G0: 3 per cycle exceeds"
+	printf 'uncore-trace 2\nplatform snbep\nrun 10: cbo0.LLC_LOOKUP.DATA_READ_I=1{opc=0x182}\n' >"$work/bad.uct"
+	run trace info "$work/bad.uct"
+	expect_rc 1
+	expect_err "bad.uct:3:39: no filter of LLC_LOOKUP compares 'opc'"
+	run trace gen stream --platform snbep --bandwidth 60 --duration 0.01 -o "$work/x.uct"
+	expect_rc 2
+	expect_err "CAS per 4 dclk cycles"
+	[ ! -e "$work/x.uct" ] || fail "a refused generator left its output"
+}
+
 # On a terminal, a replay shows its progress on stderr; not in a pipe.
 case_trace_progress() {
 	run trace gen idle --duration 0.02 -o "$work/i.uct"
@@ -732,11 +928,117 @@ case_allowlist() {
 	grep -qx '0x00000395 0x0000FFFFFFFFFFFF' "$work/out" || fail "FIXED_CTR: 48 bits"
 }
 
+# The E5-2600's msr-safe allow-list: the MSRs of Table 1-2 (UBox Table 2-1:
+# 6, CBo Table 2-8: 10 for each of 8, PCU Table 2-73: 10 and the 2 C-state
+# counters), masks from the field tables; a comment says msr-safe is
+# MSR-only and names the PCI boxes left out.  With --backend=hw and no
+# --platform the CPU of a fake machine (--hw-root) chooses the list.
+case_allowlist_snbep() {
+	local tree=$work/tree c
+	run allowlist --platform snbep
+	expect_rc 0
+	cp "$work/out" "$work/snbep"
+	[ "$(grep -c '^0x' "$work/out")" -eq 98 ] || fail "allowlist has $(grep -c '^0x' "$work/out") MSRs, want 98"
+	if grep -vE '^#|^0x[0-9A-F]{8} 0x[0-9A-F]{16}$' "$work/out" | grep -q .; then
+		fail "a line msr-safe cannot parse: $(grep -vE '^#|^0x[0-9A-F]{8} 0x[0-9A-F]{16}$' "$work/out" | head -1)"
+	fi
+	grep -qx '0x00000C08 0x0000000000400000' "$work/out" || fail "UCLK_FIXED_CTL: en only (Table 2-4)"
+	grep -qx '0x00000C09 0x00000FFFFFFFFFFF' "$work/out" || fail "UCLK_FIXED_CTR: 44 bits (Table 2-5)"
+	grep -qx '0x00000D04 0x0000000000010103' "$work/out" || fail "C0 BOX_CTL: frz_en frz rst_ctrs rst_ctrl (Table 2-9)"
+	grep -qx '0x00000D10 0x00000000FFCEFFFF' "$work/out" || fail "C0 CTL0: thresh invert en tid_en edge rst umask ev_sel (Table 2-10)"
+	grep -qx '0x00000D14 0x00000000FFFFFC1F' "$work/out" || fail "C0 FILTER: opc state nid tid (Table 2-12)"
+	grep -qx '0x00000DF9 0x00000FFFFFFFFFFF' "$work/out" || fail "C7 CTR3: 44 bits (Table 2-11)"
+	grep -qx '0x00000C30 0x00000000DFE6C0FF' "$work/out" || fail "PCU CTL0: occ, thresh, en, ev_sel_ext 21, occ_sel (Table 2-75)"
+	grep -qx '0x00000C36 0x0000FFFFFFFFFFFF' "$work/out" || fail "PCU CTR0 at 0xC36: 48 bits (Table 2-76)"
+	grep -q '^# msr-safe covers MSRs only.*PCI configuration space: ha, imc, qpi, r2pcie, r3qpi' "$work/out" ||
+		fail "no comment naming the PCI boxes msr-safe cannot cover"
+	# none of the skl MSRs
+	grep -q '^0x00000E01 ' "$work/out" && fail "skl's GLOBAL_CTRL in the snbep list"
+
+	# detected from CPUID under a fake root: model 0x2D, then 0x5E, then 0x3E
+	for c in 0 1; do
+		mkdir -p "$tree/sys/devices/system/cpu/cpu$c/topology" "$tree/dev/cpu/$c"
+		echo 0 >"$tree/sys/devices/system/cpu/cpu$c/topology/physical_package_id"
+	done
+	mkdir -p "$tree/proc"
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 45\nstepping\t: 7\n\n' >"$tree/proc/cpuinfo"
+	run allowlist --backend=hw --hw-root "$tree"
+	expect_rc 0
+	cmp -s "$work/out" "$work/snbep" || fail "allowlist --backend=hw on an E5-2600 differs from --platform snbep"
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 94\nstepping\t: 3\n\n' >"$tree/proc/cpuinfo"
+	run allowlist --backend=hw --hw-root "$tree"
+	expect_rc 0
+	grep -q '^# MSR allowlist for skl' "$work/out" || fail "allowlist --backend=hw on a Skylake: $(head -1 "$work/out")"
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 62\nstepping\t: 4\n\n' >"$tree/proc/cpuinfo"
+	run allowlist --backend=hw --hw-root "$tree"
+	expect_rc 1
+	expect_err "no supported uncore for family 6 model 0x3e"
+	expect_no_stdout
+}
+
+# put FILE OFFSET HEX32: a little-endian dword into a fake register file.
+put32() {
+	local h
+	h=$(printf '%08x' "$3")
+	printf "\\x${h:6:2}\\x${h:4:2}\\x${h:2:2}\\x${h:0:2}" |
+		dd of="$1" bs=1 seek=$(($2)) conv=notrunc status=none
+}
+
+# The steps of docs/hw-validation.md, "From a real session to a CI test",
+# on a fake two-socket Xeon E5-2600 (--hw-root) whose firmware put socket
+# 0 (node 2) on bus 0xFF and socket 1 (node 5) on bus 0x1F: record a
+# `stat --backend=hw`, replay it without the machine, get the same output;
+# a driver that would do otherwise fails the replay.
+case_hw_replay_snbep() {
+	local tree=$work/xeon c b f d ev="UNC_U_CLOCKTICKS,UNC_H_REQUESTS.READS,cas_rd"
+	for c in $(seq 0 15); do
+		mkdir -p "$tree/sys/devices/system/cpu/cpu$c/topology" "$tree/dev/cpu/$c"
+		echo $((c / 8)) >"$tree/sys/devices/system/cpu/cpu$c/topology/physical_package_id"
+		truncate -s 32768 "$tree/dev/cpu/$c/msr"
+	done
+	mkdir -p "$tree/proc"
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 45\nstepping\t: 7\n\n' >"$tree/proc/cpuinfo"
+	# the functions of public-facts.md on each uncore bus: dev.fn:device ID
+	for b in 1f ff; do
+		for f in 0b.0:3ce0 0e.1:3c46 10.0:3cb0 10.1:3cb1 10.4:3cb4 10.5:3cb5 08.2:3c41 09.2:3c42 \
+			08.6:3c86 09.6:3c96 08.0:3c80 09.0:3c90 13.1:3c43 13.5:3c44 13.6:3c45; do
+			d="$tree/sys/bus/pci/devices/0000:$b:${f%:*}"
+			mkdir -p "$d"
+			truncate -s 4096 "$d/config"
+			put32 "$d/config" 0 $((0x${f#*:} << 16 | 0x8086))
+		done
+		put32 "$tree/sys/bus/pci/devices/0000:$b:0b.0/config" 0x54 0xfa322a # GIDNIDMAP
+	done
+	put32 "$tree/sys/bus/pci/devices/0000:1f:0b.0/config" 0x40 5 # CPUNODEID
+	put32 "$tree/sys/bus/pci/devices/0000:ff:0b.0/config" 0x40 2
+	chmod -R a+rwX "$tree"
+
+	run stat --backend=hw --hw-root "$tree" -e "$ev" --duration 0.2 -x, --record "$work/session.log"
+	expect_rc 0
+	expect_err "PCI PMON writes allowed on uncore buses 1f (socket 1), ff (socket 0)"
+	cp "$work/out" "$work/expected.txt"
+	[ "$(grep -c ',,' "$work/out")" -eq 3 ] || fail "want 3 counts: $(cat "$work/out")"
+	grep -q '^pciwr 0000:ff:0e.1 0xd8 4 ' "$work/session.log" || fail "socket 0's HA (bus ff) not programmed"
+	grep -q '^pciwr 0000:1f:10.0 0xf4 4 ' "$work/session.log" || fail "socket 1's iMC (bus 1f) not programmed"
+	grep -qE '^pci(rd|wr) 0000:(3f|7f):(0e|10)' "$work/session.log" && fail "a PMON access on the usual buses"
+	grep -q '^wrmsr 8 0xc08 ' "$work/session.log" || fail "socket 1's UBox not programmed through cpu 8"
+	# the replay needs neither the machine nor root
+	rm -rf "$tree"
+	run stat --backend "replay:$work/session.log" -e "$ev" --duration 0.2 -x,
+	expect_rc 0
+	cmp -s "$work/out" "$work/expected.txt" || fail "replayed output differs from the recorded run"
+	run stat --backend "replay:$work/session.log" -e "UNC_U_CLOCKTICKS,UNC_H_REQUESTS.WRITES,cas_rd" \
+		--duration 0.2 -x,
+	expect_rc 1
+	expect_err "replay diverges"
+}
+
 case_selftest() {
 	local c fake
 	for c in check stat_default stat_csv stat_json stat_interval bad_option bad_event \
 		bad_workload bad_platform output_file output_error list regs record_replay trace \
-		trace_progress allowlist metric_output metric_errors list_metrics; do
+		trace_progress trace_snbep allowlist metric_output metric_errors list_metrics allowlist_snbep \
+		hw_replay_snbep; do
 		for fake in true false; do
 			if bash "$0" "$(command -v $fake)" "$c" >/dev/null 2>&1; then
 				fail "case $c passes with $fake as uncore"

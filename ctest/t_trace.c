@@ -3,12 +3,15 @@
  * binary round trips, segment replay against cycle-by-cycle stepping under
  * random programming (threshold, invert, edge, overflow, freeze), generator
  * statistics, recorded driver sessions replayed, and every class of
- * malformed input rejected with its location.
+ * malformed input rejected with its location; for the Skylake client and
+ * for the two-socket Xeon E5-2600 with its clock domains, filter
+ * attributes, PCU occupancy inputs and core sleep states.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "ct.h"
 #include "ucb.h"
@@ -61,10 +64,10 @@ static void random_seg(struct uct_seg *s, uint64_t start, int longruns)
 				/* at most the max, on one random sub-event */
 				if (rnd() % 3 == 0)
 					continue;
-				s->in[s->nin++] = (struct uct_in){ 0, (uint8_t)ucm_boxtype_index(p, bt),
-								   (int16_t)(ni > 1 ? (int)inst : 0),
-								   (uint16_t)(first + rnd() % nsub),
-								   (uint32_t)(rnd() % (ec->max_inc + 1)) };
+				s->in[s->nin++] = (struct uct_in){ .bt = (uint8_t)ucm_boxtype_index(p, bt),
+								   .inst = (int16_t)(ni > 1 ? (int)inst : 0),
+								   .sub = (uint16_t)(first + rnd() % nsub),
+								   .inc = (uint32_t)(rnd() % (ec->max_inc + 1)) };
 			}
 		}
 	}
@@ -331,8 +334,8 @@ CT_TEST(long_constant_segment_replays_in_constant_time)
 	CT_REQUIRE(uct_writer_open(path, 0, &h, &w, err, sizeof(err)) == 0);
 	s->ncycles = 1ull << 45;
 	s->nin = 1;
-	s->in[0] = (struct uct_in){ 0, (uint8_t)ucm_boxtype_index(h.plat, ucm_boxtype_find(h.plat, "arb")), 0,
-				    0 /* TRK_OCCUPANCY.ALL */, 32 };
+	s->in[0] = (struct uct_in){ .bt = (uint8_t)ucm_boxtype_index(h.plat, ucm_boxtype_find(h.plat, "arb")),
+				    .sub = 0 /* TRK_OCCUPANCY.ALL */, .inc = 32 };
 	CT_REQUIRE(uct_write(w, s) == 0);
 	CT_REQUIRE(uct_writer_commit(w) == 0);
 	ucm_msr_write(m, 0, 0x3B2, 0x80 | 0x01 << 8 | 1ull << 22);
@@ -573,7 +576,7 @@ static void expect_text_error(const char *text, const char *where, const char *w
 CT_TEST(malformed_text_traces_are_rejected_with_their_location)
 {
 	expect_text_error("", "t.uct:", "empty");
-	expect_text_error("uncore-trace 2\nplatform skl\n", "t.uct:1:14:", "unsupported version 2");
+	expect_text_error("uncore-trace 3\nplatform skl\n", "t.uct:1:14:", "unsupported version 3");
 	expect_text_error("hello\n", "t.uct:1:1:", "not an uncore event trace");
 	expect_text_error("uncore-trace 1\nplatform xyz\n", "t.uct:2:10:", "unknown platform");
 	expect_text_error("uncore-trace 1\nsockets 1\n", "t.uct:2:1:", "expected 'platform");
@@ -715,6 +718,1312 @@ CT_TEST(trace_files_appear_only_complete)
 	uct_writer_abort(w);
 	CT_CHECK(stat(path, &st) != 0);
 	CT_EQ(rmdir(dir), 0); /* empty: no temporary left */
+}
+
+/* ---- Xeon E5-2600 (snbep): two sockets, four clock domains, filter
+ * attributes, PCU occupancy and core sleep states ---- */
+
+static const struct ucm_platform *snbep(void)
+{
+	return ucm_platform_find("snbep");
+}
+
+static int bt_index(const struct ucm_platform *p, const char *name)
+{
+	return ucm_boxtype_index(p, ucm_boxtype_find(p, name));
+}
+
+/* Two sockets and clocks other than the defaults, the reference clock
+ * (uclk) the fastest, so that stepping it visits every cycle of each
+ * domain; sometimes fewer CBos. */
+static void snbep_hdr(struct uct_hdr *h, uint64_t seed)
+{
+	static const uint64_t uclk[] = { 2700000000ull, 3100000000ull, 2000000000ull };
+	static const uint64_t dclk[] = { 0, 667000000ull, 933000000ull, 800000000ull };
+	static const uint64_t qclk[] = { 1200000000ull, 0 };
+
+	memset(h, 0, sizeof(*h));
+	h->plat = snbep();
+	h->sockets = 2;
+	h->seed = seed;
+	h->clock_hz[0] = uclk[seed % 3];
+	h->clock_hz[1] = dclk[seed % 4];
+	h->clock_hz[2] = seed & 4 ? 1000000000ull : 0;
+	h->clock_hz[3] = qclk[seed % 2];
+	if (seed % 5 == 0)
+		h->ninst[bt_index(h->plat, "cbo")] = 6;
+}
+
+static unsigned hdr_ninst(const struct uct_hdr *h, const struct ucm_boxtype *bt)
+{
+	int i = ucm_boxtype_index(h->plat, bt);
+
+	return h->ninst[i] ? h->ninst[i] : bt->ninst_default;
+}
+
+/* A value a filter field could hold for an attribute. */
+static uint16_t random_attr(unsigned a)
+{
+	static const uint16_t opc[] = { 0x180, 0x181, 0x182, 0x187, 0x190, 0x1C4, 0x1C8, 0x19C };
+
+	switch (a) {
+	case UCM_AT_STATE: return (uint16_t)(rnd() % 5);
+	case UCM_AT_OPC: return opc[rnd() % 8];
+	case UCM_AT_NID: return (uint16_t)(rnd() % 4);
+	case UCM_AT_TID: return (uint16_t)(rnd() % 16);
+	default: return (uint16_t)(rnd() % 40); /* frequency, 100 MHz */
+	}
+}
+
+/* A random segment on every box type with counters, both sockets, with
+ * attributes where a filter compares them and sleep masks; inputs the
+ * checks refuse (sums above a maximum, attributes that disagree) are
+ * dropped, so it is valid by construction. */
+static void random_snbep_seg(const struct uct_hdr *h, struct uct_seg *s, uint64_t start, int longruns)
+{
+	const struct ucm_platform *p = h->plat;
+	unsigned tries = 5 + (unsigned)(rnd() % 60);
+	char err[256];
+
+	memset(s, 0, sizeof(*s));
+	s->start = start;
+	s->ncycles = longruns ? 1 + rnd() % 5000 : 1 + rnd() % 40;
+	for (unsigned t = 0; t < tries && s->nin < UCT_MAXIN; t++) {
+		const struct ucm_boxtype *bt = p->boxes[rnd() % p->nboxes].type;
+		const struct ucm_evcode *ec;
+		struct uct_in *in = &s->in[s->nin];
+		unsigned c, first = 0;
+
+		if (!bt->nctr)
+			continue;
+		c = (unsigned)(rnd() % bt->ncodes);
+		ec = &bt->codes[c];
+		if (ec->flags & UCM_EC_CLOCK)
+			continue; /* the clock is no input */
+		for (unsigned k = 0; k < c; k++)
+			first += bt->codes[k].nsubs ? bt->codes[k].nsubs : 1;
+		memset(in, 0, sizeof(*in));
+		in->socket = (uint8_t)(rnd() % h->sockets);
+		in->bt = (uint8_t)ucm_boxtype_index(p, bt);
+		in->inst = (int16_t)(rnd() % 3 == 0 ? -1 : (int)(rnd() % hdr_ninst(h, bt)));
+		in->sub = (uint16_t)(first + rnd() % (ec->nsubs ? ec->nsubs : 1));
+		in->inc = (uint32_t)(rnd() % (ec->max_inc + 1u));
+		for (unsigned r = 0; r < ec->nrules; r++)
+			if (rnd() % 2) {
+				in->amask |= (uint16_t)(1u << ec->rules[r].attr);
+				in->attr[ec->rules[r].attr] = random_attr(ec->rules[r].attr);
+			}
+		s->nin++;
+		if (uct_seg_check(h, s, err, sizeof(err)))
+			s->nin--;
+	}
+	for (unsigned so = 0; so < h->sockets; so++)
+		s->asleep[so] = rnd() % 3 == 0 ? rnd() & 0xFF : 0;
+}
+
+/* Writes a random snbep trace; keeps its segments in segs (if not NULL). */
+static int write_random_snbep(const char *path, int binary, unsigned nseg, uint64_t seed, int longruns,
+			      struct uct_seg *segs)
+{
+	struct uct_hdr h;
+	struct uct_writer *w;
+	struct uct_seg *s = malloc(sizeof(*s));
+	char err[512];
+	uint64_t t = 0;
+	int rc;
+
+	snbep_hdr(&h, seed);
+	rng_state = seed * 31;
+	if (!s || (rc = uct_writer_open(path, binary, &h, &w, err, sizeof(err)))) {
+		free(s);
+		return -1;
+	}
+	for (unsigned i = 0; i < nseg; i++) {
+		t += rnd() % 4 == 0 ? rnd() % 100 : 0; /* some gaps */
+		random_snbep_seg(&h, s, t, longruns);
+		if (segs)
+			segs[i] = *s;
+		if ((rc = uct_write(w, s))) {
+			fprintf(stderr, "%s\n", uct_writer_error(w));
+			uct_writer_abort(w);
+			free(s);
+			return rc;
+		}
+		t += s->ncycles;
+	}
+	free(s);
+	return uct_writer_commit(w);
+}
+
+static int same_seg(const struct uct_seg *a, const struct uct_seg *b)
+{
+	if (a->start != b->start || a->ncycles != b->ncycles || a->nin != b->nin ||
+	    memcmp(a->asleep, b->asleep, sizeof(a->asleep)))
+		return 0;
+	for (unsigned i = 0; i < a->nin; i++)
+		if (!uct_in_equal(&a->in[i], &b->in[i]))
+			return 0;
+	return 1;
+}
+
+/* What a reader gives back is what was written, segment by segment. */
+static void check_content(const char *path, const struct uct_seg *segs, unsigned nseg, uint64_t seed)
+{
+	struct uct_reader *r;
+	struct uct_seg *s = malloc(sizeof(*s));
+	struct uct_hdr h;
+	char err[768];
+	unsigned k = 0;
+	int rc;
+
+	snbep_hdr(&h, seed);
+	if (!s || uct_open(path, &r, err, sizeof(err))) {
+		ct_fail(__FILE__, __LINE__, "%s: %s", path, s ? err : "no memory");
+		free(s);
+		return;
+	}
+	CT_EQ(uct_header(r)->sockets, 2);
+	CT_EQ(uct_header(r)->version, 2);
+	CT_EQ(uct_header(r)->seed, seed);
+	CT_CHECK(!memcmp(uct_header(r)->clock_hz, h.clock_hz, sizeof(h.clock_hz)));
+	CT_CHECK(!memcmp(uct_header(r)->ninst, h.ninst, sizeof(h.ninst)));
+	while ((rc = uct_next(r, s)) > 0) {
+		if (k >= nseg || !same_seg(s, &segs[k]))
+			ct_fail(__FILE__, __LINE__, "%s: segment %u differs from the one written", path, k);
+		k++;
+	}
+	CT_EQ(rc, 0);
+	CT_EQ(k, nseg);
+	uct_close(r);
+	free(s);
+}
+
+/* Both encodings carry everything snbep needs: socket 1's boxes, the
+ * clocks, attributes and sleep masks; text -> binary -> text is identical. */
+CT_TEST(snbep_text_binary_round_trips_are_lossless)
+{
+	char t1[128], b1[128], t2[128], b2[128];
+	struct uct_seg *segs = malloc(60 * sizeof(*segs));
+	unsigned attrs = 0, sleeps = 0, s1 = 0;
+
+	CT_REQUIRE(segs);
+	tmpname(t1, sizeof(t1), "srt1.uct");
+	tmpname(b1, sizeof(b1), "srt1.bin");
+	tmpname(t2, sizeof(t2), "srt2.uct");
+	tmpname(b2, sizeof(b2), "srt2.bin");
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		CT_REQUIRE(write_random_snbep(t1, 0, 60, seed, 1, segs) == 0);
+		CT_REQUIRE(convert(t1, b1, 1) == 0);
+		CT_REQUIRE(convert(b1, t2, 0) == 0);
+		CT_REQUIRE(convert(t2, b2, 1) == 0);
+		CT_CHECK(same_file(t1, t2));
+		CT_CHECK(same_file(b1, b2));
+		check_content(t1, segs, 60, seed);
+		check_content(b1, segs, 60, seed);
+		for (unsigned i = 0; i < 60; i++) {
+			sleeps += segs[i].asleep[0] || segs[i].asleep[1];
+			for (unsigned k = 0; k < segs[i].nin; k++) {
+				attrs += segs[i].in[k].amask != 0;
+				s1 += segs[i].in[k].socket == 1;
+			}
+		}
+	}
+	/* the random traces did exercise what this test is about */
+	CT_CHECK(attrs > 100 && sleeps > 100 && s1 > 500);
+	unlink(t1);
+	unlink(b1);
+	unlink(t2);
+	unlink(b2);
+	free(segs);
+}
+
+/* Version 1 files stay version 1 through a conversion (their canonical
+ * text is unchanged), and a version 1 writer refuses what it cannot say. */
+CT_TEST(version_1_traces_are_read_and_kept)
+{
+	const char *v1 = "uncore-trace 1\nplatform snbep\nsockets 2\nrun 10: s1.cbo3.LLC_LOOKUP.DATA_READ_M=1\ncycle: s0.imc.CAS_COUNT.RD_REG=1\n";
+	char t1[128], b1[128], t2[128], err[512];
+	FILE *f;
+	struct uct_hdr h;
+	struct uct_writer *w;
+	struct uct_seg s;
+	unsigned char m[12];
+
+	tmpname(t1, sizeof(t1), "v1.uct");
+	tmpname(b1, sizeof(b1), "v1.bin");
+	tmpname(t2, sizeof(t2), "v1b.uct");
+	f = fopen(t1, "w");
+	CT_REQUIRE(f);
+	fputs(v1, f);
+	fclose(f);
+	CT_REQUIRE(convert(t1, b1, 1) == 0);
+	CT_REQUIRE(load(b1, m, sizeof(m)) == sizeof(m));
+	CT_EQ(m[8], 1);
+	CT_REQUIRE(convert(b1, t2, 0) == 0);
+	CT_CHECK(same_file(t1, t2));
+
+	snbep_hdr(&h, 1);
+	h.version = 1;
+	CT_REQUIRE(uct_writer_open(t2, 0, &h, &w, err, sizeof(err)) == 0);
+	memset(&s, 0, sizeof(s));
+	s.ncycles = 5;
+	s.nin = 1;
+	s.in[0] = (struct uct_in){ .bt = (uint8_t)bt_index(h.plat, "cbo"), .inst = 0,
+				   .sub = (uint16_t)ucm_subev_find(ucm_boxtype_find(h.plat, "cbo"),
+								   "TOR_INSERTS.DRd_MISS"),
+				   .inc = 1, .amask = 1u << UCM_AT_NID, .attr = { [UCM_AT_NID] = 1 } };
+	CT_EQ(uct_write(w, &s), -EINVAL);
+	CT_CONTAINS(uct_writer_error(w), "attributes need version 2");
+	s.in[0].amask = 0;
+	s.asleep[1] = 3;
+	CT_EQ(uct_write(w, &s), -EINVAL);
+	CT_CONTAINS(uct_writer_error(w), "sleep states need version 2");
+	uct_writer_abort(w);
+	h.version = 3;
+	CT_EQ(uct_writer_open(t2, 0, &h, &w, err, sizeof(err)), -EINVAL);
+	CT_CONTAINS(err, "cannot write version 3");
+	unlink(t1);
+	unlink(b1);
+	unlink(t2);
+}
+
+static void put_field(uint64_t *v, const struct ucm_layout *l, unsigned role, uint64_t x)
+{
+	const struct ucm_field *f = ucm_layout_field(l, role);
+
+	if (f)
+		*v = ucm_field_put(f, *v, x);
+}
+
+static void snbep_write(struct ucm_model *m, const struct ucm_reginfo *ri, uint64_t v)
+{
+	if (ri->space == UCM_MSR) {
+		ucm_msr_write(m, ri->socket * ucm_cpus_per_socket(m), (uint32_t)ri->addr, v);
+	} else {
+		uint64_t k = ri->addr;
+
+		ucm_pci_write(m, 0, (unsigned)(k >> 20) & 0xFF, (unsigned)(k >> 15) & 0x1F,
+			      (unsigned)(k >> 12) & 7, (unsigned)k & 0xFFF, ri->width / 8, v);
+	}
+}
+
+/* Random programming of every snbep counter: event codes and umasks,
+ * threshold/invert/edge, the PCU's occupancy selections (alone and as a
+ * qualifier), the CBo and PCU filters, counters close to their wrap. */
+static void program_snbep(struct ucm_model *m, uint64_t seed)
+{
+	static const uint16_t opc[] = { 0x180, 0x182, 0x1C4, 0x190 };
+
+	rng_state = seed * 104729;
+	for (size_t i = 0; i < ucm_nregs(m); i++) {
+		struct ucm_reginfo ri;
+		const struct ucm_boxtype *bt;
+		const struct ucm_layout *l;
+		uint64_t v = 0;
+
+		ucm_reginfo(m, i, &ri);
+		bt = ri.box->type;
+		l = ri.layout;
+		if (ri.kind == UCM_K_FILTER) {
+			put_field(&v, l, UCM_R_FILT_OPC, opc[rnd() % 4]);
+			put_field(&v, l, UCM_R_FILT_STATE, rnd() & 0x1F);
+			put_field(&v, l, UCM_R_FILT_NID, rnd() & 0xF);
+			put_field(&v, l, UCM_R_FILT_TID, rnd() % 16);
+			for (unsigned b = 0; b < l->nfields; b++)
+				if (l->fields[b].role == UCM_R_FILT_BAND)
+					v = ucm_field_put(&l->fields[b], v, rnd() % 40);
+			snbep_write(m, &ri, v);
+		} else if (ri.kind == UCM_K_CTL) {
+			const struct ucm_evcode *ec = &bt->codes[rnd() % bt->ncodes];
+			unsigned code = ec->code, thr = rnd() % 3 ? 0 : (unsigned)(rnd() % 4);
+
+			if (ec->flags & UCM_EC_FIXED)
+				ec = &bt->codes[0], code = ec->code;
+			put_field(&v, l, UCM_R_EN, 1);
+			if (ucm_layout_field(l, UCM_R_OCC_SEL) && rnd() % 2) {
+				/* occupancy alone (0x80) or qualifying a base event */
+				code = rnd() % 2 ? 0x80 : (code & 0x7F) | 0x80;
+				put_field(&v, l, UCM_R_OCC_SEL, 1 + rnd() % 3);
+				put_field(&v, l, UCM_R_OCC_INV, rnd() % 2);
+				put_field(&v, l, UCM_R_OCC_EDGE, rnd() % 2);
+				thr = (unsigned)(rnd() % 9);
+			}
+			put_field(&v, l, UCM_R_EVSEL, code & 0xFF);
+			put_field(&v, l, UCM_R_EXTSEL, code >> 8);
+			put_field(&v, l, UCM_R_UMASK, rnd() % 2 ? 0xFF : rnd() & 0xFF);
+			put_field(&v, l, UCM_R_THRESH, thr);
+			if (thr) {
+				put_field(&v, l, UCM_R_INV, rnd() % 2);
+				put_field(&v, l, UCM_R_EDGE, rnd() % 2);
+			}
+			put_field(&v, l, UCM_R_TID_EN, rnd() % 2);
+			snbep_write(m, &ri, v);
+		} else if (ri.kind == UCM_K_CTR && rnd() % 2) {
+			const struct ucm_field *f = ucm_layout_field(l, UCM_R_VALUE);
+			unsigned width = f ? f->hi + 1u : 48;
+			uint64_t top = width >= 64 ? ~0ull : (1ull << width) - 1;
+
+			snbep_write(m, &ri, top - rnd() % 3000);
+		}
+	}
+}
+
+static struct ucm_model *snbep_model(const struct uct_hdr *h)
+{
+	struct ucm_config cfg;
+	struct ucm_model *m;
+
+	uct_config(h, &cfg);
+	cfg.access_ps[UCM_MSR] = cfg.access_ps[UCM_PCI] = cfg.access_ps[UCM_MMIO] = 0;
+	return ucm_create(&cfg, &m) ? NULL : m;
+}
+
+/* The reference's view of a segment: the tables' attributes everywhere
+ * (from a snapshot of a fresh model), then the segment's inputs and
+ * attributes; sleep follows the changes of the masks. */
+struct ref {
+	struct ucm_model *m;
+	uint16_t *attr0;
+	size_t nattr;
+	uint64_t asleep[UCT_MAXSOCK];
+};
+
+static size_t attr_slots(struct ucm_model *m)
+{
+	size_t n = 0;
+
+	for (unsigned b = 0; b < ucm_box_count(m); b++)
+		n += ucm_subev_count(ucm_box_def(m, (int)b)->type) * UCM_NATTR;
+	return n;
+}
+
+static void ref_apply(struct ref *r, const struct uct_seg *s)
+{
+	struct ucm_model *m = r->m;
+	size_t k = 0;
+
+	ucm_clear_inputs(m);
+	for (unsigned b = 0; b < ucm_box_count(m); b++)
+		for (unsigned sub = 0; sub < ucm_subev_count(ucm_box_def(m, (int)b)->type); sub++)
+			for (unsigned a = 0; a < UCM_NATTR; a++, k++)
+				if (ucm_get_input_attr(m, (int)b, sub, a) != r->attr0[k])
+					ucm_set_input_attr(m, (int)b, sub, a, r->attr0[k]);
+	for (unsigned i = 0; s && i < s->nin; i++) {
+		const struct uct_in *in = &s->in[i];
+		int found = 0;
+
+		for (unsigned b = 0; b < ucm_box_count(m); b++) {
+			const struct ucm_boxinst *bi = ucm_box_def(m, (int)b);
+
+			if (ucm_boxtype_index(ucm_platform_of(m), bi->type) != in->bt ||
+			    ucm_box_socket(m, (int)b) != in->socket ||
+			    (in->inst >= 0 && bi->inst != (unsigned)in->inst))
+				continue;
+			found = 1;
+			if (ucm_set_input(m, (int)b, in->sub, ucm_get_input(m, (int)b, in->sub) + in->inc))
+				ct_fail(__FILE__, __LINE__, "reference: %s", ucm_error(m));
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				if (in->amask >> a & 1)
+					ucm_set_input_attr(m, (int)b, in->sub, a, in->attr[a]);
+		}
+		if (!found)
+			ct_fail(__FILE__, __LINE__, "reference: input %u covers no box", i);
+	}
+	for (unsigned so = 0; so < ucm_nsockets(m); so++) {
+		uint64_t want = s ? s->asleep[so] : 0;
+
+		for (unsigned c = 0; c < 8; c++)
+			if ((want ^ r->asleep[so]) >> c & 1)
+				ucm_core_sleep(m, so, c, (int)(want >> c & 1));
+		r->asleep[so] = want;
+	}
+}
+
+/* Replay costs O(1) per constant segment on every box of both sockets and
+ * every clock domain; stepping the reference clock one cycle at a time
+ * (each other domain then advances by at most one cycle a step) is the
+ * reference.  Registers, truth, what every sub-event was fed, attributes
+ * and sleep states must agree. */
+CT_TEST(snbep_replay_equals_cycle_by_cycle_stepping)
+{
+	char path[128];
+
+	tmpname(path, sizeof(path), "sref.uct");
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		struct uct_hdr h;
+		struct ucm_model *a, *b;
+		struct uct_reader *r, *r2;
+		struct uct_replay *rp;
+		struct uct_seg *s = malloc(sizeof(*s));
+		struct ref ref;
+		char err[768];
+		uint64_t end = 0;
+		int rc;
+
+		snbep_hdr(&h, seed);
+		a = snbep_model(&h);
+		b = snbep_model(&h);
+		CT_REQUIRE(a && b && s);
+		CT_REQUIRE(write_random_snbep(path, (int)(seed & 1), 30, seed, 0, NULL) == 0);
+		memset(&ref, 0, sizeof(ref));
+		ref.m = b;
+		ref.nattr = attr_slots(b);
+		ref.attr0 = malloc(ref.nattr * sizeof(*ref.attr0));
+		CT_REQUIRE(ref.attr0);
+		{
+			size_t k = 0;
+
+			for (unsigned bx = 0; bx < ucm_box_count(b); bx++)
+				for (unsigned sub = 0; sub < ucm_subev_count(ucm_box_def(b, (int)bx)->type); sub++)
+					for (unsigned at = 0; at < UCM_NATTR; at++)
+						ref.attr0[k++] = ucm_get_input_attr(b, (int)bx, sub, at);
+		}
+		program_snbep(a, seed);
+		program_snbep(b, seed);
+		CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
+		CT_REQUIRE(uct_replay_attach(a, r, &rp) == 0);
+		CT_REQUIRE(uct_open(path, &r2, err, sizeof(err)) == 0);
+		while ((rc = uct_next(r2, s)) > 0) {
+			if (end < s->start)
+				ref_apply(&ref, NULL); /* a gap is idle */
+			for (; end < s->start; end++)
+				CT_REQUIRE(ucm_run_cycles(b, 0, 1) == 0);
+			ref_apply(&ref, s);
+			for (uint64_t c = 0; c < s->ncycles; c++)
+				CT_REQUIRE(ucm_run_cycles(b, 0, 1) == 0);
+			end = s->start + s->ncycles;
+		}
+		CT_EQ(rc, 0);
+		uct_close(r2);
+		CT_REQUIRE(ucm_run_cycles(a, 0, end) == 0);
+		CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
+		for (unsigned d = 0; d < 4; d++)
+			CT_EQ(ucm_cycles(a, d), ucm_cycles(b, d));
+		for (size_t i = 0; i < ucm_nregs(a); i++) {
+			struct ucm_reginfo ri;
+			uint64_t va, vb;
+
+			ucm_reginfo(a, i, &ri);
+			CT_REQUIRE(ucm_peek(a, ri.space, ri.socket, ri.addr, &va) == 0);
+			CT_REQUIRE(ucm_peek(b, ri.space, ri.socket, ri.addr, &vb) == 0);
+			if (va != vb)
+				ct_fail(__FILE__, __LINE__, "seed %llu: s%u %s replay 0x%llx, stepped 0x%llx",
+					(unsigned long long)seed, ri.socket, ri.name, (unsigned long long)va,
+					(unsigned long long)vb);
+		}
+		for (unsigned bx = 0; bx < ucm_box_count(a); bx++) {
+			const struct ucm_boxtype *bt = ucm_box_def(a, (int)bx)->type;
+
+			for (unsigned c = 0; c < bt->nctr; c++) {
+				struct ucm_truth ta, tb;
+
+				ucm_truth(a, (int)bx, c, &ta);
+				ucm_truth(b, (int)bx, c, &tb);
+				CT_EQ(ta.total, tb.total);
+				CT_EQ(ta.wraps, tb.wraps);
+			}
+			for (unsigned sub = 0; sub < ucm_subev_count(bt); sub++) {
+				CT_EQ(ucm_fed(a, (int)bx, sub), ucm_fed(b, (int)bx, sub));
+				for (unsigned at = 0; at < UCM_NATTR; at++)
+					CT_EQ(ucm_get_input_attr(a, (int)bx, sub, at),
+					      ucm_get_input_attr(b, (int)bx, sub, at));
+			}
+		}
+		for (unsigned so = 0; so < 2; so++)
+			for (unsigned c = 0; c < 8; c++)
+				CT_EQ(ucm_core_asleep(a, so, c), ucm_core_asleep(b, so, c));
+		uct_replay_detach(rp);
+		uct_close(r);
+		ucm_destroy(a);
+		ucm_destroy(b);
+		free(ref.attr0);
+		free(s);
+	}
+	unlink(path);
+}
+
+/* "N cycles" are cycles of the reference clock; a box on another clock
+ * gets its increment in each of its own cycles that completes within
+ * them (docs/formats.md, "Clocks"), which uct_domain_cycles computes. */
+CT_TEST(snbep_segments_are_reference_cycles_and_boxes_count_their_own)
+{
+	const char *text = "uncore-trace 2\nplatform snbep\nsockets 2\nclock dclk 667000000\n"
+			   "run 1000: s1.imc2.CAS_COUNT.RD_REG=1, s0.pcu.POWER_STATE_OCCUPANCY.CORES_C3=5, "
+			   "qpi.TxL_FLITS_G0.DATA=2, s1.cbo7.LLC_LOOKUP.DATA_READ_M=1\n"
+			   "@1337 run 4001: s1.imc2.CAS_COUNT.RD_REG=1, s0.pcu.POWER_STATE_OCCUPANCY.CORES_C3=5, "
+			   "qpi.TxL_FLITS_G0.DATA=2, s1.cbo7.LLC_LOOKUP.DATA_READ_M=1\n";
+	struct uct_reader *r;
+	struct uct_replay *rp;
+	struct ucm_model *m;
+	char err[768];
+	const struct uct_hdr *h;
+	uint64_t dclk, pclk, qclk;
+
+	CT_REQUIRE(uct_open_mem("c.uct", text, strlen(text), &r, err, sizeof(err)) == 0);
+	h = uct_header(r);
+	m = snbep_model(h);
+	CT_REQUIRE(m);
+	dclk = uct_domain_cycles(h, 1, 0, 1000) + uct_domain_cycles(h, 1, 1337, 4001);
+	pclk = uct_domain_cycles(h, 2, 0, 1000) + uct_domain_cycles(h, 2, 1337, 4001);
+	qclk = uct_domain_cycles(h, 3, 0, 1000) + uct_domain_cycles(h, 3, 1337, 4001);
+	/* 2.7 GHz reference: 667 MHz, 800 MHz and 1 GHz see fewer cycles */
+	CT_EQ(uct_domain_cycles(h, 0, 1337, 4001), 4001);
+	CT_CHECK(dclk < 5001 * 667 / 2700 + 2 && dclk > 5001 * 667 / 2700 - 2);
+	CT_CHECK(pclk > 5001 * 8 / 27 - 2 && qclk > 5001 * 10 / 27 - 2);
+	CT_REQUIRE(uct_replay_attach(m, r, &rp) == 0);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 8000) == 0);
+	CT_CHECK(uct_replay_done(rp));
+	CT_EQ(ucm_fed(m, ucm_box_find(m, 1, "imc", 2),
+		      (unsigned)ucm_subev_find(ucm_boxtype_find(snbep(), "imc"), "CAS_COUNT.RD_REG")),
+	      dclk);
+	CT_EQ(ucm_fed(m, ucm_box_find(m, 0, "imc", 2),
+		      (unsigned)ucm_subev_find(ucm_boxtype_find(snbep(), "imc"), "CAS_COUNT.RD_REG")),
+	      0);
+	CT_EQ(ucm_fed(m, ucm_box_find(m, 0, "pcu", 0),
+		      (unsigned)ucm_subev_find(ucm_boxtype_find(snbep(), "pcu"), "POWER_STATE_OCCUPANCY.CORES_C3")),
+	      5 * pclk);
+	CT_EQ(ucm_fed(m, ucm_box_find(m, 1, "qpi", 1),
+		      (unsigned)ucm_subev_find(ucm_boxtype_find(snbep(), "qpi"), "TxL_FLITS_G0.DATA")),
+	      0);
+	CT_EQ(ucm_fed(m, ucm_box_find(m, 0, "qpi", 1),
+		      (unsigned)ucm_subev_find(ucm_boxtype_find(snbep(), "qpi"), "TxL_FLITS_G0.DATA")),
+	      2 * qclk);
+	CT_EQ(ucm_fed(m, ucm_box_find(m, 1, "cbo", 7),
+		      (unsigned)ucm_subev_find(ucm_boxtype_find(snbep(), "cbo"), "LLC_LOOKUP.DATA_READ_M")),
+	      5001);
+	uct_replay_detach(rp);
+	uct_close(r);
+	ucm_destroy(m);
+}
+
+/* Attributes make filtered events count, and only for the inputs that
+ * carry the filter's value; the sleep masks set the cores' state. */
+CT_TEST(snbep_attributes_and_sleep_reach_the_model)
+{
+	const char *text = "uncore-trace 2\nplatform snbep\nsockets 2\n"
+			   "run 100: s1.cbo2.TOR_INSERTS.DRd_MISS=1{nid=1,tid=5}, s1.asleep=0x81\n"
+			   "run 100: s1.cbo2.TOR_INSERTS.DRd_MISS=1{nid=0,tid=5}, s1.asleep=0x1\n"
+			   "run 100: s1.cbo2.TOR_INSERTS.DRd_MISS=1{tid=5}, s0.pcu.FREQ_BAND1_CYCLES.CYCLES=1{freq=27}\n"
+			   "run 100: s0.pcu.FREQ_BAND1_CYCLES.CYCLES=1{freq=12}\n";
+	struct uct_reader *r;
+	struct uct_replay *rp;
+	struct ucm_model *m;
+	char err[768];
+	uint64_t v;
+	int cbo, pcu;
+	unsigned tor, band;
+	uint16_t nid0, freq0;
+
+	CT_REQUIRE(uct_open_mem("a.uct", text, strlen(text), &r, err, sizeof(err)) == 0);
+	m = snbep_model(uct_header(r));
+	CT_REQUIRE(m);
+	cbo = ucm_box_find(m, 1, "cbo", 2);
+	pcu = ucm_box_find(m, 0, "pcu", 0);
+	tor = (unsigned)ucm_subev_find(ucm_box_def(m, cbo)->type, "TOR_INSERTS.DRd_MISS");
+	band = (unsigned)ucm_subev_find(ucm_box_def(m, pcu)->type, "FREQ_BAND1_CYCLES.CYCLES");
+	/* the model's own values, which inputs without attributes keep */
+	nid0 = ucm_get_input_attr(m, cbo, tor, UCM_AT_NID);
+	freq0 = ucm_get_input_attr(m, pcu, band, UCM_AT_FREQ);
+	/* s1 CBo 2 counter 0: TOR_INSERTS.MISS_OPCODE|NID (umask 0x43) with the
+	 * filter opc DRd (0x182) and node mask 0x2 (node 1); counter 1 the
+	 * same with TID_EN and tid 5.  PCU counter 0: band 1 at 2.0 GHz. */
+	CT_REQUIRE(ucm_msr_write(m, 8, 0xD54, 0x182ull << 23 | 0x2ull << 10 | 5) == 0);
+	CT_REQUIRE(ucm_msr_write(m, 8, 0xD50, 0x35 | 0x43 << 8 | 1ull << 22) == 0);
+	CT_REQUIRE(ucm_msr_write(m, 8, 0xD51, 0x35 | 0x43 << 8 | 1ull << 22 | 1ull << 19) == 0);
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xC34, 20ull << 8) == 0);
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xC30, 0x0C | 1ull << 22) == 0);
+	CT_REQUIRE(uct_replay_attach(m, r, &rp) == 0);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 50) == 0);
+	CT_CHECK(ucm_core_asleep(m, 1, 0) && ucm_core_asleep(m, 1, 7) && !ucm_core_asleep(m, 1, 1));
+	CT_CHECK(!ucm_core_asleep(m, 0, 0));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 100) == 0);
+	CT_CHECK(ucm_core_asleep(m, 1, 0) && !ucm_core_asleep(m, 1, 7));
+	CT_EQ(ucm_get_input_attr(m, cbo, tor, UCM_AT_NID), 0);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 100) == 0);
+	CT_EQ(ucm_get_input_attr(m, cbo, tor, UCM_AT_NID), nid0);
+	CT_EQ(ucm_get_input_attr(m, cbo, tor, UCM_AT_TID), 5);
+	CT_EQ(ucm_get_input_attr(m, pcu, band, UCM_AT_FREQ), 27);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 160) == 0);
+	CT_CHECK(!ucm_core_asleep(m, 1, 0));
+	/* back to the model's values once no segment gives them */
+	CT_EQ(ucm_get_input_attr(m, cbo, tor, UCM_AT_TID), UCM_ATTR_NONE);
+	CT_EQ(ucm_get_input_attr(m, pcu, band, UCM_AT_FREQ), freq0);
+	CT_CHECK(uct_replay_done(rp));
+	/* the 100 cycles targeting node 1, and the 100 without a nid when
+	 * the model's own is node 1 */
+	CT_REQUIRE(ucm_msr_peek(m, 8, 0xD56, &v) == 0);
+	CT_EQ(v, nid0 == 1 ? 200 : 100);
+	CT_REQUIRE(ucm_msr_peek(m, 8, 0xD57, &v) == 0);
+	CT_EQ(v, nid0 == 1 ? 200 : 100); /* and all of them from thread 5 */
+	CT_REQUIRE(ucm_msr_peek(m, 0, 0xC36, &v) == 0);
+	CT_EQ(v, uct_domain_cycles(uct_header(r), 2, 200, 100)); /* 2.7 GHz >= 2.0, 1.2 GHz not */
+	uct_replay_detach(rp);
+	uct_close(r);
+	ucm_destroy(m);
+}
+
+/* Constant segments cost the same whatever their length on every clock
+ * domain and for the occupancy options too: two segments of 2^40 reference
+ * cycles under threshold, invert, edge and the PCU's occupancy selection
+ * (alone, inverted, edge-detected) give the closed-form counts. */
+CT_TEST(snbep_long_constant_segments_replay_in_constant_time)
+{
+	const char *text = "uncore-trace 2\nplatform snbep\n"
+			   "run 1099511627776: pcu.POWER_STATE_OCCUPANCY.CORES_C0=5, pcu.POWER_STATE_OCCUPANCY.CORES_C6=3, "
+			   "cbo0.TOR_OCCUPANCY.DRd_MISS=7, cbo1.TOR_OCCUPANCY.DRd_MISS=7, imc0.CAS_COUNT.RD_REG=1\n"
+			   "run 1099511627776: pcu.POWER_STATE_OCCUPANCY.CORES_C0=2, pcu.POWER_STATE_OCCUPANCY.CORES_C6=6, "
+			   "cbo0.TOR_OCCUPANCY.DRd_MISS=2, cbo1.TOR_OCCUPANCY.DRd_MISS=9\n";
+	const uint64_t len = 1ull << 40;
+	struct uct_reader *r;
+	struct uct_replay *rp;
+	struct ucm_model *m;
+	const struct uct_hdr *h;
+	char err[768];
+	uint64_t p1, p2, d1;
+	struct ucm_truth t;
+
+	CT_REQUIRE(uct_open_mem("l.uct", text, strlen(text), &r, err, sizeof(err)) == 0);
+	h = uct_header(r);
+	m = snbep_model(h);
+	CT_REQUIRE(m);
+	p1 = uct_domain_cycles(h, 2, 0, len);
+	p2 = uct_domain_cycles(h, 2, len, len);
+	d1 = uct_domain_cycles(h, 1, 0, len);
+	/* PCU (Table 2-75): C0 occupancy alone; C6 < 4 (occ_invert); C0 >= 5
+	 * rising (occ_edge) */
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xC30, 0x80 | 1ull << 14 | 1ull << 22) == 0);
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xC31, 0x80 | 3ull << 14 | 1ull << 22 | 4ull << 24 | 1ull << 30) == 0);
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xC32, 0x80 | 1ull << 14 | 1ull << 22 | 5ull << 24 | 1ull << 31) == 0);
+	/* CBo 0: TOR occupancy < 5 (invert); CBo 1: >= 5 rising (edge) */
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xD10, 0x36 | 0x08 << 8 | 1ull << 22 | 5ull << 24 | 1ull << 23) == 0);
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xD30, 0x36 | 0x08 << 8 | 1ull << 22 | 5ull << 24 | 1ull << 18) == 0);
+	/* iMC channel 0: CAS_COUNT.RD (D16:F0 on bus 0x3F) */
+	CT_REQUIRE(ucm_pci_write(m, 0, 0x3F, 16, 0, 0xD8, 4, 0x04 | 0x03 << 8 | 1ull << 22) == 0);
+	CT_REQUIRE(uct_replay_attach(m, r, &rp) == 0);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 2 * len) == 0);
+	ucm_truth(m, ucm_box_find(m, 0, "pcu", 0), 0, &t);
+	CT_EQ(t.total, 5 * p1 + 2 * p2);
+	ucm_truth(m, ucm_box_find(m, 0, "pcu", 0), 1, &t);
+	CT_EQ(t.total, p1);
+	ucm_truth(m, ucm_box_find(m, 0, "pcu", 0), 2, &t);
+	CT_EQ(t.total, 1);
+	ucm_truth(m, ucm_box_find(m, 0, "cbo", 0), 0, &t);
+	CT_EQ(t.total, len);
+	ucm_truth(m, ucm_box_find(m, 0, "cbo", 1), 0, &t);
+	CT_EQ(t.total, 1);
+	ucm_truth(m, ucm_box_find(m, 0, "imc", 0), 0, &t);
+	CT_EQ(t.total, d1);
+	uct_replay_detach(rp);
+	uct_close(r);
+	ucm_destroy(m);
+}
+
+/* ---- snbep generators ---- */
+
+static int gen_hdr(const char *path, const struct uct_hdr *h, const struct uct_gen_opts *o, char *err,
+		   size_t n)
+{
+	struct uct_writer *w;
+	int rc;
+
+	if ((rc = uct_writer_open(path, 1, h, &w, err, n)))
+		return rc;
+	if ((rc = uct_generate(h, o, w, err, n))) {
+		uct_writer_abort(w);
+		return rc;
+	}
+	return uct_writer_commit(w);
+}
+
+static void snbep_gen_hdr(struct uct_hdr *h, unsigned sockets, uint64_t seed)
+{
+	memset(h, 0, sizeof(*h));
+	h->plat = snbep();
+	h->sockets = sockets;
+	h->seed = seed;
+}
+
+/* Replays a trace into a fresh model to its end: what the model was fed. */
+static struct ucm_model *replayed(const char *path, uint64_t *cycles)
+{
+	struct uct_reader *r;
+	struct uct_replay *rp;
+	struct ucm_model *m;
+	char err[768];
+
+	if (uct_open(path, &r, err, sizeof(err)))
+		return NULL;
+	m = snbep_model(uct_header(r));
+	if (!m || uct_replay_attach(m, r, &rp)) {
+		uct_close(r);
+		ucm_destroy(m);
+		return NULL;
+	}
+	while (!uct_replay_done(rp) && !uct_replay_failed(rp))
+		if (ucm_run_cycles(m, 0, 100000000))
+			break;
+	*cycles = uct_replay_cycles(rp);
+	if (uct_replay_failed(rp)) {
+		fprintf(stderr, "%s\n", uct_replay_error(rp));
+		ucm_destroy(m);
+		m = NULL;
+	}
+	uct_replay_detach(rp);
+	uct_close(r);
+	return m;
+}
+
+/* Increments a sub-event was fed, summed over a box type's instances on a
+ * socket (-1: every socket). */
+static double fed(struct ucm_model *m, int socket, const char *box, const char *sub)
+{
+	const struct ucm_boxtype *bt = ucm_boxtype_find(ucm_platform_of(m), box);
+	int s = bt ? ucm_subev_find(bt, sub) : -1;
+	double sum = 0;
+
+	if (s < 0) {
+		ct_fail(__FILE__, __LINE__, "no %s.%s", box, sub);
+		return 0;
+	}
+	for (unsigned b = 0; b < ucm_box_count(m); b++)
+		if (ucm_box_def(m, (int)b)->type == bt && (socket < 0 || ucm_box_socket(m, (int)b) == (unsigned)socket))
+			sum += (double)ucm_fed(m, (int)b, (unsigned)s);
+	return sum;
+}
+
+static int near(double x, double want, double tol)
+{
+	int ok = x >= want * (1 - tol) && x <= want * (1 + tol);
+
+	if (!ok)
+		fprintf(stderr, "%.6g is not within %.2g%% of %.6g\n", x, tol * 100, want);
+	return ok;
+}
+
+/* Every input of a trace named sub carries nid = socket (+1 mod 2 when
+ * remote); returns how many there were. */
+static unsigned check_nid(const char *path, const char *box, const char *sub, int remote)
+{
+	struct uct_reader *r;
+	struct uct_seg *s = malloc(sizeof(*s));
+	char err[768];
+	unsigned n = 0;
+	int bi, si;
+
+	if (!s || uct_open(path, &r, err, sizeof(err))) {
+		free(s);
+		return 0;
+	}
+	bi = bt_index(uct_header(r)->plat, box);
+	si = ucm_subev_find(ucm_boxtype_find(uct_header(r)->plat, box), sub);
+	while (uct_next(r, s) > 0)
+		for (unsigned i = 0; i < s->nin; i++) {
+			const struct uct_in *in = &s->in[i];
+
+			if (in->bt != bi || in->sub != si)
+				continue;
+			n++;
+			if (!(in->amask >> UCM_AT_NID & 1) ||
+			    in->attr[UCM_AT_NID] != (remote ? in->socket ^ 1u : in->socket)) {
+				ct_fail(__FILE__, __LINE__, "%s.%s on socket %u: nid %u", box, sub, in->socket,
+					in->attr[UCM_AT_NID]);
+				n = 0;
+				goto out;
+			}
+		}
+out:
+	uct_close(r);
+	free(s);
+	return n;
+}
+
+/* Every input of a trace named sub carries a thread: the one given (want
+ * >= 0) or a core's (0..14; 0xF is for requests no thread issued), and
+ * not always the same one.  Returns how many inputs there were. */
+static unsigned check_tid(const char *path, const char *box, const char *sub, int want)
+{
+	struct uct_reader *r;
+	struct uct_seg *s = malloc(sizeof(*s));
+	char err[768];
+	unsigned n = 0, seen = 0;
+	int bi, si;
+
+	if (!s || uct_open(path, &r, err, sizeof(err))) {
+		free(s);
+		return 0;
+	}
+	bi = bt_index(uct_header(r)->plat, box);
+	si = ucm_subev_find(ucm_boxtype_find(uct_header(r)->plat, box), sub);
+	while (uct_next(r, s) > 0)
+		for (unsigned i = 0; i < s->nin; i++) {
+			const struct uct_in *in = &s->in[i];
+			unsigned t = in->attr[UCM_AT_TID];
+
+			if (in->bt != bi || in->sub != si)
+				continue;
+			n++;
+			if (!(in->amask >> UCM_AT_TID & 1) || (want >= 0 ? t != (unsigned)want : t > 14)) {
+				ct_fail(__FILE__, __LINE__, "%s.%s: tid %u", box, sub, t);
+				n = 0;
+				goto out;
+			}
+			seen |= 1u << (t & 15);
+		}
+	if (want < 0 && __builtin_popcount(seen) < 4) {
+		ct_fail(__FILE__, __LINE__, "%s.%s: threads 0x%x only", box, sub, seen);
+		n = 0;
+	}
+out:
+	uct_close(r);
+	free(s);
+	return n;
+}
+
+/* Streaming at a bandwidth: the iMC's CAS counts over every channel of both
+ * sockets carry it (to 0.1%), with the CBo and HA traffic behind it. */
+CT_TEST(snbep_stream_generator_has_the_requested_bandwidth)
+{
+	char path[128], path2[128], err[512];
+	struct uct_hdr h;
+	struct uct_gen_opts o = { "stream", 0.2, 30.0, 0.6, 0, 0, 0, 0, 0, 42 };
+	struct ucm_model *m;
+	uint64_t cyc;
+	double rd, wr, secs;
+
+	tmpname(path, sizeof(path), "sgen.bin");
+	tmpname(path2, sizeof(path2), "sgen2.bin");
+	snbep_gen_hdr(&h, 2, o.seed);
+	CT_REQUIRE(gen_hdr(path, &h, &o, err, sizeof(err)) == 0);
+	m = replayed(path, &cyc);
+	CT_REQUIRE(m);
+	CT_EQ(cyc, 540000000); /* 0.2 s at 2.7 GHz */
+	secs = (double)cyc / 2.7e9;
+	rd = fed(m, -1, "imc", "CAS_COUNT.RD_REG");
+	wr = fed(m, -1, "imc", "CAS_COUNT.WR_WMM");
+	CT_CHECK(near((rd + wr) * 64 / secs / 1e9, 30.0, 0.001));
+	CT_CHECK(near(rd / (rd + wr), 0.6, 0.001));
+	/* both sockets, every channel */
+	CT_CHECK(near(fed(m, 0, "imc", "CAS_COUNT.RD_REG"), rd / 2, 0.001));
+	for (unsigned c = 0; c < 4; c++) {
+		int b = ucm_box_find(m, 1, "imc", c);
+
+		CT_CHECK(near((double)ucm_fed(m, b, (unsigned)ucm_subev_find(ucm_box_def(m, b)->type,
+									     "CAS_COUNT.WR_WMM")),
+			      wr / 8, 0.002));
+	}
+	/* the requests behind them */
+	CT_CHECK(near(fed(m, -1, "ha", "REQUESTS.READS"), rd, 0.001));
+	CT_CHECK(near(fed(m, -1, "ha", "REQUESTS.WRITES"), wr, 0.001));
+	CT_CHECK(near(fed(m, -1, "cbo", "TOR_INSERTS.DRd_MISS"), rd, 0.001));
+	CT_CHECK(near(fed(m, -1, "cbo", "LLC_LOOKUP.DATA_READ_I"), rd, 0.001));
+	CT_CHECK(near(fed(m, -1, "cbo", "LLC_VICTIMS.M_STATE"), wr, 0.001));
+	CT_CHECK(near(fed(m, -1, "imc", "RPQ_INSERTS"), rd, 0.000001));
+	/* Little's law: 180 cycles a miss */
+	CT_CHECK(near(fed(m, -1, "cbo", "TOR_OCCUPANCY.DRd_MISS"), 180 * rd, 0.001));
+	ucm_destroy(m);
+	CT_CHECK(check_nid(path, "cbo", "TOR_INSERTS.DRd_MISS", 0) > 100);
+	CT_CHECK(check_nid(path, "cbo", "LLC_VICTIMS.M_STATE", 0) > 100);
+	CT_CHECK(check_tid(path, "cbo", "TOR_INSERTS.DRd_MISS", -1) > 100);
+	CT_CHECK(check_tid(path, "cbo", "TOR_OCCUPANCY.DRd_MISS", -1) > 100);
+	CT_CHECK(check_tid(path, "cbo", "TOR_INSERTS.EVICTION", 0xF) > 100);
+	/* determinism */
+	CT_REQUIRE(gen_hdr(path2, &h, &o, err, sizeof(err)) == 0);
+	CT_CHECK(same_file(path, path2));
+	o.seed = 43;
+	CT_REQUIRE(gen_hdr(path2, &h, &o, err, sizeof(err)) == 0);
+	CT_CHECK(!same_file(path, path2));
+	/* more than four DDR3 channels carry */
+	snbep_gen_hdr(&h, 1, 1);
+	o = (struct uct_gen_opts){ "stream", 0.01, 52.0, 0.5, 0, 0, 0, 0, 0, 1 };
+	CT_EQ(gen_hdr(path2, &h, &o, err, sizeof(err)), -ERANGE);
+	CT_CONTAINS(err, "CAS per 4 dclk cycles");
+	CT_CONTAINS(err, "max 51.2 GB/s");
+	unlink(path);
+	unlink(path2);
+}
+
+/* LLC hit/miss mixes: lookups per CBo and cycle, the hit share, the hit
+ * states, the TOR with its opcodes and the DRAM reads of the misses. */
+CT_TEST(snbep_llc_generator_has_the_requested_mix)
+{
+	char path[128], err[512];
+	struct uct_hdr h;
+	struct uct_gen_opts o = { "llc", 0.1, 0, 0, 0.8, 0.1, 0, 0, 0, 7 };
+	struct ucm_model *m;
+	uint64_t cyc;
+	double hit, miss;
+
+	tmpname(path, sizeof(path), "lgen.bin");
+	snbep_gen_hdr(&h, 2, o.seed);
+	CT_REQUIRE(gen_hdr(path, &h, &o, err, sizeof(err)) == 0);
+	m = replayed(path, &cyc);
+	CT_REQUIRE(m);
+	miss = fed(m, -1, "cbo", "LLC_LOOKUP.DATA_READ_I");
+	hit = fed(m, -1, "cbo", "LLC_LOOKUP.DATA_READ_E") + fed(m, -1, "cbo", "LLC_LOOKUP.DATA_READ_S") +
+	      fed(m, -1, "cbo", "LLC_LOOKUP.DATA_READ_M") + fed(m, -1, "cbo", "LLC_LOOKUP.DATA_READ_F");
+	CT_CHECK(near(hit / (hit + miss), 0.8, 0.001));
+	CT_CHECK(near((hit + miss) / (16.0 * (double)cyc), 0.1, 0.001));
+	CT_CHECK(near(fed(m, -1, "cbo", "LLC_LOOKUP.DATA_READ_E"), hit / 2, 0.002));
+	CT_CHECK(near(fed(m, -1, "cbo", "TOR_INSERTS.DRd_HIT"), hit, 0.001));
+	CT_CHECK(near(fed(m, -1, "cbo", "TOR_INSERTS.DRd_MISS"), miss, 0.001));
+	CT_CHECK(near(fed(m, -1, "imc", "CAS_COUNT.RD_REG"), miss, 0.001));
+	CT_CHECK(near(fed(m, -1, "ha", "REQUESTS.READS"), miss, 0.001));
+	ucm_destroy(m);
+	/* CLI defaults: 0.5 lookups with 10% misses is more DRAM than there is */
+	o = (struct uct_gen_opts){ "llc", 0.01, 0, 0, 0.9, 0.5, 0, 0, 0, 7 };
+	CT_EQ(gen_hdr(path, &h, &o, err, sizeof(err)), -ERANGE);
+	CT_CONTAINS(err, "CAS per 4 dclk cycles");
+	unlink(path);
+}
+
+/* QPI traffic between the sockets: data received at the bandwidth asked,
+ * 8 data flits and a header per line, as much sent as received, the reads
+ * behind it served by the home socket and the TOR inserts aimed at the
+ * other node. */
+CT_TEST(snbep_qpi_generator_has_the_requested_traffic)
+{
+	char path[128], err[512];
+	struct uct_hdr h;
+	struct uct_gen_opts o = { "qpi", 0.05, 12.0, 0.75, 0, 0, 0, 0, 0, 5 };
+	struct ucm_model *m;
+	uint64_t cyc;
+	double rx, tx, secs;
+
+	tmpname(path, sizeof(path), "qgen.bin");
+	snbep_gen_hdr(&h, 2, o.seed);
+	CT_REQUIRE(gen_hdr(path, &h, &o, err, sizeof(err)) == 0);
+	m = replayed(path, &cyc);
+	CT_REQUIRE(m);
+	secs = (double)cyc / 2.7e9;
+	rx = fed(m, -1, "qpi", "RxL_FLITS_G1.DRS_DATA");
+	tx = fed(m, -1, "qpi", "TxL_FLITS_G1.DRS_DATA");
+	CT_CHECK(near(rx * 8 / secs / 1e9, 12.0, 0.001));
+	CT_CHECK(near(tx, rx, 0.001));
+	CT_EQ(fed(m, -1, "qpi", "RxL_FLITS_G0.DATA"), rx);
+	CT_CHECK(near(fed(m, 1, "qpi", "RxL_FLITS_G1.DRS_NONDATA"), rx / 16, 0.001));
+	/* reads and writebacks served by the home agents, 3:1 */
+	CT_CHECK(near(fed(m, -1, "ha", "REQUESTS.READS") /
+			      (fed(m, -1, "ha", "REQUESTS.READS") + fed(m, -1, "ha", "REQUESTS.WRITES")),
+		      0.75, 0.001));
+	CT_CHECK(near(fed(m, -1, "ha", "REQUESTS.READS") * 8, rx * 0.75, 0.001));
+	CT_CHECK(near(fed(m, -1, "qpi", "DIRECT2CORE.SUCCESS") * 8, rx * 0.75, 0.001));
+	CT_CHECK(fed(m, -1, "r3qpi", "RxR_INSERTS.HOM") > 0);
+	ucm_destroy(m);
+	CT_CHECK(check_nid(path, "cbo", "TOR_INSERTS.DRd_MISS", 1) > 100);
+	/* 2 flits per cycle per port: 9 of them a line each way, plus requests */
+	o.gbps = 60;
+	CT_EQ(gen_hdr(path, &h, &o, err, sizeof(err)), -ERANGE);
+	CT_CONTAINS(err, "two flits per QPI cycle");
+	h.plat = skl();
+	h.sockets = 1;
+	o.gbps = 1;
+	CT_EQ(gen_hdr(path, &h, &o, err, sizeof(err)), -ENOTSUP);
+	unlink(path);
+}
+
+/* Core C-state patterns: each core busy for its share of the time, its
+ * idle time split between C3 and C6; the PCU's occupancy inputs count the
+ * cores in each state, the residency and band inputs follow, and the
+ * sleep masks name exactly the cores not in C0. */
+CT_TEST(snbep_cstate_generator_has_the_requested_residency)
+{
+	char path[128], path2[128], err[512];
+	struct uct_hdr h;
+	struct uct_gen_opts o = { "cstate", 0.05, 0, 0, 0.4, 0, 0.3, 0, 0, 11 };
+	struct ucm_model *m;
+	struct uct_reader *r;
+	struct uct_seg *s = malloc(sizeof(*s));
+	uint64_t cyc;
+	double pclk;
+	unsigned nseg = 0, bad = 0;
+	int occ, res3, band;
+
+	CT_REQUIRE(s);
+	tmpname(path, sizeof(path), "cgen.bin");
+	tmpname(path2, sizeof(path2), "cgen2.bin");
+	snbep_gen_hdr(&h, 2, o.seed);
+	CT_REQUIRE(gen_hdr(path, &h, &o, err, sizeof(err)) == 0);
+	m = replayed(path, &cyc);
+	CT_REQUIRE(m);
+	pclk = (double)uct_domain_cycles(&h, 2, 0, cyc); /* the trace ran from time 0 */
+	CT_CHECK(near(fed(m, -1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0"), 0.3 * 16 * pclk, 0.001));
+	CT_CHECK(near(fed(m, -1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C3"), 0.7 * 0.4 * 16 * pclk, 0.001));
+	CT_CHECK(near(fed(m, -1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C6"), 0.7 * 0.6 * 16 * pclk, 0.001));
+	CT_CHECK(fed(m, 1, "pcu_cstate", "CORE_C6_CYCLES") > 0.5 * pclk);
+	ucm_destroy(m);
+	/* segment by segment: 8 cores in one state each, asleep = not in C0 */
+	CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
+	occ = ucm_subev_find(ucm_boxtype_find(snbep(), "pcu"), "POWER_STATE_OCCUPANCY.CORES_C0");
+	res3 = ucm_subev_find(ucm_boxtype_find(snbep(), "pcu_cstate"), "CORE_C3_CYCLES");
+	band = ucm_subev_find(ucm_boxtype_find(snbep(), "pcu"), "FREQ_BAND2_CYCLES.CYCLES");
+	while (uct_next(r, s) > 0) {
+		for (unsigned so = 0; so < 2; so++) {
+			unsigned n[3] = { 0, 0, 0 }, c3 = 0, freq = 0;
+
+			for (unsigned i = 0; i < s->nin; i++) {
+				const struct uct_in *in = &s->in[i];
+
+				if (in->socket != so)
+					continue;
+				if (in->sub >= occ && in->sub < occ + 3 && in->bt == bt_index(snbep(), "pcu"))
+					n[in->sub - occ] += in->inc;
+				if (in->sub == res3 && in->bt == bt_index(snbep(), "pcu_cstate"))
+					c3 = in->inc;
+				if (in->sub == band && in->bt == bt_index(snbep(), "pcu"))
+					freq = in->attr[UCM_AT_FREQ];
+			}
+			if (n[0] + n[1] + n[2] != 8 || (unsigned)__builtin_popcountll(s->asleep[so]) != n[1] + n[2] ||
+			    c3 != (n[1] > 0) || freq != (n[0] ? 27u : 12u))
+				bad++;
+		}
+		nseg++;
+	}
+	uct_close(r);
+	CT_EQ(bad, 0);
+	CT_CHECK(nseg > 1000);
+	/* the replayed model's cores sleep as the masks say */
+	{
+		struct uct_reader *r1, *r2;
+		struct uct_replay *rp;
+		unsigned k = 0;
+
+		CT_REQUIRE(uct_open(path, &r1, err, sizeof(err)) == 0);
+		CT_REQUIRE(uct_open(path, &r2, err, sizeof(err)) == 0);
+		m = snbep_model(uct_header(r1));
+		CT_REQUIRE(m && uct_replay_attach(m, r1, &rp) == 0);
+		while (k++ < 300 && uct_next(r2, s) > 0) {
+			CT_REQUIRE(ucm_run_cycles(m, 0, s->start + 1 - ucm_cycles(m, 0)) == 0);
+			for (unsigned so = 0; so < 2; so++)
+				for (unsigned c = 0; c < 8; c++)
+					if (ucm_core_asleep(m, so, c) != (int)(s->asleep[so] >> c & 1))
+						bad++;
+		}
+		CT_EQ(bad, 0);
+		uct_replay_detach(rp);
+		uct_close(r1);
+		uct_close(r2);
+		ucm_destroy(m);
+	}
+	CT_REQUIRE(gen_hdr(path2, &h, &o, err, sizeof(err)) == 0);
+	CT_CHECK(same_file(path, path2));
+	/* idle: every core of both sockets in C6 all the time, nothing else */
+	o = (struct uct_gen_opts){ "idle", 0.05, 0, 0, 0, 0, 0, 0, 0, 3 };
+	CT_REQUIRE(gen_hdr(path, &h, &o, err, sizeof(err)) == 0);
+	m = replayed(path, &cyc);
+	CT_REQUIRE(m);
+	pclk = (double)uct_domain_cycles(&h, 2, 0, cyc);
+	CT_EQ(cyc, 135000000);
+	CT_EQ(fed(m, -1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C6"), 16 * pclk);
+	CT_EQ(fed(m, -1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0"), 0);
+	CT_EQ(fed(m, -1, "imc", "CAS_COUNT.RD_REG") + fed(m, -1, "cbo", "LLC_LOOKUP.DATA_READ_I"), 0);
+	ucm_destroy(m);
+	CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
+	CT_EQ(uct_next(r, s), 1); /* one segment: every core asleep throughout */
+	CT_EQ(s->ncycles, 135000000);
+	CT_EQ(s->asleep[0], 0xFF);
+	CT_EQ(s->asleep[1], 0xFF);
+	CT_EQ(uct_next(r, s), 0);
+	uct_close(r);
+	o = (struct uct_gen_opts){ "cstate", 0.01, 0, 0, 0.5, 0, 1.5, 0, 0, 3 };
+	CT_EQ(gen_hdr(path, &h, &o, err, sizeof(err)), -ERANGE);
+	unlink(path);
+	unlink(path2);
+	free(s);
+}
+
+/* Bursts: reads at the platform's peak (every channel one CAS per 4 dclk
+ * cycles) for the duty's share of the time. */
+CT_TEST(snbep_burst_generator_has_the_requested_duty)
+{
+	char path[128], err[512];
+	struct uct_hdr h;
+	struct uct_gen_opts o = { "burst", 0.1, 0, 0, 0, 0, 0.25, 20000, 0, 3 };
+	struct ucm_model *m;
+	uint64_t cyc;
+	double secs;
+
+	tmpname(path, sizeof(path), "bgen.bin");
+	snbep_gen_hdr(&h, 1, o.seed);
+	CT_REQUIRE(gen_hdr(path, &h, &o, err, sizeof(err)) == 0);
+	m = replayed(path, &cyc);
+	CT_REQUIRE(m);
+	secs = (double)cyc / 2.7e9;
+	CT_CHECK(near(fed(m, -1, "imc", "CAS_COUNT.RD_REG") * 64 / secs / 1e9, 51.2 * 0.25, 0.002));
+	CT_EQ(fed(m, -1, "imc", "CAS_COUNT.WR_WMM"), 0);
+	CT_CHECK(near(fed(m, -1, "ha", "REQUESTS.READS"), fed(m, -1, "imc", "CAS_COUNT.RD_REG"), 0.001));
+	ucm_destroy(m);
+	unlink(path);
+}
+
+#define SHDR "uncore-trace 2\nplatform snbep\nsockets 2\n"
+
+/* Every class of malformed snbep input, with its location. */
+CT_TEST(malformed_snbep_traces_are_rejected_with_their_location)
+{
+	/* boxes, instances, sockets */
+	expect_text_error(SHDR "run 10: xbox0.FOO=1\n", "t.uct:4:9:", "unknown box");
+	expect_text_error(SHDR "run 10: cbo8.LLC_LOOKUP.DATA_READ_I=1\n", "t.uct:4:12:", "instances (0-7)");
+	expect_text_error(SHDR "run 10: s1.imc4.CAS_COUNT.RD_REG=1\n", "t.uct:4:15:", "instances (0-3)");
+	expect_text_error(SHDR "run 10: qpi2.TxL_FLITS_G0.DATA=1\n", "t.uct:4:12:", "instances (0-1)");
+	expect_text_error(SHDR "boxes cbo=4\nrun 10: s1.cbo5.LLC_LOOKUP.DATA_READ_I=1\n", "t.uct:5:15:",
+			  "4 cbo instances");
+	expect_text_error(SHDR "run 10: s2.cbo0.LLC_LOOKUP.DATA_READ_I=1\n", "t.uct:4:", "socket 2: the trace has 2");
+	expect_text_error("uncore-trace 2\nplatform snbep\nrun 10: s1.ha.REQUESTS.READS=1\n", "t.uct:3:",
+			  "socket 1: the trace has 1");
+	expect_text_error("uncore-trace 2\nplatform snbep\nsockets 3\n", "t.uct:3:9:", "1..2 sockets");
+	expect_text_error(SHDR "run 10: imc0.CAS_COUNT.RD=1\n", "t.uct:4:14:", "no sub-event 'CAS_COUNT.RD'");
+	expect_text_error(SHDR "clock fclk 1\n", "t.uct:4:7:", "no clock");
+	/* increments above a maximum, alone and summed */
+	expect_text_error(SHDR "run 10: cbo0.TOR_OCCUPANCY.DRd_MISS=21\n", "t.uct:4:9:",
+			  "cbo0 TOR_OCCUPANCY: 21 per cycle exceeds the event's maximum increment 20");
+	expect_text_error(SHDR "run 10: s1.pcu.POWER_STATE_OCCUPANCY.CORES_C0=5, s1.pcu.POWER_STATE_OCCUPANCY.CORES_C6=4\n",
+			  "t.uct:4:50:", "POWER_STATE_OCCUPANCY: 9 per cycle exceeds the event's maximum increment 8");
+	expect_text_error(SHDR "run 10: qpi1.TxL_FLITS_G0.DATA=3\n", "t.uct:4:9:", "maximum increment 2");
+	expect_text_error(SHDR "run 10: s1.imc.CAS_COUNT.RD_REG=1, s1.imc2.CAS_COUNT.WR_WMM=1\n", "t.uct:4:36:",
+			  "imc2 CAS_COUNT: 2 per cycle");
+	expect_text_error(SHDR "run 10: pcu_cstate.CORE_C6_CYCLES=2\n", "t.uct:4:9:", "maximum increment 1");
+	/* attributes */
+	expect_text_error(SHDR "run 10: cbo0.TOR_INSERTS.DRd_MISS=1{colour=3}\n", "t.uct:4:37:", "unknown attribute 'colour'");
+	expect_text_error(SHDR "run 10: cbo0.LLC_LOOKUP.DATA_READ_I=1{opc=0x182}\n", "t.uct:4:39:",
+			  "no filter of LLC_LOOKUP compares 'opc'");
+	expect_text_error(SHDR "run 10: ha.REQUESTS.READS=1{tid=1}\n", "t.uct:4:29:", "no filter of REQUESTS compares 'tid'");
+	expect_text_error(SHDR "run 10: cbo0.TOR_INSERTS.DRd_MISS=1{nid=1,nid=2}\n", "t.uct:4:43:", "'nid' given twice");
+	expect_text_error(SHDR "run 10: cbo0.TOR_INSERTS.DRd_MISS=1{nid=65535}\n", "t.uct:4:41:", "nid 65535 out of range");
+	expect_text_error(SHDR "run 10: cbo0.TOR_INSERTS.DRd_MISS=1{nid=1\n", "t.uct:4:42:", "expected ',' or '}'");
+	expect_text_error(SHDR "run 10: cbo0.TOR_INSERTS.DRd_MISS=1{nid 1}\n", "t.uct:4:41:", "expected '='");
+	expect_text_error(SHDR "run 10: cbo.TOR_OCCUPANCY.DRd_MISS=2{nid=0}, cbo3.TOR_OCCUPANCY.DRd_MISS=2{nid=1}\n",
+			  "t.uct:4:46:", "attributes differ from those of input 1");
+	expect_text_error("uncore-trace 1\nplatform snbep\nrun 10: cbo0.TOR_INSERTS.DRd_MISS=1{nid=1}\n",
+			  "t.uct:3:36:", "attributes need version 2");
+	/* sleep masks */
+	expect_text_error(SHDR "run 10: asleep=0x100\n", "t.uct:4:16:", "snbep has 8 cores per socket");
+	expect_text_error(SHDR "run 10: s1.asleep=1, s1.asleep=2\n", "t.uct:4:22:", "asleep given twice for socket 1");
+	expect_text_error(SHDR "run 10: s2.asleep=1\n", "t.uct:4:", "socket 2: the trace has 2");
+	expect_text_error(SHDR "run 10: asleep=x\n", "t.uct:4:16:", "expected core mask");
+	expect_text_error("uncore-trace 1\nplatform snbep\nrun 10: asleep=1\n", "t.uct:3:9:", "sleep states need version 2");
+	/* and what is fine */
+	{
+		const char *ok = SHDR "run 5: s1.asleep=0xff, s0.pcu.FREQ_BAND0_CYCLES.CYCLES=1{freq=27}, "
+				 "cbo.TOR_OCCUPANCY.DRd_MISS=2{opc=0x182,nid=0}, cbo3.TOR_OCCUPANCY.DRd_MISS=2{nid=0,opc=386}, "
+				 "s0.asleep=0\n";
+		struct uct_reader *r;
+		struct uct_seg s;
+		char err[768];
+
+		CT_REQUIRE(uct_open_mem("ok.uct", ok, strlen(ok), &r, err, sizeof(err)) == 0);
+		CT_EQ(uct_next(r, &s), 1);
+		CT_EQ(s.nin, 3);
+		CT_EQ(s.asleep[1], 0xFF);
+		CT_EQ(s.asleep[0], 0);
+		CT_EQ(s.in[1].amask, 1u << UCM_AT_OPC | 1u << UCM_AT_NID);
+		CT_EQ(s.in[2].attr[UCM_AT_OPC], 0x182);
+		CT_EQ(uct_next(r, &s), 0);
+		uct_close(r);
+	}
+}
+
+/* A block as the writer makes it: type, length, payload, CRC-32. */
+static size_t put_test_block(unsigned char *o, int type, const unsigned char *p, size_t len)
+{
+	uint32_t crc;
+
+	o[0] = (unsigned char)type;
+	for (unsigned i = 0; i < 4; i++)
+		o[1 + i] = (unsigned char)(len >> (8 * i));
+	memcpy(o + 5, p, len);
+	crc = (uint32_t)crc32(0L, o, (uInt)(5 + len));
+	for (unsigned i = 0; i < 4; i++)
+		o[5 + len + i] = (unsigned char)(crc >> (8 * i));
+	return 9 + len;
+}
+
+/* Binary snbep traces: every truncation and single-bit corruption of a
+ * trace with attributes and sleep masks is detected, and so are well-formed
+ * blocks whose content breaks the rules. */
+CT_TEST(malformed_snbep_binary_traces_are_detected)
+{
+	char path[128], err[768];
+	static unsigned char buf[1 << 16], bad[1 << 16];
+	size_t n;
+
+	tmpname(path, sizeof(path), "sc.bin");
+	CT_REQUIRE(write_random_snbep(path, 1, 8, 5, 1, NULL) == 0);
+	n = load(path, buf, sizeof(buf));
+	CT_REQUIRE(n > 100 && n < sizeof(buf));
+	CT_EQ(read_all(buf, n, err, sizeof(err)), 0);
+	for (size_t cut = 0; cut < n; cut++)
+		if (read_all(buf, cut, err, sizeof(err)) >= 0)
+			ct_fail(__FILE__, __LINE__, "truncation at %zu of %zu accepted", cut, n);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(bad, buf, n);
+		bad[i] ^= (unsigned char)(1u << (i % 8));
+		if (read_all(bad, n, err, sizeof(err)) >= 0)
+			ct_fail(__FILE__, __LINE__, "flip of byte %zu accepted", i);
+	}
+	unlink(path);
+	/* hand-made blocks with valid checksums */
+	{
+		static const struct {
+			const char *seg;   /* a segment record: gap, cycles, inputs, ... */
+			size_t len;
+			const char *want;
+		} cases[] = {
+			/* symbol 0 (cbo TOR_INSERTS.DRd_MISS) on socket 1, cbo0, inc 1,
+			 * nid (mask 4) = 0xFFFF: out of range */
+			{ "\x00\x0a\x01\x00\x01\x01\x01\x04\xff\xff\x03\x00", 12, "attribute nid=65535 out of range" },
+			/* attribute mask bit 5: no such attribute */
+			{ "\x00\x0a\x01\x00\x01\x01\x01\x20\x01\x00", 10, "attribute mask 0x20 out of range" },
+			/* a sleep mask for socket 2 of 2 */
+			{ "\x00\x0a\x00\x01\x02\x01", 6, "out of order or empty" },
+			/* a zero mask */
+			{ "\x00\x0a\x00\x01\x00\x00", 6, "out of order or empty" },
+			/* socket 0 after socket 1 */
+			{ "\x00\x0a\x00\x02\x01\x01\x00\x01", 8, "out of order or empty" },
+			/* core 8 of 8 */
+			{ "\x00\x0a\x00\x01\x00\x80\x02", 7, "8 cores per socket" },
+			/* sum above the maximum: 1 on cbo0 and 1 on every CBo */
+			{ "\x00\x0a\x02\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00\x00", 14, "exceeds the event's maximum" },
+		};
+
+		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+			unsigned char f[512];
+			size_t k = 0;
+			unsigned char hdr[64], sym[64], seg[64], end[8];
+			size_t hn = 0, yn = 0, sn = 0, en = 0;
+
+			/* header: "snbep", 2 sockets, 0 clocks, seed 0, 0 box counts */
+			hdr[hn++] = 5;
+			memcpy(hdr + hn, "snbep", 5);
+			hn += 5;
+			hdr[hn++] = 2;
+			hdr[hn++] = 0;
+			hdr[hn++] = 0;
+			hdr[hn++] = 0;
+			/* one symbol */
+			sym[yn++] = 1;
+			sym[yn++] = 3;
+			memcpy(sym + yn, "cbo", 3);
+			yn += 3;
+			sym[yn++] = 20;
+			memcpy(sym + yn, "TOR_INSERTS.DRd_MISS", 20);
+			yn += 20;
+			seg[sn++] = 1; /* one record */
+			memcpy(seg + sn, cases[c].seg, cases[c].len);
+			sn += cases[c].len;
+			end[en++] = 1;
+			end[en++] = 10;
+			memcpy(f, "UCTRACE\0\x02\x00\x00\x00", 12);
+			k = 12;
+			k += put_test_block(f + k, 'H', hdr, hn);
+			k += put_test_block(f + k, 'Y', sym, yn);
+			k += put_test_block(f + k, 'S', seg, sn);
+			k += put_test_block(f + k, 'E', end, en);
+			if (read_all(f, k, err, sizeof(err)) >= 0)
+				ct_fail(__FILE__, __LINE__, "case %zu accepted", c);
+			else if (!strstr(err, cases[c].want))
+				ct_fail(__FILE__, __LINE__, "case %zu: \"%s\", want \"%s\"", c, err, cases[c].want);
+		}
+	}
 }
 
 CT_MAIN()

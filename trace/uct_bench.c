@@ -79,8 +79,8 @@ static void write_trace(const char *path, unsigned nseg, uint64_t len)
 		s->start = (uint64_t)i * len;
 		s->ncycles = len;
 		s->nin = 2;
-		s->in[0] = (struct uct_in){ 0, (uint8_t)cbo, -1, (uint16_t)(i % 12), 1 };
-		s->in[1] = (struct uct_in){ 0, (uint8_t)arb, 0, 0, (uint32_t)(i % 33) };
+		s->in[0] = (struct uct_in){ .bt = (uint8_t)cbo, .inst = -1, .sub = (uint16_t)(i % 12), .inc = 1 };
+		s->in[1] = (struct uct_in){ .bt = (uint8_t)arb, .inst = 0, .sub = 0, .inc = (uint32_t)(i % 33) };
 		if (uct_write(w, s)) {
 			fprintf(stderr, "%s\n", uct_writer_error(w));
 			exit(1);

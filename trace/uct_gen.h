@@ -1,5 +1,8 @@
 /*
- * uct_gen.h - generators of event traces for realistic workloads.
+ * uct_gen.h - generators of event traces for realistic workloads, for every
+ * platform whose generator tables (uct_gen.c) have the kind: stream, llc,
+ * burst, idle (skl, snbep), qpi and cstate (snbep).  docs/formats.md,
+ * "Generators", says what each feeds.
  */
 #ifndef UCT_GEN_H
 #define UCT_GEN_H
@@ -7,21 +10,29 @@
 #include "uct.h"
 #include "uct_trace.h"
 
+/* Callers fill this positionally (driver/cli_main.c), where a new member
+ * would be a missing initializer: a kind that needs a parameter of its own
+ * reads a member another kind uses, named in the comments. */
 struct uct_gen_opts {
-	const char *kind;     /* stream, llc, burst, idle */
+	const char *kind;     /* stream, llc, burst, idle, qpi, cstate */
 	double seconds;       /* length of the trace */
-	double gbps;          /* stream: DRAM bandwidth, 1e9 bytes/s */
-	double read_ratio;    /* stream: share of reads */
-	double hit_ratio;     /* llc: share of lookups that hit */
+	double gbps;          /* stream: DRAM bandwidth, qpi: data received over QPI;
+			       * 1e9 bytes/s, the total of the trace's sockets */
+	double read_ratio;    /* stream: share of reads; qpi: share of the data that
+			       * answers reads (the rest: writebacks) */
+	double hit_ratio;     /* llc: share of lookups that hit;
+			       * cstate: share of a core's idle time in C3 (the rest: C6) */
 	double lookups;       /* llc: lookups per cycle per CBo */
-	double duty;          /* burst: share of time streaming */
+	double duty;          /* burst: share of time streaming;
+			       * cstate: share of time each core is busy (C0) */
 	uint64_t burst_ns;    /* burst: length of one burst */
 	uint64_t period;      /* slice length in cycles (0: 300000) */
 	uint64_t seed;        /* jitters slice lengths; same seed, same trace */
 };
 
 const char *const *uct_gen_kinds(void);
-/* Write a generated trace for header h into w (not committed). */
+/* Write a generated trace for header h into w (not committed).  Every
+ * socket of the header gets the workload; its rates are split over them. */
 int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct uct_writer *w,
 		 char *err, size_t n);
 

@@ -1,7 +1,8 @@
 /*
  * uct_trace.c - event trace readers (text and binary, streaming), writers
  * (write beside, then rename) and the replay source for the model.
- * The formats are specified in docs/formats.md.
+ * The formats are specified in docs/formats.md; version 2 adds input
+ * attributes and sleep masks to version 1, which is still read and written.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -47,8 +48,11 @@ static size_t src_read(struct src *s, void *buf, size_t n)
 	return n;
 }
 
+struct chk;
+
 struct uct_reader {
 	struct src src;
+	struct chk *chk;
 	char name[256];
 	int binary;
 	struct uct_hdr hdr;
@@ -58,12 +62,14 @@ struct uct_reader {
 	char *line;
 	size_t lineno;
 	int have_pending;        /* the header parse read the first segment line */
+	unsigned sleep_seen;     /* sockets whose sleep mask this line gave */
 	uint64_t end;            /* end of the previous segment, in cycles */
 	uint64_t nseg;
 	/* binary */
 	uint64_t off;            /* file offset, for messages */
 	unsigned char *blk;
 	size_t blen, bpos, brecs;/* current segment block: length, position, records left */
+	size_t bcap;             /* allocated for blk */
 	unsigned nsym;
 	struct { uint8_t bt; uint16_t sub; } sym[4096];
 	int ended;
@@ -115,73 +121,328 @@ void uct_config(const struct uct_hdr *h, struct ucm_config *cfg)
 
 /* ---- platform lookups ---- */
 
+/* Box types by index (ucm_boxtype_index), looked up once per reader,
+ * writer or check: inputs name them by index. */
+static void bt_table(const struct ucm_platform *p, const struct ucm_boxtype **t)
+{
+	memset(t, 0, UCM_MAXBT * sizeof(*t));
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		int k = ucm_boxtype_index(p, p->boxes[i].type);
+
+		if (k >= 0 && k < UCM_MAXBT)
+			t[k] = p->boxes[i].type;
+	}
+}
+
 static const struct ucm_boxtype *bt_at(const struct ucm_platform *p, unsigned idx)
 {
-	for (unsigned i = 0; i < p->nboxes; i++)
-		if (ucm_boxtype_index(p, p->boxes[i].type) == (int)idx)
-			return p->boxes[i].type;
-	return NULL;
+	const struct ucm_boxtype *t[UCM_MAXBT];
+
+	bt_table(p, t);
+	return idx < UCM_MAXBT ? t[idx] : NULL;
 }
 
-static unsigned ninst_of(const struct uct_hdr *h, unsigned bt)
+/* ucm_subev_find without formatting every name: "CODE.SUB", or "CODE" for
+ * a code with one input (case-insensitive too). */
+static int find_sub(const struct ucm_boxtype *bt, const char *name)
 {
-	const struct ucm_boxtype *t = bt_at(h->plat, bt);
+	const char *dot = strchr(name, '.');
+	size_t cn = dot ? (size_t)(dot - name) : strlen(name);
+	int first = 0;
 
-	return h->ninst[bt] ? h->ninst[bt] : t ? t->ninst_default : 0;
+	for (unsigned i = 0; i < bt->ncodes; i++) {
+		const struct ucm_evcode *ec = &bt->codes[i];
+		unsigned n = ec->nsubs ? ec->nsubs : 1;
+
+		if (strlen(ec->name) == cn && !strncasecmp(ec->name, name, cn)) {
+			if (!ec->nsubs)
+				return dot ? -1 : first;
+			for (unsigned k = 0; dot && k < ec->nsubs; k++)
+				if (!strcasecmp(ec->subs[k].name, dot + 1))
+					return first + (int)k;
+		}
+		first += (int)n;
+	}
+	return -1;
 }
 
-/* Input i against the inputs before it: counting prefixes is enough, as
- * increments only add. */
-static int check_input(const struct uct_hdr *h, const struct uct_seg *seg, unsigned i, char *err,
-		       size_t n)
+static unsigned ninst_of(const struct uct_hdr *h, unsigned bt, const struct ucm_boxtype *t)
+{
+	return bt < UCM_MAXBT && h->ninst[bt] ? h->ninst[bt] : t ? t->ninst_default : 0;
+}
+
+static unsigned version_of(const struct uct_hdr *h)
+{
+	return h->version ? h->version : UCT_VERSION;
+}
+
+static uint64_t hz_of(const struct uct_hdr *h, unsigned clock)
+{
+	return h->clock_hz[clock] ? h->clock_hz[clock] : h->plat->clocks[clock].hz_default;
+}
+
+/* Cores a sleep mask may name: the platform's cores per socket. */
+static uint64_t core_mask(const struct ucm_platform *p)
+{
+	return p->ncores >= 64 ? ~0ull : (1ull << p->ncores) - 1;
+}
+
+static const char *const attr_names[UCM_NATTR] = {
+	[UCM_AT_STATE] = "state", [UCM_AT_OPC] = "opc", [UCM_AT_NID] = "nid",
+	[UCM_AT_TID] = "tid", [UCM_AT_FREQ] = "freq",
+};
+
+const char *uct_attr_name(unsigned a)
+{
+	return a < UCM_NATTR ? attr_names[a] : NULL;
+}
+
+int uct_in_equal(const struct uct_in *a, const struct uct_in *b)
+{
+	if (a->socket != b->socket || a->bt != b->bt || a->inst != b->inst || a->sub != b->sub ||
+	    a->inc != b->inc || a->amask != b->amask)
+		return 0;
+	for (unsigned k = 0; k < UCM_NATTR; k++)
+		if ((a->amask >> k & 1) && a->attr[k] != b->attr[k])
+			return 0;
+	return 1;
+}
+
+/* Whether a filter rule of the code compares attribute a: only then may an
+ * input carry it (anything else would be a value nothing reads). */
+static int code_compares(const struct ucm_evcode *ec, unsigned a)
+{
+	for (unsigned i = 0; i < ec->nrules; i++)
+		if (ec->rules[i].attr == a)
+			return 1;
+	return 0;
+}
+
+/* The attributes of two inputs as the model would see them on a box they
+ * both cover: the given ones must be the same, and given on both or none. */
+static int same_attrs(const struct uct_in *a, const struct uct_in *b)
+{
+	if (a->amask != b->amask)
+		return 0;
+	for (unsigned k = 0; k < UCM_NATTR; k++)
+		if ((a->amask >> k & 1) && a->attr[k] != b->attr[k])
+			return 0;
+	return 1;
+}
+
+uint64_t uct_domain_cycles(const struct uct_hdr *h, unsigned clock, uint64_t start, uint64_t n)
+{
+	unsigned __int128 ps = 1000000000000ull;
+	uint64_t hz0, hz;
+	unsigned __int128 t0, t1;
+
+	if (!h->plat || clock >= h->plat->nclocks)
+		return 0;
+	hz0 = hz_of(h, 0);
+	hz = hz_of(h, clock);
+	/* the replay's boundaries: reference cycle c completes at ceil(c / hz0)
+	 * in picoseconds; a domain counts the cycles completed by then */
+	t0 = ((unsigned __int128)start * ps + hz0 - 1) / hz0;
+	t1 = ((unsigned __int128)(start + n) * ps + hz0 - 1) / hz0;
+	return (uint64_t)(t1 * hz / ps - t0 * hz / ps);
+}
+
+/* ---- segment checks ----
+ *
+ * Inputs are checked as they come, so the text reader can point at the one
+ * at fault, in O(1) each: a small hash map finds the inputs before it that
+ * share its event code (increments add up per code and instance), its
+ * exact sub-event and instance (given twice), or its sub-event (inputs
+ * that cover one sub-event on an instance must agree on its attributes). */
+
+#define CHK_CAP 2048          /* a power of 2 above the 4 keys per input */
+
+struct chk_grp {
+	uint64_t all, maxspec;    /* inputs on every instance; most on one instance */
+	int maxinst;              /* that instance, -1: none */
+};
+
+struct chk {
+	const struct ucm_platform *plat;
+	const struct ucm_boxtype *bts[UCM_MAXBT];
+	unsigned nsub[UCM_MAXBT];
+	uint64_t key[CHK_CAP];    /* 0: free */
+	uint16_t val[CHK_CAP];
+	uint16_t used[4 * UCT_MAXIN];
+	unsigned nused;
+	unsigned ngrp, nspec;
+	struct chk_grp grp[UCT_MAXIN];
+	uint64_t spec[UCT_MAXIN];
+	int16_t prev[UCT_MAXIN];  /* the previous input of the same sub-event, -1 */
+};
+
+enum { K_GRP = 1, K_SPEC, K_EXACT, K_SUB };
+
+static void chk_reset(struct chk *c)
+{
+	for (unsigned i = 0; i < c->nused; i++)
+		c->key[c->used[i]] = 0;
+	c->nused = c->ngrp = c->nspec = 0;
+}
+
+/* The slot of key, inserted (val = fresh) when absent; *found says which. */
+static unsigned chk_slot(struct chk *c, uint64_t key, uint16_t fresh, int *found)
+{
+	unsigned i = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 53) & (CHK_CAP - 1);
+
+	while (c->key[i] && c->key[i] != key)
+		i = (i + 1) & (CHK_CAP - 1);
+	*found = c->key[i] != 0;
+	if (!*found) {
+		c->key[i] = key;
+		c->val[i] = fresh;
+		c->used[c->nused++] = (uint16_t)i;
+	}
+	return i;
+}
+
+static uint64_t chk_key(unsigned kind, unsigned socket, unsigned bt, unsigned a, unsigned b)
+{
+	return (uint64_t)kind << 60 | (uint64_t)socket << 48 | (uint64_t)bt << 40 |
+	       (uint64_t)a << 20 | b;
+}
+
+/* Input i of seg against the inputs before it (chk holds them). */
+static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg *seg, unsigned i,
+		   char *err, size_t n)
 {
 	const struct uct_in *in = &seg->in[i];
-	const struct ucm_boxtype *bt = bt_at(h->plat, in->bt);
+	const struct ucm_boxtype *bt;
 	const struct ucm_evcode *ec;
+	unsigned sockets = h->sockets ? h->sockets : 1, slot, gi, code;
+	uint64_t total;
 	char name[96];
+	int found;
 
-	if (!bt || in->sub >= ucm_subev_count(bt)) {
+	if (c->plat != h->plat) {
+		bt_table(h->plat, c->bts);
+		for (unsigned k = 0; k < UCM_MAXBT; k++)
+			c->nsub[k] = c->bts[k] ? ucm_subev_count(c->bts[k]) : 0;
+		c->plat = h->plat;
+	}
+	bt = in->bt < UCM_MAXBT ? c->bts[in->bt] : NULL;
+	if (!bt || !bt->nctr || in->sub >= c->nsub[in->bt]) {
 		snprintf(err, n, "input %u: no such box type or sub-event", i + 1);
 		return -EINVAL;
 	}
-	if (in->socket >= (h->sockets ? h->sockets : 1)) {
-		snprintf(err, n, "socket %u: the trace has %u", in->socket, h->sockets ? h->sockets : 1);
+	if (in->socket >= sockets) {
+		snprintf(err, n, "socket %u: the trace has %u", in->socket, sockets);
 		return -ERANGE;
 	}
-	if (in->inst >= (int)ninst_of(h, in->bt) || in->inst < -1) {
+	if (in->inst >= (int)ninst_of(h, in->bt, bt) || in->inst < -1) {
 		snprintf(err, n, "%s%d: the trace has %u %s instances", bt->name, in->inst,
-			 ninst_of(h, in->bt), bt->name);
+			 ninst_of(h, in->bt, bt), bt->name);
 		return -ERANGE;
 	}
 	ec = ucm_subev_code(bt, in->sub);
-	for (unsigned inst = 0; inst < ninst_of(h, in->bt); inst++) {
-		uint64_t sum = 0;
-
-		if (in->inst >= 0 && (unsigned)in->inst != inst)
-			continue;
-		for (unsigned j = 0; j <= i; j++) {
-			const struct uct_in *o = &seg->in[j];
-
-			if (o->socket != in->socket || o->bt != in->bt ||
-			    (o->inst >= 0 && (unsigned)o->inst != inst) || ucm_subev_code(bt, o->sub) != ec)
+	code = (unsigned)(ec - bt->codes);
+	/* the sub-event's name only for messages: snprintf is the cost here */
+#define NAME ucm_subev_name(bt, in->sub, name, sizeof(name))
+	if (in->amask) {
+		if (version_of(h) < 2) {
+			snprintf(err, n, "%s.%s: attributes need version 2 ('uncore-trace 2')", bt->name, NAME);
+			return -EINVAL;
+		}
+		for (unsigned a = 0; a < 16; a++) {
+			if (!(in->amask >> a & 1))
 				continue;
-			if (j < i && o->sub == in->sub && o->inst == in->inst) {
-				snprintf(err, n, "%s.%s given twice", bt->name,
-					 ucm_subev_name(bt, in->sub, name, sizeof(name)));
+			if (a >= UCM_NATTR) {
+				snprintf(err, n, "%s.%s: unknown attribute %u", bt->name, NAME, a);
 				return -EINVAL;
 			}
-			sum += o->inc;
+			if (!code_compares(ec, a)) {
+				snprintf(err, n, "%s.%s: no filter of %s compares '%s' (%s)", bt->name, NAME,
+					 ec->name, attr_names[a], ec->cite);
+				return -EINVAL;
+			}
+			if (in->attr[a] == UCM_ATTR_NONE) {
+				snprintf(err, n, "%s.%s: %s=%u out of range (max %u)", bt->name, NAME,
+					 attr_names[a], in->attr[a], UCM_ATTR_NONE - 1);
+				return -ERANGE;
+			}
 		}
-		if (sum > ec->max_inc) {
-			snprintf(err, n, "%s%u %s: %llu per cycle exceeds the event's maximum increment %u (%s)",
-				 bt->name, inst, ec->name, (unsigned long long)sum, ec->max_inc, ec->cite);
+	}
+	chk_slot(c, chk_key(K_EXACT, in->socket, in->bt, (unsigned)(in->inst + 1), in->sub), 0, &found);
+	if (found) {
+		snprintf(err, n, "%s.%s given twice", bt->name, NAME);
+		return -EINVAL;
+	}
+	/* the inputs before it that cover its sub-event on one of its instances */
+	slot = chk_slot(c, chk_key(K_SUB, in->socket, in->bt, 0, in->sub), (uint16_t)i, &found);
+	c->prev[i] = found ? (int16_t)c->val[slot] : -1;
+	c->val[slot] = (uint16_t)i;
+	for (int j = c->prev[i]; j >= 0; j = c->prev[j]) {
+		const struct uct_in *o = &seg->in[j];
+
+		if ((o->inst < 0 || in->inst < 0 || o->inst == in->inst) && !same_attrs(o, in)) {
+			snprintf(err, n, "%s.%s: attributes differ from those of input %d, which covers it too",
+				 bt->name, NAME, j + 1);
+			return -EINVAL;
+		}
+	}
+	/* increments add up per event code and instance */
+	slot = chk_slot(c, chk_key(K_GRP, in->socket, in->bt, 0, code), (uint16_t)c->ngrp, &found);
+	gi = c->val[slot];
+	if (!found)
+		c->grp[c->ngrp++] = (struct chk_grp){ 0, 0, -1 };
+	if (in->inst < 0) {
+		c->grp[gi].all += in->inc;
+	} else {
+		unsigned si = c->val[chk_slot(c, chk_key(K_SPEC, 0, 0, gi, (unsigned)in->inst),
+					      (uint16_t)c->nspec, &found)];
+
+		if (!found)
+			c->spec[c->nspec++] = 0;
+		c->spec[si] += in->inc;
+		if (c->spec[si] > c->grp[gi].maxspec) {
+			c->grp[gi].maxspec = c->spec[si];
+			c->grp[gi].maxinst = in->inst;
+		}
+	}
+	total = c->grp[gi].all + c->grp[gi].maxspec;
+	if (total > ec->max_inc) {
+		snprintf(err, n, "%s%d %s: %llu per cycle exceeds the event's maximum increment %u (%s)",
+			 bt->name, c->grp[gi].maxinst >= 0 ? c->grp[gi].maxinst : 0, ec->name,
+			 (unsigned long long)total, ec->max_inc, ec->cite);
+		return -ERANGE;
+	}
+	return 0;
+#undef NAME
+}
+
+static int check_sleep(const struct uct_hdr *h, const struct uct_seg *seg, char *err, size_t n)
+{
+	unsigned sockets = h->sockets ? h->sockets : 1;
+
+	for (unsigned s = 0; s < UCT_MAXSOCK; s++) {
+		uint64_t m = seg->asleep[s];
+
+		if (!m)
+			continue;
+		if (version_of(h) < 2) {
+			snprintf(err, n, "sleep states need version 2 ('uncore-trace 2')");
+			return -EINVAL;
+		}
+		if (s >= sockets) {
+			snprintf(err, n, "socket %u: the trace has %u", s, sockets);
+			return -ERANGE;
+		}
+		if (m & ~core_mask(h->plat)) {
+			snprintf(err, n, "asleep=0x%llx: %s has %u cores per socket", (unsigned long long)m,
+				 h->plat->name, h->plat->ncores);
 			return -ERANGE;
 		}
 	}
 	return 0;
 }
 
-int uct_seg_check(const struct uct_hdr *h, const struct uct_seg *seg, char *err, size_t n)
+static int seg_check(struct chk *c, const struct uct_hdr *h, const struct uct_seg *seg, char *err,
+		     size_t n)
 {
 	if (!seg->ncycles || seg->ncycles > MAXCYCLES) {
 		snprintf(err, n, "segment length %llu cycles out of range 1..2^56",
@@ -192,13 +453,26 @@ int uct_seg_check(const struct uct_hdr *h, const struct uct_seg *seg, char *err,
 		snprintf(err, n, "%u inputs (max %d)", seg->nin, UCT_MAXIN);
 		return -ERANGE;
 	}
+	chk_reset(c);
 	for (unsigned i = 0; i < seg->nin; i++) {
-		int rc = check_input(h, seg, i, err, n);
+		int rc = chk_add(c, h, seg, i, err, n);
 
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return check_sleep(h, seg, err, n);
+}
+
+int uct_seg_check(const struct uct_hdr *h, const struct uct_seg *seg, char *err, size_t n)
+{
+	struct chk *c = calloc(1, sizeof(*c));
+	int rc;
+
+	if (!c)
+		return -ENOMEM;
+	rc = seg_check(c, h, seg, err, n);
+	free(c);
+	return rc;
 }
 
 /* ---- text reader ---- */
@@ -296,13 +570,98 @@ static int blank(const char *s)
 	return !*s;
 }
 
-/* "cbo0.CACHE_LOOKUP.READ_M=1", optionally "s1." first */
-static int parse_input(struct uct_reader *r, struct cur *c, struct uct_in *in)
+/* "{nid=1,tid=3}" after an increment: the attributes of the input. */
+static int parse_attrs(struct uct_reader *r, struct cur *c, const struct ucm_boxtype *bt,
+		       struct uct_in *in)
+{
+	const struct ucm_evcode *ec = ucm_subev_code(bt, in->sub);
+
+	if (r->hdr.version < 2)
+		return rerr(r, col(c), "attributes need version 2 ('uncore-trace 2')");
+	c->p++; /* '{' */
+	for (;;) {
+		const char *w;
+		size_t n, at;
+		unsigned a;
+		uint64_t v;
+
+		skip(c);
+		at = col(c);
+		n = word(c, &w);
+		for (a = 0; a < UCM_NATTR; a++)
+			if (strlen(attr_names[a]) == n && !strncmp(attr_names[a], w, n))
+				break;
+		if (a == UCM_NATTR)
+			return rerr(r, at, "unknown attribute '%.*s' (expected state, opc, nid, tid or freq)",
+				    (int)(n ? n : 1), w);
+		if (!code_compares(ec, a))
+			return rerr(r, at, "no filter of %s compares '%s' (%s)", ec->name, attr_names[a],
+				    ec->cite);
+		if (in->amask >> a & 1)
+			return rerr(r, at, "attribute '%s' given twice", attr_names[a]);
+		skip(c);
+		if (*c->p != '=')
+			return rerr(r, col(c), "expected '=' and a value after '%s'", attr_names[a]);
+		c->p++;
+		if (number(r, c, UCM_ATTR_NONE - 1, &v, attr_names[a]))
+			return -EINVAL;
+		in->amask |= (uint16_t)(1u << a);
+		in->attr[a] = (uint16_t)v;
+		skip(c);
+		if (*c->p == '}') {
+			c->p++;
+			return 0;
+		}
+		if (*c->p != ',')
+			return rerr(r, col(c), "expected ',' or '}' in the attributes");
+		c->p++;
+	}
+}
+
+/* "asleep=0xf0" (after an optional "s1."): the cores asleep on a socket. */
+static int is_sleep(const struct cur *c)
+{
+	const char *q = c->p + 6;
+
+	if (strncmp(c->p, "asleep", 6))
+		return 0;
+	while (*q == ' ' || *q == '\t')
+		q++;
+	return *q == '=';
+}
+
+static int parse_sleep(struct uct_reader *r, struct cur *c, struct uct_seg *seg, unsigned socket,
+		       size_t at)
+{
+	uint64_t v;
+
+	if (r->hdr.version < 2)
+		return rerr(r, col(c), "sleep states need version 2 ('uncore-trace 2')");
+	if (socket < 32 && (r->sleep_seen >> socket & 1))
+		return rerr(r, at, "asleep given twice for socket %u", socket);
+	r->sleep_seen |= 1u << (socket & 31);
+	c->p += 6;
+	skip(c);
+	c->p++; /* '=' */
+	at = (skip(c), col(c));
+	if (number(r, c, UINT64_MAX, &v, "core mask"))
+		return -EINVAL;
+	if (v & ~core_mask(r->hdr.plat))
+		return rerr(r, at, "asleep=0x%llx: %s has %u cores per socket (mask 0x%llx)",
+			    (unsigned long long)v, r->hdr.plat->name, r->hdr.plat->ncores,
+			    (unsigned long long)core_mask(r->hdr.plat));
+	seg->asleep[socket] = v;
+	return 0;
+}
+
+/* "cbo0.CACHE_LOOKUP.READ_M=1", optionally "s1." first and "{attr=v,...}"
+ * after; or "asleep=MASK".  Returns 1 for an input, 0 for a sleep mask. */
+static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg, struct uct_in *in)
 {
 	const struct ucm_platform *p = r->hdr.plat;
 	const struct ucm_boxtype *bt = NULL;
 	const char *w;
-	size_t bn = 0, n;
+	size_t bn = 0, n, at;
 	uint64_t v;
 	int sub;
 	char name[128];
@@ -310,6 +669,7 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_in *in)
 	memset(in, 0, sizeof(*in));
 	in->inst = -1;
 	skip(c);
+	at = col(c);
 	if ((*c->p == 's' || *c->p == 'S') && isdigit((unsigned char)c->p[1])) {
 		const char *q = c->p + 1;
 
@@ -326,6 +686,8 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_in *in)
 			c->p++; /* '.' */
 		}
 	}
+	if (is_sleep(c))
+		return parse_sleep(r, c, seg, in->socket, at) ? -EINVAL : 0;
 	/* the longest box type name that prefixes the word */
 	for (unsigned i = 0; i < p->nboxes; i++) {
 		const struct ucm_boxtype *t = p->boxes[i].type;
@@ -344,14 +706,13 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_in *in)
 	c->p += bn;
 	in->bt = (uint8_t)ucm_boxtype_index(p, bt);
 	if (isdigit((unsigned char)*c->p)) {
-		size_t at = col(c);
-
+		at = col(c);
 		if (number(r, c, 255, &v, "instance"))
 			return -EINVAL;
-		if (v >= ninst_of(&r->hdr, in->bt))
+		if (v >= ninst_of(&r->hdr, in->bt, bt))
 			return rerr(r, at, "%s%llu: the trace has %u %s instances (0-%u)", bt->name,
-				    (unsigned long long)v, ninst_of(&r->hdr, in->bt), bt->name,
-				    ninst_of(&r->hdr, in->bt) - 1);
+				    (unsigned long long)v, ninst_of(&r->hdr, in->bt, bt), bt->name,
+				    ninst_of(&r->hdr, in->bt, bt) - 1);
 		in->inst = (int16_t)v;
 	}
 	if (*c->p != '.')
@@ -364,7 +725,7 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_in *in)
 			c->p++;
 		n = (size_t)(c->p - start);
 		snprintf(name, sizeof(name), "%.*s", (int)n, start);
-		sub = n < sizeof(name) ? ucm_subev_find(bt, name) : -1;
+		sub = n < sizeof(name) ? find_sub(bt, name) : -1;
 		if (sub < 0) {
 			c->p = start;
 			return rerr(r, col(c), "%s has no sub-event '%s' (see docs/formats.md)", bt->name,
@@ -379,7 +740,10 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_in *in)
 	if (number(r, c, UINT32_MAX, &v, "increment"))
 		return -EINVAL;
 	in->inc = (uint32_t)v;
-	return 0;
+	skip(c);
+	if (*c->p == '{' && parse_attrs(r, c, bt, in))
+		return -EINVAL;
+	return 1;
 }
 
 static int parse_segment(struct uct_reader *r, struct uct_seg *seg)
@@ -423,16 +787,22 @@ static int parse_segment(struct uct_reader *r, struct uct_seg *seg)
 		return rerr(r, col(&c), "expected ':' before the inputs");
 	c.p++;
 	skip(&c);
+	chk_reset(r->chk);
+	r->sleep_seen = 0;
 	while (*c.p) {
+		int rc;
+
 		at = col(&c);
 		if (seg->nin == UCT_MAXIN)
 			return rerr(r, at, "more than %d inputs in one segment", UCT_MAXIN);
-		if (parse_input(r, &c, &seg->in[seg->nin]))
+		if ((rc = parse_input(r, &c, seg, &seg->in[seg->nin])) < 0)
 			return -EINVAL;
 		/* check as we go, so the column points at the input at fault */
-		if (check_input(&r->hdr, seg, seg->nin, err, sizeof(err)))
-			return rerr(r, at, "%s", err);
-		seg->nin++;
+		if (rc == 1) {
+			if (chk_add(r->chk, &r->hdr, seg, seg->nin, err, sizeof(err)))
+				return rerr(r, at, "%s", err);
+			seg->nin++;
+		}
 		skip(&c);
 		if (*c.p == ',') {
 			c.p++;
@@ -472,9 +842,10 @@ static int parse_header(struct uct_reader *r)
 			at = (skip(&c), col(&c));
 			if (number(r, &c, 1000000, &v, "version"))
 				return -EINVAL;
-			if (v != UCT_VERSION)
-				return rerr(r, at, "unsupported version %llu (this build reads %d)",
+			if (v < 1 || v > UCT_VERSION)
+				return rerr(r, at, "unsupported version %llu (this build reads 1 to %d)",
 					    (unsigned long long)v, UCT_VERSION);
+			r->hdr.version = (unsigned)v;
 			r->hdr.sockets = 1;
 			if (at_end(r, &c))
 				return -EINVAL;
@@ -497,9 +868,10 @@ static int parse_header(struct uct_reader *r)
 			at = (skip(&c), col(&c));
 			if (number(r, &c, 255, &v, "socket count"))
 				return -EINVAL;
-			if (!v || v > r->hdr.plat->max_sockets)
+			if (!v || v > r->hdr.plat->max_sockets || v > UCT_MAXSOCK)
 				return rerr(r, at, "%s has 1..%u sockets", r->hdr.plat->name,
-					    r->hdr.plat->max_sockets);
+					    r->hdr.plat->max_sockets < UCT_MAXSOCK ? r->hdr.plat->max_sockets
+										  : UCT_MAXSOCK);
 			r->hdr.sockets = (unsigned)v;
 		} else if (n == 5 && !strncmp(w, "clock", 5)) {
 			unsigned k;
@@ -636,8 +1008,16 @@ static int read_block(struct uct_reader *r, int *type)
 	len = (uint32_t)h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16 | (uint32_t)h[4] << 24;
 	if (len > MAXBLOCK)
 		return rerr(r, 0, "corrupt: block length %u exceeds %u", len, MAXBLOCK);
-	if (!r->blk && !(r->blk = malloc(MAXBLOCK)))
-		return -ENOMEM;
+	if (len > r->bcap || !r->blk) {
+		/* grown to the blocks met (most are far below the 1 MiB limit) */
+		size_t cap = len < 4096 ? 4096 : len;
+		unsigned char *nb = realloc(r->blk, cap);
+
+		if (!nb)
+			return -ENOMEM;
+		r->blk = nb;
+		r->bcap = cap;
+	}
 	if (src_read(&r->src, r->blk, len) != len || src_read(&r->src, t, 4) != 4)
 		return rerr(r, 0, "truncated inside a block of %u bytes", len);
 	crc = (uint32_t)crc32(0L, h, 5);
@@ -661,8 +1041,9 @@ static int bin_header(struct uct_reader *r)
 
 	if (src_read(&r->src, m, 12) != 12 || memcmp(m, MAGIC, 8))
 		return rerr(r, 0, "not an uncore binary trace (bad magic)");
-	if ((m[8] | m[9] << 8) != UCT_VERSION)
-		return rerr(r, 8, "unsupported version %u (this build reads %d)", m[8] | m[9] << 8,
+	r->hdr.version = (unsigned)(m[8] | m[9] << 8);
+	if (r->hdr.version < 1 || r->hdr.version > UCT_VERSION)
+		return rerr(r, 8, "unsupported version %u (this build reads 1 to %d)", r->hdr.version,
 			    UCT_VERSION);
 	if (m[10] | m[11])
 		return rerr(r, 10, "unknown flags 0x%04x", m[10] | m[11] << 8);
@@ -677,7 +1058,7 @@ static int bin_header(struct uct_reader *r)
 		return rerr(r, 0, "unknown platform '%s'", name);
 	if (get_var(r, &v))
 		return -EINVAL;
-	if (!v || v > r->hdr.plat->max_sockets)
+	if (!v || v > r->hdr.plat->max_sockets || v > UCT_MAXSOCK)
 		return rerr(r, 0, "%llu sockets out of range", (unsigned long long)v);
 	r->hdr.sockets = (unsigned)v;
 	if (get_var(r, &n))
@@ -727,7 +1108,7 @@ static int bin_symbols(struct uct_reader *r)
 		if (get_str(r, bn, sizeof(bn)) || get_str(r, sn, sizeof(sn)))
 			return -EINVAL;
 		bt = ucm_boxtype_find(r->hdr.plat, bn);
-		if (!bt || (sub = ucm_subev_find(bt, sn)) < 0)
+		if (!bt || (sub = find_sub(bt, sn)) < 0)
 			return rerr(r, 0, "unknown sub-event %s.%s", bn, sn);
 		r->sym[r->nsym].bt = (uint8_t)ucm_boxtype_index(r->hdr.plat, bt);
 		r->sym[r->nsym].sub = (uint16_t)sub;
@@ -795,11 +1176,52 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg)
 			return rerr(r, 0, "undefined symbol %llu", (unsigned long long)sym);
 		if (sock > 255 || inst > 256 || inc > UINT32_MAX)
 			return rerr(r, 0, "input field out of range");
-		seg->in[i] = (struct uct_in){ (uint8_t)sock, r->sym[sym].bt, (int16_t)((int)inst - 1),
-					      r->sym[sym].sub, (uint32_t)inc };
+		memset(&seg->in[i], 0, sizeof(seg->in[i]));
+		seg->in[i].socket = (uint8_t)sock;
+		seg->in[i].bt = r->sym[sym].bt;
+		seg->in[i].inst = (int16_t)((int)inst - 1);
+		seg->in[i].sub = r->sym[sym].sub;
+		seg->in[i].inc = (uint32_t)inc;
+		if (r->hdr.version >= 2) {
+			/* attribute mask, then the value of each attribute in it */
+			if (get_var(r, &v))
+				return -EINVAL;
+			if (v >> UCM_NATTR)
+				return rerr(r, 0, "attribute mask 0x%llx out of range", (unsigned long long)v);
+			seg->in[i].amask = (uint16_t)v;
+			for (unsigned a = 0; a < UCM_NATTR; a++) {
+				if (!(seg->in[i].amask >> a & 1))
+					continue;
+				if (get_var(r, &v))
+					return -EINVAL;
+				if (v >= UCM_ATTR_NONE)
+					return rerr(r, 0, "attribute %s=%llu out of range", attr_names[a],
+						    (unsigned long long)v);
+				seg->in[i].attr[a] = (uint16_t)v;
+			}
+		}
 	}
 	seg->nin = (unsigned)nin;
-	if (uct_seg_check(&r->hdr, seg, err, sizeof(err)))
+	if (r->hdr.version >= 2) {
+		/* sleep masks: (socket, mask) in increasing socket order, none 0 */
+		uint64_t ns, sock, last = 0;
+
+		if (get_var(r, &ns))
+			return -EINVAL;
+		if (ns > r->hdr.sockets)
+			return rerr(r, 0, "%llu sleep masks for %u sockets", (unsigned long long)ns,
+				    r->hdr.sockets);
+		for (unsigned k = 0; k < ns; k++) {
+			if (get_var(r, &sock) || get_var(r, &v))
+				return -EINVAL;
+			if (sock >= r->hdr.sockets || (k && sock <= last) || !v)
+				return rerr(r, 0, "sleep mask %u (socket %llu, 0x%llx) out of order or empty", k,
+					    (unsigned long long)sock, (unsigned long long)v);
+			seg->asleep[sock] = v;
+			last = sock;
+		}
+	}
+	if (seg_check(r->chk, &r->hdr, seg, err, sizeof(err)))
 		return rerr(r, 0, "%s", err);
 	if (seg->ncycles > MAXCYCLES - seg->start)
 		return rerr(r, 0, "trace longer than 2^56 cycles");
@@ -818,6 +1240,8 @@ static int open_common(struct uct_reader *r, char *err, size_t n)
 	unsigned char b[8];
 	int rc;
 
+	if (!(r->chk = calloc(1, sizeof(*r->chk))))
+		return -ENOMEM;
 	/* peek at the magic without consuming it */
 	if (r->src.f) {
 		size_t k = fread(b, 1, sizeof(b), r->src.f);
@@ -899,6 +1323,7 @@ void uct_close(struct uct_reader *r)
 		fclose(r->src.f);
 	free(r->line);
 	free(r->blk);
+	free(r->chk);
 	free(r);
 }
 
@@ -914,6 +1339,7 @@ struct uct_writer {
 	size_t blen, brecs;
 	unsigned nsym;
 	struct { uint8_t bt; uint16_t sub; } sym[4096];
+	struct chk *chk;
 	char err[768];
 };
 
@@ -993,7 +1419,9 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 	const struct ucm_platform *p = h->plat;
 
 	*out = NULL;
-	if (!w || !(w->blk = malloc(MAXBLOCK))) {
+	if (!w || !(w->blk = malloc(MAXBLOCK)) || !(w->chk = calloc(1, sizeof(*w->chk)))) {
+		if (w)
+			free(w->blk);
 		free(w);
 		return -ENOMEM;
 	}
@@ -1001,14 +1429,27 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 	w->hdr = *h;
 	if (!w->hdr.sockets)
 		w->hdr.sockets = 1;
+	w->hdr.version = version_of(h);
+	/* what a reader would refuse is not written */
+	if (w->hdr.version > UCT_VERSION || w->hdr.sockets > UCT_MAXSOCK ||
+	    w->hdr.sockets > p->max_sockets) {
+		snprintf(err, n, "%s: cannot write version %u with %u sockets (this build writes 1 to %d; %s has 1..%u sockets)",
+			 path, w->hdr.version, w->hdr.sockets, UCT_VERSION, p->name, p->max_sockets);
+		free(w->chk);
+		free(w->blk);
+		free(w);
+		return -EINVAL;
+	}
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	if (!(w->f = uct_file_create(path, w->tmp, sizeof(w->tmp), err, n))) {
+		free(w->chk);
 		free(w->blk);
 		free(w);
 		return -EIO;
 	}
 	if (binary) {
-		unsigned char m[12] = { 'U', 'C', 'T', 'R', 'A', 'C', 'E', 0, UCT_VERSION, 0, 0, 0 };
+		unsigned char m[12] = { 'U', 'C', 'T', 'R', 'A', 'C', 'E', 0, (unsigned char)w->hdr.version,
+					0, 0, 0 };
 		size_t k = 0;
 		unsigned nb = 0;
 
@@ -1035,7 +1476,7 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 	} else {
 		int any = 0;
 
-		fprintf(w->f, "uncore-trace %d\nplatform %s\n", UCT_VERSION, p->name);
+		fprintf(w->f, "uncore-trace %u\nplatform %s\n", w->hdr.version, p->name);
 		if (w->hdr.sockets != 1)
 			fprintf(w->f, "sockets %u\n", w->hdr.sockets);
 		for (unsigned i = 0; i < p->nclocks; i++)
@@ -1060,7 +1501,7 @@ static unsigned symbol(struct uct_writer *w, const struct uct_in *in, unsigned c
 		       unsigned *ny)
 {
 	char name[96];
-	const struct ucm_boxtype *bt = bt_at(w->hdr.plat, in->bt);
+	const struct ucm_boxtype *bt = w->chk->bts[in->bt];
 
 	for (unsigned i = 0; i < w->nsym; i++)
 		if (w->sym[i].bt == in->bt && w->sym[i].sub == in->sub)
@@ -1083,10 +1524,10 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 	if (seg->start < w->end)
 		return werr(w, -EINVAL, "segment at cycle %llu overlaps the previous one (ends %llu)",
 			    (unsigned long long)seg->start, (unsigned long long)w->end);
-	if (uct_seg_check(&w->hdr, seg, err, sizeof(err)))
+	if (seg_check(w->chk, &w->hdr, seg, err, sizeof(err)))
 		return werr(w, -EINVAL, "segment %llu: %s", (unsigned long long)w->nseg + 1, err);
 	if (w->binary) {
-		unsigned char y[UCT_MAXIN * 200 + 16], rec[UCT_MAXIN * 40 + 40];
+		unsigned char y[UCT_MAXIN * 200 + 16], rec[UCT_MAXIN * 64 + 16 + 11 * UCT_MAXSOCK];
 		size_t yn = 0, rn = 0;
 		unsigned ny = 0;
 
@@ -1102,6 +1543,24 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 			put_var(rec, &rn, in->socket);
 			put_var(rec, &rn, (uint64_t)(in->inst + 1));
 			put_var(rec, &rn, in->inc);
+			if (w->hdr.version >= 2) {
+				put_var(rec, &rn, in->amask);
+				for (unsigned a = 0; a < UCM_NATTR; a++)
+					if (in->amask >> a & 1)
+						put_var(rec, &rn, in->attr[a]);
+			}
+		}
+		if (w->hdr.version >= 2) {
+			unsigned ns = 0;
+
+			for (unsigned s = 0; s < w->hdr.sockets; s++)
+				ns += seg->asleep[s] != 0;
+			put_var(rec, &rn, ns);
+			for (unsigned s = 0; s < w->hdr.sockets; s++)
+				if (seg->asleep[s]) {
+					put_var(rec, &rn, s);
+					put_var(rec, &rn, seg->asleep[s]);
+				}
 		}
 		if (ny) {
 			unsigned char hd[16];
@@ -1137,7 +1596,7 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 			fprintf(w->f, "run %llu:", (unsigned long long)seg->ncycles);
 		for (unsigned i = 0; i < seg->nin; i++) {
 			const struct uct_in *in = &seg->in[i];
-			const struct ucm_boxtype *bt = bt_at(w->hdr.plat, in->bt);
+			const struct ucm_boxtype *bt = w->chk->bts[in->bt];
 
 			fprintf(w->f, "%s ", i ? "," : "");
 			if (w->hdr.sockets > 1)
@@ -1146,7 +1605,22 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 			if (in->inst >= 0)
 				fprintf(w->f, "%d", in->inst);
 			fprintf(w->f, ".%s=%u", ucm_subev_name(bt, in->sub, name, sizeof(name)), in->inc);
+			/* canonical attributes: in enum order, opcodes in hex as the
+			 * guide writes them */
+			for (unsigned a = 0, k = 0; a < UCM_NATTR; a++)
+				if (in->amask >> a & 1)
+					fprintf(w->f, a == UCM_AT_OPC ? "%s%s=0x%x" : "%s%s=%u", k++ ? "," : "{",
+						attr_names[a], in->attr[a]);
+			if (in->amask)
+				fputc('}', w->f);
 		}
+		for (unsigned s = 0, k = seg->nin; s < w->hdr.sockets; s++)
+			if (seg->asleep[s]) {
+				fprintf(w->f, "%s ", k++ ? "," : "");
+				if (w->hdr.sockets > 1)
+					fprintf(w->f, "s%u.", s);
+				fprintf(w->f, "asleep=0x%llx", (unsigned long long)seg->asleep[s]);
+			}
 		fputc('\n', w->f);
 	}
 	w->end = seg->start + seg->ncycles;
@@ -1178,6 +1652,9 @@ int uct_writer_commit(struct uct_writer *w)
 	if (rc)
 		unlink(w->tmp);
 	free(w->blk);
+	free(w->chk);
+	w->blk = NULL;
+	w->chk = NULL;
 	if (!rc)
 		free(w);
 	return rc;
@@ -1191,18 +1668,48 @@ void uct_writer_abort(struct uct_writer *w)
 		fclose(w->f);
 	unlink(w->tmp);
 	free(w->blk);
+	free(w->chk);
 	free(w);
 }
 
-/* ---- replay ---- */
+/* ---- replay ----
+ *
+ * A segment sets the model's inputs (added up where several cover one
+ * sub-event), the attributes it gives (the others keep the values the model
+ * started the replay with: its defaults), and the sleep state of the cores
+ * whose bit changed since the previous segment (a core woken by a PMI stays
+ * awake until the trace puts it to sleep again).  A gap and the end of the
+ * trace are segments with nothing in them. */
+
+#define MAXINST 256
+
+/* An input value a segment sets: (box, sub-event) -> increment, with its
+ * slot in the map that finds it. */
+struct setv {
+	int box;
+	unsigned sub;
+	uint32_t v;
+	unsigned slot;
+};
 
 struct uct_replay {
 	struct ucm_model *m;
 	struct uct_reader *r;
-	uint64_t base_cycles, base_ps;
+	uint64_t base_cycles;
 	struct uct_seg seg;
 	int pending, done;
 	uint64_t cycles;
+	unsigned nsock;
+	int16_t *map;                     /* box per (socket, box type, instance), -1 */
+	unsigned ninst[UCM_MAXBT];        /* instances of each box type */
+	uint16_t *attr0;                  /* attributes at attach, per box, sub-event, attr */
+	size_t *aoff;                     /* where each box's start in attr0 */
+	uint64_t asleep[UCT_MAXSOCK];     /* the sleep masks the trace set last */
+	unsigned nattr;
+	struct uct_in attrd[UCT_MAXIN];   /* the last segment's inputs with attributes */
+	struct setv *cur, *nxt;           /* inputs the last segment set, this one sets */
+	size_t ncur, nnxt, capset;
+	int *hslot;                       /* nxt's map: entry per slot, -1 free */
 	char err[768];
 };
 
@@ -1214,27 +1721,164 @@ static uint64_t cycle_time(const struct uct_replay *p, uint64_t c)
 	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 
+static int set_attr(struct uct_replay *p, int box, unsigned sub, unsigned a, uint16_t v)
+{
+	if (ucm_get_input_attr(p->m, box, sub, a) == v)
+		return 0;
+	return ucm_set_input_attr(p->m, box, sub, a, v);
+}
+
+/* The boxes an input covers, into out; their number. */
+static unsigned covered(const struct uct_replay *p, const struct uct_in *in, int *out)
+{
+	const int16_t *row;
+	unsigned k = 0;
+
+	if (in->socket >= p->nsock || in->bt >= UCM_MAXBT)
+		return 0;
+	row = p->map + ((size_t)in->socket * UCM_MAXBT + in->bt) * MAXINST;
+	if (in->inst >= 0)
+		return row[in->inst] >= 0 ? (out[0] = row[in->inst], 1) : 0;
+	for (unsigned i = 0; i < p->ninst[in->bt]; i++)
+		if (row[i] >= 0)
+			out[k++] = row[i];
+	return k;
+}
+
+static int apply_fail(struct uct_replay *p, int rc)
+{
+	snprintf(p->err, sizeof(p->err), "%s", ucm_error(p->m));
+	return ucm_set_error(p->m, rc, p->err);
+}
+
+/* Make the model's inputs those of segment s (NULL: idle). */
+static int grow_sets(struct uct_replay *p)
+{
+	size_t cap = p->capset ? 2 * p->capset : 256;
+	struct setv *c = realloc(p->cur, cap * sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	p->cur = c;
+	if (!(c = realloc(p->nxt, cap * sizeof(*c))))
+		return -ENOMEM;
+	p->nxt = c;
+	free(p->hslot);
+	/* twice the entries, a power of two */
+	if (!(p->hslot = malloc(2 * cap * sizeof(*p->hslot))))
+		return -ENOMEM;
+	for (size_t i = 0; i < 2 * cap; i++)
+		p->hslot[i] = -1;
+	p->capset = cap;
+	/* rehash what is being built */
+	for (size_t i = 0; i < p->nnxt; i++) {
+		size_t h = ((size_t)p->nxt[i].box * 65599u + p->nxt[i].sub) & (2 * cap - 1);
+
+		while (p->hslot[h] >= 0)
+			h = (h + 1) & (2 * cap - 1);
+		p->hslot[h] = (int)i;
+		p->nxt[i].slot = (unsigned)h;
+	}
+	return 0;
+}
+
+/* The entry of (box, sub) in nxt, created at 0 when absent (there is room). */
+static struct setv *nxt_at(struct uct_replay *p, int box, unsigned sub, int create)
+{
+	size_t mask = 2 * p->capset - 1, h;
+
+	if (!p->capset)
+		return NULL;
+	for (h = ((size_t)box * 65599u + sub) & mask; p->hslot[h] >= 0; h = (h + 1) & mask) {
+		struct setv *e = &p->nxt[p->hslot[h]];
+
+		if (e->box == box && e->sub == sub)
+			return e;
+	}
+	if (!create)
+		return NULL;
+	p->hslot[h] = (int)p->nnxt;
+	p->nxt[p->nnxt] = (struct setv){ box, sub, 0, (unsigned)h };
+	return &p->nxt[p->nnxt++];
+}
+
+/* Make the model's inputs those of segment s (NULL: idle).  Only the
+ * boxes whose inputs change are touched (clearing every input would
+ * recompute every box at each segment); values that fall are set before
+ * values that rise, so no event code's sum passes its maximum on the way. */
 static int apply(struct uct_replay *p, const struct uct_seg *s)
 {
-	ucm_clear_inputs(p->m);
-	for (unsigned i = 0; i < s->nin; i++) {
+	const struct ucm_platform *pl = ucm_platform_of(p->m);
+	int boxes[MAXINST];
+	int rc;
+
+	/* attributes the previous segment gave go back to the model's own */
+	for (unsigned i = 0; i < p->nattr; i++) {
+		const struct uct_in *in = &p->attrd[i];
+		unsigned nb = covered(p, in, boxes);
+
+		for (unsigned k = 0; k < nb; k++)
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				if ((in->amask >> a & 1) &&
+				    (rc = set_attr(p, boxes[k], in->sub, a,
+						   p->attr0[p->aoff[boxes[k]] + in->sub * UCM_NATTR + a])))
+					return apply_fail(p, rc);
+	}
+	p->nattr = 0;
+	/* what this segment sets: inputs covering one sub-event add up */
+	p->nnxt = 0;
+	for (unsigned i = 0; s && i < s->nin; i++) {
 		const struct uct_in *in = &s->in[i];
-		const struct ucm_platform *pl = ucm_platform_of(p->m);
+		unsigned nb = covered(p, in, boxes);
 
-		for (unsigned b = 0; b < ucm_box_count(p->m); b++) {
-			const struct ucm_boxinst *bi = ucm_box_def(p->m, (int)b);
-			int rc;
+		for (unsigned k = 0; k < nb; k++) {
+			struct setv *e;
 
-			if (ucm_boxtype_index(pl, bi->type) != in->bt || ucm_box_socket(p->m, (int)b) != in->socket ||
-			    (in->inst >= 0 && bi->inst != (unsigned)in->inst))
-				continue;
-			/* several inputs may cover one sub-event: they add */
-			rc = ucm_set_input(p->m, (int)b, in->sub, ucm_get_input(p->m, (int)b, in->sub) + in->inc);
-			if (rc) {
-				snprintf(p->err, sizeof(p->err), "%s", ucm_error(p->m));
-				return ucm_set_error(p->m, rc, p->err);
-			}
+			if (p->nnxt == p->capset && grow_sets(p))
+				return -ENOMEM;
+			e = nxt_at(p, boxes[k], in->sub, 1);
+			e->v += in->inc;
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				if ((in->amask >> a & 1) && (rc = set_attr(p, boxes[k], in->sub, a, in->attr[a])))
+					return apply_fail(p, rc);
 		}
+		if (in->amask)
+			p->attrd[p->nattr++] = *in;
+	}
+	for (size_t i = 0; i < p->ncur; i++) {
+		const struct setv *o = &p->cur[i], *e = nxt_at(p, o->box, o->sub, 0);
+		uint32_t want = e ? e->v : 0;
+
+		if (want < ucm_get_input(p->m, o->box, o->sub) &&
+		    (rc = ucm_set_input(p->m, o->box, o->sub, want)))
+			return apply_fail(p, rc);
+	}
+	for (size_t i = 0; i < p->nnxt; i++) {
+		const struct setv *e = &p->nxt[i];
+
+		if (e->v != ucm_get_input(p->m, e->box, e->sub) &&
+		    (rc = ucm_set_input(p->m, e->box, e->sub, e->v)))
+			return apply_fail(p, rc);
+	}
+	/* this segment's values become the last ones; the map is emptied */
+	for (size_t i = 0; i < p->nnxt; i++)
+		p->hslot[p->nxt[i].slot] = -1;
+	{
+		struct setv *t = p->cur;
+
+		p->cur = p->nxt;
+		p->nxt = t;
+		p->ncur = p->nnxt;
+		p->nnxt = 0;
+	}
+	/* sleep: only the cores whose state the trace changes */
+	for (unsigned so = 0; so < p->nsock && so < UCT_MAXSOCK; so++) {
+		uint64_t want = s ? s->asleep[so] : 0, diff = want ^ p->asleep[so];
+
+		for (unsigned c = 0; diff && c < 64 && c < pl->ncores; c++)
+			if (diff >> c & 1)
+				ucm_core_sleep(p->m, so, c, (int)(want >> c & 1));
+		p->asleep[so] = want;
 	}
 	return 0;
 }
@@ -1252,7 +1896,8 @@ static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *n
 			return ucm_set_error(m, rc, p->err);
 		}
 		if (rc == 0) {
-			ucm_clear_inputs(p->m);
+			if ((rc = apply(p, NULL)))
+				return rc;
 			p->done = 1;
 			*next = UINT64_MAX;
 			return 0;
@@ -1260,7 +1905,8 @@ static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *n
 		p->pending = 1;
 		if (p->seg.start > p->cycles) {
 			/* a gap is idle time */
-			ucm_clear_inputs(p->m);
+			if ((rc = apply(p, NULL)))
+				return rc;
 			*next = cycle_time(p, p->seg.start);
 			p->cycles = p->seg.start;
 			return 0;
@@ -1277,12 +1923,49 @@ static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *n
 int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_replay **out)
 {
 	struct uct_replay *p = calloc(1, sizeof(*p));
+	const struct ucm_platform *pl = ucm_platform_of(m);
+	size_t nmap, nattr = 0;
 
 	*out = NULL;
 	if (!p)
 		return -ENOMEM;
 	p->m = m;
 	p->r = r;
+	p->nsock = ucm_nsockets(m);
+	nmap = (size_t)p->nsock * UCM_MAXBT * MAXINST;
+	for (unsigned b = 0; b < ucm_box_count(m); b++)
+		nattr += (size_t)ucm_subev_count(ucm_box_def(m, (int)b)->type) * UCM_NATTR;
+	p->map = malloc(nmap * sizeof(*p->map));
+	p->aoff = malloc((ucm_box_count(m) + 1) * sizeof(*p->aoff));
+	p->attr0 = malloc((nattr + 1) * sizeof(*p->attr0));
+	if (!p->map || !p->aoff || !p->attr0) {
+		free(p->map);
+		free(p->aoff);
+		free(p->attr0);
+		free(p);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nmap; i++)
+		p->map[i] = -1;
+	nattr = 0;
+	for (unsigned b = 0; b < ucm_box_count(m); b++) {
+		const struct ucm_boxinst *bi = ucm_box_def(m, (int)b);
+		int t = ucm_boxtype_index(pl, bi->type);
+
+		if (t >= 0 && t < UCM_MAXBT && bi->type->nctr) {
+			p->map[((size_t)ucm_box_socket(m, (int)b) * UCM_MAXBT + (unsigned)t) * MAXINST +
+			       bi->inst] = (int16_t)b;
+			if (bi->inst >= p->ninst[t])
+				p->ninst[t] = bi->inst + 1u;
+		}
+		/* what an attribute a segment does not give goes back to */
+		p->aoff[b] = nattr;
+		for (unsigned s = 0; s < ucm_subev_count(bi->type); s++)
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				p->attr0[nattr++] = ucm_get_input_attr(m, (int)b, s, a);
+	}
+	/* the trace owns the inputs: from here on only the changes are set */
+	ucm_clear_inputs(m);
 	p->base_cycles = ucm_cycles(m, 0);
 	ucm_set_workload(m, replay_step, p);
 	*out = p;
@@ -1317,5 +2000,11 @@ void uct_replay_detach(struct uct_replay *p)
 	if (!p)
 		return;
 	ucm_set_workload(p->m, NULL, NULL);
+	free(p->map);
+	free(p->aoff);
+	free(p->attr0);
+	free(p->cur);
+	free(p->nxt);
+	free(p->hslot);
 	free(p);
 }

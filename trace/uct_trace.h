@@ -4,11 +4,15 @@
  * A trace is a header (platform, sockets, clocks, seed, box counts) and a
  * stream of segments: "for N cycles of the reference clock, these sub-event
  * increments per cycle on these box instances" (a single-cycle entry is a
- * segment of one cycle).  Two encodings carry the same content: a text form
- * a person can write (docs/formats.md) and a compact binary form with magic,
- * version, per-block length and CRC-32.  Readers stream: memory stays
- * constant in trace length.  Every error names file:line:col (text) or
- * file:offset (binary) and what was expected.
+ * segment of one cycle).  An increment is per cycle of the box's own clock
+ * domain; a segment lasts the time of its N reference cycles.  Version 2
+ * adds filter attributes of an input (the thread, node, opcode, state or
+ * frequency a box filter compares) and the cores asleep on each socket.
+ * Two encodings carry the same content: a text form a person can write
+ * (docs/formats.md) and a compact binary form with magic, version,
+ * per-block length and CRC-32.  Readers stream: memory stays constant in
+ * trace length.  Every error names file:line:col (text) or file:offset
+ * (binary) and what was expected.
  */
 #ifndef UCT_TRACE_H
 #define UCT_TRACE_H
@@ -18,33 +22,51 @@
 
 #include "ucm.h"
 
-#define UCT_VERSION 1
+/* The version written unless a header asks for another; readers take
+ * 1..UCT_VERSION.  Version 1 has no attributes and no sleep states. */
+#define UCT_VERSION 2
 #define UCT_MAXIN 256
+#define UCT_MAXSOCK 8    /* sockets a trace may have (sleep masks per socket) */
 
 struct uct_hdr {
 	const struct ucm_platform *plat;
 	unsigned sockets;
+	unsigned version;                /* of the file read, or to write; 0: UCT_VERSION */
 	uint64_t clock_hz[UCM_MAXCLK];   /* 0: platform default */
 	uint64_t seed;
 	unsigned ninst[UCM_MAXBT];       /* 0: platform default */
 };
 
 /* One input: sub-event `sub` of box type `bt` (index in the platform, see
- * ucm_boxtype_index), instance inst (-1: every instance) on a socket. */
+ * ucm_boxtype_index), instance inst (-1: every instance) on a socket, inc
+ * per cycle of the box's clock.  Attributes (version 2): bit a of amask
+ * says attr[a] (enum ucm_attr) is given; the others are the platform
+ * table's.  The first five members keep their order (positional
+ * initializers elsewhere); compare inputs with uct_in_equal, not memcmp. */
 struct uct_in {
 	uint8_t socket;
 	uint8_t bt;
 	int16_t inst;
 	uint16_t sub;
 	uint32_t inc;
+	uint16_t amask;
+	uint16_t attr[UCM_NATTR];
 };
 
 struct uct_seg {
 	uint64_t start;     /* first cycle, from the trace start */
 	uint64_t ncycles;
 	unsigned nin;
+	/* cores asleep (C3/C6) during the segment, bit i = core i, per socket
+	 * (version 2); the model's state changes where the masks change */
+	uint64_t asleep[UCT_MAXSOCK];
 	struct uct_in in[UCT_MAXIN];
 };
+
+/* Names of the attributes in text traces ("state", "opc", "nid", "tid",
+ * "freq"), by enum ucm_attr; NULL past the last. */
+const char *uct_attr_name(unsigned a);
+int uct_in_equal(const struct uct_in *a, const struct uct_in *b);
 
 struct uct_reader;
 struct uct_writer;
@@ -89,5 +111,10 @@ void uct_replay_detach(struct uct_replay *p);
 
 /* Model configuration for a trace's header. */
 void uct_config(const struct uct_hdr *h, struct ucm_config *cfg);
+
+/* Cycles of clock domain `clock` that complete within reference cycles
+ * [start, start + n) of a trace replayed from time 0: what an input of a
+ * box on that clock is multiplied by (docs/formats.md, "Clocks"). */
+uint64_t uct_domain_cycles(const struct uct_hdr *h, unsigned clock, uint64_t start, uint64_t n);
 
 #endif
