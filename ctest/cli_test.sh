@@ -842,7 +842,12 @@ case_trace_snbep() {
 		c6_cycles=pcu_cstate/CORE_C6_CYCLES/ band_2ghz='pcu/FREQ_BAND0_CYCLES,filter_band0=20/')
 	local list x
 
-	run trace gen stream --platform snbep --bandwidth 12 --read-ratio 0.75 --duration 0.02 --seed 4 -o "$work/s.uct"
+	# the platform's two sockets by default; this case reads one socket's text
+	run trace gen idle --platform snbep --duration 0.001 -o "$work/two.uct"
+	expect_rc 0
+	run trace info "$work/two.uct"
+	grep -qx 'sockets    2' "$work/out" || fail "$last: snbep traces are not two-socket by default"
+	run trace gen stream --platform snbep --sockets 1 --bandwidth 12 --read-ratio 0.75 --duration 0.02 --seed 4 -o "$work/s.uct"
 	expect_rc 0
 	[ "$(head -2 "$work/s.uct" | tr '\n' ' ')" = 'uncore-trace 2 platform snbep ' ] ||
 		fail "stream trace header: $(head -3 "$work/s.uct")"
@@ -866,7 +871,7 @@ case_trace_snbep() {
 	[ "$x" -gt 3745000 ] && [ "$x" -le 3755000 ] || fail "the trace carries $x lines, not 12 GB/s for 20 ms"
 
 	# core C-states: occupancy, residency and the frequency band filter
-	run trace gen cstate --platform snbep --duration 0.02 --seed 8 --duty 0.3 --hit-ratio 0.5 -o "$work/c.uct"
+	run trace gen cstate --platform snbep --sockets 1 --duration 0.02 --seed 8 --duty 0.3 --hit-ratio 0.5 -o "$work/c.uct"
 	expect_rc 0
 	grep -q 'asleep=0x' "$work/c.uct" || fail "C-state trace without sleep masks"
 	snbep_lead_in "$work/c.uct" "$work/cl.uct"
@@ -891,7 +896,7 @@ case_trace_snbep() {
 	run trace info "$work/bad.uct"
 	expect_rc 1
 	expect_err "bad.uct:3:39: no filter of LLC_LOOKUP compares 'opc'"
-	run trace gen stream --platform snbep --bandwidth 60 --duration 0.01 -o "$work/x.uct"
+	run trace gen stream --platform snbep --sockets 1 --bandwidth 60 --duration 0.01 -o "$work/x.uct"
 	expect_rc 2
 	expect_err "CAS per 4 dclk cycles"
 	[ ! -e "$work/x.uct" ] || fail "a refused generator left its output"

@@ -39,7 +39,8 @@ static void usage(FILE *f)
 		"                       descriptions (--metrics: the metrics only)\n"
 		"  stat                 count events (a built-in workload on the simulator)\n"
 		"  regs                 read and decode every uncore PMU register\n"
-		"  trace gen KIND       generate an event trace (stream, llc, burst, idle)\n"
+		"  trace gen KIND       generate an event trace (stream, llc, burst, idle;\n"
+		"                       snbep also qpi, cstate)\n"
 		"  trace convert IN     convert an event trace between text and binary\n"
 		"  trace info IN        header, length and fed totals of an event trace\n"
 		"  allowlist            the platform's MSRs as an msr-safe allow-list (MSRs\n"
@@ -83,11 +84,14 @@ static void usage(FILE *f)
 		"\n"
 		"trace options:\n"
 		"  --binary | --text    output encoding (convert: default the other one)\n"
-		"  --bandwidth GBPS     stream: DRAM bandwidth in 1e9 bytes/s (default 10)\n"
-		"  --read-ratio R       stream: share of reads (default 0.7)\n"
-		"  --hit-ratio R        llc: share of lookups that hit (default 0.9)\n"
+		"  --bandwidth GBPS     stream, qpi: bandwidth in 1e9 bytes/s over all sockets\n"
+		"                       (default 10)\n"
+		"  --read-ratio R       stream, qpi: share of reads (default 0.7)\n"
+		"  --hit-ratio R        llc: share of lookups that hit (default 0.9); cstate:\n"
+		"                       share of a core's idle time in C3 (the rest C6)\n"
 		"  --lookups L          llc: lookups per cycle per CBo (default 0.5)\n"
-		"  --duty D             burst: share of time streaming (default 0.2)\n"
+		"  --duty D             burst: share of time streaming (default 0.2); cstate:\n"
+		"                       share of time a core is in C0\n"
 		"  --burst-us US        burst: length of a burst (default 10)\n"
 		"  --period CYCLES      slice length (default 300000)\n",
 		prog);
@@ -341,7 +345,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return cli_fail(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
 	if (o->sub && !o->arg)
 		return cli_fail(EXIT_USAGE, "trace %s: expected %s", o->sub,
-				!strcmp(o->sub, "gen") ? "a kind (stream, llc, burst, idle)" : "an input file");
+				!strcmp(o->sub, "gen") ? "a kind (stream, llc, burst, idle, qpi, cstate)" : "an input file");
 	if (o->json && o->sep)
 		return cli_fail(EXIT_USAGE, "-x and --json exclude each other");
 	if (o->binary && o->text)

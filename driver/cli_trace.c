@@ -26,7 +26,11 @@ static int trace_gen(const struct opts *o)
 		return cli_fail(EXIT_USAGE, "trace gen: -o FILE is required");
 	memset(&h, 0, sizeof(h));
 	h.plat = p;
-	h.sockets = 1;
+	/* the platform's sockets (two on snbep) unless --sockets says */
+	h.sockets = o->sockets ? o->sockets : p->sockets_default ? p->sockets_default : 1;
+	if (h.sockets > p->max_sockets)
+		return cli_fail(EXIT_USAGE, "--sockets %u: %s has at most %u", h.sockets, p->name,
+				p->max_sockets);
 	h.seed = g.seed;
 	if (o->uclk_mhz)
 		h.clock_hz[0] = (uint64_t)(o->uclk_mhz * 1e6);
@@ -117,8 +121,10 @@ static int trace_info(const struct opts *o, FILE *f)
 				if (ucm_boxtype_index(p, p->boxes[k].type) == in->bt)
 					bt = p->boxes[k].type;
 			ni = in->inst >= 0 ? 1 : h->ninst[in->bt] ? h->ninst[in->bt] : bt->ninst_default;
+			/* in the box's own clock: N reference cycles are fewer dclk */
 			if (in->sub < 1024)
-				fed[in->bt][in->sub] += (uint64_t)in->inc * seg->ncycles * ni;
+				fed[in->bt][in->sub] += (uint64_t)in->inc * ni *
+					uct_domain_cycles(h, bt->clock, seg->start, seg->ncycles);
 		}
 	}
 	if (rc < 0) {
