@@ -1,10 +1,47 @@
 /*
- * fuzz_driver.c - driver API sequences on the simulated backend: events
- * added from the tables and raw encodings, start, samples, waits, changing
- * inputs, overflow options, stop, restore, in any order.  Every access the
- * driver makes must fall on a register of the platform (a checking backend
- * sits between driver and model); the driver's totals must equal the
- * model's ground truth; the driver must cause no strict-mode record.
+ * fuzz_driver.c - driver API sequences on the simulated backend, on every
+ * platform: events added from the tables and raw encodings, start,
+ * samples, waits, changing inputs and their filter attributes, overflow
+ * options, stop, restore, in any order.  Every access the driver makes
+ * must fall on a register of the platform (a checking backend sits between
+ * driver and model); the driver's totals must equal the model's ground
+ * truth; the driver must cause no strict-mode record.
+ *
+ * Input layout: four header bytes, then at most 64 operations (an opcode
+ * byte and its operands).
+ *   byte 0  instances of the counted box type (CBos): ninst_min + b % span,
+ *           so skl 1-4 (the hardware reports them) and snbep 1-8 (the
+ *           driver probes them)
+ *   byte 1  bits 3:0 PMI_SEL cores
+ *   byte 2  bit 0 FRZ_ON_PMI; bit 7 the platform, 0 skl, 1 snbep; on
+ *           snbep bit 6 one socket instead of two and bits 5:4 the uncore
+ *           clock (default, the worst case the driver assumes, 1.2 GHz,
+ *           default)
+ *   byte 3  bit 0 WAKE_ON_PMI
+ * Bit 7 of byte 2 was ignored before snbep, and libFuzzer had set it in
+ * about a quarter of the committed corpus: those files were rewritten with
+ * it clear (the same skl input under its new SHA-1 name), so every
+ * committed skl input keeps its meaning.  skl takes opcode byte % 8, the
+ * original eight operations; snbep takes byte % 9, the ninth setting an
+ * input's filter attribute (thread, node, opcode, state, frequency), which
+ * the snbep CBo and PCU filters compare with.  The platforms' option bits
+ * stay decoded on snbep although it has no global control or PMI: the
+ * driver must then touch nothing for them.
+ *
+ * What counts as "on a platform register": every write hits a register the
+ * model instantiates.  Reads may also be discovery, which on hardware
+ * touches what is not there:
+ *   - PCI: bytes 0-3 of any function's configuration header (vendor and
+ *     device ID).  snbep's driver looks for the UBox on every one of the
+ *     256 buses by reading the vendor ID, and the device ID where the
+ *     vendor matches; an absent function answers all ones.  Probing for a
+ *     device is not a register access, and any other offset of an absent
+ *     function is still a failure.
+ *   - MSR: counter control 0 of the first CBo the model lacks (its address
+ *     from the platform table), which snbep's driver reads to count the
+ *     CBos since no register reports them (an absent box's MSR faults).
+ *     A probe of any other absent CBo is a failure: the driver must stop
+ *     at the first fault.
  */
 #include <string.h>
 
@@ -14,28 +51,71 @@
 #include "ucd.h"
 #include "ucm.h"
 
+#define MAXREGS 2048
+
 static struct ucm_model *M;
 static struct ucb *inner;
+
+/* The model's registers as address ranges, built once per input (looking
+ * each one up with ucm_reginfo on every access would dominate the run). */
+static struct range {
+	unsigned space;
+	uint64_t lo, hi; /* [lo, hi) */
+} regs[MAXREGS];
+static size_t nregs;
+static uint32_t probe_msr; /* CTL0 of the first absent CBo, 0: none */
+
+static void index_regs(void)
+{
+	const struct ucm_platform *p = ucm_platform_of(M);
+	const struct ucm_boxtype *bt = p->counted;
+	int counted_by_reg = 0;
+
+	nregs = ucm_nregs(M);
+	if (nregs > MAXREGS)
+		FZ_FAIL("%zu registers: raise MAXREGS", nregs);
+	for (size_t i = 0; i < nregs; i++) {
+		struct ucm_reginfo ri;
+
+		ucm_reginfo(M, i, &ri);
+		regs[i].space = ri.space;
+		regs[i].lo = ri.addr;
+		regs[i].hi = ri.addr + (ri.space == UCM_MSR ? 1 : ri.width / 8);
+		counted_by_reg |= ri.kind == UCM_K_NBOXES;
+	}
+	/* only where no register reports the count (skl's CBO_CONFIG does:
+	 * there a read of an absent CBo stays a failure) */
+	probe_msr = 0;
+	if (bt && bt->space == UCM_MSR && !counted_by_reg) {
+		const struct ucm_regdef *ctl = ucm_regdef_find(bt, UCM_K_CTL, 0);
+
+		for (unsigned i = 0; ctl && i < p->nboxes; i++)
+			if (p->boxes[i].type == bt && p->boxes[i].inst == ucm_ninst(M, bt))
+				probe_msr = (uint32_t)(p->boxes[i].base + ctl->off);
+	}
+}
+
+static int on_register(unsigned space, uint64_t key, unsigned width)
+{
+	for (size_t i = 0; i < nregs; i++)
+		if (regs[i].space == space && key < regs[i].hi && key + width > regs[i].lo)
+			return 1;
+	return 0;
+}
 
 /* Some register covers [key, key + width) in this space. */
 static void check_access(unsigned space, uint64_t key, unsigned width, const char *what)
 {
-	for (size_t i = 0; i < ucm_nregs(M); i++) {
-		struct ucm_reginfo ri;
-
-		ucm_reginfo(M, i, &ri);
-		if (ri.space == space && key < ri.addr + (space == UCM_MSR ? 1 : ri.width / 8) &&
-		    key + width > ri.addr)
-			return;
-	}
-	FZ_FAIL("the driver touched %s 0x%llx, outside the platform's registers", what,
-		(unsigned long long)key);
+	if (!on_register(space, key, width))
+		FZ_FAIL("the driver touched %s 0x%llx, outside the platform's registers", what,
+			(unsigned long long)key);
 }
 
 static int c_msr_read(struct ucb *b, unsigned cpu, uint32_t a, uint64_t *v)
 {
 	(void)b;
-	check_access(UCM_MSR, a, 1, "MSR");
+	if (!probe_msr || a != probe_msr) /* not the CBo probe */
+		check_access(UCM_MSR, a, 1, "MSR");
 	return ucb_msr_read(inner, cpu, a, v);
 }
 
@@ -49,7 +129,8 @@ static int c_msr_write(struct ucb *b, unsigned cpu, uint32_t a, uint64_t v)
 static int c_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t *v)
 {
 	(void)b;
-	check_access(UCM_PCI, ucm_pci_key(d->bus, d->dev, d->fn, off), w, "PCI config");
+	if (off + w > 4) /* past the vendor and device ID: a register access */
+		check_access(UCM_PCI, ucm_pci_key(d->bus, d->dev, d->fn, off), w, "PCI config");
 	return ucb_pci_read(inner, d, off, w, v);
 }
 
@@ -120,13 +201,64 @@ static const struct ucb_ops checking = {
 	.sleep_ns = c_sleep,
 };
 
-static const char *const events[] = {
+/* skl: the original table, in its original order (the committed corpus
+ * picks entries by index). */
+static const char *const skl_events[] = {
 	"uclk", "data_reads", "data_writes", "gt_requests", "ia_requests", "io_requests",
 	"UNC_CBO_CACHE_LOOKUP.ANY_MESI", "UNC_CBO_CACHE_LOOKUP.READ_I", "UNC_CBO_XSNP_RESPONSE.HITM_XCORE",
 	"UNC_ARB_TRK_OCCUPANCY.ALL", "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST",
 	"UNC_ARB_TRK_REQUESTS.WRITES", "UNC_ARB_COH_TRK_REQUESTS.ALL", "cbo0/event=0x34,umask=0x11,thresh=1,edge/",
 	"cbo/event=0x22,umask=0xcd,thresh=1,inv/", "arb/event=0x80,umask=0x1,thresh=20/",
 };
+
+/* snbep: every box type, by name and raw.  Pairs are chosen to meet in
+ * placement: filters that agree and that conflict in one CBo or PCU,
+ * counter-0-only codes competing, one instance and every instance; a few
+ * are refused on purpose (an EQ filter not given, a CBo that exists only
+ * with 8 of them). */
+static const char *const snbep_events[] = {
+	/* UBox: fixed UCLK counter, two general counters, no box control */
+	"UNC_U_CLOCKTICKS", "UNC_U_EVENT_MSG.IPI_RCVD", "ubox/event=0x42,umask=0x1f,thresh=1,edge/",
+	"UNC_U_LOCK_CYCLES",
+	/* CBo: state, opcode, node and thread filters, occupancy (counter 0) */
+	"UNC_C_CLOCKTICKS", "UNC_C_LLC_LOOKUP.DATA_READ", "cbo/event=0x34,umask=0x3,filter_state=0x1/",
+	"cbo0/event=0x35,umask=0x1,filter_opc=0x182/", "cbo/event=0x35,umask=0x3,filter_opc=0x180/",
+	"cbo1/event=0x34,umask=0x41,filter_nid=0x2/", "cbo/UNC_C_TOR_INSERTS.NID_ALL,filter_nid=0x1/",
+	"cbo/event=0x34,umask=0x3,filter_tid=0x3/", "cbo2/event=0x35,umask=0x41,filter_opc=0x19c,filter_nid=0x4,filter_tid=0x5/",
+	"UNC_C_TOR_OCCUPANCY.MISS_ALL", "UNC_C_TOR_INSERTS.MISS_ALL", "cbo/event=0x11,umask=0x1,thresh=1,edge/",
+	"cbo3/event=0x1f,thresh=5,inv/", "UNC_C_RING_AD_USED.UP_EVEN", "cbo7/event=0x37,umask=0x1/",
+	"UNC_C_TOR_INSERTS.OPCODE",
+	/* PCU: occupancy sub-counters (Table 2-80's cases), band filters, the
+	 * extra select bit */
+	"UNC_P_POWER_STATE_OCCUPANCY.CORES_C0", "pcu/event=0x80,occ_sel=1,thresh=4/",
+	"pcu/event=0x80,occ_sel=3,thresh=1,occ_edge/", "pcu/event=0x83,occ_sel=1,thresh=5/",
+	"pcu/event=0x8b,occ_sel=1,thresh=4,inv,occ_invert=1,filter_band0=0x14/",
+	"pcu/event=0x80,occ_sel=2,thresh=2,occ_invert=1/", "UNC_P_FREQ_BAND1_CYCLES",
+	"pcu/event=0xc,filter_band1=0x1b/", "UNC_P_FREQ_TRANS_CYCLES", "pcu/event=0x10b,thresh=1,edge/",
+	"UNC_P_CLOCKTICKS",
+	/* PCU C-state residency: free-running, never programmed */
+	"UNC_P_CORE_C6_CYCLES", "UNC_P_CORE_C3_CYCLES",
+	/* HA */
+	"UNC_H_REQUESTS.READS", "UNC_H_REQUESTS.WRITES", "ha/event=0x1b,umask=0xff,thresh=1/", "UNC_H_CLOCKTICKS",
+	/* iMC: the fixed DCLK counter, occupancy */
+	"cas_rd", "cas_wr", "UNC_M_DCLOCKTICKS", "UNC_M_RPQ_OCCUPANCY", "imc1/event=0x81,thresh=16,inv/",
+	"imc3/event=0x4,umask=0xf/",
+	/* QPI: the extra select bit, occupancy up to 128 a cycle */
+	"UNC_Q_RxL_OCCUPANCY", "qpi/event=0x138/", "UNC_Q_TxL_FLITS_G0.DATA", "UNC_Q_TxL_FLITS_G1.DRS",
+	"qpi0/event=0x11b,thresh=64/", "UNC_Q_CLOCKTICKS",
+	/* R2PCIe and R3QPI: counter restrictions */
+	"UNC_R2_CLOCKTICKS", "UNC_R2_RING_AD_USED.CW_EVEN", "r2pcie/event=0x24/", "UNC_R2_TxR_CYCLES_FULL.AD",
+	"UNC_R3_CLOCKTICKS", "UNC_R3_RxR_OCCUPANCY.HOM", "r3qpi1/event=0x36,umask=0x3f/",
+	"UNC_R3_VNA_CREDITS_ACQUIRED",
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A sub-event index: one byte unless the box type has more. */
+static unsigned pick_sub(struct fz *f, unsigned n)
+{
+	return (n > 256 ? fz_u16(f) : fz_u8(f)) % n;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -135,25 +267,55 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ucb chk = { &checking, NULL, { 0 } };
 	struct ucd_opts o = { NULL, 0, 0, 0, 0 };
 	struct ucd *d;
-	unsigned ops = 0;
-	int started = 0;
+	const struct ucm_boxtype *counted;
+	const char *const *events;
+	size_t nevents;
+	unsigned ops = 0, nops;
+	uint8_t ninst, setup;
+	int started = 0, legacy;
 
-	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	cfg.strict = 1;
-	cfg.ninst[ucm_boxtype_index(cfg.plat, cfg.plat->counted)] = 1 + fz_u8(&f) % 4;
+	ninst = fz_u8(&f);
 	o.pmi_cores = fz_u8(&f) & 0xF;
-	o.freeze_on_pmi = fz_u8(&f) & 1;
+	setup = fz_u8(&f);
+	o.freeze_on_pmi = setup & 1;
 	o.wake_on_pmi = fz_u8(&f) & 1;
+	legacy = !(setup & 0x80);
+	ucm_config_init(&cfg, ucm_platform_find(legacy ? "skl" : "snbep"));
+	cfg.strict = 1;
+	counted = cfg.plat->counted;
+	cfg.ninst[ucm_boxtype_index(cfg.plat, counted)] =
+		counted->ninst_min + ninst % (counted->ninst_max - counted->ninst_min + 1u);
+	if (legacy) {
+		events = skl_events;
+		nevents = NELEM(skl_events);
+		nops = 8;
+	} else {
+		const struct ucm_clockdef *uclk = &cfg.plat->clocks[0];
+		const uint64_t hz[4] = { 0, uclk->hz_max, 1200000000ull, 0 };
+
+		events = snbep_events;
+		nevents = NELEM(snbep_events);
+		nops = 9;
+		if (setup & 0x40)
+			cfg.sockets = 1;
+		cfg.clock_hz[0] = hz[(setup >> 4) & 3];
+	}
 	if (ucm_create(&cfg, &M) || ucb_sim_create(M, &inner))
 		FZ_FAIL("setup");
+	index_regs();
 	if (ucd_open(&chk, &o, &d))
 		FZ_FAIL("open: %s", ucd_error(d));
+	if (ucd_ninst(d, counted) != ucm_ninst(M, counted))
+		FZ_FAIL("the driver found %u %s boxes, the model has %u", ucd_ninst(d, counted), counted->name,
+			ucm_ninst(M, counted));
+	if (ucd_sockets(d) != ucm_nsockets(M))
+		FZ_FAIL("the driver found %u sockets, the model has %u", ucd_sockets(d), ucm_nsockets(M));
 	ucm_truth_mark(M);
 	while (fz_more(&f) && ops++ < 64) {
-		switch (fz_u8(&f) % 8) {
+		switch (fz_u8(&f) % nops) {
 		case 0:
 			if (!started)
-				ucd_add_events(d, events[fz_u8(&f) % (sizeof(events) / sizeof(events[0]))]);
+				ucd_add_events(d, events[fz_u8(&f) % nevents]);
 			break;
 		case 1:
 			if (!started && ucd_nevents(d)) {
@@ -178,19 +340,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					FZ_FAIL("sample: %s", ucd_error(d));
 			}
 			break;
-		case 4: { /* inputs change; what exceeds a maximum is refused */
+		case 4: { /* inputs change, on any box of any socket; what exceeds a
+			   * maximum is refused */
 			unsigned b = fz_u8(&f) % ucm_box_count(M), n = ucm_subev_count(ucm_box_def(M, (int)b)->type);
 
-			if (n)
+			if (n && legacy) {
 				ucm_set_input(M, (int)b, fz_u8(&f) % n, fz_u8(&f) % 33);
+			} else if (n) {
+				/* up to just past the code's maximum: the boxes' maxima
+				 * range from 1 to 128 a cycle */
+				unsigned s = pick_sub(&f, n);
+
+				ucm_set_input(M, (int)b, s,
+					      fz_u8(&f) % (ucm_subev_code(ucm_box_def(M, (int)b)->type, s)->max_inc + 2u));
+			}
 			break;
 		}
 		case 5: { /* a long wait at the safe interval: counters wrap */
 			if (started) {
 				uint64_t ns = ucd_safe_interval_ns(d) / 2;
 
-				if (ns > 2000000000ull)
-					ns = 2000000000ull;
+				/* skl's 32-bit counters wrap within 2 s; snbep's 44- and
+				 * 48-bit ones take minutes at their maxima, which the
+				 * model covers in closed form (the free-running 64-bit
+				 * C-state counters bound nothing) */
+				if (ns > (legacy ? 2000000000ull : 600000000000ull))
+					ns = legacy ? 2000000000ull : 600000000000ull;
 				if (ucb_sleep_ns(inner, ns) || ucd_sample(d))
 					FZ_FAIL("long wait: %s", ucd_error(d));
 			}
@@ -200,6 +375,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (started && ucd_stop(d))
 				FZ_FAIL("stop: %s", ucd_error(d));
 			break;
+		case 8: { /* a sub-event's filter attribute; bit 15 of the value:
+			   * none, which no filter rule matches */
+			unsigned b = fz_u8(&f) % ucm_box_count(M), n = ucm_subev_count(ucm_box_def(M, (int)b)->type);
+			unsigned s = n ? pick_sub(&f, n) : 0, attr = fz_u8(&f) % UCM_NATTR;
+			uint16_t v = fz_u16(&f);
+
+			if (n)
+				ucm_set_input_attr(M, (int)b, s, attr, v & 0x8000 ? UCM_ATTR_NONE : v & 0x1FF);
+			break;
+		}
 		default: /* the session ends with a restore */
 			if (started) {
 				if (ucd_stop(d))
