@@ -1013,6 +1013,17 @@ unsigned ucm_box_socket(const struct ucm_model *m, int box)
 	return m->boxes[box].socket;
 }
 
+/* What the inputs fed over the cycles since the last change, into fed[]:
+ * before an input changes. */
+static void fed_flush(struct ucm_box *b)
+{
+	if (!b->fed_pending)
+		return;
+	for (unsigned s = 0; s < b->nsub; s++)
+		b->fed[s] += (uint64_t)b->input[s] * b->fed_pending;
+	b->fed_pending = 0;
+}
+
 int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 {
 	struct ucm_box *b;
@@ -1044,6 +1055,7 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 				  ucm_subev_name(b->def->type, sub, name, sizeof(name)),
 				  (unsigned long long)sum, ec->max_inc, ec->cite);
 	if (b->input[sub] != inc) {
+		fed_flush(b);
 		b->input[sub] = inc;
 		ucm_box_recompute(m, b);
 	}
@@ -1080,6 +1092,7 @@ void ucm_clear_inputs(struct ucm_model *m)
 	for (unsigned i = 0; i < m->nboxes; i++) {
 		struct ucm_box *b = &m->boxes[i];
 
+		fed_flush(b);
 		if (b->nsub)
 			memset(b->input, 0, b->nsub * sizeof(*b->input));
 		ucm_box_recompute(m, b);
@@ -1088,7 +1101,9 @@ void ucm_clear_inputs(struct ucm_model *m)
 
 uint64_t ucm_fed(const struct ucm_model *m, int box, unsigned sub)
 {
-	return m->boxes[box].fed[sub];
+	const struct ucm_box *b = &m->boxes[box];
+
+	return b->fed[sub] + (uint64_t)b->input[sub] * b->fed_pending;
 }
 
 void ucm_truth_mark(struct ucm_model *m)

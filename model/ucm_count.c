@@ -361,8 +361,7 @@ static void advance_span(struct ucm_model *m, uint64_t t)
 
 			if (!n)
 				continue;
-			for (unsigned s = 0; s < b->nsub; s++)
-				b->fed[s] += (uint64_t)b->input[s] * n;
+			b->fed_pending += n;
 			for (unsigned i = 0; i < b->def->type->nctr; i++) {
 				struct ctr_rate r;
 

@@ -50,6 +50,8 @@ struct ucm_box {
 	unsigned nsub;
 	uint32_t *input;         /* current per-cycle increment per sub-event */
 	uint64_t *fed;           /* increments fed per sub-event */
+	uint64_t fed_pending;    /* cycles the current inputs ran since fed[] was brought up to
+				  * date: fed lazily, not per sub-event at every access */
 	uint16_t *attr;          /* UCM_NATTR run-time attributes per sub-event */
 	struct ucm_ctr ctr[UCM_MAXCTR];
 };
