@@ -712,41 +712,23 @@ static int cmd_regs(const struct opts *o, struct machine *mc, FILE *f)
 static int allowlist_platform(const struct opts *o, const struct ucm_platform **out)
 {
 	struct ucb_hw_opts ho = { o->hw_root, o->hw_msr, o->hw_pci };
-	const struct ucm_platform *const *all;
 	struct ucb *b;
-	uint32_t r0[4], r1[4];
 	char vendor[13], err[768];
 	unsigned fam, model;
-	size_t np;
 	int rc;
 
 	if ((rc = ucb_hw_create(&ho, &b, err, sizeof(err))))
 		return cli_fail(1, "--backend hw: %s", err);
-	if ((rc = ucb_cpuid(b, 0, 0, 0, r0)) || (rc = ucb_cpuid(b, 0, 1, 0, r1))) {
+	if ((rc = ucd_cpu_identify(b, vendor, &fam, &model))) {
 		rc = cli_fail(1, "CPUID: %s", ucb_error(b));
 		ucb_destroy(b);
 		return rc;
 	}
 	ucb_destroy(b);
-	memcpy(vendor, &r0[1], 4);
-	memcpy(vendor + 4, &r0[3], 4);
-	memcpy(vendor + 8, &r0[2], 4);
-	vendor[12] = 0;
-	/* family and model as the SDM's CPUID leaf 1 defines them (extended
-	 * fields added for family 0xF, extended model for 6 and 0xF) */
-	fam = (r1[0] >> 8) & 0xF;
-	model = ((r1[0] >> 4) & 0xF) | (((r1[0] >> 16) & 0xF) << 4);
-	if (fam == 0xF)
-		fam += (r1[0] >> 20) & 0xFF;
 	if (strcmp(vendor, "GenuineIntel"))
 		return cli_fail(1, "not an Intel CPU (%s): no allow-list", vendor);
-	all = ucm_platforms(&np);
-	for (size_t i = 0; i < np; i++)
-		for (unsigned k = 0; k < all[i]->ncpu_models; k++)
-			if (all[i]->cpu_family == fam && all[i]->cpu_models[k] == model) {
-				*out = all[i];
-				return 0;
-			}
+	if ((*out = ucd_platform_for_cpu(vendor, fam, model)))
+		return 0;
 	return cli_fail(1, "no supported uncore for family %u model 0x%02x: name one with --platform", fam,
 			model);
 }

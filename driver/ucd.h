@@ -36,6 +36,11 @@ int ucd_open(struct ucb *be, const struct ucd_opts *o, struct ucd **out);
 void ucd_close(struct ucd *d);
 const char *ucd_error(const struct ucd *d);
 const struct ucm_platform *ucd_platform(const struct ucd *d);
+/* CPUID vendor string, family and model (SDM leaf 1 with the extended
+ * fields) of the backend's cpu 0; 0 or the backend's negative errno. */
+int ucd_cpu_identify(struct ucb *be, char vendor[13], unsigned *family, unsigned *model);
+/* The platform whose uncore that CPU has, or NULL. */
+const struct ucm_platform *ucd_platform_for_cpu(const char *vendor, unsigned family, unsigned model);
 unsigned ucd_sockets(const struct ucd *d);
 unsigned ucd_ninst(const struct ucd *d, const struct ucm_boxtype *bt);
 /* The MMIO window found behind the platform's BAR, 0 if none. */

@@ -241,27 +241,51 @@ static int platform_matches(const struct ucm_platform *p, unsigned fam, unsigned
 	return 0;
 }
 
-static int detect(struct ucd *d)
+int ucd_cpu_identify(struct ucb *be, char vendor[13], unsigned *family, unsigned *model)
 {
 	uint32_t r[4];
+	int rc;
+
+	if ((rc = ucb_cpuid(be, 0, 0, 0, r)))
+		return rc;
+	memcpy(vendor, &r[1], 4);
+	memcpy(vendor + 4, &r[3], 4);
+	memcpy(vendor + 8, &r[2], 4);
+	vendor[12] = 0;
+	if ((rc = ucb_cpuid(be, 0, 1, 0, r)))
+		return rc;
+	/* family and model as the SDM's CPUID leaf 1 defines them (extended
+	 * family added for 0xF, extended model for 6 and 0xF) */
+	*family = (r[0] >> 8) & 0xF;
+	*model = ((r[0] >> 4) & 0xF) | (((r[0] >> 16) & 0xF) << 4);
+	if (*family == 0xF)
+		*family += (r[0] >> 20) & 0xFF;
+	return 0;
+}
+
+const struct ucm_platform *ucd_platform_for_cpu(const char *vendor, unsigned family, unsigned model)
+{
+	size_t np;
+	const struct ucm_platform *const *all = ucm_platforms(&np);
+
+	if (strcmp(vendor, "GenuineIntel"))
+		return NULL;
+	for (size_t i = 0; i < np; i++)
+		if (platform_matches(all[i], family, model))
+			return all[i];
+	return NULL;
+}
+
+static int detect(struct ucd *d)
+{
 	char vendor[13];
 	unsigned fam, model;
 	size_t np;
 	const struct ucm_platform *const *all = ucm_platforms(&np);
 	int rc;
 
-	if ((rc = ucb_cpuid(d->be, 0, 0, 0, r)))
+	if ((rc = ucd_cpu_identify(d->be, vendor, &fam, &model)))
 		return ucd_seterr(d, rc, "CPUID: %s", ucb_error(d->be));
-	memcpy(vendor, &r[1], 4);
-	memcpy(vendor + 4, &r[3], 4);
-	memcpy(vendor + 8, &r[2], 4);
-	vendor[12] = 0;
-	if ((rc = ucb_cpuid(d->be, 0, 1, 0, r)))
-		return ucd_seterr(d, rc, "CPUID: %s", ucb_error(d->be));
-	fam = (r[0] >> 8) & 0xF;
-	model = ((r[0] >> 4) & 0xF) | (((r[0] >> 16) & 0xF) << 4);
-	if (fam == 0xF)
-		fam += (r[0] >> 20) & 0xFF;
 	if (d->opts.platform) {
 		d->plat = ucm_platform_find(d->opts.platform);
 		if (!d->plat) {
@@ -283,11 +307,8 @@ static int detect(struct ucd *d)
 	}
 	if (strcmp(vendor, "GenuineIntel"))
 		return ucd_seterr(d, -ENODEV, "not an Intel CPU (%s)", vendor);
-	for (size_t i = 0; i < np; i++)
-		if (platform_matches(all[i], fam, model)) {
-			d->plat = all[i];
-			return 0;
-		}
+	if ((d->plat = ucd_platform_for_cpu(vendor, fam, model)))
+		return 0;
 	return ucd_seterr(d, -ENODEV, "no supported uncore for family %u model 0x%02x", fam, model);
 }
 
