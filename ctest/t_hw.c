@@ -1850,6 +1850,67 @@ CT_TEST(snbep_hw_refuses_counters_in_use_unless_forced)
 /* The platform comes from CPUID family/model; a CPU that is not the one
  * named is refused unless forced; an E5-2600 CPU without its UBox on any
  * bus is refused; `allowlist --backend=hw` lists this CPU's MSRs. */
+/* The MSR files alone, which a tree whose config files were cut to 64
+ * bytes still has whole. */
+static void msr_snapshot(struct snap *s)
+{
+	for (unsigned c = 0; c < T.ncpus; c++)
+		slurp(msr_rel(c), 0, s->msr[c], MSR_BYTES);
+}
+
+/* Without root the kernel shows each PCI function's first 64 bytes only
+ * (the backend reports -EACCES past them): the UBox's node ID at 0x40 is
+ * out of reach.  An msr-safe user can still count the MSR boxes on both
+ * sockets; an event of a PCI box is refused, naming the cause and the fix,
+ * before anything is written. */
+CT_TEST(snbep_hw_without_root_counts_the_msr_boxes)
+{
+	struct ucb *b;
+	struct ucd *d;
+	struct snap *before = snap_new(), *after = snap_new();
+
+	CT_REQUIRE(before && after);
+	make_snbep("snbep-nonroot", 0, &SNBEP_USUAL);
+	put_msr(8, 0xD16, 0); /* socket 1's C0 counter 0 */
+	snapshot(before);
+	/* every function as a non-root reader sees it (the snapshot above has
+	 * their whole space; the MSRs are compared below) */
+	for (unsigned i = 0; i < T.nfn; i++)
+		sized(T.fn[i].rel, 64);
+	CT_REQUIRE((b = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(ucd_open(b, NULL, &d) == 0);
+	CT_EQ(ucb_hw_allow(b, ucd_platform(d), ucd_mmio_base(d)), 0);
+	CT_EQ(ucd_sockets(d), 2);
+	CT_EQ(ucd_add_events(d, "cas_rd"), -EACCES);
+	CT_CONTAINS(ucd_error(d), "PCI configuration space");
+	CT_CONTAINS(ucd_error(d), "64 bytes");
+	CT_CONTAINS(ucd_error(d), "run as root");
+	msr_snapshot(after);
+	CT_EQ(memcmp(before->msr, after->msr, sizeof(before->msr)), 0);
+	CT_REQUIRE(ucd_add_events(d, "UNC_C_CLOCKTICKS,UNC_U_CLOCKTICKS") == 0);
+	/* 8 CBos (the tree's MSRs all answer) and the UBox, on both sockets */
+	CT_EQ(ucd_ncounters(d), 2 * (8 + 1));
+	CT_REQUIRE(ucd_start(d) == 0);
+	put_msr(8, 0xD16, 12345);
+	CT_REQUIRE(ucd_sample(d) == 0);
+	CT_REQUIRE(ucd_stop(d) == 0);
+	for (size_t i = 0; i < ucd_ncounters(d); i++) {
+		struct ucd_ctrinfo ci;
+
+		CT_REQUIRE(ucd_counter(d, i, &ci) == 0);
+		if (ci.socket == 1 && !strcmp(ci.box->type->name, "cbo") && ci.box->inst == 0)
+			CT_EQ(ci.total, 12345);
+	}
+	CT_REQUIRE(ucd_restore(d) == 0);
+	ucd_close(d);
+	ucb_destroy(b);
+	msr_snapshot(after);
+	CT_EQ(memcmp(before->msr, after->msr, sizeof(before->msr)), 0);
+	free(before);
+	free(after);
+	rm_tree();
+}
+
 CT_TEST(snbep_hw_refuses_a_mismatched_platform)
 {
 	static char out[1 << 18]; /* a whole register dump */

@@ -61,6 +61,7 @@ struct ucd {
 	unsigned cpu[8];
 	unsigned bus[8];         /* uncore PCI bus of each socket */
 	unsigned nsock_pci;      /* sockets whose bus was found, 0: fixed buses */
+	char pci_denied[256];    /* why the uncore's PCI boxes are out of reach, or "" */
 	unsigned ninst[UCM_MAXBT];
 	uint64_t bar;            /* MMIO base of socket 0, 0: none */
 	size_t nev;

@@ -688,6 +688,10 @@ int ucd_place(struct ucd *d, size_t first_new)
 			return ucd_seterr(d, -ENODEV,
 					  "'%s' (col %zu): the %s are behind a BAR that is disabled or absent (%s)",
 					  e->name, e->col, e->box->title, e->box->cite);
+		if (e->box->space == UCM_PCI && d->pci_denied[0])
+			return ucd_seterr(d, -EACCES,
+					  "'%s' (col %zu): the %s is in PCI configuration space, which this user may not read (%s); run as root",
+					  e->name, e->col, e->box->title, d->pci_denied);
 
 		for (unsigned s = 0; s < d->nsockets; s++)
 			for (unsigned i = 0; i < d->plat->nboxes; i++) {

@@ -369,9 +369,18 @@ static int discover_buses(struct ucd *d)
 		    dev != p->devids[0])
 			continue;
 		if ((rc = ucb_pci_read(d->be, &pci, (unsigned)(bi->base + nid->off), 4, &node)) ||
-		    (map && (rc = ucb_pci_read(d->be, &pci, (unsigned)(bi->base + map->off), 4, &nmap))))
+		    (map && (rc = ucb_pci_read(d->be, &pci, (unsigned)(bi->base + map->off), 4, &nmap)))) {
+			/* a user without root sees 64 bytes of each function (msr-safe
+			 * users): the MSR boxes still work, the PCI boxes do not */
+			if (rc == -EACCES || rc == -EPERM) {
+				snprintf(d->pci_denied, sizeof(d->pci_denied), "%s", ucb_error(d->be));
+				d->bus[0] = bus; /* the identifying device is here */
+				d->nsock_pci = 0;
+				return 0;
+			}
 			return ucd_seterr(d, rc, "reading the node ID at %02x:%02x.%x: %s", bus,
 					  bi->dev, bi->fn, ucb_error(d->be));
+		}
 		node = ucm_field_get(ucm_layout_field(nid->layout, UCM_R_VALUE), node);
 		for (unsigned i = 0; i < 8; i++)
 			if (((nmap >> (3 * i)) & 7) == node) {
