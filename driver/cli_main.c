@@ -108,6 +108,20 @@ static int parse_u64(const char *opt, const char *s, uint64_t *v)
 	return 0;
 }
 
+/* A count of boxes or sockets: 1..max (the platform checks its own range). */
+static int parse_count(const char *opt, const char *s, unsigned max, unsigned *out)
+{
+	uint64_t v;
+	int rc;
+
+	if ((rc = parse_u64(opt, s, &v)))
+		return rc;
+	if (!v || v > max)
+		return cli_fail(EXIT_USAGE, "%s: %s out of range", opt, s);
+	*out = (unsigned)v;
+	return 0;
+}
+
 static int parse_double(const char *opt, const char *s, double *v, int zero_ok)
 {
 	char *end;
@@ -176,7 +190,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	};
 	int c, rc, first = 2, word;
 	char opt[3];
-	uint64_t v;
 	double x;
 
 	memset(o, 0, sizeof(*o));
@@ -249,18 +262,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->gen.seed = o->seed;
 			break;
 		case O_NCBO:
-			if ((rc = parse_u64("--ncbo", optarg, &v)))
+			if ((rc = parse_count("--ncbo", optarg, 64, &o->ncbo)))
 				return rc;
-			if (!v || v > 64)
-				return cli_fail(EXIT_USAGE, "--ncbo: %s out of range", optarg);
-			o->ncbo = (unsigned)v;
 			break;
 		case O_SOCKETS:
-			if ((rc = parse_u64("--sockets", optarg, &v)))
+			if ((rc = parse_count("--sockets", optarg, 8, &o->sockets)))
 				return rc;
-			if (!v || v > 8)
-				return cli_fail(EXIT_USAGE, "--sockets: %s out of range", optarg);
-			o->sockets = (unsigned)v;
 			break;
 		case O_UCLK:
 			if ((rc = parse_double("--uclk-mhz", optarg, &o->uclk_mhz, 0)))

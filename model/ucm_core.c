@@ -272,7 +272,6 @@ static uint64_t reg_reset_value(const struct ucm_model *m, const struct ucm_reg 
 	}
 }
 
-/* Sub-event attributes start as the tables say. */
 /* An attribute a code's filter rules read but its table leaves unset gets
  * a default that a pass-all filter matches: the request's node is the
  * box's own socket (node i is socket i, as GIDNIDMAP maps them), and the
@@ -287,6 +286,7 @@ static uint16_t attr_default(const struct ucm_model *m, const struct ucm_box *b,
 	return UCM_ATTR_NONE;
 }
 
+/* Sub-event attributes start as the tables say, or at attr_default(). */
 static void init_attrs(const struct ucm_model *m, struct ucm_box *b)
 {
 	const struct ucm_boxtype *bt = b->def->type;
