@@ -44,26 +44,54 @@ static void feed_all(struct ucm_model *m, const struct ucm_boxtype *bt, unsigned
 /* The event string for a named row: its name, with the opcode filter an
  * opcode-matching umask needs (Table 2-12: no value passes every opcode,
  * so the driver asks for one) set to the opcode of the first sub-event the
- * umask selects, as the model feeds it. */
+ * umask selects, as the model feeds it; likewise the HA's opcode and
+ * address match (Tables 2-37..2-39), the address the model's default 0. */
 static void event_string(struct ucm_model *m, const struct ucm_event *e, const struct ucm_evcode *ec,
 			 char *buf, size_t n)
 {
 	int box = ucm_box_find(m, 0, e->box->name, 0);
+	size_t k = 0;
 
-	snprintf(buf, n, "%s", e->name);
-	for (unsigned k = 0; k < ec->nrules; k++) {
-		const struct ucm_filtrule *fr = &ec->rules[k];
+	k += (size_t)snprintf(buf, n, "%s/%s", e->box->name, e->name);
+	for (unsigned r = 0; r < ec->nrules && k < n; r++) {
+		const struct ucm_filtrule *fr = &ec->rules[r];
 
-		if (fr->how != UCM_FM_EQ || fr->ctl_role || (fr->umask_bits && !(e->umask & fr->umask_bits)))
+		if ((fr->how != UCM_FM_EQ && fr->how != UCM_FM_EQ_BITS) || fr->ctl_role ||
+		    (fr->umask_bits && !(e->umask & fr->umask_bits)))
 			continue;
+		if (fr->how == UCM_FM_EQ_BITS) {
+			CT_EQ(fr->role, UCM_R_FILT_ADDR);
+			k += (size_t)snprintf(buf + k, n - k, ",filter_addr=0x0");
+			continue;
+		}
 		CT_EQ(fr->role, UCM_R_FILT_OPC);
 		for (unsigned s = 0; s < ec->nsubs; s++)
 			if (ucm_umask_selects(ec, s, e->umask)) {
-				snprintf(buf, n, "%s/%s,filter_opc=0x%x/", e->box->name, e->name,
-					 ucm_get_input_attr(m, box, first_sub(e->box, ec) + s, fr->attr));
-				return;
+				k += (size_t)snprintf(buf + k, n - k, ",filter_opc=0x%llx",
+						      (unsigned long long)ucm_get_input_attr(
+							      m, box, first_sub(e->box, ec) + s, fr->attr));
+				break;
 			}
 	}
+	if (k < n)
+		snprintf(buf + k, n - k, "/");
+}
+
+/* A QPI match/mask event of Table 2-92 that matches a response data state
+ * (MATCH1 bits 19:16) counts packets in that state: give every packet fed
+ * that state, on every box of the type. */
+static void packets_in_state(struct ucm_model *m, const struct ucm_event *e, unsigned first,
+			     unsigned nsub)
+{
+	uint64_t rds = 0;
+
+	for (unsigned i = 0; i < e->nfilt; i++)
+		if (e->filt[i].idx == 1)
+			rds = e->filt[i].val >> 16;
+	for (unsigned b = 0; b < ucm_box_count(m); b++)
+		for (unsigned s = 0; s < nsub && ucm_box_def(m, (int)b)->type == e->box; s++)
+			if (ucm_set_input_attr(m, (int)b, first + s, UCM_AT_RDS, rds))
+				ct_fail(__FILE__, __LINE__, "attr: %s", ucm_error(m));
 }
 
 /* Every named event of the guide's lists, by name through the driver, on
@@ -94,6 +122,8 @@ CT_TEST(every_named_event_equals_ground_truth_on_both_sockets)
 		}
 		base = first_sub(e->box, ec);
 		event_string(r.m, e, ec, ev, sizeof(ev));
+		if (e->nfilt)
+			packets_in_state(r.m, e, base, nsub);
 		snprintf(what, sizeof(what), "%s", ev);
 		ucm_truth_mark(r.m);
 		if (ucd_open(r.be, NULL, &d)) {

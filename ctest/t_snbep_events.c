@@ -26,6 +26,7 @@
 #define NCYC 1000u
 #define MAXCTR 8
 #define TEST_FREQ 27 /* uncore frequency attribute: 2.7 GHz (100 MHz units) */
+#define TEST_ADDR 0x2F3C5A7B1C0ull /* a request's physical address (46 bits) */
 
 static const char *const box_names[] = { "ubox", "cbo", "ha", "imc", "pcu", "qpi", "r2pcie", "r3qpi" };
 
@@ -72,6 +73,11 @@ struct box {
 	const struct ucm_boxtype *bt;
 	struct ucm_reginfo ctl[MAXCTR], ctr[MAXCTR], boxctl, filter;
 	int has_ctl[MAXCTR], has_ctr[MAXCTR], has_boxctl, has_filter;
+	/* every filter register by .idx (filter is .idx 0): the HA's address
+	 * and opcode match, the QPI's match and mask (Tables 2-37..2-39,
+	 * 2-88..2-91) */
+	struct ucm_reginfo filt[UCM_MAXFILT];
+	int has_filt[UCM_MAXFILT];
 };
 
 static int box_open(struct ucm_model *m, const char *type, struct box *b)
@@ -96,9 +102,13 @@ static int box_open(struct ucm_model *m, const char *type, struct box *b)
 		} else if (ri.kind == UCM_K_BOX_CTL) {
 			b->boxctl = ri;
 			b->has_boxctl = 1;
-		} else if (ri.kind == UCM_K_FILTER) {
-			b->filter = ri;
-			b->has_filter = 1;
+		} else if (ri.kind == UCM_K_FILTER && ri.idx < UCM_MAXFILT) {
+			b->filt[ri.idx] = ri;
+			b->has_filt[ri.idx] = 1;
+			if (ri.idx == 0) {
+				b->filter = ri;
+				b->has_filter = 1;
+			}
 		}
 	}
 	return 0;
@@ -171,11 +181,11 @@ static int ctl_can(const struct box *b, unsigned i, unsigned code, unsigned umas
 	return !umask || ucm_layout_field(l, UCM_R_UMASK) || ucm_layout_field(l, UCM_R_OCC_SEL);
 }
 
-/* The filter value that passes a sub-event whose attributes are a: every
- * state and node, its opcode, bands 0 (any frequency), tid 0. */
-static uint64_t filter_pass(const struct box *b, const struct ucm_subattr *a)
+/* The value of a filter register that passes a sub-event whose attributes
+ * are a: every state and node, its opcode, bands 0 (any frequency), tid 0,
+ * its address (HA), and a packet mask of 0 (QPI: every packet). */
+static uint64_t filter_pass(const struct ucm_layout *l, const struct ucm_subattr *a)
 {
-	const struct ucm_layout *l = b->filter.layout;
 	uint64_t v = 0;
 
 	for (unsigned k = 0; k < l->nfields; k++) {
@@ -185,12 +195,15 @@ static uint64_t filter_pass(const struct box *b, const struct ucm_subattr *a)
 			v |= ucm_field_mask(f);
 		else if (f->role == UCM_R_FILT_OPC && a->v[UCM_AT_OPC] != UCM_ATTR_NONE)
 			v = ucm_field_put(f, v, a->v[UCM_AT_OPC]);
+		else if (f->role == UCM_R_FILT_ADDR && a->v[UCM_AT_ADDR] != UCM_ATTR_NONE)
+			v = ucm_field_put(f, v, a->v[UCM_AT_ADDR] >> UCM_FA_BIT(f->arg));
 	}
 	return v;
 }
 
-/* The attributes a measurement gives sub-event s of ec: the table's STATE
- * and OPC, the workload's NID (node 0) and FREQ (TEST_FREQ); no TID. */
+/* The attributes a measurement gives sub-event s of ec: the table's STATE,
+ * OPC and MC, the workload's NID (node 0) and FREQ (TEST_FREQ); no TID; a
+ * packet from node 1 to node 0 on VNA, state 0, address TEST_ADDR. */
 static struct ucm_subattr test_attrs(const struct ucm_evcode *ec, unsigned s)
 {
 	struct ucm_subattr a;
@@ -200,6 +213,11 @@ static struct ucm_subattr test_attrs(const struct ucm_evcode *ec, unsigned s)
 	a.v[UCM_AT_NID] = 0;
 	a.v[UCM_AT_FREQ] = TEST_FREQ;
 	a.v[UCM_AT_TID] = UCM_ATTR_NONE;
+	a.v[UCM_AT_DNID] = 0;
+	a.v[UCM_AT_RNID] = 1;
+	a.v[UCM_AT_VNW] = 2;
+	a.v[UCM_AT_RDS] = 0;
+	a.v[UCM_AT_ADDR] = TEST_ADDR;
 	return a;
 }
 
@@ -244,8 +262,10 @@ static uint64_t measure(struct box *b, const struct ucm_evcode *ec, const struct
 	reg_wr(b, &b->ctr[i], 0, line);
 	if (b->has_boxctl)
 		reg_wr(b, &b->boxctl, 0, line); /* no freeze */
-	if (b->has_filter)
-		reg_wr(b, &b->filter, x->filter_given ? x->filter : filter_pass(b, &a), line);
+	for (unsigned k = 0; k < UCM_MAXFILT; k++)
+		if (b->has_filt[k])
+			reg_wr(b, &b->filt[k],
+			       k == 0 && x->filter_given ? x->filter : filter_pass(b->filt[k].layout, &a), line);
 	if (x->sub >= 0) {
 		unsigned s = base + (unsigned)x->sub;
 
@@ -890,15 +910,16 @@ CT_TEST(codes_and_umasks_are_the_guides)
 	}
 	/* named events per box: every event without a umask table and every
 	 * umask row of the transcription (events.tsv and
-	 * events_pcu_qpi_r2pcie_r3qpi.tsv), and one for each fixed counter
-	 * (UBox UCLK Table 2-4, iMC DCLK Table 2-62) and each C-state residency
-	 * counter (Tables 2-78/2-79) */
+	 * events_pcu_qpi_r2pcie_r3qpi.tsv), one for each fixed counter
+	 * (UBox UCLK Table 2-4, iMC DCLK Table 2-62), each C-state residency
+	 * counter (Tables 2-78/2-79) and each of the 18 QPI match/mask events
+	 * of Table 2-92 */
 	{
 		static const struct {
 			const char *box;
 			unsigned n;
 		} per[] = { { "ubox", 6 + 1 },  { "cbo", 88 }, { "ha", 60 }, { "imc", 50 + 1 },
-			    { "pcu", 39 }, { "qpi", 72 }, { "r2pcie", 25 }, { "r3qpi", 67 },
+			    { "pcu", 39 }, { "qpi", 72 + 18 }, { "r2pcie", 25 }, { "r3qpi", 67 },
 			    { "pcu_cstate", 2 } };
 		unsigned total = 0;
 

@@ -761,17 +761,26 @@ static unsigned hdr_ninst(const struct uct_hdr *h, const struct ucm_boxtype *bt)
 	return h->ninst[i] ? h->ninst[i] : bt->ninst_default;
 }
 
+/* Request addresses a filter and an input may share (HA address match). */
+static const uint64_t test_addrs[] = { 0x0, 0x12345000, 0x2F3C5A7B1C0, 0x12345FC0 };
+
 /* A value a filter field could hold for an attribute. */
-static uint16_t random_attr(unsigned a)
+static uint64_t random_attr(unsigned a)
 {
 	static const uint16_t opc[] = { 0x180, 0x181, 0x182, 0x187, 0x190, 0x1C4, 0x1C8, 0x19C };
 
 	switch (a) {
-	case UCM_AT_STATE: return (uint16_t)(rnd() % 5);
-	case UCM_AT_OPC: return opc[rnd() % 8];
-	case UCM_AT_NID: return (uint16_t)(rnd() % 4);
-	case UCM_AT_TID: return (uint16_t)(rnd() % 16);
-	default: return (uint16_t)(rnd() % 40); /* frequency, 100 MHz */
+	case UCM_AT_STATE: return rnd() % 5;
+	case UCM_AT_OPC: return rnd() % 2 ? opc[rnd() % 8] : rnd() % 0x40;
+	case UCM_AT_NID: return rnd() % 4;
+	case UCM_AT_TID: return rnd() % 16;
+	case UCM_AT_MC: return rnd() % 16;
+	case UCM_AT_VNW: return rnd() % 4;
+	case UCM_AT_DNID:
+	case UCM_AT_RNID: return rnd() % 4;
+	case UCM_AT_RDS: return rnd() % 2 ? 0 : 1u << rnd() % 4;
+	case UCM_AT_ADDR: return test_addrs[rnd() % 4];
+	default: return rnd() % 40; /* frequency, 100 MHz */
 	}
 }
 
@@ -1025,13 +1034,20 @@ static void program_snbep(struct ucm_model *m, uint64_t seed)
 		bt = ri.box->type;
 		l = ri.layout;
 		if (ri.kind == UCM_K_FILTER) {
-			put_field(&v, l, UCM_R_FILT_OPC, opc[rnd() % 4]);
+			put_field(&v, l, UCM_R_FILT_OPC, rnd() % 2 ? opc[rnd() % 4] : rnd() % 0x40);
 			put_field(&v, l, UCM_R_FILT_STATE, rnd() & 0x1F);
 			put_field(&v, l, UCM_R_FILT_NID, rnd() & 0xF);
 			put_field(&v, l, UCM_R_FILT_TID, rnd() % 16);
 			for (unsigned b = 0; b < l->nfields; b++)
 				if (l->fields[b].role == UCM_R_FILT_BAND)
 					v = ucm_field_put(&l->fields[b], v, rnd() % 40);
+				else if (l->fields[b].role == UCM_R_FILT_ADDR)
+					v = ucm_field_put(&l->fields[b], v, test_addrs[rnd() % 4] >>
+									    UCM_FA_BIT(l->fields[b].arg));
+				else if (l->fields[b].role >= UCM_R_FILT_MC && l->fields[b].role <= UCM_R_FILT_RDS)
+					/* QPI match and mask: masks mostly narrow */
+					v = ucm_field_put(&l->fields[b], v,
+							  UCM_FA_IS_MASK(l->fields[b].arg) && rnd() % 2 ? 0 : rnd());
 			snbep_write(m, &ri, v);
 		} else if (ri.kind == UCM_K_CTL) {
 			const struct ucm_evcode *ec = &bt->codes[rnd() % bt->ncodes];
@@ -1083,7 +1099,7 @@ static struct ucm_model *snbep_model(const struct uct_hdr *h)
  * attributes; sleep follows the changes of the masks. */
 struct ref {
 	struct ucm_model *m;
-	uint16_t *attr0;
+	uint64_t *attr0;
 	size_t nattr;
 	uint64_t asleep[UCT_MAXSOCK];
 };
@@ -1525,8 +1541,8 @@ static unsigned check_nid(const char *path, const char *box, const char *sub, in
 			n++;
 			if (!(in->amask >> UCM_AT_NID & 1) ||
 			    in->attr[UCM_AT_NID] != (remote ? in->socket ^ 1u : in->socket)) {
-				ct_fail(__FILE__, __LINE__, "%s.%s on socket %u: nid %u", box, sub, in->socket,
-					in->attr[UCM_AT_NID]);
+				ct_fail(__FILE__, __LINE__, "%s.%s on socket %u: nid %llu", box, sub, in->socket,
+					(unsigned long long)in->attr[UCM_AT_NID]);
 				n = 0;
 				goto out;
 			}
@@ -1971,8 +1987,8 @@ CT_TEST(malformed_snbep_binary_traces_are_detected)
 			/* symbol 0 (cbo TOR_INSERTS.DRd_MISS) on socket 1, cbo0, inc 1,
 			 * nid (mask 4) = 0xFFFF: out of range */
 			{ "\x00\x0a\x01\x00\x01\x01\x01\x04\xff\xff\x03\x00", 12, "attribute nid=65535 out of range" },
-			/* attribute mask bit 5: no such attribute */
-			{ "\x00\x0a\x01\x00\x01\x01\x01\x20\x01\x00", 10, "attribute mask 0x20 out of range" },
+			/* attribute mask bit 11: no such attribute */
+			{ "\x00\x0a\x01\x00\x01\x01\x01\x80\x10\x01\x00", 11, "attribute mask 0x800 out of range" },
 			/* a sleep mask for socket 2 of 2 */
 			{ "\x00\x0a\x00\x01\x02\x01", 6, "out of order or empty" },
 			/* a zero mask */

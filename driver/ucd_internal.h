@@ -32,7 +32,9 @@ struct ucd_ev {
 	uint64_t ctl;            /* control value without EN, 0 for fixed */
 	uint32_t ctr_mask;
 	uint64_t max_out;        /* worst-case counter increment per cycle */
-	uint64_t filt, filt_mask;/* box filter bits this event needs, and their values */
+	/* box filter register bits this event needs (by UCM_K_FILTER .idx),
+	 * and their values */
+	uint64_t filt[UCM_MAXFILT], filt_mask[UCM_MAXFILT];
 };
 
 struct ucd_ctr {

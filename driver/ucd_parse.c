@@ -71,9 +71,10 @@ static uint64_t put_code(const struct ucm_layout *l, uint64_t ctl, unsigned code
 	return ucm_field_put(ucm_layout_field(l, UCM_R_EXTSEL), ctl, code >> 8);
 }
 
-static const struct ucm_layout *filter_layout(const struct ucm_boxtype *bt)
+/* Filter register .idx of a box type, or NULL. */
+static const struct ucm_layout *filter_layout(const struct ucm_boxtype *bt, unsigned idx)
 {
-	const struct ucm_regdef *rd = ucm_regdef_find(bt, UCM_K_FILTER, 0);
+	const struct ucm_regdef *rd = ucm_regdef_find(bt, UCM_K_FILTER, idx);
 
 	return rd ? rd->layout : NULL;
 }
@@ -86,56 +87,221 @@ static const struct ucm_field *field_arg(const struct ucm_layout *l, unsigned ro
 	return NULL;
 }
 
+/* A field of any of the box's filter registers, and that register's .idx. */
+static const struct ucm_field *filter_field(const struct ucm_boxtype *bt, unsigned role,
+					    unsigned arg, unsigned *idx)
+{
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		const struct ucm_field *f = field_arg(filter_layout(bt, k), role, arg);
+
+		if (f) {
+			*idx = k;
+			return f;
+		}
+	}
+	return NULL;
+}
+
+static int any_filter(const struct ucd_ev *e)
+{
+	for (unsigned k = 0; k < UCM_MAXFILT; k++)
+		if (e->filt_mask[k])
+			return 1;
+	return 0;
+}
+
+/* Every field bit of a register layout. */
+static uint64_t layout_bits(const struct ucm_layout *l)
+{
+	uint64_t m = 0;
+
+	for (unsigned i = 0; l && i < l->nfields; i++)
+		m |= ucm_field_mask(&l->fields[i]);
+	return m;
+}
+
 /* Terms beyond perf's generic five, as Linux names them for these boxes:
- * control fields, and box filter fields (Xeon 2.3.3.3, 2.6.3.2). */
+ * control fields, box filter fields (Xeon 2.3.3.3, 2.6.3.2), and the
+ * packet fields an attribute spreads over (HA address, 2.4.3; QPI match
+ * and mask, 2.7.3.3), singly or as whole registers. */
+enum xkind {
+	XT_CTL,       /* a control field, by role */
+	XT_FIELD,     /* a filter field, by role and .arg */
+	XT_MATCH,     /* every match-side filter field of the role (UCM_FA_*) */
+	XT_MASK,      /* every mask-side filter field of the role */
+	XT_REG_MATCH, /* the whole register that holds the role's match field */
+	XT_REG_MASK,  /* the whole register that holds the role's mask field */
+};
+
 static const struct xterm {
 	const char *name;
-	uint8_t filter, role, arg;
+	uint8_t kind, role, arg;
 } xterms[] = {
-	{ "occ_sel", 0, UCM_R_OCC_SEL, 0 },       { "occ_invert", 0, UCM_R_OCC_INV, 0 },
-	{ "occ_edge", 0, UCM_R_OCC_EDGE, 0 },     { "tid_en", 0, UCM_R_TID_EN, 0 },
-	{ "filter_tid", 1, UCM_R_FILT_TID, 0 },   { "filter_nid", 1, UCM_R_FILT_NID, 0 },
-	{ "filter_state", 1, UCM_R_FILT_STATE, 0 }, { "filter_opc", 1, UCM_R_FILT_OPC, 0 },
-	{ "filter_band0", 1, UCM_R_FILT_BAND, 0 }, { "filter_band1", 1, UCM_R_FILT_BAND, 1 },
-	{ "filter_band2", 1, UCM_R_FILT_BAND, 2 }, { "filter_band3", 1, UCM_R_FILT_BAND, 3 },
+	{ "occ_sel", XT_CTL, UCM_R_OCC_SEL, 0 },     { "occ_invert", XT_CTL, UCM_R_OCC_INV, 0 },
+	{ "occ_edge", XT_CTL, UCM_R_OCC_EDGE, 0 },   { "tid_en", XT_CTL, UCM_R_TID_EN, 0 },
+	{ "filter_tid", XT_FIELD, UCM_R_FILT_TID, 0 }, { "filter_nid", XT_FIELD, UCM_R_FILT_NID, 0 },
+	{ "filter_state", XT_FIELD, UCM_R_FILT_STATE, 0 },
+	{ "filter_opc", XT_FIELD, UCM_R_FILT_OPC, 0 },
+	{ "filter_band0", XT_FIELD, UCM_R_FILT_BAND, 0 },
+	{ "filter_band1", XT_FIELD, UCM_R_FILT_BAND, 1 },
+	{ "filter_band2", XT_FIELD, UCM_R_FILT_BAND, 2 },
+	{ "filter_band3", XT_FIELD, UCM_R_FILT_BAND, 3 },
+	{ "filter_addr", XT_MATCH, UCM_R_FILT_ADDR, 0 },
+	{ "match0", XT_REG_MATCH, UCM_R_FILT_MC, 0 },  { "match1", XT_REG_MATCH, UCM_R_FILT_RDS, 0 },
+	{ "mask0", XT_REG_MASK, UCM_R_FILT_MC, 0 },    { "mask1", XT_REG_MASK, UCM_R_FILT_RDS, 0 },
+	{ "match_mc", XT_MATCH, UCM_R_FILT_MC, 0 },    { "mask_mc", XT_MASK, UCM_R_FILT_MC, 0 },
+	{ "match_opc", XT_MATCH, UCM_R_FILT_PKT_OPC, 0 },
+	{ "mask_opc", XT_MASK, UCM_R_FILT_PKT_OPC, 0 },
+	{ "match_vnw", XT_MATCH, UCM_R_FILT_VNW, 0 },  { "mask_vnw", XT_MASK, UCM_R_FILT_VNW, 0 },
+	{ "match_dnid", XT_MATCH, UCM_R_FILT_DNID, 0 },
+	{ "mask_dnid", XT_MASK, UCM_R_FILT_DNID, 0 },
+	{ "match_rnid", XT_MATCH, UCM_R_FILT_RNID, 0 },
+	{ "mask_rnid", XT_MASK, UCM_R_FILT_RNID, 0 },
+	{ "match_rds", XT_MATCH, UCM_R_FILT_RDS, 0 },  { "mask_rds", XT_MASK, UCM_R_FILT_RDS, 0 },
 };
+
+#define NXTERMS (sizeof(xterms) / sizeof(xterms[0]))
+
+/* Whether a filter field is one a gathered or register term covers. */
+static int xfield_of(const struct xterm *x, const struct ucm_field *f)
+{
+	int mask = x->kind == XT_MASK || x->kind == XT_REG_MASK;
+
+	return f->role == x->role && UCM_FA_IS_MASK(f->arg) == mask;
+}
+
+/* The filter register .idx a register term writes, -1: none on this box. */
+static int xreg_idx(const struct ucm_boxtype *bt, const struct xterm *x)
+{
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		const struct ucm_layout *l = filter_layout(bt, k);
+
+		for (unsigned i = 0; l && i < l->nfields; i++)
+			if (xfield_of(x, &l->fields[i]))
+				return (int)k;
+	}
+	return -1;
+}
+
+/* The attribute bits a gathered term's fields hold; 0: none on this box. */
+static uint64_t xheld(const struct ucm_boxtype *bt, const struct xterm *x)
+{
+	uint64_t held = 0;
+
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		const struct ucm_layout *l = filter_layout(bt, k);
+
+		for (unsigned i = 0; l && i < l->nfields; i++)
+			if (xfield_of(x, &l->fields[i]))
+				held |= (ucm_field_mask(&l->fields[i]) >> l->fields[i].lo)
+					<< UCM_FA_BIT(l->fields[i].arg);
+	}
+	return held;
+}
+
+/* Put attribute value v into (or, with get, read it from) the fields of a
+ * gathered term; *needed: whether every one of them is in the mask. */
+static uint64_t xgather(struct ucd_ev *e, const struct xterm *x, uint64_t v, int put, int *needed)
+{
+	uint64_t out = 0;
+
+	*needed = 1;
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		const struct ucm_layout *l = filter_layout(e->box, k);
+
+		for (unsigned i = 0; l && i < l->nfields; i++) {
+			const struct ucm_field *f = &l->fields[i];
+			unsigned at = UCM_FA_BIT(f->arg);
+
+			if (!xfield_of(x, f))
+				continue;
+			if (put) {
+				e->filt[k] = ucm_field_put(f, e->filt[k], v >> at);
+				e->filt_mask[k] |= ucm_field_mask(f);
+			} else {
+				out |= ucm_field_get(f, e->filt[k]) << at;
+				*needed &= (e->filt_mask[k] & ucm_field_mask(f)) == ucm_field_mask(f);
+			}
+		}
+	}
+	return out;
+}
+
+/* The term that sets a filter rule's field, for messages. */
+static const char *rule_term(const struct ucm_filtrule *r)
+{
+	for (size_t k = 0; k < NXTERMS; k++)
+		if ((xterms[k].kind == XT_FIELD && xterms[k].role == r->role && xterms[k].arg == r->arg) ||
+		    (xterms[k].kind == XT_MATCH && xterms[k].role == r->role))
+			return xterms[k].name;
+	return "?";
+}
 
 /* The filter values a programmed event relies on: what the user gave, and
  * for each filter rule that applies but was not given, the value that lets
- * every sub-event through (a state or node mask of all ones, band 0).  An
- * equality match (opcode, thread) has no such value: it must be given. */
+ * every sub-event through (a state or node mask of all ones, band 0, a
+ * packet mask of 0 with a match of 0).  An equality match (opcode, thread,
+ * address) has no such value: it must be given. */
 static int filter_needs(struct ucd *d, const struct tok *t, struct ucd_ev *e)
 {
-	const struct ucm_layout *fl = filter_layout(e->box), *l = ctl_layout(e->box);
+	const struct ucm_layout *l = ctl_layout(e->box);
 	const struct ucm_evcode *ec = e->code, *occ;
-	unsigned code;
+	unsigned code, k;
 	uint64_t umask = ucm_field_get(ucm_layout_field(l, UCM_R_UMASK), e->ctl);
 
-	if (!fl || !l)
+	if (!filter_layout(e->box, 0) || !l)
 		return 0;
 	ec = ucm_ctl_code(e->box, l, e->ctl, &code, &occ);
 	for (unsigned i = 0; ec && i < ec->nrules; i++) {
 		const struct ucm_filtrule *r = &ec->rules[i];
-		const struct ucm_field *f = field_arg(fl, r->role, r->arg);
+		const struct ucm_field *f;
 
-		if (!f || (r->umask_bits && !(umask & r->umask_bits)) ||
-		    (r->ctl_role && !ucm_field_get(ucm_layout_field(l, r->ctl_role), e->ctl)) ||
-		    (e->filt_mask & ucm_field_mask(f)))
+		if ((r->umask_bits && !(umask & r->umask_bits)) ||
+		    (r->ctl_role && !ucm_field_get(ucm_layout_field(l, r->ctl_role), e->ctl)))
 			continue;
-		if (r->how == UCM_FM_EQ) {
-			const char *term = "?";
+		if (r->how == UCM_FM_MASKED || r->how == UCM_FM_EQ_BITS) {
+			for (k = 0; k < UCM_MAXFILT; k++) {
+				const struct ucm_layout *fl = filter_layout(e->box, k);
 
-			for (size_t k = 0; k < sizeof(xterms) / sizeof(xterms[0]); k++)
-				if (xterms[k].filter && xterms[k].role == r->role && xterms[k].arg == r->arg)
-					term = xterms[k].name;
-			return tokerr(d, t, t->col, "%s matches on the %s filter field %s: give %s=",
-				      ec->name, e->box->name, f->name, term);
+				for (unsigned j = 0; fl && j < fl->nfields; j++) {
+					uint64_t fm = ucm_field_mask(&fl->fields[j]);
+
+					if (fl->fields[j].role != r->role || (e->filt_mask[k] & fm) == fm)
+						continue;
+					if (r->how == UCM_FM_EQ_BITS)
+						return tokerr(d, t, t->col,
+							      "%s matches on the %s filter field %s: give %s=",
+							      ec->name, e->box->name, fl->fields[j].name,
+							      rule_term(r));
+					e->filt_mask[k] |= fm;
+					e->filt[k] &= ~fm;
+				}
+			}
+			continue;
 		}
-		e->filt_mask |= ucm_field_mask(f);
+		f = filter_field(e->box, r->role, r->arg, &k);
+		if (!f || (e->filt_mask[k] & ucm_field_mask(f)))
+			continue;
+		if (r->how == UCM_FM_EQ)
+			return tokerr(d, t, t->col, "%s matches on the %s filter field %s: give %s=",
+				      ec->name, e->box->name, f->name, rule_term(r));
+		e->filt_mask[k] |= ucm_field_mask(f);
 		if (r->how == UCM_FM_BIT)
-			e->filt |= ucm_field_mask(f);
+			e->filt[k] |= ucm_field_mask(f);
 	}
 	return 0;
+}
+
+/* A named event's filter values (Xeon Table 2-92), under what the user gave. */
+static void filter_presets(struct ucd_ev *e, const struct ucm_event *row)
+{
+	for (unsigned i = 0; i < row->nfilt; i++) {
+		unsigned k = row->filt[i].idx;
+		uint64_t all = layout_bits(filter_layout(row->box, k)), free = all & ~e->filt_mask[k];
+
+		e->filt[k] = (e->filt[k] & ~free) | (row->filt[i].val & free);
+		e->filt_mask[k] |= all;
+	}
 }
 
 /* Box types whose counters count a fixed event: nothing to select. */
@@ -167,16 +333,47 @@ static void canonical(struct ucd_ev *e)
 		     (unsigned long long)(ucm_field_get(ucm_layout_field(l, UCM_R_EVSEL), e->ctl) |
 					  ucm_field_get(ucm_layout_field(l, UCM_R_EXTSEL), e->ctl) << 8),
 		     (unsigned long long)ucm_field_get(ucm_layout_field(l, UCM_R_UMASK), e->ctl));
-	for (size_t k = 0; k < sizeof(xterms) / sizeof(xterms[0]) && n < (int)sizeof(e->canonical); k++) {
-		const struct ucm_field *f = xterms[k].filter
-			? field_arg(filter_layout(e->box), xterms[k].role, xterms[k].arg)
-			: ucm_layout_field(l, xterms[k].role);
-		uint64_t v = xterms[k].filter ? e->filt : e->ctl;
+	for (size_t k = 0; k < NXTERMS && n < (int)sizeof(e->canonical); k++) {
+		const struct xterm *x = &xterms[k];
+		const struct ucm_field *f = NULL;
+		uint64_t v = 0;
+		int show = 0, needed;
+		unsigned fi;
 
-		if (f && (!xterms[k].filter || (e->filt_mask & ucm_field_mask(f))) &&
-		    (xterms[k].filter || ucm_field_get(f, v)))
+		switch (x->kind) {
+		case XT_CTL:
+			f = ucm_layout_field(l, x->role);
+			show = f && (v = ucm_field_get(f, e->ctl)) != 0;
+			break;
+		case XT_FIELD:
+			f = filter_field(e->box, x->role, x->arg, &fi);
+			show = f && (e->filt_mask[fi] & ucm_field_mask(f));
+			v = f ? ucm_field_get(f, e->filt[fi]) : 0;
+			break;
+		case XT_REG_MATCH:
+		case XT_REG_MASK: {
+			int r = xreg_idx(e->box, x);
+
+			show = r >= 0 && e->filt_mask[r];
+			v = r >= 0 ? e->filt[r] : 0;
+			break;
+		}
+		default:
+			/* a box with register terms shows those instead */
+			for (size_t j = 0; j < NXTERMS; j++)
+				if ((xterms[j].kind == XT_REG_MATCH || xterms[j].kind == XT_REG_MASK) &&
+				    xreg_idx(e->box, &xterms[j]) >= 0)
+					goto next;
+			if (!xheld(e->box, x))
+				break;
+			v = xgather(e, x, 0, 0, &needed);
+			show = needed;
+			break;
+		}
+		if (show)
 			n += snprintf(e->canonical + n, sizeof(e->canonical) - (size_t)n, ",%s=0x%llx",
-				      xterms[k].name, (unsigned long long)ucm_field_get(f, v));
+				      x->name, (unsigned long long)v);
+next:;
 	}
 	if (n >= (int)sizeof(e->canonical))
 		n = (int)sizeof(e->canonical) - 1;
@@ -285,18 +482,94 @@ static int parse_pmu(struct ucd *d, const struct tok *t, const char *s, size_t n
 	}
 }
 
+struct term {
+	const char *k, *v;
+	size_t kn, vn, col;
+};
+
 static const struct xterm *xterm_find(const char *k, size_t n)
 {
-	for (size_t i = 0; i < sizeof(xterms) / sizeof(xterms[0]); i++)
+	for (size_t i = 0; i < NXTERMS; i++)
 		if (teq(k, n, xterms[i].name))
 			return &xterms[i];
 	return NULL;
 }
 
-struct term {
-	const char *k, *v;
-	size_t kn, vn, col;
-};
+/* Applies a term of xterms[] with value v to the event (control bits to
+ * xctl and xctl_mask); 0, or an error naming the term. */
+static int apply_xterm(struct ucd *d, const struct tok *t, const struct term *tm,
+		       const struct xterm *x, uint64_t v, struct ucd_ev *e, uint64_t *xctl,
+		       uint64_t *xctl_mask)
+{
+	const struct ucm_layout *l = ctl_layout(e->box), *xl = l;
+	const struct ucm_field *f = NULL;
+	unsigned fi = 0;
+	int needed;
+
+	switch (x->kind) {
+	case XT_REG_MATCH:
+	case XT_REG_MASK: {
+		int r = xreg_idx(e->box, x);
+		uint64_t all;
+
+		if (r < 0)
+			break;
+		xl = filter_layout(e->box, (unsigned)r);
+		all = layout_bits(xl);
+		if (v & ~all)
+			return tokerr(d, t, tm->col + tm->kn + 1,
+				      "%.*s=0x%llx sets reserved bits 0x%llx of %s (%s)", (int)tm->kn,
+				      tm->k, (unsigned long long)v, (unsigned long long)(v & ~all),
+				      xl->name, xl->cite);
+		e->filt[r] = v;
+		e->filt_mask[r] = all;
+		return 0;
+	}
+	case XT_MATCH:
+	case XT_MASK: {
+		uint64_t held = xheld(e->box, x);
+
+		if (!held)
+			break;
+		if (v & ~held)
+			return tokerr(d, t, tm->col + tm->kn + 1,
+				      "%.*s=0x%llx: bits 0x%llx have no field (the registers hold 0x%llx; %s)",
+				      (int)tm->kn, tm->k, (unsigned long long)v,
+				      (unsigned long long)(v & ~held), (unsigned long long)held,
+				      e->box->cite);
+		xgather(e, x, v, 1, &needed);
+		return 0;
+	}
+	case XT_FIELD:
+		f = filter_field(e->box, x->role, x->arg, &fi);
+		xl = f ? filter_layout(e->box, fi) : NULL;
+		break;
+	default:
+		f = ucm_layout_field(l, x->role);
+		break;
+	}
+	if (!f)
+		return tokerr(d, t, tm->col, "%s has no '%.*s' field", e->box->name, (int)tm->kn,
+			      tm->k);
+	if (v > ucm_field_mask(f) >> f->lo)
+		return tokerr(d, t, tm->col + tm->kn + 1,
+			      "%.*s=%llu out of range: the field is %u bits, max %llu (%s)",
+			      (int)tm->kn, tm->k, (unsigned long long)v, f->hi - f->lo + 1,
+			      (unsigned long long)(ucm_field_mask(f) >> f->lo), xl->cite);
+	if (x->kind == XT_FIELD) {
+		e->filt[fi] = ucm_field_put(f, e->filt[fi], v);
+		e->filt_mask[fi] |= ucm_field_mask(f);
+		if (x->role == UCM_R_FILT_TID && ucm_layout_field(l, UCM_R_TID_EN)) {
+			/* a thread filter needs the counter's tid_en */
+			*xctl = ucm_field_put(ucm_layout_field(l, UCM_R_TID_EN), *xctl, 1);
+			*xctl_mask |= ucm_field_mask(ucm_layout_field(l, UCM_R_TID_EN));
+		}
+	} else {
+		*xctl = ucm_field_put(f, *xctl, v);
+		*xctl_mask |= ucm_field_mask(f);
+	}
+	return 0;
+}
 
 static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, const char *s,
 		       size_t n, size_t col)
@@ -306,6 +579,7 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 	uint64_t evsel = 0, umask = 0, thr = 0, inv = 0, edge = 0;
 	uint64_t xctl = 0, xctl_mask = 0;
 	const struct ucm_event *named = NULL;
+	int user_filt;
 	size_t i = 0;
 
 	while (i < n) {
@@ -362,32 +636,10 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 			default: thr = v; have_thr = 1; break;
 			}
 		} else if (xterm_find(tm.k, tm.kn)) {
-			const struct xterm *x = xterm_find(tm.k, tm.kn);
-			const struct ucm_layout *xl = x->filter ? filter_layout(e->box) : l;
-			const struct ucm_field *f = field_arg(xl, x->role, x->arg);
-			uint64_t fmax;
+			int rc = apply_xterm(d, t, &tm, xterm_find(tm.k, tm.kn), v, e, &xctl, &xctl_mask);
 
-			if (!f)
-				return tokerr(d, t, tm.col, "%s has no '%.*s' field", e->box->name,
-					      (int)tm.kn, tm.k);
-			fmax = ucm_field_mask(f) >> f->lo;
-			if (v > fmax)
-				return tokerr(d, t, tm.col + tm.kn + 1,
-					      "%.*s=%llu out of range: the field is %u bits, max %llu (%s)",
-					      (int)tm.kn, tm.k, (unsigned long long)v, f->hi - f->lo + 1,
-					      (unsigned long long)fmax, xl->cite);
-			if (x->filter) {
-				e->filt = ucm_field_put(f, e->filt, v);
-				e->filt_mask |= ucm_field_mask(f);
-				if (x->role == UCM_R_FILT_TID && ucm_layout_field(l, UCM_R_TID_EN)) {
-					/* a thread filter needs the counter's tid_en */
-					xctl = ucm_field_put(ucm_layout_field(l, UCM_R_TID_EN), xctl, 1);
-					xctl_mask |= ucm_field_mask(ucm_layout_field(l, UCM_R_TID_EN));
-				}
-			} else {
-				xctl = ucm_field_put(f, xctl, v);
-				xctl_mask |= ucm_field_mask(f);
-			}
+			if (rc)
+				return rc;
 		} else if (!tm.v) {
 			const struct ucm_event *row = NULL;
 
@@ -412,13 +664,15 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		i = j + 1;
 	}
 #undef FIELD_MAX
+	user_filt = any_filter(e);
 	if (named) {
 		if (have_ev)
 			return tokerr(d, t, col, "both an event name and event=");
 		from_row(e, named);
+		filter_presets(e, named);
 		if (e->code->flags & UCM_EC_FIXED) {
 			/* a fixed counter counts one thing: nothing to modify */
-			if (have_umask || have_thr || inv || edge || xctl_mask || e->filt_mask)
+			if (have_umask || have_thr || inv || edge || xctl_mask || user_filt)
 				return tokerr(d, t, col, "%s is a fixed counter's event: it takes no other terms",
 					      named->name);
 			return 0;
@@ -455,12 +709,12 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 			const struct ucm_event *r = &d->plat->events[k];
 
 			if (r->box == e->box && r->code == evsel && r->umask == umask && !xctl_mask &&
-			    !e->filt_mask &&
+			    !r->nfilt && !user_filt &&
 			    r->thresh == ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), e->ctl) &&
 			    !inv && !edge)
 				e->row = r;
 		}
-		if (named && (have_thr || inv || edge || have_umask || xctl_mask || e->filt_mask))
+		if (named && (have_thr || inv || edge || have_umask || xctl_mask || user_filt))
 			e->row = NULL;
 		if (e->code) {
 			int rc = filter_needs(d, t, e);
@@ -577,8 +831,9 @@ int ucd_parse(struct ucd *d, const char *list)
 static int same_config(const struct ucd *d, size_t a, size_t b)
 {
 	return d->ev[a].box == d->ev[b].box && d->ev[a].ctl == d->ev[b].ctl &&
-	       d->ev[a].code == d->ev[b].code && d->ev[a].filt_mask == d->ev[b].filt_mask &&
-	       d->ev[a].filt == d->ev[b].filt;
+	       d->ev[a].code == d->ev[b].code &&
+	       !memcmp(d->ev[a].filt_mask, d->ev[b].filt_mask, sizeof(d->ev[a].filt_mask)) &&
+	       !memcmp(d->ev[a].filt, d->ev[b].filt, sizeof(d->ev[a].filt));
 }
 
 /* Assign counters to the list of placements in one box by backtracking. */
@@ -632,17 +887,22 @@ static int place_in_box(struct ucd *d, size_t ev, unsigned socket, const struct 
 		}
 	for (size_t j = 0; j < d->nctr; j++) {
 		const struct ucd_ev *o = &d->ev[d->ctr[j].ev], *e = &d->ev[ev];
-		uint64_t clash;
 
 		if (d->ctr[j].socket != socket || d->ctr[j].bi != bi)
 			continue;
-		/* one filter register per box: shared only with equal values */
-		clash = (o->filt ^ e->filt) & o->filt_mask & e->filt_mask;
-		if (clash)
+		/* one set of filter registers per box: shared only with equal values */
+		for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+			uint64_t clash = (o->filt[k] ^ e->filt[k]) & o->filt_mask[k] & e->filt_mask[k];
+			char reg[64];
+
+			if (!clash)
+				continue;
+			snprintf(reg, sizeof(reg), ucm_regdef_find(bi->type, UCM_K_FILTER, k)->name, bi->inst);
 			return ucd_seterr(d, -EBUSY,
-					  "cannot place '%s' (col %zu) on %s%u: '%s' needs other values in the box's filter register (bits 0x%llx differ); events share a filter only with equal values (%s)",
-					  e->name, e->col, bi->type->name, bi->inst, o->name,
+					  "cannot place '%s' (col %zu) on %s%u: '%s' needs other values in the filter register %s (bits 0x%llx differ); events share a filter only with equal values (%s)",
+					  e->name, e->col, bi->type->name, bi->inst, o->name, reg,
 					  (unsigned long long)clash, bi->type->cite);
+		}
 		if (d->ctr[j].shared_with < 0 && n < 31)
 			list[n++] = j;
 	}

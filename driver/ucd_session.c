@@ -71,10 +71,11 @@ void ucd_reg_of(const struct ucd *d, unsigned socket, const struct ucm_boxinst *
 		r->addr = bi->base + def->off;
 		break;
 	case UCM_PCI:
+		/* an offset past 0xFFF is on a later function (UCM_PCI_FN) */
 		r->pci.bus = d->bus[socket];
 		r->pci.dev = bi->dev;
-		r->pci.fn = bi->fn;
-		r->addr = bi->base + def->off;
+		r->pci.fn = (uint8_t)(bi->fn + ((bi->base + def->off) >> 12));
+		r->addr = (bi->base + def->off) & 0xFFF;
 		break;
 	default:
 		r->addr = d->bar + bi->base + def->off;
@@ -808,23 +809,29 @@ static int boxes_freeze(struct ucd *d, int freeze)
 static int program_filters(struct ucd *d)
 {
 	for (size_t j = 0; j < d->nctr; j++) {
-		const struct ucm_regdef *def = ucm_regdef_find(d->ctr[j].bi->type, UCM_K_FILTER, 0);
-		uint64_t v = 0, mask = 0;
-		struct ucd_reg r;
-		int rc;
+		if (!first_in_box(d, j))
+			continue;
+		for (unsigned f = 0; f < UCM_MAXFILT; f++) {
+			const struct ucm_regdef *def = ucm_regdef_find(d->ctr[j].bi->type, UCM_K_FILTER, f);
+			uint64_t v = 0, mask = 0;
+			struct ucd_reg r;
+			int rc;
 
-		if (!def || !first_in_box(d, j))
-			continue;
-		for (size_t k = j; k < d->nctr; k++)
-			if (d->ctr[k].socket == d->ctr[j].socket && d->ctr[k].bi == d->ctr[j].bi) {
-				v |= d->ev[d->ctr[k].ev].filt & d->ev[d->ctr[k].ev].filt_mask;
-				mask |= d->ev[d->ctr[k].ev].filt_mask;
-			}
-		if (!mask)
-			continue;
-		ucd_reg_of(d, d->ctr[j].socket, d->ctr[j].bi, def, &r);
-		if ((rc = reg_write(d, &r, v)))
-			return rc;
+			if (!def)
+				continue;
+			for (size_t k = j; k < d->nctr; k++)
+				if (d->ctr[k].socket == d->ctr[j].socket && d->ctr[k].bi == d->ctr[j].bi) {
+					const struct ucd_ev *e = &d->ev[d->ctr[k].ev];
+
+					v |= e->filt[f] & e->filt_mask[f];
+					mask |= e->filt_mask[f];
+				}
+			if (!mask)
+				continue;
+			ucd_reg_of(d, d->ctr[j].socket, d->ctr[j].bi, def, &r);
+			if ((rc = reg_write(d, &r, v)))
+				return rc;
+		}
 	}
 	return 0;
 }

@@ -345,7 +345,7 @@ static unsigned pick_sub(struct fz *f, unsigned nsub)
 /* Attribute values worth trying: small, none, any, and one that the box's
  * filter currently passes (the field value a rule on this attribute
  * compares with, or a bit set in it). */
-static uint16_t pick_attr(struct rig *g, struct fz *f, unsigned box, unsigned sub, unsigned attr)
+static uint64_t pick_attr(struct rig *g, struct fz *f, unsigned box, unsigned sub, unsigned attr)
 {
 	const struct ucm_evcode *ec = ucm_subev_code(ucm_box_def(g->m, (int)box)->type, sub);
 	uint8_t k = fz_u8(f);
@@ -354,7 +354,7 @@ static uint16_t pick_attr(struct rig *g, struct fz *f, unsigned box, unsigned su
 	case 0: return fz_u8(f) % 8;
 	case 1: return UCM_ATTR_NONE;
 	case 2: return fz_u8(f);
-	case 3: return fz_u16(f);
+	case 3: return fz_u8(f) & 1 ? fz_u16(f) : (uint64_t)fz_u16(f) << 12 | fz_u16(f);
 	default:
 		for (unsigned i = 0; ec && g->filt[box] >= 0 && i < ec->nrules; i++) {
 			const struct ucm_filtrule *fr = &ec->rules[i];
@@ -369,12 +369,12 @@ static uint16_t pick_attr(struct rig *g, struct fz *f, unsigned box, unsigned su
 			if (fr->how == UCM_FM_BIT) {
 				for (unsigned b = 0; b < 64; b++)
 					if ((fv >> b) & 1)
-						return (uint16_t)b;
+						return b;
 				return 0;
 			}
-			return (uint16_t)(fv + (fr->how == UCM_FM_GE ? (k >> 3) % 3 : 0));
+			return fv + (fr->how == UCM_FM_GE ? (k >> 3) % 3 : 0);
 		}
-		return (uint16_t)(k >> 3);
+		return k >> 3;
 	}
 }
 
@@ -507,7 +507,7 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 
 			for (unsigned r = 0; r < ec->nrules; r++) {
 				const struct ucm_filtrule *fr = &ec->rules[r];
-				uint16_t a = ucm_get_input_attr(g->m, box, first, fr->attr);
+				uint64_t a = ucm_get_input_attr(g->m, box, first, fr->attr);
 
 				if (a == UCM_ATTR_NONE)
 					continue;
@@ -717,7 +717,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (nsub) {
 				unsigned sub = pick_sub(&f, nsub), attr = fz_u8(&f) % (UCM_NATTR + 1u);
-				uint16_t v = pick_attr(&g, &f, box, sub, attr);
+				uint64_t v = pick_attr(&g, &f, box, sub, attr);
 				int rc = ucm_set_input_attr(g.m, (int)box, sub, attr, v);
 
 				if ((rc == 0) != (attr < UCM_NATTR))
@@ -726,9 +726,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (rc == 0) {
 					ref_set_input_attr(&g.ref, g.boxmap[box], sub, attr, v);
 					if (ucm_get_input_attr(g.m, (int)box, sub, attr) != v)
-						FZ_FAIL("attribute %u of %s%u sub-event %u reads 0x%x, set 0x%x",
+						FZ_FAIL("attribute %u of %s%u sub-event %u reads 0x%llx, set 0x%llx",
 							attr, bi->type->name, bi->inst, sub,
-							ucm_get_input_attr(g.m, (int)box, sub, attr), v);
+							(unsigned long long)ucm_get_input_attr(g.m, (int)box, sub, attr),
+							(unsigned long long)v);
 				}
 			}
 			break;

@@ -17,7 +17,11 @@
  *    none) and its control bit (tid_en) is 1 (or it names none); then the
  *    sub-event's attribute (table value or run-time override) must pass the
  *    box filter field: equal, a set bit of a mask, or >= a band; a missing
- *    attribute never passes [2.3.3.3, Table 2-77];
+ *    attribute never passes [2.3.3.3, Table 2-77].  Packet rules compare
+ *    the attribute bit by bit with the match fields of every filter
+ *    register that hold that bit, where a mask field holds a 1 for it (QPI
+ *    [2.7.3.3]), or, without masks, from the rule's lowest bit up (HA
+ *    address [note to Table 2-39]);
  *  - PCU: EV_SEL bit 7 asks for an occupancy sub-counter, OCC_SEL 1..3 picks
  *    sub-event OCC_SEL-1 of the code flagged UCM_EC_OCC [Table 2-75].  That
  *    code alone counts the occupancy through THRESH/OCC_INV/OCC_EDGE (Table
@@ -188,29 +192,40 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 				g->socket = s;
 				g->bytes = d->layout->width / 8;
 				if (g->space == UCM_PCI)
-					g->key = (uint64_t)p->pci_bus[s] << 20 | (uint64_t)bi->dev << 15 |
-						 (uint64_t)bi->fn << 12 | (bi->base + d->off);
+					/* an offset past 0xFFF is on a later function */
+					g->key = ((uint64_t)p->pci_bus[s] << 20) + ((uint64_t)bi->dev << 15) +
+						 ((uint64_t)bi->fn << 12) + bi->base + d->off;
 				else
 					g->key = bi->base + d->off;
 			}
 			/* attributes start as the tables give them, per sub-event;
 			 * one a rule reads and the table leaves unset is the local
-			 * node (the socket) or the first clock in 100 MHz units */
+			 * node (the socket) or the first clock in 100 MHz units; a
+			 * packet comes from the other socket on VNA (2), state and
+			 * address 0 */
 			for (unsigned c = 0, sub = 0; c < bi->type->ncodes; c++) {
 				const struct ucm_evcode *ec = &bi->type->codes[c];
 
 				for (unsigned k = 0; k < (ec->nsubs ? ec->nsubs : 1u); k++, sub++)
 					for (unsigned a = 0; a < UCM_NATTR; a++) {
-						uint16_t v = ec->nsubs && ec->attrs ? ec->attrs[k].v[a]
+						uint64_t v = ec->nsubs && ec->attrs ? ec->attrs[k].v[a]
 										    : UCM_ATTR_NONE;
 						int ruled = 0;
 
 						for (unsigned q = 0; q < ec->nrules; q++)
 							ruled |= ec->rules[q].attr == a;
-						if (v == UCM_ATTR_NONE && ruled && a == UCM_AT_NID)
-							v = (uint16_t)s;
-						else if (v == UCM_ATTR_NONE && ruled && a == UCM_AT_FREQ)
-							v = (uint16_t)(r->hz[0] / 100000000u);
+						if (v == UCM_ATTR_NONE && ruled) {
+							if (a == UCM_AT_NID || a == UCM_AT_DNID)
+								v = s;
+							else if (a == UCM_AT_RNID)
+								v = r->nsockets > 1 ? s ^ 1 : s;
+							else if (a == UCM_AT_FREQ)
+								v = r->hz[0] / 100000000u;
+							else if (a == UCM_AT_VNW)
+								v = 2;
+							else if (a == UCM_AT_RDS || a == UCM_AT_ADDR)
+								v = 0;
+						}
 						bx->attr[sub][a] = v;
 					}
 			}
@@ -220,7 +235,8 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 	for (unsigned b = 0; b < r->nboxes; b++) {
 		struct ref_box *bx = &r->boxes[b];
 
-		bx->filter = -1;
+		for (unsigned k = 0; k < UCM_MAXFILT; k++)
+			bx->filter[k] = -1;
 		for (unsigned c = 0; c < REF_MAXCTR; c++)
 			bx->ctl[c] = bx->ctr[c] = -1;
 		for (unsigned i = 0; i < r->nregs; i++) {
@@ -232,8 +248,8 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 				bx->ctl[d->idx] = (int)i;
 			else if (d->kind == UCM_K_CTR && d->idx < REF_MAXCTR)
 				bx->ctr[d->idx] = (int)i;
-			else if (d->kind == UCM_K_FILTER && bx->filter < 0)
-				bx->filter = (int)i;
+			else if (d->kind == UCM_K_FILTER && d->idx < UCM_MAXFILT)
+				bx->filter[d->idx] = (int)i;
 		}
 	}
 	for (unsigned s = 0; s < r->nsockets; s++) {
@@ -539,7 +555,7 @@ void ref_set_input(struct ref_model *r, int box, unsigned sub, uint32_t inc)
 		r->boxes[box].input[sub] = inc;
 }
 
-void ref_set_input_attr(struct ref_model *r, int box, unsigned sub, unsigned attr, uint16_t v)
+void ref_set_input_attr(struct ref_model *r, int box, unsigned sub, unsigned attr, uint64_t v)
 {
 	if (box >= 0 && (unsigned)box < r->nboxes && sub < r->boxes[box].nsub && attr < UCM_NATTR)
 		r->boxes[box].attr[sub][attr] = v;
@@ -573,6 +589,52 @@ static int umask_selects(const struct ucm_evcode *ec, unsigned s, uint64_t umask
 	return 1;
 }
 
+/* A packet rule, bit by bit: attribute bit i is compared when a match
+ * field holds it and (with masks) a mask field holding it is 1, or (without)
+ * when i is at least the rule's lowest bit.  -1: no field holds any bit. */
+static int packet_rule(struct ref_model *r, struct ref_box *bx, const struct ucm_filtrule *fr,
+		       uint64_t a)
+{
+	int held[64] = { 0 }, care[64] = { 0 }, any = 0;
+	unsigned want[64] = { 0 };
+
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		const struct ref_reg *g = bx->filter[k] < 0 ? NULL : &r->regs[bx->filter[k]];
+
+		for (unsigned f = 0; g && f < g->def->layout->nfields; f++) {
+			const struct ucm_field *ff = &g->def->layout->fields[f];
+
+			if (ff->role != fr->role)
+				continue;
+			for (unsigned j = ff->lo; j <= ff->hi; j++) {
+				unsigned at = (ff->arg & 0x7F) + (j - ff->lo);
+				unsigned bit = (unsigned)(g->val >> j) & 1;
+
+				if (at > 63)
+					continue;
+				any = 1;
+				if (ff->arg & 0x80) {
+					care[at] = (int)bit;
+				} else {
+					held[at] = 1;
+					want[at] = bit;
+				}
+			}
+		}
+	}
+	if (!any)
+		return -1;
+	for (unsigned i = 0; i < 64; i++) {
+		int compared = fr->how == UCM_FM_MASKED ? held[i] && care[i] : held[i] && i >= fr->arg;
+
+		if (!compared)
+			continue;
+		if (a == UCM_ATTR_NONE || ((a >> i) & 1) != want[i])
+			return 0;
+	}
+	return 1;
+}
+
 /* Whether sub-event sub (box input index) passes every filter rule of the
  * code that applies under this control. */
 static int filters_pass(struct ref_model *r, int box, const struct ref_reg *ctl,
@@ -582,26 +644,31 @@ static int filters_pass(struct ref_model *r, int box, const struct ref_reg *ctl,
 
 	for (unsigned i = 0; i < ec->nrules; i++) {
 		const struct ucm_filtrule *fr = &ec->rules[i];
-		const struct ref_reg *filt;
+		const struct ref_reg *filt = NULL;
 		const struct ucm_field *ff = NULL;
 		uint64_t fv;
-		uint16_t a;
+		uint64_t a;
 
 		if (fr->umask_bits && !(umask & fr->umask_bits))
 			continue;
 		if (fr->ctl_role && !(ctl && get(ctl->def->layout, fr->ctl_role, ctl->val)))
 			continue;
-		if (bx->filter < 0)
+		a = bx->attr[sub][fr->attr];
+		if (fr->how == UCM_FM_MASKED || fr->how == UCM_FM_EQ_BITS) {
+			if (!packet_rule(r, bx, fr, a))
+				return 0;
 			continue;
-		filt = &r->regs[bx->filter];
-		for (unsigned k = 0; k < filt->def->layout->nfields; k++)
-			if (filt->def->layout->fields[k].role == fr->role &&
-			    filt->def->layout->fields[k].arg == fr->arg)
-				ff = &filt->def->layout->fields[k];
+		}
+		for (unsigned k = 0; k < UCM_MAXFILT && !ff; k++) {
+			filt = bx->filter[k] < 0 ? NULL : &r->regs[bx->filter[k]];
+			for (unsigned f = 0; filt && f < filt->def->layout->nfields; f++)
+				if (filt->def->layout->fields[f].role == fr->role &&
+				    filt->def->layout->fields[f].arg == fr->arg)
+					ff = &filt->def->layout->fields[f];
+		}
 		if (!ff)
 			continue;
 		fv = (filt->val & bits(ff->lo, ff->hi)) >> ff->lo;
-		a = bx->attr[sub][fr->attr];
 		if (a == UCM_ATTR_NONE)
 			return 0;
 		switch (fr->how) {

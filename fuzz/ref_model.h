@@ -34,10 +34,10 @@ struct ref_box {
 	const struct ucm_boxinst *bi;
 	unsigned socket;
 	int ctl[REF_MAXCTR], ctr[REF_MAXCTR]; /* register index of each counter's control and value, -1 none */
-	int filter;                           /* register index of the box filter, -1 none */
+	int filter[UCM_MAXFILT];              /* register index of each box filter, -1 none */
 	unsigned nsub;
 	uint32_t input[REF_MAXSUB];
-	uint16_t attr[REF_MAXSUB][UCM_NATTR];
+	uint64_t attr[REF_MAXSUB][UCM_NATTR];
 	uint8_t prev[REF_MAXCTR];             /* edge-detect latch */
 	int frz_en, frozen;
 };
@@ -83,7 +83,7 @@ int ref_find(const struct ref_model *r, unsigned space, unsigned socket, uint64_
 /* Inputs. */
 int ref_box_find(const struct ref_model *r, unsigned socket, const char *type, unsigned inst);
 void ref_set_input(struct ref_model *r, int box, unsigned sub, uint32_t inc);
-void ref_set_input_attr(struct ref_model *r, int box, unsigned sub, unsigned attr, uint16_t v);
+void ref_set_input_attr(struct ref_model *r, int box, unsigned sub, unsigned attr, uint64_t v);
 /* Time: whole cycles of one clock domain, picoseconds, or an absolute time. */
 void ref_run_cycles(struct ref_model *r, unsigned clock, uint64_t n);
 void ref_run_ps(struct ref_model *r, uint64_t ps);

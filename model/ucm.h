@@ -114,8 +114,8 @@ uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub);
 /* Run-time attribute of a sub-event (enum ucm_attr) that box filters compare
  * with: the thread that issues it, the node it targets, the frequency...
  * Starts as the table's value (UCM_ATTR_NONE where it has none). */
-int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint16_t v);
-uint16_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, unsigned attr);
+int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v);
+uint64_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, unsigned attr);
 void ucm_clear_inputs(struct ucm_model *m);
 
 /* ---- time ---- */

@@ -138,7 +138,9 @@ int ucm_boxtype_index(const struct ucm_platform *p, const struct ucm_boxtype *bt
 
 uint64_t ucm_pci_key(unsigned bus, unsigned dev, unsigned fn, unsigned off)
 {
-	return ((uint64_t)bus << 20) | ((uint64_t)dev << 15) | ((uint64_t)fn << 12) | off;
+	/* added, not or-ed: an offset past 0xFFF reaches a later function of the
+	 * device (UCM_PCI_FN) */
+	return ((uint64_t)bus << 20) + ((uint64_t)dev << 15) + ((uint64_t)fn << 12) + off;
 }
 
 /* ---- sub-events ---- */
@@ -276,14 +278,28 @@ static uint64_t reg_reset_value(const struct ucm_model *m, const struct ucm_reg 
  * a default that a pass-all filter matches: the request's node is the
  * box's own socket (node i is socket i, as GIDNIDMAP maps them), and the
  * cores run at the platform's first clock rounded to the 100 MHz units of
- * the frequency bands.  Opcode, state and thread stay as the tables say. */
-static uint16_t attr_default(const struct ucm_model *m, const struct ucm_box *b, unsigned a)
+ * the frequency bands.  A QPI packet goes to this socket (DNID) from the
+ * other (RNID) on VNA, with response data state 0; a request's address is
+ * 0.  Opcode, message class, state and thread stay as the tables say. */
+static uint64_t attr_default(const struct ucm_model *m, const struct ucm_box *b, unsigned a)
 {
-	if (a == UCM_AT_NID)
-		return (uint16_t)b->socket;
-	if (a == UCM_AT_FREQ)
-		return (uint16_t)(ucm_clock_hz(m, 0) / 100000000u);
-	return UCM_ATTR_NONE;
+	switch (a) {
+	case UCM_AT_NID:
+	case UCM_AT_DNID:
+		return b->socket;
+	case UCM_AT_RNID:
+		/* a packet crossing this socket's link comes from the other */
+		return m->nsockets > 1 ? b->socket ^ 1 : b->socket;
+	case UCM_AT_FREQ:
+		return ucm_clock_hz(m, 0) / 100000000u;
+	case UCM_AT_VNW:
+		return 2; /* VNA (b1x, Table 2-89): the shared pool a link prefers */
+	case UCM_AT_RDS:
+	case UCM_AT_ADDR:
+		return 0;
+	default:
+		return UCM_ATTR_NONE;
+	}
 }
 
 /* Sub-event attributes start as the tables say, or at attr_default(). */
@@ -298,7 +314,7 @@ static void init_attrs(const struct ucm_model *m, struct ucm_box *b)
 
 		for (unsigned k = 0; k < n; k++, s++)
 			for (unsigned a = 0; a < UCM_NATTR; a++) {
-				uint16_t v = ec->attrs && ec->nsubs ? ec->attrs[k].v[a] : UCM_ATTR_NONE;
+				uint64_t v = ec->attrs && ec->nsubs ? ec->attrs[k].v[a] : UCM_ATTR_NONE;
 
 				for (unsigned r = 0; v == UCM_ATTR_NONE && r < ec->nrules; r++)
 					if (ec->rules[r].attr == a)
@@ -408,7 +424,7 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 			case UCM_K_GLOBAL_CTL: so->gctl = r; break;
 			case UCM_K_GLOBAL_STATUS: so->gstatus = r; break;
 			case UCM_K_BAR: so->bar = r; break;
-			case UCM_K_FILTER: b->filter = r; break;
+			case UCM_K_FILTER: b->filt[d->idx] = r; break;
 			case UCM_K_BOX_CTL: b->boxctl = r; break;
 			default: break;
 			}
@@ -1067,7 +1083,7 @@ uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub)
 	return m->boxes[box].input[sub];
 }
 
-int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint16_t v)
+int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v)
 {
 	struct ucm_box *b;
 
@@ -1082,7 +1098,7 @@ int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr
 	return 0;
 }
 
-uint16_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, unsigned attr)
+uint64_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, unsigned attr)
 {
 	return m->boxes[box].attr[sub * UCM_NATTR + attr];
 }

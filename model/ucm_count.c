@@ -44,43 +44,93 @@ static unsigned code_first_sub(const struct ucm_boxtype *bt, const struct ucm_ev
 	return first;
 }
 
-/* The filter field a rule compares with: role and, for bands, .arg. */
-static const struct ucm_field *filter_field(const struct ucm_reg *f, const struct ucm_filtrule *r)
+/* The filter field a rule compares with, in any of the box's filter
+ * registers: role and, for bands, .arg. */
+static const struct ucm_field *filter_field(const struct ucm_box *b, const struct ucm_filtrule *r,
+					    uint64_t *val)
 {
-	const struct ucm_layout *l = f->def->layout;
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		const struct ucm_layout *l = b->filt[k] ? b->filt[k]->def->layout : NULL;
 
-	for (unsigned i = 0; i < l->nfields; i++)
-		if (l->fields[i].role == r->role && l->fields[i].arg == r->arg)
-			return &l->fields[i];
+		for (unsigned i = 0; l && i < l->nfields; i++)
+			if (l->fields[i].role == r->role && l->fields[i].arg == r->arg) {
+				*val = ucm_field_get(&l->fields[i], b->filt[k]->val);
+				return &l->fields[i];
+			}
+	}
 	return NULL;
 }
 
+/* The attribute bits held by the fields of a role (UCM_FA_* placement),
+ * match or mask side: their values in *val, the bits they hold in *held. */
+static void gather_fields(const struct ucm_box *b, unsigned role, int mask, uint64_t *val,
+			  uint64_t *held)
+{
+	*val = *held = 0;
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		const struct ucm_layout *l = b->filt[k] ? b->filt[k]->def->layout : NULL;
+
+		for (unsigned i = 0; l && i < l->nfields; i++) {
+			const struct ucm_field *f = &l->fields[i];
+			unsigned at = UCM_FA_BIT(f->arg);
+
+			if (f->role != role || UCM_FA_IS_MASK(f->arg) != mask)
+				continue;
+			*val |= ucm_field_get(f, b->filt[k]->val) << at;
+			*held |= (ucm_field_mask(f) >> f->lo) << at;
+		}
+	}
+}
+
+/* Whether attribute a passes one rule against the box's filter registers;
+ * -1 when the box has no field for the rule (the rule does not apply). */
+static int rule_passes(const struct ucm_box *b, const struct ucm_filtrule *r, uint64_t a)
+{
+	uint64_t fv, held, mask, mheld;
+
+	switch (r->how) {
+	case UCM_FM_MASKED:
+		gather_fields(b, r->role, 1, &mask, &mheld);
+		gather_fields(b, r->role, 0, &fv, &held);
+		if (!mheld && !held)
+			return -1;
+		mask &= held;
+		if (!mask)
+			return 1;
+		return a != UCM_ATTR_NONE && !((a ^ fv) & mask);
+	case UCM_FM_EQ_BITS:
+		gather_fields(b, r->role, 0, &fv, &held);
+		if (!held)
+			return -1;
+		held &= r->arg < 64 ? ~0ull << r->arg : 0;
+		return !held || (a != UCM_ATTR_NONE && !((a ^ fv) & held));
+	default:
+		if (!filter_field(b, r, &fv))
+			return -1;
+		if (a == UCM_ATTR_NONE)
+			return 0;
+		if (r->how == UCM_FM_EQ)
+			return a == fv;
+		if (r->how == UCM_FM_BIT)
+			return a < 64 && ((fv >> a) & 1);
+		return a >= fv;
+	}
+}
+
 /* Whether sub-event s (box input index idx) passes the code's filter rules
- * under this control value (Xeon 2.3.3.3, 2.6.3.2). */
+ * under this control value (Xeon 2.3.3.3, 2.4.3, 2.6.3.2, 2.7.3.3). */
 static int rules_pass(const struct ucm_box *b, const struct ucm_reg *ctl,
 		      const struct ucm_evcode *ec, unsigned idx, uint64_t umask)
 {
 	for (unsigned i = 0; i < ec->nrules; i++) {
 		const struct ucm_filtrule *r = &ec->rules[i];
-		const struct ucm_field *f;
-		uint64_t fv;
-		uint16_t a;
 
 		if (r->umask_bits && !(umask & r->umask_bits))
 			continue;
 		if (r->ctl_role && !(ctl && ucm_reg_field(ctl, r->ctl_role)))
 			continue;
-		if (!b->filter || !(f = filter_field(b->filter, r)))
-			continue;
-		fv = ucm_field_get(f, b->filter->val);
-		a = b->attr[idx * UCM_NATTR + r->attr];
-		if (a == UCM_ATTR_NONE)
+		if (!rule_passes(b, r, b->attr[idx * UCM_NATTR + r->attr]))
 			return 0;
-		switch (r->how) {
-		case UCM_FM_EQ: if (a != fv) return 0; break;
-		case UCM_FM_BIT: if (a >= 64 || !((fv >> a) & 1)) return 0; break;
-		default: if (a < fv) return 0; break;
-		}
 	}
 	return 1;
 }

@@ -46,13 +46,13 @@ struct ucm_box {
 	unsigned socket, index, subbase;
 	int present;
 	int frz_en, frozen;      /* box-level freeze (where the box has one) */
-	struct ucm_reg *filter, *boxctl;
+	struct ucm_reg *filt[UCM_MAXFILT], *boxctl;  /* filter registers by .idx */
 	unsigned nsub;
 	uint32_t *input;         /* current per-cycle increment per sub-event */
 	uint64_t *fed;           /* increments fed per sub-event */
 	uint64_t fed_pending;    /* cycles the current inputs ran since fed[] was brought up to
 				  * date: fed lazily, not per sub-event at every access */
-	uint16_t *attr;          /* UCM_NATTR run-time attributes per sub-event */
+	uint64_t *attr;          /* UCM_NATTR run-time attributes per sub-event */
 	struct ucm_ctr ctr[UCM_MAXCTR];
 };
 

@@ -261,48 +261,61 @@ static const struct ucm_layout l_r3_ctr = {
 	"R3_Ly_PCI_PMON_CTR", "SNB-EP Table 2-121", 64, ARRAY_LEN(f_ctr44), f_ctr44
 };
 
-/* HA address/opcode match, Tables 2-37..2-39.  "RWS" (sticky read/write)
- * is RW for the model; Table 2-39's header names the Attr column "HW Reset
- * Val" twice, its row reads RWS (R10).  Plain registers: the event tables
- * use them only through ADDR_OPC_MATCH.FILT. */
-static const struct ucm_field f_h_opc[] = { { "opc", 0, 5, UCM_A_RW, UCM_R_VALUE, 0 } };
+/* HA address/opcode match, Tables 2-37..2-39: the HA's filter registers
+ * (ADDR_OPC_MATCH.FILT, 2.4.3).  "RWS" (sticky read/write) is RW for the
+ * model; Table 2-39's header names the Attr column "HW Reset Val" twice,
+ * its row reads RWS (R10).  lo_addr holds address bits 31:6, hi_addr
+ * 45:32; the compare skips bits 11:6 (the note to Table 2-39).  opc holds
+ * the class code's bits 1:0 above the 4-bit opcode (R17). */
+static const struct ucm_field f_h_opc[] = {
+	{ "opc", 0, 5, UCM_A_RW, UCM_R_FILT_OPC, 0 },
+};
 static const struct ucm_layout l_h_opc = {
 	"HA_PCI_PMON_BOX_OPCODEMATCH", "SNB-EP Table 2-37", 32, ARRAY_LEN(f_h_opc), f_h_opc
 };
-static const struct ucm_field f_h_addr1[] = { { "hi_addr", 0, 13, UCM_A_RW, UCM_R_VALUE, 0 } };
+static const struct ucm_field f_h_addr1[] = {
+	{ "hi_addr", 0, 13, UCM_A_RW, UCM_R_FILT_ADDR, UCM_FA_MATCH(32) },
+};
 static const struct ucm_layout l_h_addr1 = {
 	"HA_PCI_PMON_BOX_ADDRMATCH1", "SNB-EP Table 2-38", 32, ARRAY_LEN(f_h_addr1), f_h_addr1
 };
-static const struct ucm_field f_h_addr0[] = { { "lo_addr", 6, 31, UCM_A_RW, UCM_R_VALUE, 0 } };
+static const struct ucm_field f_h_addr0[] = {
+	{ "lo_addr", 6, 31, UCM_A_RW, UCM_R_FILT_ADDR, UCM_FA_MATCH(6) },
+};
 static const struct ucm_layout l_h_addr0 = {
 	"HA_PCI_PMON_BOX_ADDRMATCH0", "SNB-EP Table 2-39", 32, ARRAY_LEN(f_h_addr0), f_h_addr0
 };
 
-/* QPI packet match/mask, Tables 2-88..2-91.  The tables have no Attr
- * column: the fields are RW (software programs them, 2.7.3.3 a); the "---"
- * rows ("Must write to 0 else behavior is undefined") are reserved (R9). */
-static const struct ucm_field f_q_mm1[] = {
-	{ "RDS", 16, 19, UCM_A_RW, UCM_R_NONE, 0 },
-	{ "RNID_3_0", 0, 3, UCM_A_RW, UCM_R_NONE, 0 },
-};
-static const struct ucm_field f_q_mm0[] = {
-	{ "RNID_4", 31, 31, UCM_A_RW, UCM_R_NONE, 0 },
-	{ "DNID", 13, 17, UCM_A_RW, UCM_R_NONE, 0 },
-	{ "MC", 9, 12, UCM_A_RW, UCM_R_NONE, 0 },
-	{ "OPC", 5, 8, UCM_A_RW, UCM_R_NONE, 0 },
-	{ "VNW", 3, 4, UCM_A_RW, UCM_R_NONE, 0 },
-};
+/* QPI packet match/mask, Tables 2-88..2-91: the QPI box's filter registers
+ * (CTO_COUNT, 2.7.3.3).  The tables have no Attr column: the fields are RW
+ * (software programs them, 2.7.3.3 a); the "---" rows ("Must write to 0
+ * else behavior is undefined") are reserved (R9).  Each field holds the
+ * packet attribute of its role from the bit its UCM_FA_* names: the remote
+ * node ID is split, bits 3:0 in register 1, bit 4 in register 0. */
+#define Q_MM1(FA)                                                                  \
+	{ "RDS", 16, 19, UCM_A_RW, UCM_R_FILT_RDS, FA(0) },                        \
+	{ "RNID_3_0", 0, 3, UCM_A_RW, UCM_R_FILT_RNID, FA(0) }
+#define Q_MM0(FA)                                                                  \
+	{ "RNID_4", 31, 31, UCM_A_RW, UCM_R_FILT_RNID, FA(4) },                    \
+	{ "DNID", 13, 17, UCM_A_RW, UCM_R_FILT_DNID, FA(0) },                      \
+	{ "MC", 9, 12, UCM_A_RW, UCM_R_FILT_MC, FA(0) },                           \
+	{ "OPC", 5, 8, UCM_A_RW, UCM_R_FILT_PKT_OPC, FA(0) },                      \
+	{ "VNW", 3, 4, UCM_A_RW, UCM_R_FILT_VNW, FA(0) }
+static const struct ucm_field f_q_match1[] = { Q_MM1(UCM_FA_MATCH) };
+static const struct ucm_field f_q_match0[] = { Q_MM0(UCM_FA_MATCH) };
+static const struct ucm_field f_q_mask1[] = { Q_MM1(UCM_FA_MASK) };
+static const struct ucm_field f_q_mask0[] = { Q_MM0(UCM_FA_MASK) };
 static const struct ucm_layout l_q_match1 = {
-	"Q_Py_PCI_PMON_PKT_MATCH1", "SNB-EP Table 2-88", 32, ARRAY_LEN(f_q_mm1), f_q_mm1
+	"Q_Py_PCI_PMON_PKT_MATCH1", "SNB-EP Table 2-88", 32, ARRAY_LEN(f_q_match1), f_q_match1
 };
 static const struct ucm_layout l_q_match0 = {
-	"Q_Py_PCI_PMON_PKT_MATCH0", "SNB-EP Table 2-89", 32, ARRAY_LEN(f_q_mm0), f_q_mm0
+	"Q_Py_PCI_PMON_PKT_MATCH0", "SNB-EP Table 2-89", 32, ARRAY_LEN(f_q_match0), f_q_match0
 };
 static const struct ucm_layout l_q_mask1 = {
-	"Q_Py_PCI_PMON_PKT_MASK1", "SNB-EP Table 2-90", 32, ARRAY_LEN(f_q_mm1), f_q_mm1
+	"Q_Py_PCI_PMON_PKT_MASK1", "SNB-EP Table 2-90", 32, ARRAY_LEN(f_q_mask1), f_q_mask1
 };
 static const struct ucm_layout l_q_mask0 = {
-	"Q_Py_PCI_PMON_PKT_MASK0", "SNB-EP Table 2-91", 32, ARRAY_LEN(f_q_mm0), f_q_mm0
+	"Q_Py_PCI_PMON_PKT_MASK0", "SNB-EP Table 2-91", 32, ARRAY_LEN(f_q_mask0), f_q_mask0
 };
 
 /* Table 2-93 QPI_RATE_STATUS: RO-V fields; 31:5 and 3 reserved. */
@@ -415,9 +428,9 @@ static const struct ucm_regdef r_ubox_pci[] = {
 /* Table 2-33, D14:F1 */
 static const struct ucm_regdef r_ha[] = {
 	PCI_IDS("HA"),
-	{ "HA_PCI_PMON_BOX_ADDRMATCH0", 0x40, UCM_K_PLAIN, 0, &l_h_addr0, 0 },
-	{ "HA_PCI_PMON_BOX_ADDRMATCH1", 0x44, UCM_K_PLAIN, 0, &l_h_addr1, 0 },
-	{ "HA_PCI_PMON_BOX_OPCODEMATCH", 0x48, UCM_K_PLAIN, 0, &l_h_opc, 0 },
+	{ "HA_PCI_PMON_BOX_ADDRMATCH0", 0x40, UCM_K_FILTER, 0, &l_h_addr0, 0 },
+	{ "HA_PCI_PMON_BOX_ADDRMATCH1", 0x44, UCM_K_FILTER, 1, &l_h_addr1, 0 },
+	{ "HA_PCI_PMON_BOX_OPCODEMATCH", 0x48, UCM_K_FILTER, 2, &l_h_opc, 0 },
 	{ "HA_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_h_ctr, 0 },
 	{ "HA_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_h_ctr, 0 },
 	{ "HA_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_h_ctr, 0 },
@@ -443,7 +456,11 @@ static const struct ucm_regdef r_imc[] = {
 	{ "MC_CH%u_PCI_PMON_FIXED_CTL", 0xF0, UCM_K_CTL, 4, &l_m_fixed_ctl, 0 },
 	{ "MC_CH%u_PCI_PMON_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_m_boxctl, 0 },
 };
-/* Table 2-84, D8:F2 (port 0), D9:F2 (port 1) */
+/* Table 2-84, D8:F2 (port 0), D9:F2 (port 1); the packet match/mask
+ * registers of the port are on F6 of its device, four functions on.  Its
+ * 0x228 row describes MATCH0 as "Packet Filter Mask 0": the register name
+ * (and Table 1-3) say match (R14).  Filter .idx: 0 MATCH0, 1 MATCH1,
+ * 2 MASK0, 3 MASK1 (the named events of Table 2-92 use these). */
 static const struct ucm_regdef r_qpi[] = {
 	PCI_IDS("Q_P%u"),
 	{ "Q_P%u_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_q_ctr, 0 },
@@ -455,15 +472,15 @@ static const struct ucm_regdef r_qpi[] = {
 	{ "Q_P%u_PCI_PMON_CTL2", 0xE0, UCM_K_CTL, 2, &l_q_ctl, 0 },
 	{ "Q_P%u_PCI_PMON_CTL3", 0xE4, UCM_K_CTL, 3, &l_q_ctl, 0 },
 	{ "Q_P%u_PCI_PMON_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_q_boxctl, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MATCH0", UCM_PCI_FN(4, 0x228), UCM_K_FILTER, 0, &l_q_match0, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MATCH1", UCM_PCI_FN(4, 0x22C), UCM_K_FILTER, 1, &l_q_match1, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MASK0", UCM_PCI_FN(4, 0x238), UCM_K_FILTER, 2, &l_q_mask0, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MASK1", UCM_PCI_FN(4, 0x23C), UCM_K_FILTER, 3, &l_q_mask1, 0 },
 };
-/* Table 2-84, D8:F6, D9:F6.  Its 0x228 row describes MATCH0 as "Packet
- * Filter Mask 0": the register name (and Table 1-3) say match (R14). */
+/* Table 2-84, D8:F6, D9:F6: the function's IDs; its match/mask registers
+ * belong to the port's box (r_qpi). */
 static const struct ucm_regdef r_qpi_mm[] = {
 	PCI_IDS("Q_P%u_MM"),
-	{ "Q_P%u_PCI_PMON_PKT_MATCH0", 0x228, UCM_K_PLAIN, 0, &l_q_match0, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MATCH1", 0x22C, UCM_K_PLAIN, 0, &l_q_match1, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MASK0", 0x238, UCM_K_PLAIN, 0, &l_q_mask0, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MASK1", 0x23C, UCM_K_PLAIN, 0, &l_q_mask1, 0 },
 };
 /* Table 1-3 "QPI Misc D8,9:F0"; Table 2-84's "D9: F1" for port 1 is taken
  * for a typo (R7).  QPI_RATE_STATUS reads 101b, 8.0 GT/s, slow mode off: a

@@ -16,11 +16,12 @@
 
 #include "ucm_plat_snbep.h"
 
-/* Static attributes of a sub-event (NA: none; the workload may set any) */
+/* Static attributes of a sub-event (NA: none; the workload may set any),
+ * in enum ucm_attr order */
 #define NA UCM_ATTR_NONE
-#define ATTRS(state, opc, nid, tid, freq)                                       \
-	{ { [UCM_AT_STATE] = (state), [UCM_AT_OPC] = (opc), [UCM_AT_NID] = (nid),     \
-	    [UCM_AT_TID] = (tid), [UCM_AT_FREQ] = (freq) } }
+_Static_assert(UCM_NATTR == 11, "ATTRS() lists every attribute");
+#define ATTRS(state, opc, nid, tid, freq, mc, vnw, dnid, rnid, rds, addr) \
+	{ { (state), (opc), (nid), (tid), (freq), (mc), (vnw), (dnid), (rnid), (rds), (addr) } }
 
 /* Filter rules: attribute, filter field role and .arg, comparison, umask
  * bits that enable the rule (0: always), control field that must be 1. */
@@ -42,16 +43,28 @@ static const struct ucm_filtrule r_3[] = {
 	{ UCM_AT_TID, UCM_R_FILT_TID, 0, UCM_FM_EQ, 0x00, UCM_R_TID_EN },
 };
 static const struct ucm_filtrule r_4[] = {
-	{ UCM_AT_FREQ, UCM_R_FILT_BAND, 0, UCM_FM_GE, 0x00, 0 },
+	{ UCM_AT_OPC, UCM_R_FILT_OPC, 0, UCM_FM_EQ, 0x00, 0 },
+	{ UCM_AT_ADDR, UCM_R_FILT_ADDR, 12, UCM_FM_EQ_BITS, 0x00, 0 },
 };
 static const struct ucm_filtrule r_5[] = {
-	{ UCM_AT_FREQ, UCM_R_FILT_BAND, 1, UCM_FM_GE, 0x00, 0 },
+	{ UCM_AT_FREQ, UCM_R_FILT_BAND, 0, UCM_FM_GE, 0x00, 0 },
 };
 static const struct ucm_filtrule r_6[] = {
-	{ UCM_AT_FREQ, UCM_R_FILT_BAND, 2, UCM_FM_GE, 0x00, 0 },
+	{ UCM_AT_FREQ, UCM_R_FILT_BAND, 1, UCM_FM_GE, 0x00, 0 },
 };
 static const struct ucm_filtrule r_7[] = {
+	{ UCM_AT_FREQ, UCM_R_FILT_BAND, 2, UCM_FM_GE, 0x00, 0 },
+};
+static const struct ucm_filtrule r_8[] = {
 	{ UCM_AT_FREQ, UCM_R_FILT_BAND, 3, UCM_FM_GE, 0x00, 0 },
+};
+static const struct ucm_filtrule r_9[] = {
+	{ UCM_AT_MC, UCM_R_FILT_MC, 0, UCM_FM_MASKED, 0x00, 0 },
+	{ UCM_AT_OPC, UCM_R_FILT_PKT_OPC, 0, UCM_FM_MASKED, 0x00, 0 },
+	{ UCM_AT_VNW, UCM_R_FILT_VNW, 0, UCM_FM_MASKED, 0x00, 0 },
+	{ UCM_AT_DNID, UCM_R_FILT_DNID, 0, UCM_FM_MASKED, 0x00, 0 },
+	{ UCM_AT_RNID, UCM_R_FILT_RNID, 0, UCM_FM_MASKED, 0x00, 0 },
+	{ UCM_AT_RDS, UCM_R_FILT_RDS, 0, UCM_FM_MASKED, 0x00, 0 },
 };
 
 /* ---- ubox ---- */
@@ -192,26 +205,26 @@ static const struct ucm_subev s_cbo_llc_lookup_34[] = {
 	{ "OTHER_F", { 0x01, 0x00, 0x00 } },
 };
 static const struct ucm_subattr a_cbo_llc_lookup_34[] = {
-	ATTRS(0x0, NA, NA, NA, NA), /* DATA_READ_I */
-	ATTRS(0x1, NA, NA, NA, NA), /* DATA_READ_S */
-	ATTRS(0x2, NA, NA, NA, NA), /* DATA_READ_E */
-	ATTRS(0x3, NA, NA, NA, NA), /* DATA_READ_M */
-	ATTRS(0x4, NA, NA, NA, NA), /* DATA_READ_F */
-	ATTRS(0x0, NA, NA, NA, NA), /* WRITE_I */
-	ATTRS(0x1, NA, NA, NA, NA), /* WRITE_S */
-	ATTRS(0x2, NA, NA, NA, NA), /* WRITE_E */
-	ATTRS(0x3, NA, NA, NA, NA), /* WRITE_M */
-	ATTRS(0x4, NA, NA, NA, NA), /* WRITE_F */
-	ATTRS(0x0, NA, NA, NA, NA), /* REMOTE_SNOOP_I */
-	ATTRS(0x1, NA, NA, NA, NA), /* REMOTE_SNOOP_S */
-	ATTRS(0x2, NA, NA, NA, NA), /* REMOTE_SNOOP_E */
-	ATTRS(0x3, NA, NA, NA, NA), /* REMOTE_SNOOP_M */
-	ATTRS(0x4, NA, NA, NA, NA), /* REMOTE_SNOOP_F */
-	ATTRS(0x0, NA, NA, NA, NA), /* OTHER_I */
-	ATTRS(0x1, NA, NA, NA, NA), /* OTHER_S */
-	ATTRS(0x2, NA, NA, NA, NA), /* OTHER_E */
-	ATTRS(0x3, NA, NA, NA, NA), /* OTHER_M */
-	ATTRS(0x4, NA, NA, NA, NA), /* OTHER_F */
+	ATTRS(0x0, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DATA_READ_I */
+	ATTRS(0x1, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DATA_READ_S */
+	ATTRS(0x2, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DATA_READ_E */
+	ATTRS(0x3, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DATA_READ_M */
+	ATTRS(0x4, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DATA_READ_F */
+	ATTRS(0x0, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WRITE_I */
+	ATTRS(0x1, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WRITE_S */
+	ATTRS(0x2, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WRITE_E */
+	ATTRS(0x3, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WRITE_M */
+	ATTRS(0x4, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WRITE_F */
+	ATTRS(0x0, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* REMOTE_SNOOP_I */
+	ATTRS(0x1, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* REMOTE_SNOOP_S */
+	ATTRS(0x2, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* REMOTE_SNOOP_E */
+	ATTRS(0x3, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* REMOTE_SNOOP_M */
+	ATTRS(0x4, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* REMOTE_SNOOP_F */
+	ATTRS(0x0, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* OTHER_I */
+	ATTRS(0x1, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* OTHER_S */
+	ATTRS(0x2, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* OTHER_E */
+	ATTRS(0x3, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* OTHER_M */
+	ATTRS(0x4, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* OTHER_F */
 };
 
 /* cbo TOR_INSERTS: Tables 2-30/2-31 with the opcodes of Table 2-13: group 0 selects (OPCODE
@@ -259,45 +272,45 @@ static const struct ucm_subev s_cbo_tor_inserts_35[] = {
 	{ "EVICTION", { 0x0C, 0x00, 0x00 } },
 };
 static const struct ucm_subattr a_cbo_tor_inserts_35[] = {
-	ATTRS(NA, 0x180, NA, NA, NA), /* RFO_HIT */
-	ATTRS(NA, 0x180, NA, NA, NA), /* RFO_MISS */
-	ATTRS(NA, 0x181, NA, NA, NA), /* CRd_HIT */
-	ATTRS(NA, 0x181, NA, NA, NA), /* CRd_MISS */
-	ATTRS(NA, 0x182, NA, NA, NA), /* DRd_HIT */
-	ATTRS(NA, 0x182, NA, NA, NA), /* DRd_MISS */
-	ATTRS(NA, 0x187, NA, NA, NA), /* PRd_HIT */
-	ATTRS(NA, 0x187, NA, NA, NA), /* PRd_MISS */
-	ATTRS(NA, 0x18C, NA, NA, NA), /* WCiLF_HIT */
-	ATTRS(NA, 0x18C, NA, NA, NA), /* WCiLF_MISS */
-	ATTRS(NA, 0x18D, NA, NA, NA), /* WCiL_HIT */
-	ATTRS(NA, 0x18D, NA, NA, NA), /* WCiL_MISS */
-	ATTRS(NA, 0x190, NA, NA, NA), /* PrefRFO_HIT */
-	ATTRS(NA, 0x190, NA, NA, NA), /* PrefRFO_MISS */
-	ATTRS(NA, 0x191, NA, NA, NA), /* PrefCode_HIT */
-	ATTRS(NA, 0x191, NA, NA, NA), /* PrefCode_MISS */
-	ATTRS(NA, 0x192, NA, NA, NA), /* PrefData_HIT */
-	ATTRS(NA, 0x192, NA, NA, NA), /* PrefData_MISS */
-	ATTRS(NA, 0x194, NA, NA, NA), /* PCIWlF_HIT */
-	ATTRS(NA, 0x194, NA, NA, NA), /* PCIWlF_MISS */
-	ATTRS(NA, 0x195, NA, NA, NA), /* PCIPRd_HIT */
-	ATTRS(NA, 0x195, NA, NA, NA), /* PCIPRd_MISS */
-	ATTRS(NA, 0x19C, NA, NA, NA), /* PCIItom_HIT */
-	ATTRS(NA, 0x19C, NA, NA, NA), /* PCIItom_MISS */
-	ATTRS(NA, 0x19E, NA, NA, NA), /* PCIRdCur_HIT */
-	ATTRS(NA, 0x19E, NA, NA, NA), /* PCIRdCur_MISS */
-	ATTRS(NA, 0x1C4, NA, NA, NA), /* WbMtoI_HIT */
-	ATTRS(NA, 0x1C4, NA, NA, NA), /* WbMtoI_MISS */
-	ATTRS(NA, 0x1C5, NA, NA, NA), /* WbMtoE_HIT */
-	ATTRS(NA, 0x1C5, NA, NA, NA), /* WbMtoE_MISS */
-	ATTRS(NA, 0x1C8, NA, NA, NA), /* ItoM_HIT */
-	ATTRS(NA, 0x1C8, NA, NA, NA), /* ItoM_MISS */
-	ATTRS(NA, 0x1E4, NA, NA, NA), /* PCINSRd_HIT */
-	ATTRS(NA, 0x1E4, NA, NA, NA), /* PCINSRd_MISS */
-	ATTRS(NA, 0x1E5, NA, NA, NA), /* PCINSWr_HIT */
-	ATTRS(NA, 0x1E5, NA, NA, NA), /* PCINSWr_MISS */
-	ATTRS(NA, 0x1E6, NA, NA, NA), /* PCINSWrF_HIT */
-	ATTRS(NA, 0x1E6, NA, NA, NA), /* PCINSWrF_MISS */
-	ATTRS(NA, NA, NA, NA, NA), /* EVICTION */
+	ATTRS(NA, 0x180, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* RFO_HIT */
+	ATTRS(NA, 0x180, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* RFO_MISS */
+	ATTRS(NA, 0x181, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* CRd_HIT */
+	ATTRS(NA, 0x181, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* CRd_MISS */
+	ATTRS(NA, 0x182, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRd_HIT */
+	ATTRS(NA, 0x182, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRd_MISS */
+	ATTRS(NA, 0x187, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PRd_HIT */
+	ATTRS(NA, 0x187, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PRd_MISS */
+	ATTRS(NA, 0x18C, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WCiLF_HIT */
+	ATTRS(NA, 0x18C, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WCiLF_MISS */
+	ATTRS(NA, 0x18D, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WCiL_HIT */
+	ATTRS(NA, 0x18D, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WCiL_MISS */
+	ATTRS(NA, 0x190, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefRFO_HIT */
+	ATTRS(NA, 0x190, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefRFO_MISS */
+	ATTRS(NA, 0x191, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefCode_HIT */
+	ATTRS(NA, 0x191, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefCode_MISS */
+	ATTRS(NA, 0x192, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefData_HIT */
+	ATTRS(NA, 0x192, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefData_MISS */
+	ATTRS(NA, 0x194, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIWlF_HIT */
+	ATTRS(NA, 0x194, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIWlF_MISS */
+	ATTRS(NA, 0x195, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIPRd_HIT */
+	ATTRS(NA, 0x195, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIPRd_MISS */
+	ATTRS(NA, 0x19C, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIItom_HIT */
+	ATTRS(NA, 0x19C, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIItom_MISS */
+	ATTRS(NA, 0x19E, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIRdCur_HIT */
+	ATTRS(NA, 0x19E, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIRdCur_MISS */
+	ATTRS(NA, 0x1C4, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WbMtoI_HIT */
+	ATTRS(NA, 0x1C4, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WbMtoI_MISS */
+	ATTRS(NA, 0x1C5, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WbMtoE_HIT */
+	ATTRS(NA, 0x1C5, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WbMtoE_MISS */
+	ATTRS(NA, 0x1C8, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ItoM_HIT */
+	ATTRS(NA, 0x1C8, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ItoM_MISS */
+	ATTRS(NA, 0x1E4, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSRd_HIT */
+	ATTRS(NA, 0x1E4, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSRd_MISS */
+	ATTRS(NA, 0x1E5, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSWr_HIT */
+	ATTRS(NA, 0x1E5, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSWr_MISS */
+	ATTRS(NA, 0x1E6, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSWrF_HIT */
+	ATTRS(NA, 0x1E6, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSWrF_MISS */
+	ATTRS(NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* EVICTION */
 };
 
 /* cbo TOR_OCCUPANCY: Tables 2-30/2-31 with the opcodes of Table 2-13: group 0 selects (OPCODE
@@ -345,45 +358,45 @@ static const struct ucm_subev s_cbo_tor_occupancy_36[] = {
 	{ "EVICTION", { 0x0C, 0x00, 0x00 } },
 };
 static const struct ucm_subattr a_cbo_tor_occupancy_36[] = {
-	ATTRS(NA, 0x180, NA, NA, NA), /* RFO_HIT */
-	ATTRS(NA, 0x180, NA, NA, NA), /* RFO_MISS */
-	ATTRS(NA, 0x181, NA, NA, NA), /* CRd_HIT */
-	ATTRS(NA, 0x181, NA, NA, NA), /* CRd_MISS */
-	ATTRS(NA, 0x182, NA, NA, NA), /* DRd_HIT */
-	ATTRS(NA, 0x182, NA, NA, NA), /* DRd_MISS */
-	ATTRS(NA, 0x187, NA, NA, NA), /* PRd_HIT */
-	ATTRS(NA, 0x187, NA, NA, NA), /* PRd_MISS */
-	ATTRS(NA, 0x18C, NA, NA, NA), /* WCiLF_HIT */
-	ATTRS(NA, 0x18C, NA, NA, NA), /* WCiLF_MISS */
-	ATTRS(NA, 0x18D, NA, NA, NA), /* WCiL_HIT */
-	ATTRS(NA, 0x18D, NA, NA, NA), /* WCiL_MISS */
-	ATTRS(NA, 0x190, NA, NA, NA), /* PrefRFO_HIT */
-	ATTRS(NA, 0x190, NA, NA, NA), /* PrefRFO_MISS */
-	ATTRS(NA, 0x191, NA, NA, NA), /* PrefCode_HIT */
-	ATTRS(NA, 0x191, NA, NA, NA), /* PrefCode_MISS */
-	ATTRS(NA, 0x192, NA, NA, NA), /* PrefData_HIT */
-	ATTRS(NA, 0x192, NA, NA, NA), /* PrefData_MISS */
-	ATTRS(NA, 0x194, NA, NA, NA), /* PCIWlF_HIT */
-	ATTRS(NA, 0x194, NA, NA, NA), /* PCIWlF_MISS */
-	ATTRS(NA, 0x195, NA, NA, NA), /* PCIPRd_HIT */
-	ATTRS(NA, 0x195, NA, NA, NA), /* PCIPRd_MISS */
-	ATTRS(NA, 0x19C, NA, NA, NA), /* PCIItom_HIT */
-	ATTRS(NA, 0x19C, NA, NA, NA), /* PCIItom_MISS */
-	ATTRS(NA, 0x19E, NA, NA, NA), /* PCIRdCur_HIT */
-	ATTRS(NA, 0x19E, NA, NA, NA), /* PCIRdCur_MISS */
-	ATTRS(NA, 0x1C4, NA, NA, NA), /* WbMtoI_HIT */
-	ATTRS(NA, 0x1C4, NA, NA, NA), /* WbMtoI_MISS */
-	ATTRS(NA, 0x1C5, NA, NA, NA), /* WbMtoE_HIT */
-	ATTRS(NA, 0x1C5, NA, NA, NA), /* WbMtoE_MISS */
-	ATTRS(NA, 0x1C8, NA, NA, NA), /* ItoM_HIT */
-	ATTRS(NA, 0x1C8, NA, NA, NA), /* ItoM_MISS */
-	ATTRS(NA, 0x1E4, NA, NA, NA), /* PCINSRd_HIT */
-	ATTRS(NA, 0x1E4, NA, NA, NA), /* PCINSRd_MISS */
-	ATTRS(NA, 0x1E5, NA, NA, NA), /* PCINSWr_HIT */
-	ATTRS(NA, 0x1E5, NA, NA, NA), /* PCINSWr_MISS */
-	ATTRS(NA, 0x1E6, NA, NA, NA), /* PCINSWrF_HIT */
-	ATTRS(NA, 0x1E6, NA, NA, NA), /* PCINSWrF_MISS */
-	ATTRS(NA, NA, NA, NA, NA), /* EVICTION */
+	ATTRS(NA, 0x180, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* RFO_HIT */
+	ATTRS(NA, 0x180, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* RFO_MISS */
+	ATTRS(NA, 0x181, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* CRd_HIT */
+	ATTRS(NA, 0x181, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* CRd_MISS */
+	ATTRS(NA, 0x182, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRd_HIT */
+	ATTRS(NA, 0x182, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRd_MISS */
+	ATTRS(NA, 0x187, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PRd_HIT */
+	ATTRS(NA, 0x187, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PRd_MISS */
+	ATTRS(NA, 0x18C, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WCiLF_HIT */
+	ATTRS(NA, 0x18C, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WCiLF_MISS */
+	ATTRS(NA, 0x18D, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WCiL_HIT */
+	ATTRS(NA, 0x18D, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WCiL_MISS */
+	ATTRS(NA, 0x190, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefRFO_HIT */
+	ATTRS(NA, 0x190, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefRFO_MISS */
+	ATTRS(NA, 0x191, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefCode_HIT */
+	ATTRS(NA, 0x191, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefCode_MISS */
+	ATTRS(NA, 0x192, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefData_HIT */
+	ATTRS(NA, 0x192, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PrefData_MISS */
+	ATTRS(NA, 0x194, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIWlF_HIT */
+	ATTRS(NA, 0x194, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIWlF_MISS */
+	ATTRS(NA, 0x195, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIPRd_HIT */
+	ATTRS(NA, 0x195, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIPRd_MISS */
+	ATTRS(NA, 0x19C, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIItom_HIT */
+	ATTRS(NA, 0x19C, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIItom_MISS */
+	ATTRS(NA, 0x19E, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIRdCur_HIT */
+	ATTRS(NA, 0x19E, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCIRdCur_MISS */
+	ATTRS(NA, 0x1C4, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WbMtoI_HIT */
+	ATTRS(NA, 0x1C4, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WbMtoI_MISS */
+	ATTRS(NA, 0x1C5, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WbMtoE_HIT */
+	ATTRS(NA, 0x1C5, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* WbMtoE_MISS */
+	ATTRS(NA, 0x1C8, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ItoM_HIT */
+	ATTRS(NA, 0x1C8, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ItoM_MISS */
+	ATTRS(NA, 0x1E4, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSRd_HIT */
+	ATTRS(NA, 0x1E4, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSRd_MISS */
+	ATTRS(NA, 0x1E5, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSWr_HIT */
+	ATTRS(NA, 0x1E5, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSWr_MISS */
+	ATTRS(NA, 0x1E6, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSWrF_HIT */
+	ATTRS(NA, 0x1E6, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* PCINSWrF_MISS */
+	ATTRS(NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* EVICTION */
 };
 
 /* cbo LLC_VICTIMS: Table 2-17: state bits restrict (group 0); group 1 needs a state bit or
@@ -482,9 +495,83 @@ static const struct ucm_subev s_ha_tad_requests_g1_1c[] = {
 };
 
 /* ha ADDR_OPC_MATCH: Table 2-42 gives only FILT = b00000011: both bits needed.  The
- * HA address/opcode match registers are not modelled as a filter. */
+ * inputs are the packets an HA receives (HOM0, HOM1, DRS of Table
+ * 2-143); opcode attribute = class code bits 1:0 above the opcode (R17). */
 static const struct ucm_subev s_ha_addr_opc_match_20[] = {
-	{ "FILT", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_RdCur", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_RdCode", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_RdData", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_NonSnpRd", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_RdInvOwn", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_InvXtoI", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_EvctCln", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_NonSnpWr", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_InvItoE", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_AckCnfltWbI", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_WbMtoI", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_WbMtoE", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_WbMtoS", { 0x01, 0x02, 0x00 } },
+	{ "HOM0_AckCnflt", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspI", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspS", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspCnflt", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspCnfltOwn", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspFwd", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspFwdI", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspFwdS", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspFwdIWb", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspFwdSWb", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspIWb", { 0x01, 0x02, 0x00 } },
+	{ "HOM1_RspSWb", { 0x01, 0x02, 0x00 } },
+	{ "DRS_DataC", { 0x01, 0x02, 0x00 } },
+	{ "DRS_DataC_FrcAckCnflt", { 0x01, 0x02, 0x00 } },
+	{ "DRS_DataC_Cmp", { 0x01, 0x02, 0x00 } },
+	{ "DRS_DataNc", { 0x01, 0x02, 0x00 } },
+	{ "DRS_WbIData", { 0x01, 0x02, 0x00 } },
+	{ "DRS_WbSData", { 0x01, 0x02, 0x00 } },
+	{ "DRS_WbEData", { 0x01, 0x02, 0x00 } },
+	{ "DRS_NonSnpWrData", { 0x01, 0x02, 0x00 } },
+	{ "DRS_WbIDataPtl", { 0x01, 0x02, 0x00 } },
+	{ "DRS_WbEDataPtl", { 0x01, 0x02, 0x00 } },
+	{ "DRS_NonSnpWrdataPtl", { 0x01, 0x02, 0x00 } },
+};
+static const struct ucm_subattr a_ha_addr_opc_match_20[] = {
+	ATTRS(NA, 0x0, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_RdCur */
+	ATTRS(NA, 0x1, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_RdCode */
+	ATTRS(NA, 0x2, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_RdData */
+	ATTRS(NA, 0x3, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_NonSnpRd */
+	ATTRS(NA, 0x4, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_RdInvOwn */
+	ATTRS(NA, 0x5, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_InvXtoI */
+	ATTRS(NA, 0x6, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_EvctCln */
+	ATTRS(NA, 0x7, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_NonSnpWr */
+	ATTRS(NA, 0x8, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_InvItoE */
+	ATTRS(NA, 0x9, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_AckCnfltWbI */
+	ATTRS(NA, 0xC, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_WbMtoI */
+	ATTRS(NA, 0xD, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_WbMtoE */
+	ATTRS(NA, 0xE, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_WbMtoS */
+	ATTRS(NA, 0xF, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM0_AckCnflt */
+	ATTRS(NA, 0x10, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspI */
+	ATTRS(NA, 0x11, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspS */
+	ATTRS(NA, 0x14, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspCnflt */
+	ATTRS(NA, 0x16, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspCnfltOwn */
+	ATTRS(NA, 0x18, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspFwd */
+	ATTRS(NA, 0x19, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspFwdI */
+	ATTRS(NA, 0x1A, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspFwdS */
+	ATTRS(NA, 0x1B, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspFwdIWb */
+	ATTRS(NA, 0x1C, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspFwdSWb */
+	ATTRS(NA, 0x1D, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspIWb */
+	ATTRS(NA, 0x1E, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* HOM1_RspSWb */
+	ATTRS(NA, 0x20, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_DataC */
+	ATTRS(NA, 0x21, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_DataC_FrcAckCnflt */
+	ATTRS(NA, 0x22, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_DataC_Cmp */
+	ATTRS(NA, 0x23, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_DataNc */
+	ATTRS(NA, 0x24, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_WbIData */
+	ATTRS(NA, 0x25, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_WbSData */
+	ATTRS(NA, 0x26, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_WbEData */
+	ATTRS(NA, 0x27, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_NonSnpWrData */
+	ATTRS(NA, 0x28, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_WbIDataPtl */
+	ATTRS(NA, 0x2A, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_WbEDataPtl */
+	ATTRS(NA, 0x2B, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DRS_NonSnpWrdataPtl */
 };
 
 static const struct ucm_subev s_ha_igr_no_credit_cycles_22[] = {
@@ -646,6 +733,158 @@ static const struct ucm_subev s_qpi_rxl_credits_consumed_vn0_11e[] = {
 	{ "HOM", { 0x08, 0x00, 0x00 } },
 	{ "SNP", { 0x10, 0x00, 0x00 } },
 	{ "NDR", { 0x20, 0x00, 0x00 } },
+};
+
+/* qpi CTO_COUNT: The inputs are the packets of Table 2-143 ("_(FEIMS)" dropped from the
+ * DRS names: the state is the RDS attribute); every input passes the
+ * MATCH/MASK rules of Tables 2-88..2-91. */
+static const struct ucm_subev s_qpi_cto_count_138[] = {
+	{ "HOM0_RdCur", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_RdCode", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_RdData", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_NonSnpRd", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_RdInvOwn", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_InvXtoI", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_EvctCln", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_NonSnpWr", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_InvItoE", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_AckCnfltWbI", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_WbMtoI", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_WbMtoE", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_WbMtoS", { 0x00, 0x00, 0x00 } },
+	{ "HOM0_AckCnflt", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspI", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspS", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspCnflt", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspCnfltOwn", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspFwd", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspFwdI", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspFwdS", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspFwdIWb", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspFwdSWb", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspIWb", { 0x00, 0x00, 0x00 } },
+	{ "HOM1_RspSWb", { 0x00, 0x00, 0x00 } },
+	{ "NDR_Gnt_Cmp", { 0x00, 0x00, 0x00 } },
+	{ "NDR_Gnt_FrcAckCnflt", { 0x00, 0x00, 0x00 } },
+	{ "NDR_CmpD", { 0x00, 0x00, 0x00 } },
+	{ "NDR_AbortTO", { 0x00, 0x00, 0x00 } },
+	{ "NDR_Cmp", { 0x00, 0x00, 0x00 } },
+	{ "NDR_FrcAckCnflt", { 0x00, 0x00, 0x00 } },
+	{ "NDR_Cmp_FwdCode", { 0x00, 0x00, 0x00 } },
+	{ "NDR_Cmp_FwdInvOwn", { 0x00, 0x00, 0x00 } },
+	{ "NDR_Cmp_FwdInvItoE", { 0x00, 0x00, 0x00 } },
+	{ "SNP_SnpCur", { 0x00, 0x00, 0x00 } },
+	{ "SNP_SnpCode", { 0x00, 0x00, 0x00 } },
+	{ "SNP_SnpData", { 0x00, 0x00, 0x00 } },
+	{ "SNP_SnpInvOwn", { 0x00, 0x00, 0x00 } },
+	{ "SNP_SnpInvXtoI", { 0x00, 0x00, 0x00 } },
+	{ "SNP_SnpInvItoE", { 0x00, 0x00, 0x00 } },
+	{ "SNP_PrefetchHint", { 0x00, 0x00, 0x00 } },
+	{ "NCS_NcRd", { 0x00, 0x00, 0x00 } },
+	{ "NCS_IntAck", { 0x00, 0x00, 0x00 } },
+	{ "NCS_FERR", { 0x00, 0x00, 0x00 } },
+	{ "NCS_NcRdPtl", { 0x00, 0x00, 0x00 } },
+	{ "NCS_NcCfgRd", { 0x00, 0x00, 0x00 } },
+	{ "NCS_NcIORd", { 0x00, 0x00, 0x00 } },
+	{ "NCS_NcCfgWr", { 0x00, 0x00, 0x00 } },
+	{ "NCS_NcIOWr", { 0x00, 0x00, 0x00 } },
+	{ "NCS_NcMsgS", { 0x00, 0x00, 0x00 } },
+	{ "NCS_NcP2PS", { 0x00, 0x00, 0x00 } },
+	{ "NCB_NcWr", { 0x00, 0x00, 0x00 } },
+	{ "NCB_WcWr", { 0x00, 0x00, 0x00 } },
+	{ "NCB_NcMsgB", { 0x00, 0x00, 0x00 } },
+	{ "NCB_IntLogical", { 0x00, 0x00, 0x00 } },
+	{ "NCB_IntPhysical", { 0x00, 0x00, 0x00 } },
+	{ "NCB_IntPrioUpd", { 0x00, 0x00, 0x00 } },
+	{ "NCB_NcWrPtl", { 0x00, 0x00, 0x00 } },
+	{ "NCB_WcWrPtl", { 0x00, 0x00, 0x00 } },
+	{ "NCB_NcP2PB", { 0x00, 0x00, 0x00 } },
+	{ "NCB_DebugData", { 0x00, 0x00, 0x00 } },
+	{ "DRS_DataC", { 0x00, 0x00, 0x00 } },
+	{ "DRS_DataC_FrcAckCnflt", { 0x00, 0x00, 0x00 } },
+	{ "DRS_DataC_Cmp", { 0x00, 0x00, 0x00 } },
+	{ "DRS_DataNc", { 0x00, 0x00, 0x00 } },
+	{ "DRS_WbIData", { 0x00, 0x00, 0x00 } },
+	{ "DRS_WbSData", { 0x00, 0x00, 0x00 } },
+	{ "DRS_WbEData", { 0x00, 0x00, 0x00 } },
+	{ "DRS_NonSnpWrData", { 0x00, 0x00, 0x00 } },
+	{ "DRS_WbIDataPtl", { 0x00, 0x00, 0x00 } },
+	{ "DRS_WbEDataPtl", { 0x00, 0x00, 0x00 } },
+	{ "DRS_NonSnpWrdataPtl", { 0x00, 0x00, 0x00 } },
+};
+static const struct ucm_subattr a_qpi_cto_count_138[] = {
+	ATTRS(NA, 0x0, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_RdCur */
+	ATTRS(NA, 0x1, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_RdCode */
+	ATTRS(NA, 0x2, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_RdData */
+	ATTRS(NA, 0x3, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_NonSnpRd */
+	ATTRS(NA, 0x4, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_RdInvOwn */
+	ATTRS(NA, 0x5, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_InvXtoI */
+	ATTRS(NA, 0x6, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_EvctCln */
+	ATTRS(NA, 0x7, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_NonSnpWr */
+	ATTRS(NA, 0x8, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_InvItoE */
+	ATTRS(NA, 0x9, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_AckCnfltWbI */
+	ATTRS(NA, 0xC, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_WbMtoI */
+	ATTRS(NA, 0xD, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_WbMtoE */
+	ATTRS(NA, 0xE, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_WbMtoS */
+	ATTRS(NA, 0xF, NA, NA, NA, 0x0, NA, NA, NA, NA, NA), /* HOM0_AckCnflt */
+	ATTRS(NA, 0x0, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspI */
+	ATTRS(NA, 0x1, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspS */
+	ATTRS(NA, 0x4, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspCnflt */
+	ATTRS(NA, 0x6, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspCnfltOwn */
+	ATTRS(NA, 0x8, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspFwd */
+	ATTRS(NA, 0x9, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspFwdI */
+	ATTRS(NA, 0xA, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspFwdS */
+	ATTRS(NA, 0xB, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspFwdIWb */
+	ATTRS(NA, 0xC, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspFwdSWb */
+	ATTRS(NA, 0xD, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspIWb */
+	ATTRS(NA, 0xE, NA, NA, NA, 0x1, NA, NA, NA, NA, NA), /* HOM1_RspSWb */
+	ATTRS(NA, 0x0, NA, NA, NA, 0x2, NA, NA, NA, NA, NA), /* NDR_Gnt_Cmp */
+	ATTRS(NA, 0x1, NA, NA, NA, 0x2, NA, NA, NA, NA, NA), /* NDR_Gnt_FrcAckCnflt */
+	ATTRS(NA, 0x4, NA, NA, NA, 0x2, NA, NA, NA, NA, NA), /* NDR_CmpD */
+	ATTRS(NA, 0x5, NA, NA, NA, 0x2, NA, NA, NA, NA, NA), /* NDR_AbortTO */
+	ATTRS(NA, 0x8, NA, NA, NA, 0x2, NA, NA, NA, NA, NA), /* NDR_Cmp */
+	ATTRS(NA, 0x9, NA, NA, NA, 0x2, NA, NA, NA, NA, NA), /* NDR_FrcAckCnflt */
+	ATTRS(NA, 0xA, NA, NA, NA, 0x2, NA, NA, NA, NA, NA), /* NDR_Cmp_FwdCode */
+	ATTRS(NA, 0xB, NA, NA, NA, 0x2, NA, NA, NA, NA, NA), /* NDR_Cmp_FwdInvOwn */
+	ATTRS(NA, 0xC, NA, NA, NA, 0x2, NA, NA, NA, NA, NA), /* NDR_Cmp_FwdInvItoE */
+	ATTRS(NA, 0x0, NA, NA, NA, 0x3, NA, NA, NA, NA, NA), /* SNP_SnpCur */
+	ATTRS(NA, 0x1, NA, NA, NA, 0x3, NA, NA, NA, NA, NA), /* SNP_SnpCode */
+	ATTRS(NA, 0x2, NA, NA, NA, 0x3, NA, NA, NA, NA, NA), /* SNP_SnpData */
+	ATTRS(NA, 0x4, NA, NA, NA, 0x3, NA, NA, NA, NA, NA), /* SNP_SnpInvOwn */
+	ATTRS(NA, 0x5, NA, NA, NA, 0x3, NA, NA, NA, NA, NA), /* SNP_SnpInvXtoI */
+	ATTRS(NA, 0x8, NA, NA, NA, 0x3, NA, NA, NA, NA, NA), /* SNP_SnpInvItoE */
+	ATTRS(NA, 0xF, NA, NA, NA, 0x3, NA, NA, NA, NA, NA), /* SNP_PrefetchHint */
+	ATTRS(NA, 0x0, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_NcRd */
+	ATTRS(NA, 0x1, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_IntAck */
+	ATTRS(NA, 0x3, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_FERR */
+	ATTRS(NA, 0x4, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_NcRdPtl */
+	ATTRS(NA, 0x5, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_NcCfgRd */
+	ATTRS(NA, 0x7, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_NcIORd */
+	ATTRS(NA, 0x9, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_NcCfgWr */
+	ATTRS(NA, 0xB, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_NcIOWr */
+	ATTRS(NA, 0xC, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_NcMsgS */
+	ATTRS(NA, 0xD, NA, NA, NA, 0x4, NA, NA, NA, NA, NA), /* NCS_NcP2PS */
+	ATTRS(NA, 0x0, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_NcWr */
+	ATTRS(NA, 0x1, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_WcWr */
+	ATTRS(NA, 0x8, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_NcMsgB */
+	ATTRS(NA, 0x9, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_IntLogical */
+	ATTRS(NA, 0xA, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_IntPhysical */
+	ATTRS(NA, 0xB, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_IntPrioUpd */
+	ATTRS(NA, 0xC, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_NcWrPtl */
+	ATTRS(NA, 0xD, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_WcWrPtl */
+	ATTRS(NA, 0xE, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_NcP2PB */
+	ATTRS(NA, 0xF, NA, NA, NA, 0xC, NA, NA, NA, NA, NA), /* NCB_DebugData */
+	ATTRS(NA, 0x0, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_DataC */
+	ATTRS(NA, 0x1, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_DataC_FrcAckCnflt */
+	ATTRS(NA, 0x2, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_DataC_Cmp */
+	ATTRS(NA, 0x3, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_DataNc */
+	ATTRS(NA, 0x4, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_WbIData */
+	ATTRS(NA, 0x5, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_WbSData */
+	ATTRS(NA, 0x6, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_WbEData */
+	ATTRS(NA, 0x7, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_NonSnpWrData */
+	ATTRS(NA, 0x8, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_WbIDataPtl */
+	ATTRS(NA, 0xA, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_WbEDataPtl */
+	ATTRS(NA, 0xB, NA, NA, NA, 0xE, NA, NA, NA, NA, NA), /* DRS_NonSnpWrdataPtl */
 };
 
 /* ---- r2pcie ---- */
@@ -987,8 +1226,8 @@ const struct ucm_evcode snbep_codes_ha[SNBEP_NCODES_HA] = {
 	  .nrules = 0, .rules = NULL, .attrs = NULL, .cite = "SNB-EP Table 2-40" },
 	{ .code = 0x020, .name = "ADDR_OPC_MATCH", .max_inc = 1, .ctr_mask = 0xF,
 	  .ngrp = 2, .grp_mask = { 0x01, 0x02, 0x00 }, .grp_restrict = 0x0,
-	  .nsubs = 1, .subs = s_ha_addr_opc_match_20, .flags = 0,
-	  .nrules = 0, .rules = NULL, .attrs = NULL, .cite = "SNB-EP Table 2-40" },
+	  .nsubs = 36, .subs = s_ha_addr_opc_match_20, .flags = 0,
+	  .nrules = 2, .rules = r_4, .attrs = a_ha_addr_opc_match_20, .cite = "SNB-EP Table 2-40" },
 	{ .code = 0x022, .name = "IGR_NO_CREDIT_CYCLES", .max_inc = 1, .ctr_mask = 0xF,
 	  .ngrp = 1, .grp_mask = { 0x0F, 0x00, 0x00 }, .grp_restrict = 0x0,
 	  .nsubs = 4, .subs = s_ha_igr_no_credit_cycles_22, .flags = 0,
@@ -1154,19 +1393,19 @@ const struct ucm_evcode snbep_codes_pcu[SNBEP_NCODES_PCU] = {
 	{ .code = 0x00B, .name = "FREQ_BAND0_CYCLES", .max_inc = 1, .ctr_mask = 0xF,
 	  .ngrp = 0, .grp_mask = { 0x00, 0x00, 0x00 }, .grp_restrict = 0x0,
 	  .nsubs = 1, .subs = s_pcu_freq_band0_cycles_b, .flags = 0,
-	  .nrules = 1, .rules = r_4, .attrs = NULL, .cite = "SNB-EP Table 2-81" },
+	  .nrules = 1, .rules = r_5, .attrs = NULL, .cite = "SNB-EP Table 2-81" },
 	{ .code = 0x00C, .name = "FREQ_BAND1_CYCLES", .max_inc = 1, .ctr_mask = 0xF,
 	  .ngrp = 0, .grp_mask = { 0x00, 0x00, 0x00 }, .grp_restrict = 0x0,
 	  .nsubs = 1, .subs = s_pcu_freq_band1_cycles_c, .flags = 0,
-	  .nrules = 1, .rules = r_5, .attrs = NULL, .cite = "SNB-EP Table 2-81" },
+	  .nrules = 1, .rules = r_6, .attrs = NULL, .cite = "SNB-EP Table 2-81" },
 	{ .code = 0x00D, .name = "FREQ_BAND2_CYCLES", .max_inc = 1, .ctr_mask = 0xF,
 	  .ngrp = 0, .grp_mask = { 0x00, 0x00, 0x00 }, .grp_restrict = 0x0,
 	  .nsubs = 1, .subs = s_pcu_freq_band2_cycles_d, .flags = 0,
-	  .nrules = 1, .rules = r_6, .attrs = NULL, .cite = "SNB-EP Table 2-81" },
+	  .nrules = 1, .rules = r_7, .attrs = NULL, .cite = "SNB-EP Table 2-81" },
 	{ .code = 0x00E, .name = "FREQ_BAND3_CYCLES", .max_inc = 1, .ctr_mask = 0xF,
 	  .ngrp = 0, .grp_mask = { 0x00, 0x00, 0x00 }, .grp_restrict = 0x0,
 	  .nsubs = 1, .subs = s_pcu_freq_band3_cycles_e, .flags = 0,
-	  .nrules = 1, .rules = r_7, .attrs = NULL, .cite = "SNB-EP Table 2-81" },
+	  .nrules = 1, .rules = r_8, .attrs = NULL, .cite = "SNB-EP Table 2-81" },
 	{ .code = 0x01E, .name = "DEMOTIONS_CORE0", .max_inc = 1, .ctr_mask = 0xF,
 	  .ngrp = 0, .grp_mask = { 0x00, 0x00, 0x00 }, .grp_restrict = 0x0,
 	  .nsubs = 0, .subs = NULL, .flags = 0,
@@ -1412,8 +1651,8 @@ const struct ucm_evcode snbep_codes_qpi[SNBEP_NCODES_QPI] = {
 	  .nrules = 0, .rules = NULL, .attrs = NULL, .cite = "SNB-EP Table 2-94" },
 	{ .code = 0x138, .name = "CTO_COUNT", .max_inc = 2, .ctr_mask = 0xF,
 	  .ngrp = 0, .grp_mask = { 0x00, 0x00, 0x00 }, .grp_restrict = 0x0,
-	  .nsubs = 0, .subs = NULL, .flags = 0,
-	  .nrules = 0, .rules = NULL, .attrs = NULL, .cite = "SNB-EP Table 2-94" },
+	  .nsubs = 72, .subs = s_qpi_cto_count_138, .flags = 0,
+	  .nrules = 6, .rules = r_9, .attrs = a_qpi_cto_count_138, .cite = "SNB-EP Table 2-94" },
 };
 
 const struct ucm_evcode snbep_codes_r2pcie[SNBEP_NCODES_R2PCIE] = {
@@ -1552,6 +1791,26 @@ const struct ucm_evcode snbep_codes_r3qpi[SNBEP_NCODES_R3QPI] = {
 
 /* Named events: one per event and umask extension, Intel's Jaketown names
  * (UNC_<C|H|M|P|Q|R2|R3|U>_<EVENT>[.<EXT>]); umask = the guide's value. */
+static const struct ucm_filtval f_317[] = { { 0, 0x1C00 }, { 2, 0x1F80 } };
+static const struct ucm_filtval f_318[] = { { 0, 0x1C00 }, { 1, 0x80000 }, { 2, 0x1FE0 }, { 3, 0xF0000 } };
+static const struct ucm_filtval f_319[] = { { 0, 0x1C00 }, { 1, 0x40000 }, { 2, 0x1FE0 }, { 3, 0xF0000 } };
+static const struct ucm_filtval f_320[] = { { 0, 0x1C00 }, { 1, 0x10000 }, { 2, 0x1FE0 }, { 3, 0xF0000 } };
+static const struct ucm_filtval f_321[] = { { 0, 0x1C40 }, { 1, 0x40000 }, { 2, 0x1FE0 }, { 3, 0xF0000 } };
+static const struct ucm_filtval f_322[] = { { 0, 0x1C40 }, { 1, 0x10000 }, { 2, 0x1FE0 }, { 3, 0xF0000 } };
+static const struct ucm_filtval f_323[] = { { 0, 0x1C20 }, { 1, 0x40000 }, { 2, 0x1FE0 }, { 3, 0xF0000 } };
+static const struct ucm_filtval f_324[] = { { 0, 0x1C20 }, { 1, 0x10000 }, { 2, 0x1FE0 }, { 3, 0xF0000 } };
+static const struct ucm_filtval f_325[] = { { 0, 0x1C80 }, { 2, 0x1FE0 } };
+static const struct ucm_filtval f_326[] = { { 0, 0x1CA0 }, { 2, 0x1FE0 } };
+static const struct ucm_filtval f_327[] = { { 0, 0x1CC0 }, { 2, 0x1FE0 } };
+static const struct ucm_filtval f_328[] = { { 0, 0x1C00 }, { 2, 0x1E00 } };
+static const struct ucm_filtval f_329[] = { { 0, 0x1C00 }, { 2, 0x1F00 } };
+static const struct ucm_filtval f_330[] = { { 0, 0x1D00 }, { 2, 0x1F00 } };
+static const struct ucm_filtval f_331[] = { { 0, 0x1800 }, { 2, 0x1E00 } };
+static const struct ucm_filtval f_332[] = { { 0, 0x1800 }, { 2, 0x1F00 } };
+static const struct ucm_filtval f_333[] = { { 0, 0x1900 }, { 2, 0x1F00 } };
+static const struct ucm_filtval f_334[] = { { 0, 0x1900 }, { 2, 0x1F80 } };
+
+/* filter registers: 0 MATCH0, 1 MATCH1, 2 MASK0, 3 MASK1 */
 const struct ucm_event snbep_events[SNBEP_NEVENTS] = {
 	{ .name = "UNC_U_EVENT_MSG.VLW_RCVD", .alias = NULL, .box = &snbep_bt_ubox,
 	  .code = 0x042, .umask = 0x01, .thresh = 0, .bytes = 0, .dram = 0,
@@ -2821,6 +3080,96 @@ const struct ucm_event snbep_events[SNBEP_NEVENTS] = {
 	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
 	  .cite = "SNB-EP Table 2-94",
 	  .desc = "Counts the number of CTO (cluster trigger outs) events that were asserted across the two slots. If both slots trigger in a given cycle, the event will increment by 2. You can use edge detect to count the number of cases when both events triggered." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.AnyDataC", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_317,
+	  .desc = "Any Data Response message containing a cache line in response to a core request. The AnyDataC messages are only sent to an S-Box. The metric DRS.AnyResp - DRS.AnyDataC will compute the number of DRS writeback and non snoop write messages." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.DataC_M", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 4, .filt = f_318,
+	  .desc = "Data Response message of a cache line in M state that is response to a core request. The DRS.DataC_M messages are only sent to Intel® QPI." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.DataC_E", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 4, .filt = f_319,
+	  .desc = "Data Response message of a cache line in E state that is response to a core request. The DRS.DataC_E messages are only sent to Intel® QPI." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.DataC_F", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 4, .filt = f_320,
+	  .desc = "Data Response message of a cache line in F state that is response to a core request. The DRS.DataC_F messages are only sent to Intel® QPI." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.DataC_E_Cmp", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 4, .filt = f_321,
+	  .desc = "Complete Data Response message of a cache line in E state that is response to a core request. The DRS.DataC_E messages are only sent to Intel® QPI." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.DataC_F_Cmp", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 4, .filt = f_322,
+	  .desc = "Complete Data Response message of a cache line in F state that is response to a core request. The DRS.DataC_F messages are only sent to Intel® QPI." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.DataC_E_FrcAckCnflt", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 4, .filt = f_323,
+	  .desc = "Force Acknowledge Data Response message of a cache line in E state that is response to a core request. The DRS.DataC_E messages are only sent to Intel® QPI." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.DataC_F_FrcAckCnflt", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 4, .filt = f_324,
+	  .desc = "Force Acknowledge Data Response message of a cache line in F state that is response to a core request. The DRS.DataC_F messages are only sent to Intel® QPI." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.WbIData", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_325,
+	  .desc = "Data Response message for Write Back data where cacheline is set to the I state." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.WbSData", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_326,
+	  .desc = "Data Response message for Write Back data where cacheline is set to the S state." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.WbEData", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_327,
+	  .desc = "Data Response message for Write Back data where cacheline is set to the E state." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.AnyResp", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_328,
+	  .desc = "Any Data Response message. A DRS message can be either 9 flits for a full cache line or 11 flits for partial data." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.AnyResp9flits", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_329,
+	  .desc = "Any Data Response message that is 9 flits in length: a full cache line (the guide's description of this row belongs to the next)." },
+	{ .name = "UNC_Q_CTO_COUNT.DRS.AnyResp11flits", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_330,
+	  .desc = "Any Data Response message that is 11 flits in length: partial data, each 8 byte chunk with an enable field (the guide's description of this row describes an NDR message)." },
+	{ .name = "UNC_Q_CTO_COUNT.NCB.AnyResp", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_331,
+	  .desc = "Any Non-Coherent Bypass response message." },
+	{ .name = "UNC_Q_CTO_COUNT.NCB.AnyMsg9flits", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_332,
+	  .desc = "Any Non-Coherent Bypass message that is 9 flits in length. A 9 flit NCB message contains a full 64 byte cache line." },
+	{ .name = "UNC_Q_CTO_COUNT.NCB.AnyMsg11flits", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_333,
+	  .desc = "Any Non-Coherent Bypass message that is 11 flits in length. An 11 flit NCB message contains either partial data or an interrupt. For NCB 11 flit data messages, each 8 byte chunk contains an enable field that specifies if the data is valid." },
+	{ .name = "UNC_Q_CTO_COUNT.NCB.AnyInt", .alias = NULL, .box = &snbep_bt_qpi,
+	  .code = 0x138, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
+	  .cite = "SNB-EP Table 2-94, Table 2-92",
+	  .nfilt = 2, .filt = f_334,
+	  .desc = "Any Non-Coherent Bypass interrupt message. NCB interrupt messages are 11 flits in length." },
 	{ .name = "UNC_R2_CLOCKTICKS", .alias = NULL, .box = &snbep_bt_r2pcie,
 	  .code = 0x001, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
 	  .cite = "SNB-EP Table 2-108",

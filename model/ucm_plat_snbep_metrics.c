@@ -8,7 +8,7 @@
  *     python3 model/data/snbep/gen_metrics.py
  * (python3 model/data/snbep/gen_metrics.py --check tells whether it is stale).
  *
- * 74 metrics in the driver's metric syntax (docs/usage.md); the guide's
+ * 82 metrics in the driver's metric syntax (docs/usage.md); the guide's
  * metrics not converted, and why:
  *   cbo AVG_TOR_DRD_HIT_LATENCY (SNB-EP Table 2-15): needs TOR_OCCUPANCY.OPCODE and
  *       TOR_OCCUPANCY.MISS_OPCODE at once, and TOR_OCCUPANCY counts only in counter 0 (Table
@@ -34,31 +34,21 @@
  *       driver does not count
  *   cbo PCIE_DATA_BYTES (SNB-EP Table 2-15): TOR_INSERTS.OPCODE with opc=0x194 plus
  *       TOR_INSERTS.OPCODE with opc=0x19C: two values of the CBo's one filter register at once
- *   qpi DATA_FROM_QPI_TO_NODEx (SNB-EP Table 2-95): the sum of three metrics that need the QPI
- *       packet match/mask registers
- *   qpi DRS_DataC_FROM_QPI_TO_NODEx (SNB-EP Table 2-95): CTO_COUNT with the QPI packet
- *       match/mask registers (Q_Py_PCI_PMON_PKT_MATCH0/MASK0), which the driver's event syntax
- *       does not program
- *   qpi DRS_FULL_CACHELINE_MSGS_FROM_QPI (SNB-EP Table 2-95): CTO_COUNT with the QPI packet
- *       match/mask registers, not programmable from an event string
- *   qpi DRS_F_OR_E_FROM_QPI (SNB-EP Table 2-95): CTO_COUNT with the QPI packet match/mask
- *       registers, not programmable from an event string
- *   qpi DRS_M_FROM_QPI (SNB-EP Table 2-95): CTO_COUNT with the QPI packet match/mask
- *       registers, not programmable from an event string
- *   qpi DRS_PTL_CACHELINE_MSGS_FROM_QPI (SNB-EP Table 2-95): CTO_COUNT with the QPI packet
- *       match/mask registers, not programmable from an event string
- *   qpi DRS_WB_FROM_QPI (SNB-EP Table 2-95): the sum of DRS_WbI/WbS/WbE_FROM_QPI, which need
- *       the QPI packet match/mask registers
- *   qpi DRS_WRITE_FROM_QPI_TO_NODEx (SNB-EP Table 2-95): CTO_COUNT with the QPI packet
- *       match/mask registers, not programmable from an event string
- *   qpi DRS_WbE_FROM_QPI (SNB-EP Table 2-95): CTO_COUNT with the QPI packet match/mask
- *       registers, not programmable from an event string
- *   qpi DRS_WbI_FROM_QPI (SNB-EP Table 2-95): CTO_COUNT with the QPI packet match/mask
- *       registers, not programmable from an event string
- *   qpi DRS_WbS_FROM_QPI (SNB-EP Table 2-95): CTO_COUNT with the QPI packet match/mask
- *       registers, not programmable from an event string
- *   qpi NCB_DATA_FROM_QPI_TO_NODEx (SNB-EP Table 2-95): CTO_COUNT with the QPI packet
- *       match/mask registers, not programmable from an event string
+ *   qpi DATA_FROM_QPI_TO_NODEx (SNB-EP Table 2-95): the sum of three metrics that need four
+ *       CTO_COUNT packet filters; one port has one MATCH/MASK pair (2.7.3.3), so the driver
+ *       cannot count them at once
+ *   qpi DRS_F_OR_E_FROM_QPI (SNB-EP Table 2-95): the sum of six CTO_COUNT packet filters
+ *       (three opcodes, two states); one port has one MATCH/MASK pair (2.7.3.3), so the driver
+ *       cannot count them at once
+ *   qpi DRS_WB_FROM_QPI (SNB-EP Table 2-95): the sum of DRS_WbI/WbS/WbE_FROM_QPI, three
+ *       CTO_COUNT packet filters; one port has one MATCH/MASK pair (2.7.3.3), so the driver
+ *       cannot count them at once
+ *   qpi DRS_WRITE_FROM_QPI_TO_NODEx (SNB-EP Table 2-95): the difference of two CTO_COUNT
+ *       packet filters; one port has one MATCH/MASK pair (2.7.3.3), so the driver cannot count
+ *       them at once
+ *   qpi NCB_DATA_FROM_QPI_TO_NODEx (SNB-EP Table 2-95): the difference of two CTO_COUNT packet
+ *       filters; one port has one MATCH/MASK pair (2.7.3.3), so the driver cannot count them
+ *       at once
  *   qpi PCT_LINK_CRC_RETRY_CYCLES (SNB-EP Table 2-95): RxL_CRC_CYCLES_IN_LLR is not a QPI
  *       event of the guide (Table 2-94)
  *   qpi QPI_SPEED (SNB-EP Table 2-95): QPI_VALUES is defined nowhere in the guide, and
@@ -316,6 +306,38 @@ const struct ucm_metric snbep_metrics[SNBEP_NMETRICS] = {
 	{ .name = "DRS_DATA_MSGS_FROM_QPI", .box = "qpi",
 	  .desc = "DRS Data Messages From QPI in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1).",
 	  .expr = "[qpi/RxL_FLITS_G1.DRS_DATA/] * 8 / SAMPLE_INTERVAL_S / 1073741824",
+	  .unit = "GiB/s", .cite = "SNB-EP Table 2-95" },
+	{ .name = "DRS_DataC_FROM_QPI_TO_NODE0", .box = "qpi",
+	  .desc = "DRS DataC packets received from QPI sent to node 0. Expressed in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1). Equation as read: CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,match_dnid,mask0}={0x1C00,0,0x3FF80}.",
+	  .expr = "[qpi/CTO_COUNT,mask0=0x3ff80,match0=0x1c00,match_dnid=0x0/] * 64 / SAMPLE_INTERVAL_S / 1073741824",
+	  .unit = "GiB/s", .cite = "SNB-EP Table 2-95" },
+	{ .name = "DRS_DataC_FROM_QPI_TO_NODE1", .box = "qpi",
+	  .desc = "DRS DataC packets received from QPI sent to node 1. Expressed in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1). Equation as read: CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,match_dnid,mask0}={0x1C00,1,0x3FF80}.",
+	  .expr = "[qpi/CTO_COUNT,mask0=0x3ff80,match0=0x1c00,match_dnid=0x1/] * 64 / SAMPLE_INTERVAL_S / 1073741824",
+	  .unit = "GiB/s", .cite = "SNB-EP Table 2-95" },
+	{ .name = "DRS_FULL_CACHELINE_MSGS_FROM_QPI", .box = "qpi",
+	  .desc = "DRS Full Cacheline Data Messages From QPI in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1). Equation as read: CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1C00,0x1F00}.",
+	  .expr = "[qpi/CTO_COUNT,mask0=0x1f00,match0=0x1c00/] * 64 / SAMPLE_INTERVAL_S / 1073741824",
+	  .unit = "GiB/s", .cite = "SNB-EP Table 2-95" },
+	{ .name = "DRS_M_FROM_QPI", .box = "qpi",
+	  .desc = "DRS response in M state received from QPI in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1). Equation as read: CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0,match1,mask1}={0x1C00,0x1FE0,0x80000,0xF0000}.",
+	  .expr = "[qpi/CTO_COUNT,mask0=0x1fe0,mask1=0xf0000,match0=0x1c00,match1=0x80000/] * 64 / SAMPLE_INTERVAL_S / 1073741824",
+	  .unit = "GiB/s", .cite = "SNB-EP Table 2-95" },
+	{ .name = "DRS_PTL_CACHELINE_MSGS_FROM_QPI", .box = "qpi",
+	  .desc = "DRS Partial Cacheline Data Messges From QPI in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1). Equation as read: CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1D00,0x1F00}.",
+	  .expr = "[qpi/CTO_COUNT,mask0=0x1f00,match0=0x1d00/] * 64 / SAMPLE_INTERVAL_S / 1073741824",
+	  .unit = "GiB/s", .cite = "SNB-EP Table 2-95" },
+	{ .name = "DRS_WbE_FROM_QPI", .box = "qpi",
+	  .desc = "DRS writeback 'change to E state' packets received from QPI in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1). Equation as read: CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1CC0,0x1FE0}.",
+	  .expr = "[qpi/CTO_COUNT,mask0=0x1fe0,match0=0x1cc0/] * 64 / SAMPLE_INTERVAL_S / 1073741824",
+	  .unit = "GiB/s", .cite = "SNB-EP Table 2-95" },
+	{ .name = "DRS_WbI_FROM_QPI", .box = "qpi",
+	  .desc = "DRS writeback 'change to I state' packets received from QPI in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1). Equation as read: CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1C80,0x1FE0}.",
+	  .expr = "[qpi/CTO_COUNT,mask0=0x1fe0,match0=0x1c80/] * 64 / SAMPLE_INTERVAL_S / 1073741824",
+	  .unit = "GiB/s", .cite = "SNB-EP Table 2-95" },
+	{ .name = "DRS_WbS_FROM_QPI", .box = "qpi",
+	  .desc = "DRS writeback 'change to S state' packets received from QPI in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1). Equation as read: CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1CA0,0x1FE0}.",
+	  .expr = "[qpi/CTO_COUNT,mask0=0x1fe0,match0=0x1ca0/] * 64 / SAMPLE_INTERVAL_S / 1073741824",
 	  .unit = "GiB/s", .cite = "SNB-EP Table 2-95" },
 	{ .name = "NCB_DATA_MSGS_FROM_QPI", .box = "qpi",
 	  .desc = "NCB Data Messages From QPI in bytes. Here per second: bytes / SAMPLE_INTERVAL_S / 1024^3 (1.6.1).",

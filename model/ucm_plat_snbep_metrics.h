@@ -15,7 +15,7 @@
 
 #include "ucm_types.h"
 
-#define SNBEP_NMETRICS 74
+#define SNBEP_NMETRICS 82
 
 extern const struct ucm_metric snbep_metrics[SNBEP_NMETRICS];
 

@@ -16,6 +16,8 @@
 
 enum ucm_space { UCM_MSR, UCM_PCI, UCM_MMIO, UCM_NSPACES };
 
+#define UCM_MAXFILT 4  /* filter registers per box (QPI: 2 match + 2 mask) */
+
 /* Access type of a field, as the manuals' "Access"/"Attr" columns. */
 enum ucm_access {
 	UCM_A_RSVD = 0, /* not a field: reserved (RV / N/A) */
@@ -36,6 +38,10 @@ enum ucm_role {
 	/* box filter fields compared with sub-event attributes (.arg: band) */
 	UCM_R_FILT_TID, UCM_R_FILT_NID, UCM_R_FILT_STATE, UCM_R_FILT_OPC,
 	UCM_R_FILT_BAND,
+	/* packet fields of match/mask and address match registers (Xeon
+	 * Tables 2-37..2-39, 2-88..2-91); .arg is a UCM_FA_* placement */
+	UCM_R_FILT_MC, UCM_R_FILT_PKT_OPC, UCM_R_FILT_VNW, UCM_R_FILT_DNID, UCM_R_FILT_RNID, UCM_R_FILT_RDS,
+	UCM_R_FILT_ADDR,
 	/* global control; PMI_SEL fields carry the core number in .arg */
 	UCM_R_GLOBAL_EN, UCM_R_FRZ_ON_PMI, UCM_R_WAKE_ON_PMI, UCM_R_PMI_SEL,
 	/* box control */
@@ -55,6 +61,16 @@ struct ucm_field {
 	uint8_t arg;        /* role argument (core number, status index) */
 };
 
+/* .arg of a field that holds part of an attribute compared by a
+ * UCM_FM_MASKED or UCM_FM_EQ_BITS rule: the attribute bit its lowest bit
+ * holds, and whether it is a mask (1: compare) rather than a match value.
+ * One attribute may be split over fields of several registers (the QPI
+ * RNID: bits 3:0 in MATCH1, bit 4 in MATCH0). */
+#define UCM_FA_MATCH(bit) ((uint8_t)(bit))
+#define UCM_FA_MASK(bit) ((uint8_t)(0x80 | (bit)))
+#define UCM_FA_IS_MASK(arg) (((arg) & 0x80) != 0)
+#define UCM_FA_BIT(arg) ((unsigned)((arg) & 0x7F))
+
 /* A register definition shared by registers of the same table. */
 struct ucm_layout {
 	const char *name;   /* e.g. "PERFEVTSEL" */
@@ -72,7 +88,8 @@ enum ucm_kind {
 	UCM_K_GLOBAL_CTL,   /* global enable / PMI / freeze */
 	UCM_K_GLOBAL_STATUS,/* per-unit overflow status */
 	UCM_K_BOX_CTL,      /* box freeze / reset */
-	UCM_K_FILTER,       /* box filter: inputs to event matching */
+	UCM_K_FILTER,       /* box filter: inputs to event matching; .idx
+			     * numbers a box's filter registers */
 	UCM_K_NBOXES,       /* read-only count of a box type (CBO_CONFIG) */
 	UCM_K_DEVID,        /* PCI device ID, from the model configuration */
 	UCM_K_BAR,          /* MMIO base address register (MCHBAR) */
@@ -84,12 +101,17 @@ enum ucm_kind {
 /* A register of a box type, at an offset from the instance base. */
 struct ucm_regdef {
 	const char *name;   /* printf pattern; %u = instance number */
-	uint32_t off;
+	uint32_t off;       /* PCI: bits 14:12 add to the instance's function
+			     * (UCM_PCI_FN), for a box whose registers span
+			     * functions of one device (QPI match/mask) */
 	uint8_t kind;       /* enum ucm_kind */
 	uint8_t idx;        /* counter index for CTL/CTR */
 	const struct ucm_layout *layout;
 	uint64_t reset;
 };
+
+/* PCI register offset on function (instance fn + delta) of the device. */
+#define UCM_PCI_FN(delta, off) ((uint32_t)(delta) << 12 | (uint32_t)(off))
 
 #define UCM_MAXGRP 3
 
@@ -114,11 +136,17 @@ enum {
  * Static values come from the tables (ucm_evcode.attrs); a workload may
  * override any of them per box at run time (ucm_set_input_attr), e.g. the
  * thread that issues a request or the node it targets. */
-enum ucm_attr { UCM_AT_STATE, UCM_AT_OPC, UCM_AT_NID, UCM_AT_TID, UCM_AT_FREQ, UCM_NATTR };
-#define UCM_ATTR_NONE 0xFFFFu  /* no such attribute: a rule on it never matches */
+enum ucm_attr {
+	UCM_AT_STATE, UCM_AT_OPC, UCM_AT_NID, UCM_AT_TID, UCM_AT_FREQ,
+	/* QPI packet header fields (Xeon Tables 2-88/2-89, 2-142/2-143) and a
+	 * request's physical address (HA, Tables 2-38/2-39) */
+	UCM_AT_MC, UCM_AT_VNW, UCM_AT_DNID, UCM_AT_RNID, UCM_AT_RDS, UCM_AT_ADDR,
+	UCM_NATTR
+};
+#define UCM_ATTR_NONE UINT64_MAX  /* no such attribute: a rule on it never matches */
 
 struct ucm_subattr {
-	uint16_t v[UCM_NATTR];
+	uint64_t v[UCM_NATTR];
 };
 
 /* How a filter field is compared with a sub-event attribute. */
@@ -126,16 +154,26 @@ enum ucm_fmatch {
 	UCM_FM_EQ,    /* field == attribute (opcode, thread ID) */
 	UCM_FM_BIT,   /* field has bit <attribute> set (state mask, node mask) */
 	UCM_FM_GE,    /* attribute >= field (frequency band) */
+	/* Over every field of the rule's role in the box's filter registers,
+	 * placed by UCM_FA_*: ((attribute ^ match) & mask) == 0 (QPI packet
+	 * match/mask, 2.7.3.3).  A zero mask passes everything. */
+	UCM_FM_MASKED,
+	/* Likewise, without mask: the attribute equals the match fields in
+	 * every bit they hold from bit .arg up (HA address match: bits 11:6
+	 * are held but not compared, note to Table 2-39). */
+	UCM_FM_EQ_BITS,
 };
 
 /* A filter rule of an event code: while it applies, a sub-event counts only
  * if its attribute passes the box filter field.  It applies when the umask
  * has a bit of umask_bits (0: always) and, if ctl_role is set, when that
- * control field is 1 (TID_EN). */
+ * control field is 1 (TID_EN).  A box may have several filter registers
+ * (UCM_K_FILTER, .idx 0..UCM_MAXFILT-1); fields are found by role in all. */
 struct ucm_filtrule {
 	uint8_t attr;       /* enum ucm_attr */
 	uint8_t role;       /* filter field role, UCM_R_FILT_* */
-	uint8_t arg;        /* field .arg (band index) */
+	uint8_t arg;        /* field .arg (band index); UCM_FM_EQ_BITS: the
+			     * lowest attribute bit compared */
 	uint8_t how;        /* enum ucm_fmatch */
 	uint8_t umask_bits;
 	uint8_t ctl_role;
@@ -203,6 +241,13 @@ struct ucm_clockdef {
 	uint64_t hz_max;    /* worst case, for safe read intervals */
 };
 
+/* The value a named event needs in one filter register (UCM_K_FILTER .idx):
+ * the QPI match/mask events of Xeon Table 2-92. */
+struct ucm_filtval {
+	uint8_t idx;
+	uint32_t val;
+};
+
 /* A named event of the manual's event tables. */
 struct ucm_event {
 	const char *name;   /* "UNC_CBO_CACHE_LOOKUP.ANY_MESI" */
@@ -215,6 +260,8 @@ struct ucm_event {
 	const char *cite;
 	uint8_t bytes;      /* bytes moved per count, for bandwidth; 0: none */
 	uint8_t dram;       /* an exact DRAM transfer count: part of total bandwidth */
+	uint8_t nfilt;      /* filter register values it needs, every bit of each */
+	const struct ucm_filtval *filt;
 };
 
 /* A derived metric of the manual's "Common Metrics" tables.  expr is in

@@ -189,7 +189,17 @@ static uint64_t core_mask(const struct ucm_platform *p)
 
 static const char *const attr_names[UCM_NATTR] = {
 	[UCM_AT_STATE] = "state", [UCM_AT_OPC] = "opc", [UCM_AT_NID] = "nid",
-	[UCM_AT_TID] = "tid", [UCM_AT_FREQ] = "freq",
+	[UCM_AT_TID] = "tid", [UCM_AT_FREQ] = "freq", [UCM_AT_MC] = "mc", [UCM_AT_VNW] = "vnw",
+	[UCM_AT_DNID] = "dnid", [UCM_AT_RNID] = "rnid", [UCM_AT_RDS] = "rds", [UCM_AT_ADDR] = "addr",
+};
+
+/* The largest value of each attribute: what the widest filter field that
+ * compares it can hold (a state or node is a bit number of a mask; Xeon
+ * Tables 2-12, 2-37..2-39, 2-77, 2-88/2-89). */
+static const uint64_t attr_max[UCM_NATTR] = {
+	[UCM_AT_STATE] = 63, [UCM_AT_OPC] = 0x1FF, [UCM_AT_NID] = 63, [UCM_AT_TID] = 63,
+	[UCM_AT_FREQ] = 255, [UCM_AT_MC] = 15, [UCM_AT_VNW] = 3, [UCM_AT_DNID] = 31,
+	[UCM_AT_RNID] = 31, [UCM_AT_RDS] = 15, [UCM_AT_ADDR] = (1ull << 46) - 1,
 };
 
 const char *uct_attr_name(unsigned a)
@@ -360,9 +370,10 @@ static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg 
 					 ec->name, attr_names[a], ec->cite);
 				return -EINVAL;
 			}
-			if (in->attr[a] == UCM_ATTR_NONE) {
-				snprintf(err, n, "%s.%s: %s=%u out of range (max %u)", bt->name, NAME,
-					 attr_names[a], in->attr[a], UCM_ATTR_NONE - 1);
+			if (in->attr[a] > attr_max[a]) {
+				snprintf(err, n, "%s.%s: %s=%llu out of range (max %llu)", bt->name, NAME,
+					 attr_names[a], (unsigned long long)in->attr[a],
+					 (unsigned long long)attr_max[a]);
 				return -ERANGE;
 			}
 		}
@@ -592,7 +603,7 @@ static int parse_attrs(struct uct_reader *r, struct cur *c, const struct ucm_box
 			if (strlen(attr_names[a]) == n && !strncmp(attr_names[a], w, n))
 				break;
 		if (a == UCM_NATTR)
-			return rerr(r, at, "unknown attribute '%.*s' (expected state, opc, nid, tid or freq)",
+			return rerr(r, at, "unknown attribute '%.*s' (expected state, opc, nid, tid, freq, mc, vnw, dnid, rnid, rds or addr)",
 				    (int)(n ? n : 1), w);
 		if (!code_compares(ec, a))
 			return rerr(r, at, "no filter of %s compares '%s' (%s)", ec->name, attr_names[a],
@@ -603,10 +614,10 @@ static int parse_attrs(struct uct_reader *r, struct cur *c, const struct ucm_box
 		if (*c->p != '=')
 			return rerr(r, col(c), "expected '=' and a value after '%s'", attr_names[a]);
 		c->p++;
-		if (number(r, c, UCM_ATTR_NONE - 1, &v, attr_names[a]))
+		if (number(r, c, attr_max[a], &v, attr_names[a]))
 			return -EINVAL;
 		in->amask |= (uint16_t)(1u << a);
-		in->attr[a] = (uint16_t)v;
+		in->attr[a] = v;
 		skip(c);
 		if (*c->p == '}') {
 			c->p++;
@@ -1194,10 +1205,10 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg)
 					continue;
 				if (get_var(r, &v))
 					return -EINVAL;
-				if (v >= UCM_ATTR_NONE)
+				if (v > attr_max[a])
 					return rerr(r, 0, "attribute %s=%llu out of range", attr_names[a],
 						    (unsigned long long)v);
-				seg->in[i].attr[a] = (uint16_t)v;
+				seg->in[i].attr[a] = v;
 			}
 		}
 	}
@@ -1609,8 +1620,8 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 			 * guide writes them */
 			for (unsigned a = 0, k = 0; a < UCM_NATTR; a++)
 				if (in->amask >> a & 1)
-					fprintf(w->f, a == UCM_AT_OPC ? "%s%s=0x%x" : "%s%s=%u", k++ ? "," : "{",
-						attr_names[a], in->attr[a]);
+					fprintf(w->f, a == UCM_AT_OPC || a == UCM_AT_ADDR ? "%s%s=0x%llx" : "%s%s=%llu",
+						k++ ? "," : "{", attr_names[a], (unsigned long long)in->attr[a]);
 			if (in->amask)
 				fputc('}', w->f);
 		}
@@ -1702,7 +1713,7 @@ struct uct_replay {
 	unsigned nsock;
 	int16_t *map;                     /* box per (socket, box type, instance), -1 */
 	unsigned ninst[UCM_MAXBT];        /* instances of each box type */
-	uint16_t *attr0;                  /* attributes at attach, per box, sub-event, attr */
+	uint64_t *attr0;                  /* attributes at attach, per box, sub-event, attr */
 	size_t *aoff;                     /* where each box's start in attr0 */
 	uint64_t asleep[UCT_MAXSOCK];     /* the sleep masks the trace set last */
 	unsigned nattr;
@@ -1721,7 +1732,7 @@ static uint64_t cycle_time(const struct uct_replay *p, uint64_t c)
 	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 
-static int set_attr(struct uct_replay *p, int box, unsigned sub, unsigned a, uint16_t v)
+static int set_attr(struct uct_replay *p, int box, unsigned sub, unsigned a, uint64_t v)
 {
 	if (ucm_get_input_attr(p->m, box, sub, a) == v)
 		return 0;

@@ -6,8 +6,8 @@
  * increments per cycle on these box instances" (a single-cycle entry is a
  * segment of one cycle).  An increment is per cycle of the box's own clock
  * domain; a segment lasts the time of its N reference cycles.  Version 2
- * adds filter attributes of an input (the thread, node, opcode, state or
- * frequency a box filter compares) and the cores asleep on each socket.
+ * adds filter attributes of an input (the thread, node, opcode, state,
+ * frequency, packet fields or address a box filter compares) and the cores asleep on each socket.
  * Two encodings carry the same content: a text form a person can write
  * (docs/formats.md) and a compact binary form with magic, version,
  * per-block length and CRC-32.  Readers stream: memory stays constant in
@@ -50,7 +50,7 @@ struct uct_in {
 	uint16_t sub;
 	uint32_t inc;
 	uint16_t amask;
-	uint16_t attr[UCM_NATTR];
+	uint64_t attr[UCM_NATTR];
 };
 
 struct uct_seg {
@@ -64,7 +64,8 @@ struct uct_seg {
 };
 
 /* Names of the attributes in text traces ("state", "opc", "nid", "tid",
- * "freq"), by enum ucm_attr; NULL past the last. */
+ * "freq", "mc", "vnw", "dnid", "rnid", "rds", "addr"), by enum ucm_attr;
+ * NULL past the last. */
 const char *uct_attr_name(unsigned a);
 int uct_in_equal(const struct uct_in *a, const struct uct_in *b);
 

@@ -35,6 +35,7 @@ How the guide's tables become descriptor data (ucm_types.h):
 
 import argparse
 import csv
+import re
 import os
 import sys
 
@@ -48,7 +49,8 @@ BOXES = ["ubox", "cbo", "ha", "imc", "pcu", "qpi", "r2pcie", "r3qpi"]
 PREFIX = {"ubox": "U", "cbo": "C", "ha": "H", "imc": "M", "pcu": "P", "qpi": "Q",
           "r2pcie": "R2", "r3qpi": "R3"}
 
-ATTR_ORDER = ("UCM_AT_STATE", "UCM_AT_OPC", "UCM_AT_NID", "UCM_AT_TID", "UCM_AT_FREQ")
+ATTR_ORDER = ("UCM_AT_STATE", "UCM_AT_OPC", "UCM_AT_NID", "UCM_AT_TID", "UCM_AT_FREQ",
+              "UCM_AT_MC", "UCM_AT_VNW", "UCM_AT_DNID", "UCM_AT_RNID", "UCM_AT_RDS", "UCM_AT_ADDR")
 
 # ---------------------------------------------------------------------------
 # Transcription resolutions.  Right-aligned readings of the 7- and 9-digit
@@ -136,6 +138,18 @@ OCC_NAMES = {
 }
 
 # Short aliases (ucm_event.alias, bytes, dram).
+# Table 2-92's descriptions of the two DRS flit-length rows are each one row
+# late (the 9-flit row describes 11-flit messages, the 11-flit row an NDR
+# message); the match values are the authority (opcode bit 3 is the packet
+# size, Table 2-89), so these two say what their values select (R19).
+MATCH_EVENT_DESC = {
+    "DRS.AnyResp9flits": "Any Data Response message that is 9 flits in length: a full cache line "
+                         "(the guide's description of this row belongs to the next).",
+    "DRS.AnyResp11flits": "Any Data Response message that is 11 flits in length: partial data, each "
+                          "8 byte chunk with an enable field (the guide's description of this row "
+                          "describes an NDR message).",
+}
+
 ALIASES = {
     ("imc", "CAS_COUNT", "RD"): ("cas_rd", 64, 1),
     ("imc", "CAS_COUNT", "WR"): ("cas_wr", 64, 1),
@@ -215,6 +229,43 @@ def load():
     return events, opcodes
 
 
+def load_packets():
+    """Table 2-142 (message class codes) and Table 2-143 (opcodes by class)
+    as [(mc name, mc code, opcode, opcode name)] in class, then opcode
+    order.  Names lose the guide's "_(FEIMS)" (the state is the RDS field,
+    not part of the opcode) so that they can be sub-event names."""
+    rows = read_tsv("qpi_packet_match.tsv")
+    mcs = {r["mc"]: int(r["code"][1:], 2) for r in rows if r["table"] == "2-142" and r["mc"]}
+    assert mcs == {"HOM0": 0, "HOM1": 1, "NDR": 2, "SNP": 3, "NCS": 4, "NCB": 12, "DRS": 14}, mcs
+    out = []
+    for mc, code in sorted(mcs.items(), key=lambda x: x[1]):
+        for r in rows:
+            if r["table"] == "2-143" and r["mc"] == mc and r["name"] != "---":
+                out.append((mc, code, int(r["code"], 2), r["name"].replace("_(FEIMS)", "")))
+    names = [(mc, n) for mc, _, _, n in out]
+    assert len(set(names)) == len(names) and len(out) == 72, len(out)
+    return out
+
+
+def load_match_events():
+    """Table 2-92: [(name, {filter register index: value}, description)].
+    Filter registers of the QPI box: 0 MATCH0, 1 MATCH1, 2 MASK0, 3 MASK1;
+    "&& Match1 [19:16] 0x8" puts 0x8 at MATCH1 bits 19:16."""
+    out = []
+    for r in read_tsv("qpi_match_events.tsv"):
+        vals = {}
+        for col, lo, hi in (("match_12_0", 0, 1), ("mask_12_0", 2, 3)):
+            m = re.fullmatch(r"(0x[0-9A-F]+)(?: && (?:Match|Mask)1 \[19:16\] (0x[0-9A-F]+))?",
+                             r[col])
+            assert m, r
+            vals[lo] = int(m.group(1), 16)
+            if m.group(2):
+                vals[hi] = int(m.group(2), 16) << 16
+        desc = MATCH_EVENT_DESC.get(r["field"], r["description"])
+        out.append((r["field"], vals, desc, "SNB-EP " + r["source"].split(" (")[0]))
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Descriptor model
 
@@ -287,6 +338,52 @@ def exact_encodings(ev, why):
             c.grp_mask[g] |= b[g]
         c.subs.append((name, b, {}))
     c.comment = why
+    return c
+
+
+PKT_RULES = [("UCM_AT_%s" % a, "UCM_R_FILT_%s" % r, 0, "UCM_FM_MASKED", 0, 0)
+             for a, r in (("MC", "MC"), ("OPC", "PKT_OPC"), ("VNW", "VNW"), ("DNID", "DNID"),
+                          ("RNID", "RNID"), ("RDS", "RDS"))]
+
+
+def cto_count(ev, packets):
+    """CTO_COUNT (QPI 0x38 + extra select bit, Table 2-94): a packet the
+    link layer serves counts when it passes the MATCH/MASK filter
+    (2.7.3.3).  Its inputs are the packets of Table 2-143, one per message
+    class and opcode, with those two as attributes; the node IDs, virtual
+    network and response data state are run-time attributes.  No umask."""
+    c = Code(ev)
+    assert not ev.umasks
+    for mc, mcv, opc, name in packets:
+        c.subs.append(("%s_%s" % (mc, name), [], {"UCM_AT_MC": mcv, "UCM_AT_OPC": opc}))
+    c.rules = list(PKT_RULES)
+    c.comment = ("The inputs are the packets of Table 2-143 (\"_(FEIMS)\" dropped from the\n"
+                 "DRS names: the state is the RDS attribute); every input passes the\n"
+                 "MATCH/MASK rules of Tables 2-88..2-91.")
+    return c
+
+
+# The classes a Home Agent receives (R17): requests, snoop responses and
+# write-back data.  OPCODEMATCH.opc (6 bits, Table 2-37) holds the low two
+# bits of the class code (Table 2-142) above the 4-bit opcode: unambiguous
+# for these three (00, 01, 10).
+HA_CLASSES = ("HOM0", "HOM1", "DRS")
+
+
+def addr_opc_match(ev, packets):
+    """ADDR_OPC_MATCH.FILT (HA 0x20, Table 2-42 b00000011): a request
+    counts when its opcode equals OPCODEMATCH.opc and its address equals
+    ADDRMATCH1:0 in bits 45:12 (the note to Table 2-39).  Inputs are the
+    packets the HA receives; the address is a run-time attribute."""
+    c = exact_encodings(ev, "Table 2-42 gives only FILT = b00000011: both bits needed.  The\n"
+                            "inputs are the packets an HA receives (HOM0, HOM1, DRS of Table\n"
+                            "2-143); opcode attribute = class code bits 1:0 above the opcode (R17).")
+    (name, match, _), = c.subs
+    assert name == "FILT"
+    c.subs = [("%s_%s" % (mc, n), list(match), {"UCM_AT_OPC": (mcv & 3) << 4 | opc})
+              for mc, mcv, opc, n in packets if mc in HA_CLASSES]
+    c.rules = [("UCM_AT_OPC", "UCM_R_FILT_OPC", 0, "UCM_FM_EQ", 0, 0),
+               ("UCM_AT_ADDR", "UCM_R_FILT_ADDR", 12, "UCM_FM_EQ_BITS", 0, 0)]
     return c
 
 
@@ -436,7 +533,7 @@ def pcu_band(ev, k):
     return c
 
 
-def build(events, opcodes):
+def build(events, opcodes, packets):
     codes = {b: [] for b in BOXES}
     for box in BOXES:
         for ev in events[box]:
@@ -466,8 +563,9 @@ def build(events, opcodes):
             elif key == ("ha", "TRACKER_INSERTS"):
                 c = exact_encodings(ev, "Table 2-52 gives only ALL = b00000011: both bits needed.")
             elif key == ("ha", "ADDR_OPC_MATCH"):
-                c = exact_encodings(ev, "Table 2-42 gives only FILT = b00000011: both bits needed.  The\n"
-                                        "HA address/opcode match registers are not modelled as a filter.")
+                c = addr_opc_match(ev, packets)
+            elif key == ("qpi", "CTO_COUNT"):
+                c = cto_count(ev, packets)
             elif key == ("pcu", "POWER_STATE_OCCUPANCY"):
                 c = pcu_occupancy(ev)
             elif box == "pcu" and ev.name.startswith("FREQ_BAND"):
@@ -498,7 +596,7 @@ def build(events, opcodes):
     return codes
 
 
-def named_events(events, codes):
+def named_events(events, codes, match_events):
     out = []
     for box in BOXES:
         for ev, c in zip(events[box], codes[box]):
@@ -509,6 +607,13 @@ def named_events(events, codes):
                 desc = ev.desc or "(The guide gives no description of this event.)"
                 out.append(dict(name=prefix, alias=None, box=box, code=ev.code, umask=0,
                                 desc=desc, cite=ev.cite, bytes=0, dram=0))
+                if (box, ev.name) == ("qpi", "CTO_COUNT"):
+                    # Table 2-92: CTO_COUNT with the match/mask values given
+                    for field, vals, mdesc, mcite in match_events:
+                        out.append(dict(name="%s.%s" % (prefix, field), alias=None, box=box,
+                                        code=ev.code, umask=0, desc=mdesc,
+                                        cite="%s, %s" % (ev.cite, mcite.replace("SNB-EP ", "")),
+                                        bytes=0, dram=0, filt=vals))
                 continue
             for ext, v, desc, cite in ev.umasks:
                 alias, nbytes, dram = ALIASES.get((box, ev.name, ext), (None, 0, 0))
@@ -578,6 +683,10 @@ def gen_h(codes, events):
     return "".join(lines)
 
 
+def attr_arg(a):
+    return a[len("UCM_AT_"):].lower()
+
+
 def comment_block(text):
     assert "/*" not in text and "*/" not in text
     return "/* " + text.replace("\n", "\n * ") + " */\n"
@@ -589,11 +698,13 @@ def gen_c(codes, events):
                    " * 2-122), their sub-events, umask groups and filter rules (umask tables\n"
                    " * 2-7 .. 2-141, filter registers 2-12 and 2-77), and the named events.\n")]
     o.append('#include <stddef.h>\n\n#include "ucm_plat_snbep.h"\n\n')
-    o.append("/* Static attributes of a sub-event (NA: none; the workload may set any) */\n"
+    o.append("/* Static attributes of a sub-event (NA: none; the workload may set any),\n"
+             " * in enum ucm_attr order */\n"
              "#define NA UCM_ATTR_NONE\n"
-             "#define ATTRS(state, opc, nid, tid, freq)                                       \\\n"
-             "\t{ { [UCM_AT_STATE] = (state), [UCM_AT_OPC] = (opc), [UCM_AT_NID] = (nid),     \\\n"
-             "\t    [UCM_AT_TID] = (tid), [UCM_AT_FREQ] = (freq) } }\n\n")
+             "_Static_assert(UCM_NATTR == %d, \"ATTRS() lists every attribute\");\n"
+             "#define ATTRS(%s) \\\n\t{ { %s } }\n\n"
+             % (len(ATTR_ORDER), ", ".join(attr_arg(a) for a in ATTR_ORDER),
+                ", ".join("(%s)" % attr_arg(a) for a in ATTR_ORDER)))
     # shared rule arrays
     rule_sets = {}
 
@@ -653,6 +764,13 @@ def gen_c(codes, events):
         o.append("};\n\n")
     o.append("/* Named events: one per event and umask extension, Intel's Jaketown names\n"
              " * (UNC_<C|H|M|P|Q|R2|R3|U>_<EVENT>[.<EXT>]); umask = the guide's value. */\n")
+    for i, e in enumerate(events):
+        if e.get("filt"):
+            e["f_name"] = "f_%d" % i
+            o.append("static const struct ucm_filtval %s[] = {%s };\n" % (
+                e["f_name"], ",".join(" { %d, 0x%X }" % kv for kv in sorted(e["filt"].items()))))
+    o.append("\n/* filter registers: 0 MATCH0, 1 MATCH1, 2 MASK0, 3 MASK1 */\n"
+             if any(e.get("filt") for e in events) else "")
     o.append("const struct ucm_event snbep_events[SNBEP_NEVENTS] = {\n")
     for e in events:
         o.append("\t{ .name = %s, .alias = %s, .box = &snbep_bt_%s,\n"
@@ -660,6 +778,8 @@ def gen_c(codes, events):
         o.append("\t  .code = 0x%03X, .umask = 0x%02X, .thresh = 0, .bytes = %d, .dram = %d,\n"
                  % (e["code"], e["umask"], e["bytes"], e["dram"]))
         o.append("\t  .cite = %s,\n" % cstr(e["cite"]))
+        if e.get("filt"):
+            o.append("\t  .nfilt = %d, .filt = %s,\n" % (len(e["filt"]), e["f_name"]))
         o.append("\t  .desc = %s },\n" % cstr(e["desc"]))
     o.append("};\n")
     return "".join(o)
@@ -670,8 +790,8 @@ def main():
     ap.add_argument("--check", action="store_true", help="exit 1 if the generated files differ")
     args = ap.parse_args()
     events, opcodes = load()
-    codes = build(events, opcodes)
-    named = named_events(events, codes)
+    codes = build(events, opcodes, load_packets())
+    named = named_events(events, codes, load_match_events())
     return write_or_check({OUT_H: gen_h(codes, named), OUT_C: gen_c(codes, named)},
                           args.check, "gen_events.py")
 

@@ -72,6 +72,8 @@ GIB = 1024 ** 3
 
 # Metrics not converted, with the reason.  Keys are the guide's names (with
 # the lower-case variable, for those that have one).
+ONE_PAIR = "one port has one MATCH/MASK pair (2.7.3.3), so the driver cannot count them at once"
+
 SKIP = {
     ("cbo", "AVG_TOR_DRD_HIT_LATENCY"):
         "needs TOR_OCCUPANCY.OPCODE and TOR_OCCUPANCY.MISS_OPCODE at once, and TOR_OCCUPANCY "
@@ -99,30 +101,15 @@ SKIP = {
         "TOR_INSERTS.OPCODE with opc=0x194 plus TOR_INSERTS.OPCODE with opc=0x19C: two values of "
         "the CBo's one filter register at once",
     ("qpi", "DATA_FROM_QPI_TO_NODEx"):
-        "the sum of three metrics that need the QPI packet match/mask registers",
-    ("qpi", "DRS_DataC_FROM_QPI_TO_NODEx"):
-        "CTO_COUNT with the QPI packet match/mask registers (Q_Py_PCI_PMON_PKT_MATCH0/MASK0), "
-        "which the driver's event syntax does not program",
-    ("qpi", "DRS_FULL_CACHELINE_MSGS_FROM_QPI"):
-        "CTO_COUNT with the QPI packet match/mask registers, not programmable from an event string",
+        "the sum of three metrics that need four CTO_COUNT packet filters; " + ONE_PAIR,
     ("qpi", "DRS_F_OR_E_FROM_QPI"):
-        "CTO_COUNT with the QPI packet match/mask registers, not programmable from an event string",
-    ("qpi", "DRS_M_FROM_QPI"):
-        "CTO_COUNT with the QPI packet match/mask registers, not programmable from an event string",
-    ("qpi", "DRS_PTL_CACHELINE_MSGS_FROM_QPI"):
-        "CTO_COUNT with the QPI packet match/mask registers, not programmable from an event string",
+        "the sum of six CTO_COUNT packet filters (three opcodes, two states); " + ONE_PAIR,
     ("qpi", "DRS_WB_FROM_QPI"):
-        "the sum of DRS_WbI/WbS/WbE_FROM_QPI, which need the QPI packet match/mask registers",
+        "the sum of DRS_WbI/WbS/WbE_FROM_QPI, three CTO_COUNT packet filters; " + ONE_PAIR,
     ("qpi", "DRS_WRITE_FROM_QPI_TO_NODEx"):
-        "CTO_COUNT with the QPI packet match/mask registers, not programmable from an event string",
-    ("qpi", "DRS_WbE_FROM_QPI"):
-        "CTO_COUNT with the QPI packet match/mask registers, not programmable from an event string",
-    ("qpi", "DRS_WbI_FROM_QPI"):
-        "CTO_COUNT with the QPI packet match/mask registers, not programmable from an event string",
-    ("qpi", "DRS_WbS_FROM_QPI"):
-        "CTO_COUNT with the QPI packet match/mask registers, not programmable from an event string",
+        "the difference of two CTO_COUNT packet filters; " + ONE_PAIR,
     ("qpi", "NCB_DATA_FROM_QPI_TO_NODEx"):
-        "CTO_COUNT with the QPI packet match/mask registers, not programmable from an event string",
+        "the difference of two CTO_COUNT packet filters; " + ONE_PAIR,
     ("qpi", "PCT_LINK_CRC_RETRY_CYCLES"):
         "RxL_CRC_CYCLES_IN_LLR is not a QPI event of the guide (Table 2-94)",
     ("qpi", "QPI_SPEED"):
@@ -135,8 +122,32 @@ SKIP = {
         "(REPORT-pcu-qpi-r2pcie-r3qpi.md, Gaps), so BL has no encoding",
 }
 
+# QPI packet filters (2.7.3.3) as the driver's terms: register names of
+# Tables 2-88..2-91 (match0/match1/mask0/mask1) and the DNID field.
+QPI_WITH = ("the 'with:' of the QPI packet match/mask registers written as the driver's terms "
+            "(match0/match1/mask0/mask1 are Q_Py_PCI_PMON_PKT_MATCH0/1, MASK0/1)")
+
 # Equations read otherwise than the transcription writes them, with why.
+# "<x>" is the node number of a NODEx metric (expand()).
 READING = {
+    ("qpi", "DRS_DataC_FROM_QPI_TO_NODEx"): (
+        "CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,match_dnid,mask0}={0x1C00,<x>,0x3FF80}",
+        QPI_WITH + "; match_dnid is MATCH0.DNID (bits 17:13), which MASK0[17:0]=0x3FF80 compares"),
+    ("qpi", "DRS_FULL_CACHELINE_MSGS_FROM_QPI"): (
+        "CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1C00,0x1F00}", QPI_WITH),
+    ("qpi", "DRS_PTL_CACHELINE_MSGS_FROM_QPI"): (
+        "CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1D00,0x1F00}", QPI_WITH),
+    ("qpi", "DRS_M_FROM_QPI"): (
+        "CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0,match1,mask1}="
+        "{0x1C00,0x1FE0,0x80000,0xF0000}",
+        QPI_WITH + "; the guide writes the state mask as MASK0[19:16]: RDS is bits 19:16 of MASK1 "
+        "(Table 2-90), as Table 2-92's DRS.DataC_M has it (R18)"),
+    ("qpi", "DRS_WbE_FROM_QPI"): (
+        "CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1CC0,0x1FE0}", QPI_WITH),
+    ("qpi", "DRS_WbI_FROM_QPI"): (
+        "CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1C80,0x1FE0}", QPI_WITH),
+    ("qpi", "DRS_WbS_FROM_QPI"): (
+        "CTO_COUNT * 64 with: Q_Py_PCI_PMON_PKT.{match0,mask0}={0x1CA0,0x1FE0}", QPI_WITH),
     ("cbo", "LLC_PCIE_DATA_BYTES"): (
         "TOR_INSERTS.OPCODE * 64 with: Cn_MSR_PMON_BOX_FILTER.opc=0x19C",
         "the extraction wrote 'EVENT with: FILTER' as 'EVENT / (FILTER * 64)' (guide line 1097; "
@@ -205,8 +216,8 @@ def known_events():
     gen_events.py generates for the driver, and the short name of the iMC
     fixed DCLK counter's named event (None: it has none)."""
     events, opcodes = gen_events.load()
-    codes = gen_events.build(events, opcodes)
-    named = gen_events.named_events(events, codes)
+    codes = gen_events.build(events, opcodes, gen_events.load_packets())
+    named = gen_events.named_events(events, codes, gen_events.load_match_events())
     out = {b: {} for b in gen_events.BOXES}
     dclk = None
     for e in named:
@@ -250,6 +261,11 @@ def split_with(eq):
     filt = {}
     one = re.fullmatch(r"Cn_MSR_PMON_BOX_FILTER\.(\w+)=(0x[0-9A-Fa-f]+|\d+)", spec)
     many = re.fullmatch(r"Cn_MSR_PMON_BOX_FILTER\.\{([\w,]+)\}=\{([^}]*)\}", spec)
+    qpi = re.fullmatch(r"Q_Py_PCI_PMON_PKT\.\{([\w,]+)\}=\{([^}]*)\}", spec)
+    if qpi:
+        for term, value in zip(qpi.group(1).split(","), qpi.group(2).split(",")):
+            filt[term] = "0x%x" % int(value.strip(), 0)
+        return eq[:m.start()].strip(), filt
     if one:
         pairs = [(one.group(1), one.group(2))]
     elif many:
@@ -395,11 +411,27 @@ def check_placement(box, name, used, events):
                              % (box, name, b, sorted(evs)))
 
 
+# Node IDs of NODEx metrics: the E5-2600 is a two-socket part, nodes 0 and 1
+# (GIDNIDMAP, public facts).
+NODES = 2
+
+
 def expand(rows):
-    """RANKx metrics, one per rank (1.6: 'x' covers RANK0 through RANK7)."""
+    """RANKx metrics, one per rank (1.6: 'x' covers RANK0 through RANK7);
+    NODEx metrics, one per node, from their READING."""
     out = []
     for r in rows:
-        if "RANKx" in r["name"] and (r["box"], r["name"]) not in SKIP:
+        key = (r["box"], r["name"])
+        if "NODEx" in r["name"] and key not in SKIP:
+            for x in range(NODES):
+                e = dict(r)
+                e["guide"] = r["name"]
+                e["name"] = r["name"].replace("NODEx", "NODE%d" % x)
+                e["eq"] = READING[key][0].replace("<x>", str(x))
+                e["reading"] = e["eq"]
+                e["desc"] = r["desc"].replace("Node ID 'x'", "node %d" % x)
+                out.append(e)
+        elif "RANKx" in r["name"] and key not in SKIP:
             for x in range(8):
                 e = dict(r)
                 e["guide"] = r["name"]
@@ -441,8 +473,8 @@ def build():
             unit = UNIT.get(key, "ratio")
             if "SAMPLE_INTERVAL" in r["eq"]:
                 desc += " SAMPLE_INTERVAL is read as the box's CLOCKTICKS."
-        if key in READING:
-            desc += " Equation as read: " + READING[key][0] + "."
+        if key in READING or "reading" in r:
+            desc += " Equation as read: " + r.get("reading", READING.get(key, ("",))[0]) + "."
         metrics.append(dict(name=r["name"], box=r["box"], desc=desc, expr=expr, unit=unit,
                             cite=r["cite"]))
     return metrics, skipped
