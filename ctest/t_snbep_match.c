@@ -508,10 +508,15 @@ CT_TEST(driver_programs_match_and_mask_and_counts_ground_truth)
 				  "qpi/UNC_Q_CTO_COUNT.DRS.AnyDataC,match_dnid=1,mask_dnid=0x1f/"), -EBUSY);
 	CT_CONTAINS(ucd_error(r.d), "Q_P0_PCI_PMON_PKT_MATCH0");
 	ct_rig_close(&r);
+	/* a Table 2-92 event by its bare name and every packet: two filters */
+	CT_REQUIRE(rig(&r) == 0);
+	CT_EQ(ucd_add_events(r.d, "UNC_Q_CTO_COUNT.DRS.DataC_M,UNC_Q_CTO_COUNT"), -EBUSY);
+	CT_CONTAINS(ucd_error(r.d), "Q_P0_PCI_PMON_PKT_MATCH0 (bits 0x1c00 differ)");
+	ct_rig_close(&r);
 
 	CT_REQUIRE(rig(&r) == 0);
 	CT_EQ(ucd_add_events(r.d, "qpi/event=0x138,match0=0x1c00,mask0=0x1f00/,"
-				  "qpi/UNC_Q_CTO_COUNT.DRS.AnyResp9flits/"), 0);
+				  "UNC_Q_CTO_COUNT.DRS.AnyResp9flits"), 0);
 	CT_EQ(ucd_start(r.d), 0);
 	/* both on one filter: the same values */
 	CT_EQ(rd(r.m, 1, 9, 6, Q_MATCH0, 4), 0x1C00);

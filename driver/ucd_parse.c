@@ -408,6 +408,7 @@ static void from_row(struct ucd_ev *e, const struct ucm_event *row)
 		e->ctl = ucm_field_put(ucm_layout_field(l, UCM_R_THRESH), e->ctl, row->thresh);
 	}
 	fill_from_code(e);
+	filter_presets(e, row);
 }
 
 /* Decimal, or hex after 0x, as perf reads them: strtoull's base 0 would
@@ -669,7 +670,6 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		if (have_ev)
 			return tokerr(d, t, col, "both an event name and event=");
 		from_row(e, named);
-		filter_presets(e, named);
 		if (e->code->flags & UCM_EC_FIXED) {
 			/* a fixed counter counts one thing: nothing to modify */
 			if (have_umask || have_thr || inv || edge || xctl_mask || user_filt)
