@@ -902,6 +902,21 @@ case_trace_snbep() {
 	[ ! -e "$work/x.uct" ] || fail "a refused generator left its output"
 }
 
+# A trace replays from the moment the counters start: a trace shorter than
+# the driver's discovery (a bus scan takes simulated time) is counted whole.
+# The QPI packet filters by name and by terms select their packets.
+case_trace_from_start() {
+	printf 'uncore-trace 2\nplatform snbep\nsockets 2\nrun 2700: s1.qpi0.CTO_COUNT.DRS_DataC=1{dnid=1,rds=8}, qpi1.CTO_COUNT.HOM0_RdData=1, s1.qpi1.CTO_COUNT.DRS_WbIData=2\n' >"$work/q.uct"
+	run stat --trace "$work/q.uct" -x, --check \
+		-e 'qpi0/UNC_Q_CTO_COUNT.DRS.DataC_M/,qpi1/event=0x138,match_mc=0,mask_mc=0xf/'
+	expect_rc 0
+	# 2700 uclk at 2.7 GHz: 1000 QPI cycles; M-state data on socket 1's
+	# port 0; class HOM0 (code 0) on port 1 of socket 0, not socket 1's DRS
+	grep -q '^1000,,qpi0/UNC_Q_CTO_COUNT.DRS.DataC_M/,' "$work/out" || fail "DataC_M: $(cat "$work/out")"
+	grep -q '^1000,,qpi1/event=0x138,match_mc=0,mask_mc=0xf/,' "$work/out" || fail "HOM0 on qpi1: $(cat "$work/out")"
+	expect_err "counters equal the model's ground truth"
+}
+
 # On a terminal, a replay shows its progress on stderr; not in a pipe.
 case_trace_progress() {
 	run trace gen idle --duration 0.02 -o "$work/i.uct"
@@ -1042,7 +1057,7 @@ case_selftest() {
 	local c fake
 	for c in check stat_default stat_csv stat_json stat_interval bad_option bad_event \
 		bad_workload bad_platform output_file output_error list regs record_replay trace \
-		trace_progress trace_snbep allowlist metric_output metric_errors list_metrics allowlist_snbep \
+		trace_progress trace_snbep trace_from_start allowlist metric_output metric_errors list_metrics allowlist_snbep \
 		hw_replay_snbep; do
 		for fake in true false; do
 			if bash "$0" "$(command -v $fake)" "$c" >/dev/null 2>&1; then

@@ -56,6 +56,8 @@ int out_open(struct out *o, const char *path);
 int out_close(struct out *o, int ok);
 
 int machine_open(const struct opts *o, struct machine *mc);
+/* Attach --trace's replay to the model now (once the counters run). */
+int machine_start_trace(struct machine *mc);
 /* After the driver found the platform: real hardware may now be written,
  * but only the registers of that platform's tables. */
 int machine_attach(struct machine *mc, struct ucd *d);

@@ -464,6 +464,20 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 	return 0;
 }
 
+/* A trace replays from the moment the counters start (cmd_stat): the
+ * driver's discovery and programming take simulated time (each register
+ * access does), which would otherwise pass over its first segments. */
+int machine_start_trace(struct machine *mc)
+{
+	int rc;
+
+	if (!mc->trace || mc->replay)
+		return 0;
+	if ((rc = uct_replay_attach(mc->m, mc->trace, &mc->replay)))
+		return cli_fail(1, "--trace: %s", strerror(-rc));
+	return 0;
+}
+
 static int sim_open(const struct opts *o, struct machine *mc)
 {
 	struct ucm_config cfg;
@@ -485,10 +499,7 @@ static int sim_open(const struct opts *o, struct machine *mc)
 		mc->m = NULL;
 		return code;
 	}
-	if (mc->trace) {
-		if ((rc = uct_replay_attach(mc->m, mc->trace, &mc->replay)))
-			return cli_fail(1, "--trace: %s", strerror(-rc));
-	} else {
+	if (!mc->trace) {
 		const struct ucm_platform *p = cfg.plat;
 		const struct uct_workload_def *wd = uct_workload_find(p->name, o->workload);
 

@@ -356,7 +356,18 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 	}
 	if (mc->m)
 		ucm_truth_mark(mc->m);
-	if (mc->replay && !o->have_duration) {
+	if (mc->trace) {
+		/* the trace starts with the counting */
+		if (ucd_start(d))
+			goto err;
+		if ((rc = machine_start_trace(mc))) {
+			ucd_restore(d);
+			ucd_close(d);
+			return rc;
+		}
+		c.replay = mc->replay;
+	}
+	if (mc->trace && !o->have_duration) {
 		/* until the trace ends: look every simulated millisecond */
 		dur = UINT64_MAX / 2;
 		if (!every)
@@ -365,7 +376,7 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 	}
 	if (mc->m)
 		fprintf(stderr, "# %s, simulated, %s %s\n", ucd_platform(d)->title,
-			mc->replay ? "trace" : "workload", mc->replay ? o->trace : o->workload);
+			mc->trace ? "trace" : "workload", mc->trace ? o->trace : o->workload);
 	if (!o->json && !o->sep) {
 		fprintf(f, "# %s: longest safe read interval %.3f s (counter width, worst-case rate and clock); reading every %.3f s or less\n",
 			ucd_platform(d)->name, (double)ucd_safe_interval_ns(d) / 1e9,
