@@ -1694,8 +1694,8 @@ CT_TEST(snbep_llc_generator_has_the_requested_mix)
 
 /* QPI traffic between the sockets: data received at the bandwidth asked,
  * 8 data flits and a header per line, as much sent as received, the reads
- * behind it served by the home socket and the TOR inserts aimed at the
- * other node. */
+ * behind it served by the home socket, the TOR inserts aimed at the other
+ * node and a packet received per line. */
 CT_TEST(snbep_qpi_generator_has_the_requested_traffic)
 {
 	char path[128], err[512];
@@ -1724,6 +1724,13 @@ CT_TEST(snbep_qpi_generator_has_the_requested_traffic)
 	CT_CHECK(near(fed(m, -1, "ha", "REQUESTS.READS") * 8, rx * 0.75, 0.001));
 	CT_CHECK(near(fed(m, -1, "qpi", "DIRECT2CORE.SUCCESS") * 8, rx * 0.75, 0.001));
 	CT_CHECK(fed(m, -1, "r3qpi", "RxR_INSERTS.HOM") > 0);
+	/* the packets received (CTO_COUNT's inputs), one per line: data
+	 * answering reads and read requests (3/4 of the lines), write-back data
+	 * and completions (1/4) */
+	CT_CHECK(near(fed(m, -1, "qpi", "CTO_COUNT.DRS_DataC") * 8, rx * 0.75, 0.001));
+	CT_CHECK(near(fed(m, -1, "qpi", "CTO_COUNT.HOM0_RdData") * 8, rx * 0.75, 0.001));
+	CT_CHECK(near(fed(m, -1, "qpi", "CTO_COUNT.DRS_WbIData") * 8, rx * 0.25, 0.001));
+	CT_CHECK(near(fed(m, -1, "qpi", "CTO_COUNT.NDR_Cmp") * 8, rx * 0.25, 0.001));
 	ucm_destroy(m);
 	CT_CHECK(check_nid(path, "cbo", "TOR_INSERTS.DRd_MISS", 1) > 100);
 	/* 2 flits per cycle per port: 9 of them a line each way, plus requests */

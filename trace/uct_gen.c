@@ -257,6 +257,15 @@ static const struct grow snbep_qpi[] = {
 	    { NULL, G_SAME, "TxL_FLITS_G2.NDR_AK", 2, 0, 0 } } },
 	{ GQ_QWR, 2, G_ALL, 7, 0, NULL, { { "qpi", G_SAME, "TxL_INSERTS", 1, 0, 0 } } },
 	{ GQ_QWR, 2, G_ALL, 10, 0, NULL, { { "r3qpi", G_SAME, "TxR_INSERTS", 1, 0, 0 } } },
+	/* the packets a port receives (Table 2-143, CTO_COUNT's inputs), one
+	 * per line: the data answering this socket's reads, the other socket's
+	 * read requests and write-backs, the completions of this socket's
+	 * write-backs; addressed to this socket from the other (R21) */
+	{ GQ_QRD, 1, G_ALL, 11, 0, "one received packet per cycle on each port",
+	  { { "qpi", G_SAME, "CTO_COUNT.DRS_DataC", 1, 0, 0 } } },
+	{ GQ_QRD, 1, G_ALL, 11, 0, NULL, { { "qpi", G_SAME, "CTO_COUNT.HOM0_RdData", 1, 0, 0 } } },
+	{ GQ_QWR, 1, G_ALL, 11, 0, NULL, { { "qpi", G_SAME, "CTO_COUNT.DRS_WbIData", 1, 0, 0 } } },
+	{ GQ_QWR, 1, G_ALL, 11, 0, NULL, { { "qpi", G_SAME, "CTO_COUNT.NDR_Cmp", 1, 0, 0 } } },
 };
 
 /* PCU 2.6: POWER_STATE_OCCUPANCY's sub-counters count the cores in C0, C3
