@@ -78,12 +78,44 @@ void ct_check_truth(struct ct_rig *r, const char *what, const char *file, int li
 	ct_no_strict(r, what, file, line);
 }
 
-void ct_no_strict(struct ct_rig *r, const char *what, const char *file, int line)
+static void strict_failures(struct ucm_model *m, const char *what, const char *from,
+			    const char *file, int line)
 {
-	for (size_t i = 0; i < ucm_strict_count(r->m); i++) {
+	for (size_t i = 0; i < ucm_strict_count(m); i++) {
 		char buf[512];
 
-		ucm_strict_format(r->m, i, buf, sizeof(buf));
-		ct_fail(file, line, "%s: strict record from the driver: %s", what, buf);
+		ucm_strict_format(m, i, buf, sizeof(buf));
+		ct_fail(file, line, "%s: strict record%s: %s", what, from, buf);
 	}
+}
+
+void ct_no_strict(struct ct_rig *r, const char *what, const char *file, int line)
+{
+	strict_failures(r->m, what, " from the driver", file, line);
+}
+
+struct ucm_model *ct_model(const char *platform, unsigned sockets, int timed)
+{
+	struct ucm_config cfg;
+	struct ucm_model *m = NULL;
+
+	if (!ucm_platform_find(platform))
+		return NULL;
+	ucm_config_init(&cfg, ucm_platform_find(platform));
+	if (sockets)
+		cfg.sockets = sockets;
+	cfg.strict = 1;
+	for (unsigned s = 0; s < UCM_NSPACES && !timed; s++)
+		cfg.access_ps[s] = 0;
+	if (ucm_create(&cfg, &m)) {
+		ucm_destroy(m);
+		return NULL;
+	}
+	return m;
+}
+
+void ct_model_no_strict(struct ucm_model *m, const char *what, const char *file, int line)
+{
+	strict_failures(m, what, "", file, line);
+	ucm_strict_clear(m);
 }

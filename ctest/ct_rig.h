@@ -29,5 +29,12 @@ int ct_feed(struct ucm_model *m, const char *box, int inst, const char *sub, uin
 void ct_check_truth(struct ct_rig *r, const char *what, const char *file, int line);
 /* Every strict-mode record is a failure at file:line. */
 void ct_no_strict(struct ct_rig *r, const char *what, const char *file, int line);
+/* A model of a platform on its own (no driver): strict, with register
+ * accesses that take no time unless timed; sockets 0: the default.  NULL
+ * on failure. */
+struct ucm_model *ct_model(const char *platform, unsigned sockets, int timed);
+/* Every strict-mode record of a model is a failure at file:line; the
+ * records are cleared. */
+void ct_model_no_strict(struct ucm_model *m, const char *what, const char *file, int line);
 
 #endif

@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "ct.h"
+#include "ct_rig.h"
 #include "ucm.h"
 #include "ucm_plat_snbep.h"
 
@@ -37,33 +38,10 @@ static const struct ucm_platform *plat(void)
 
 static struct ucm_model *mk(void)
 {
-	struct ucm_config cfg;
-	struct ucm_model *m = NULL;
-
-	if (!plat())
-		return NULL;
-	ucm_config_init(&cfg, plat());
-	cfg.sockets = 1;
-	cfg.strict = 1;
-	for (unsigned s = 0; s < UCM_NSPACES; s++)
-		cfg.access_ps[s] = 0;
-	if (ucm_create(&cfg, &m)) {
-		ucm_destroy(m);
-		return NULL;
-	}
-	return m;
+	return ct_model("snbep", 1, 0);
 }
 
-static void no_strict(struct ucm_model *m, const char *what)
-{
-	for (size_t i = 0; i < ucm_strict_count(m); i++) {
-		char buf[512];
-
-		ucm_strict_format(m, i, buf, sizeof(buf));
-		ct_fail(__FILE__, __LINE__, "%s: strict record: %s", what, buf);
-	}
-	ucm_strict_clear(m);
-}
+#define no_strict(m, what) ct_model_no_strict(m, what, __FILE__, __LINE__)
 
 /* ---- one box and its registers ---- */
 

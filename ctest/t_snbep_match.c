@@ -37,18 +37,7 @@
 
 static struct ucm_model *mk(void)
 {
-	struct ucm_config cfg;
-	struct ucm_model *m = NULL;
-
-	ucm_config_init(&cfg, ucm_platform_find("snbep"));
-	cfg.strict = 1;
-	for (unsigned s = 0; s < UCM_NSPACES; s++)
-		cfg.access_ps[s] = 0;
-	if (ucm_create(&cfg, &m)) {
-		ucm_destroy(m);
-		return NULL;
-	}
-	return m;
+	return ct_model("snbep", 2, 0);
 }
 
 static unsigned bus_of(struct ucm_model *m, unsigned socket)
@@ -75,16 +64,7 @@ static uint64_t rd(struct ucm_model *m, unsigned socket, unsigned dev, unsigned 
 	return v;
 }
 
-static void no_strict(struct ucm_model *m, const char *what)
-{
-	for (size_t i = 0; i < ucm_strict_count(m); i++) {
-		char buf[512];
-
-		ucm_strict_format(m, i, buf, sizeof(buf));
-		ct_fail(__FILE__, __LINE__, "%s: strict record: %s", what, buf);
-	}
-	ucm_strict_clear(m);
-}
+#define no_strict(m, what) ct_model_no_strict(m, what, __FILE__, __LINE__)
 
 /* Sub-event index of box type bt's input "CODE.NAME". */
 static unsigned sub_of(const struct ucm_boxtype *bt, const char *name)
