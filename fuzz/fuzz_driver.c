@@ -23,8 +23,9 @@
  * it clear (the same skl input under its new SHA-1 name), so every
  * committed skl input keeps its meaning.  skl takes opcode byte % 8, the
  * original eight operations; snbep takes byte % 9, the ninth setting an
- * input's filter attribute (thread, node, opcode, state, frequency), which
- * the snbep CBo and PCU filters compare with.  The platforms' option bits
+ * input's filter attribute (thread, node, opcode, state, frequency, the
+ * QPI packet fields, the HA address), which the snbep CBo, PCU, QPI and HA
+ * filters compare with.  The platforms' option bits
  * stay decoded on snbep although it has no global control or PMI: the
  * driver must then touch nothing for them.
  *
@@ -250,6 +251,28 @@ static const char *const snbep_events[] = {
 	"UNC_R2_CLOCKTICKS", "UNC_R2_RING_AD_USED.CW_EVEN", "r2pcie/event=0x24/", "UNC_R2_TxR_CYCLES_FULL.AD",
 	"UNC_R3_CLOCKTICKS", "UNC_R3_RxR_OCCUPANCY.HOM", "r3qpi1/event=0x36,umask=0x3f/",
 	"UNC_R3_VNA_CREDITS_ACQUIRED",
+	/* appended: QPI packet match/mask on CTO_COUNT (whole registers,
+	 * packet fields, Table 2-92's named events with their presets, under
+	 * user terms), two presets that conflict on one port; HA
+	 * address/opcode match (an address the attribute operation reaches,
+	 * one it does not, every address bit); refused: reserved match bits, a
+	 * field too narrow, an unaligned address, no address, no opcode.  An
+	 * entry is byte % the table's length: when the table grew from 57, the
+	 * committed inputs with a byte of 57 or more were rewritten with
+	 * byte % 57, so that they keep their meaning */
+	"qpi/event=0x138,match0=0x1c00,mask0=0x1f80/", "qpi/UNC_Q_CTO_COUNT.DRS.DataC_M/",
+	"qpi/UNC_Q_CTO_COUNT.DRS.AnyDataC,match_dnid=1,mask_dnid=0x1f/", "UNC_Q_CTO_COUNT.DRS.AnyDataC",
+	"qpi1/event=0x138,match_mc=0xe,mask_mc=0xf,match_opc=0x0,mask_opc=0xf/",
+	"qpi/event=0x138,match_rnid=0x1,mask_rnid=0x1f,match_vnw=2,mask_vnw=3,match_rds=0x1,mask_rds=0xf/",
+	"qpi0/event=0x138,match1=0x10001,mask1=0xf000f,thresh=1/", "qpi0/UNC_Q_CTO_COUNT.DRS.DataC_E/",
+	"UNC_Q_CTO_COUNT.NCB.AnyMsg9flits", "qpi/event=0x138,mask0=0x1fe0/", "qpi/event=0x138,match_dnid=0x3/",
+	"ha/ADDR_OPC_MATCH.FILT,filter_opc=0x2,filter_addr=0x12345000/",
+	"ha/ADDR_OPC_MATCH.FILT,filter_opc=0x2,filter_addr=0x3000/",
+	"ha0/event=0x20,umask=0x3,filter_opc=0x21,filter_addr=0x0/",
+	"ha/UNC_H_ADDR_OPC_MATCH.FILT,filter_opc=0x10,filter_addr=0x3fffffffffc0/",
+	"qpi/event=0x138,match0=0x7/", "qpi/event=0x138,match_opc=0x10/",
+	"ha/ADDR_OPC_MATCH.FILT,filter_opc=0x2,filter_addr=0x1234/", "ha/ADDR_OPC_MATCH.FILT,filter_opc=0x2/",
+	"UNC_H_ADDR_OPC_MATCH.FILT",
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -376,13 +399,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FZ_FAIL("stop: %s", ucd_error(d));
 			break;
 		case 8: { /* a sub-event's filter attribute; bit 15 of the value:
-			   * none, which no filter rule matches */
+			   * none, which no filter rule matches.  The address (HA)
+			   * takes bits 8:0 at 20:12, the compared bits, and bits
+			   * 14:9 at 11:6, which the compare skips */
 			unsigned b = fz_u8(&f) % ucm_box_count(M), n = ucm_subev_count(ucm_box_def(M, (int)b)->type);
 			unsigned s = n ? pick_sub(&f, n) : 0, attr = fz_u8(&f) % UCM_NATTR;
 			uint16_t v = fz_u16(&f);
+			uint64_t a = v & 0x1FF;
 
+			if (attr == UCM_AT_ADDR)
+				a = a << 12 | (uint64_t)((v >> 9) & 0x3F) << 6;
 			if (n)
-				ucm_set_input_attr(M, (int)b, s, attr, v & 0x8000 ? UCM_ATTR_NONE : v & 0x1FF);
+				ucm_set_input_attr(M, (int)b, s, attr, v & 0x8000 ? UCM_ATTR_NONE : a);
 			break;
 		}
 		default: /* the session ends with a restore */

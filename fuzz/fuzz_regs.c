@@ -45,7 +45,7 @@ struct rig {
 	size_t pci[REF_MAXREGS];       /* model indexes of the PCI registers */
 	unsigned nboxes;
 	int boxmap[REF_MAXBOX];        /* model box -> ref box */
-	int filt[REF_MAXBOX];          /* model box -> model index of its filter, -1 */
+	int filt[REF_MAXBOX][UCM_MAXFILT]; /* model box, filter .idx -> model register index, -1 */
 	int boxof[REF_MAXREGS];        /* model register -> model box */
 	uint64_t cur[REF_MAXREGS];     /* every register as the last compare read it */
 };
@@ -324,13 +324,18 @@ static int setup(struct rig *g, struct fz *f)
 		g->boxmap[b] = ref_box_find(&g->ref, s, bi->type->name, bi->inst);
 		if (g->boxmap[b] < 0 || g->ref.boxes[g->boxmap[b]].nsub != ucm_subev_count(bi->type))
 			FZ_FAIL("box %s%u (socket %u) missing from the reference", bi->type->name, bi->inst, s);
-		g->filt[b] = -1;
+		for (unsigned k = 0; k < UCM_MAXFILT; k++)
+			g->filt[b][k] = -1;
 		for (size_t i = 0; i < g->nregs; i++) {
 			if (g->ri[i].box != bi || g->ri[i].socket != s)
 				continue;
 			g->boxof[i] = (int)b;
-			if (g->ri[i].kind == UCM_K_FILTER)
-				g->filt[b] = (int)i;
+			if (g->ri[i].kind == UCM_K_FILTER) {
+				if (g->ri[i].idx >= UCM_MAXFILT || g->filt[b][g->ri[i].idx] >= 0)
+					FZ_FAIL("%s: filter index %u out of range or taken twice", g->ri[i].name,
+						g->ri[i].idx);
+				g->filt[b][g->ri[i].idx] = (int)i;
+			}
 		}
 	}
 	return 0;
@@ -342,9 +347,76 @@ static unsigned pick_sub(struct fz *f, unsigned nsub)
 	return nsub <= 256 ? fz_u8(f) % nsub : fz_u16(f) % nsub;
 }
 
+/* Whether a box has a filter register. */
+static int has_filter(const struct rig *g, unsigned box)
+{
+	for (unsigned k = 0; k < UCM_MAXFILT; k++)
+		if (g->filt[box][k] >= 0)
+			return 1;
+	return 0;
+}
+
+/* The value of the filter field a UCM_FM_EQ/BIT/GE rule compares with (role
+ * and .arg), in the first of the box's filter registers by .idx that has
+ * it, as the registers read now; 0 where none has it. */
+static uint64_t rule_field(struct rig *g, unsigned box, const struct ucm_filtrule *fr)
+{
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		int fi = g->filt[box][k];
+		const struct ucm_layout *l = fi >= 0 ? g->ri[fi].layout : NULL;
+
+		for (unsigned j = 0; l && j < l->nfields; j++)
+			if (l->fields[j].role == fr->role && l->fields[j].arg == fr->arg)
+				return ucm_field_get(&l->fields[j], peek(g, (size_t)fi));
+	}
+	return 0;
+}
+
+/* The attribute bits the fields of a role hold over every filter register
+ * of a box, placed by UCM_FA_BIT(.arg), match side (mask 0) or mask side:
+ * their values in *val, the bits they hold in *held. */
+static void gather(struct rig *g, unsigned box, unsigned role, int mask, uint64_t *val,
+		   uint64_t *held)
+{
+	*val = *held = 0;
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		int fi = g->filt[box][k];
+		const struct ucm_layout *l = fi >= 0 ? g->ri[fi].layout : NULL;
+
+		for (unsigned j = 0; l && j < l->nfields; j++) {
+			const struct ucm_field *ff = &l->fields[j];
+			unsigned at = UCM_FA_BIT(ff->arg);
+
+			if (ff->role != role || UCM_FA_IS_MASK(ff->arg) != mask || at > 63)
+				continue;
+			*val |= ucm_field_get(ff, peek(g, (size_t)fi)) << at;
+			*held |= (ucm_field_mask(ff) >> ff->lo) << at;
+		}
+	}
+}
+
+/* Bit n (modulo the count) of the bits set in m, as a mask; 0 if none. */
+static uint64_t nth_bit(uint64_t m, unsigned n)
+{
+	unsigned c = 0;
+
+	for (uint64_t t = m; t; t &= t - 1)
+		c++;
+	if (!c)
+		return 0;
+	n %= c;
+	while (n--)
+		m &= m - 1;
+	return m & -m;
+}
+
 /* Attribute values worth trying: small, none, any, and one that the box's
- * filter currently passes (the field value a rule on this attribute
- * compares with, or a bit set in it). */
+ * filters currently pass or just fail.  EQ/BIT/GE: the field value a rule
+ * on this attribute compares with, or a bit set in it.  MASKED and EQ_BITS
+ * (the packet fields and the address, over several filter registers): the
+ * match fields' value, that value with one compared bit flipped (fails), or
+ * with one bit flipped that is not compared (masked out, below the rule's
+ * lowest bit, or beyond the fields: passes). */
 static uint64_t pick_attr(struct rig *g, struct fz *f, unsigned box, unsigned sub, unsigned attr)
 {
 	const struct ucm_evcode *ec = ucm_subev_code(ucm_box_def(g->m, (int)box)->type, sub);
@@ -356,16 +428,30 @@ static uint64_t pick_attr(struct rig *g, struct fz *f, unsigned box, unsigned su
 	case 2: return fz_u8(f);
 	case 3: return fz_u8(f) & 1 ? fz_u16(f) : (uint64_t)fz_u16(f) << 12 | fz_u16(f);
 	default:
-		for (unsigned i = 0; ec && g->filt[box] >= 0 && i < ec->nrules; i++) {
+		for (unsigned i = 0; ec && has_filter(g, box) && i < ec->nrules; i++) {
 			const struct ucm_filtrule *fr = &ec->rules[i];
-			const struct ucm_reginfo *ri = &g->ri[g->filt[box]];
-			uint64_t fv = 0;
+			uint64_t fv;
 
 			if (fr->attr != attr)
 				continue;
-			for (unsigned j = 0; j < ri->layout->nfields; j++)
-				if (ri->layout->fields[j].role == fr->role && ri->layout->fields[j].arg == fr->arg)
-					fv = ucm_field_get(&ri->layout->fields[j], peek(g, (size_t)g->filt[box]));
+			if (fr->how == UCM_FM_MASKED || fr->how == UCM_FM_EQ_BITS) {
+				uint64_t held, mv, mheld, cmp;
+
+				gather(g, box, fr->role, 0, &fv, &held);
+				if (fr->how == UCM_FM_MASKED) {
+					gather(g, box, fr->role, 1, &mv, &mheld);
+					cmp = mv & held;
+				} else {
+					cmp = held & (fr->arg < 64 ? ~0ull << fr->arg : 0);
+				}
+				switch ((k >> 3) & 3) {
+				case 0:
+				case 1: return fv;
+				case 2: return fv ^ nth_bit(cmp, k >> 5);
+				default: return fv ^ nth_bit(~cmp & ((held << 1) | held | 1), k >> 5);
+				}
+			}
+			fv = rule_field(g, box, fr);
 			if (fr->how == UCM_FM_BIT) {
 				for (unsigned b = 0; b < 64; b++)
 					if ((fv >> b) & 1)
@@ -498,35 +584,61 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 		in = inc % (ec->max_inc + 1u);
 		if (ucm_set_input(g->m, box, first, in) == 0)
 			ref_set_input(&g->ref, g->boxmap[box], first, in);
-		if ((inc & 0x40) && g->filt[box] >= 0 && ec->nrules) {
-			/* the box filter set so that this sub-event passes its rules
-			 * (where it has the attributes) */
-			size_t fi = (size_t)g->filt[box];
-			const struct ucm_layout *fl = g->ri[fi].layout;
-			uint64_t fv = peek(g, fi);
+		if ((inc & 0x40) && has_filter(g, (unsigned)box) && ec->nrules) {
+			/* the box's filter registers set so that this sub-event
+			 * passes its rules (where it has the attributes): EQ/BIT/GE
+			 * fields as before; MASKED and EQ_BITS match fields to the
+			 * attribute's bits they hold, the mask fields (inc bits 2:1)
+			 * kept, all ones, random or zero */
+			uint64_t fv[UCM_MAXFILT] = { 0 };
 
+			for (unsigned q = 0; q < UCM_MAXFILT; q++)
+				if (g->filt[box][q] >= 0)
+					fv[q] = peek(g, (size_t)g->filt[box][q]);
 			for (unsigned r = 0; r < ec->nrules; r++) {
 				const struct ucm_filtrule *fr = &ec->rules[r];
 				uint64_t a = ucm_get_input_attr(g->m, box, first, fr->attr);
+				int packet = fr->how == UCM_FM_MASKED || fr->how == UCM_FM_EQ_BITS;
 
 				if (a == UCM_ATTR_NONE)
 					continue;
-				for (unsigned j = 0; j < fl->nfields; j++) {
-					const struct ucm_field *ff = &fl->fields[j];
+				for (unsigned q = 0; q < UCM_MAXFILT; q++) {
+					const struct ucm_layout *fl =
+						g->filt[box][q] >= 0 ? g->ri[g->filt[box][q]].layout : NULL;
 
-					if (ff->role != fr->role || ff->arg != fr->arg)
-						continue;
-					if (fr->how == UCM_FM_BIT)
-						fv = ucm_field_put(ff, fv, ucm_field_get(ff, fv) | (a < 64 ? 1ull << a : 0));
-					else if (fr->how == UCM_FM_GE)
-						fv = ucm_field_put(ff, fv, a > (inc & 1u) ? a - (inc & 1u) : 0);
-					else
-						fv = ucm_field_put(ff, fv, a);
+					for (unsigned j = 0; fl && j < fl->nfields; j++) {
+						const struct ucm_field *ff = &fl->fields[j];
+						uint64_t w = ucm_field_mask(ff) >> ff->lo;
+						unsigned at = UCM_FA_BIT(ff->arg);
+
+						if (ff->role != fr->role || (!packet && ff->arg != fr->arg))
+							continue;
+						if (packet && !UCM_FA_IS_MASK(ff->arg)) {
+							fv[q] = ucm_field_put(ff, fv[q], at < 64 ? (a >> at) & w : 0);
+						} else if (packet) {
+							switch ((inc >> 1) & 3) {
+							case 0: break;
+							case 1: fv[q] = ucm_field_put(ff, fv[q], w); break;
+							case 2: fv[q] = ucm_field_put(ff, fv[q], (rnd >> (at & 31)) & w); break;
+							default: fv[q] = ucm_field_put(ff, fv[q], 0); break;
+							}
+						} else if (fr->how == UCM_FM_BIT) {
+							fv[q] = ucm_field_put(ff, fv[q],
+									      ucm_field_get(ff, fv[q]) | (a < 64 ? 1ull << a : 0));
+						} else if (fr->how == UCM_FM_GE) {
+							fv[q] = ucm_field_put(ff, fv[q], a > (inc & 1u) ? a - (inc & 1u) : 0);
+						} else {
+							fv[q] = ucm_field_put(ff, fv[q], a);
+						}
+					}
 				}
 			}
-			snapshot(g, before);
-			reg_write(g, fi, fv);
-			check_write(g, before);
+			for (unsigned q = 0; q < UCM_MAXFILT; q++)
+				if (g->filt[box][q] >= 0) {
+					snapshot(g, before);
+					reg_write(g, (size_t)g->filt[box][q], fv[q]);
+					check_write(g, before);
+				}
 		}
 	}
 }
