@@ -519,6 +519,17 @@ for e in arr:
 EOF
 	python3 "$work/check.py" "${manual_events[@]}" <"$work/out" >"$work/why" 2>&1 ||
 		fail "$last: $(cat "$work/why")"
+
+	# a Table 2-92 event shows the match/mask values it programs
+	run list --platform snbep
+	expect_rc 0
+	grep -qE '^      \[qpi event=0x138 umask=0x00 Q_Py_PCI_PMON_PKT_MATCH0=0x1c00 Q_Py_PCI_PMON_PKT_MASK0=0x1f00 counters 0,1,2,3; ' \
+		<(grep -A1 '^  UNC_Q_CTO_COUNT.DRS.AnyResp9flits$' "$work/out") ||
+		fail "$last: DRS.AnyResp9flits without its filter values"
+	run list --platform snbep --json
+	expect_rc 0
+	python3 -c 'import json,sys; e={x["name"]: x for x in json.load(sys.stdin)}["UNC_Q_CTO_COUNT.DRS.DataC_M"]; assert e["filters"] == {"Q_Py_PCI_PMON_PKT_MATCH0": 0x1C00, "Q_Py_PCI_PMON_PKT_MATCH1": 0x80000, "Q_Py_PCI_PMON_PKT_MASK0": 0x1FE0, "Q_Py_PCI_PMON_PKT_MASK1": 0xF0000}, e' \
+		<"$work/out" >"$work/why" 2>&1 || fail "$last: $(cat "$work/why")"
 }
 
 case_regs() {

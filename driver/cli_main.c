@@ -657,6 +657,15 @@ static int list_metrics(const struct opts *o, const struct ucm_platform *p, FILE
 	return 0;
 }
 
+/* The table name of filter register k a named event sets
+ * ("Q_Py_PCI_PMON_PKT_MATCH0"). */
+static const char *filter_name(const struct ucm_event *e, unsigned k)
+{
+	const struct ucm_regdef *rd = ucm_regdef_find(e->box, UCM_K_FILTER, e->filt[k].idx);
+
+	return rd ? rd->layout->name : "filter";
+}
+
 static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 {
 	if (o->list_metrics)
@@ -670,14 +679,23 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 			const struct ucm_evcode *ec = ucm_code_named(e->box, e->code);
 			char ctrs[64];
 
+			json_t *ev;
+
 			counters_of(e, ctrs, sizeof(ctrs));
-			json_array_append_new(
-				arr, json_pack("{s:s, s:s?, s:s, s:i, s:i, s:i, s:s, s:i, s:s, s:s}",
-					       "name", e->name, "alias", e->alias, "unit", e->box->name,
-					       "code", (int)e->code, "umask", (int)e->umask, "thresh",
-					       (int)e->thresh, "counters", ctrs, "max_inc",
-					       ec ? (int)ec->max_inc : 0, "description", e->desc,
-					       "source", e->cite));
+			ev = json_pack("{s:s, s:s?, s:s, s:i, s:i, s:i, s:s, s:i, s:s, s:s}", "name",
+				       e->name, "alias", e->alias, "unit", e->box->name, "code",
+				       (int)e->code, "umask", (int)e->umask, "thresh", (int)e->thresh,
+				       "counters", ctrs, "max_inc", ec ? (int)ec->max_inc : 0,
+				       "description", e->desc, "source", e->cite);
+			if (ev && e->nfilt) {
+				/* the filter register values the event needs (Table 2-92) */
+				json_t *fl = json_object();
+
+				for (unsigned k = 0; k < e->nfilt; k++)
+					json_object_set_new(fl, filter_name(e, k), json_integer(e->filt[k].val));
+				json_object_set_new(ev, "filters", fl);
+			}
+			json_array_append_new(arr, ev);
 		}
 		s = json_dumps(arr, JSON_INDENT(2));
 		json_decref(arr);
@@ -695,8 +713,11 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 		counters_of(e, ctrs, sizeof(ctrs));
 		fprintf(f, "  %s%s%s%s\n", e->name, e->alias ? " (" : "", e->alias ? e->alias : "",
 			e->alias ? ")" : "");
-		fprintf(f, "      [%s event=0x%02x umask=0x%02x%s%.0u counters %s; %s]\n", e->box->name,
-			e->code, e->umask, e->thresh ? " thresh=" : "", e->thresh, ctrs, e->cite);
+		fprintf(f, "      [%s event=0x%02x umask=0x%02x%s%.0u", e->box->name, e->code, e->umask,
+			e->thresh ? " thresh=" : "", e->thresh);
+		for (unsigned k = 0; k < e->nfilt; k++)
+			fprintf(f, " %s=0x%x", filter_name(e, k), e->filt[k].val);
+		fprintf(f, " counters %s; %s]\n", ctrs, e->cite);
 		fprintf(f, "      %s\n", e->desc);
 	}
 	if (p->nmetrics) {
