@@ -1164,6 +1164,70 @@ CT_TEST(snbep_hw_leaves_registers_as_found_on_normal_and_error_exit)
 	free(after);
 }
 
+/* The packet filters on a real box: the QPI match/mask registers are on F6
+ * of each port's device (Table 2-84), the HA's match registers on D14:F1
+ * (Table 2-33).  The driver writes them on both sockets' buses as the
+ * simulator's session does, in the same order, and leaves the values it
+ * found when it exits. */
+CT_TEST(snbep_hw_programs_the_packet_filters_and_restores_them)
+{
+	static const char *ev = "qpi/event=0x138,match0=0x1c00,mask0=0x1f00/,"
+				"ha/ADDR_OPC_MATCH.FILT,filter_opc=4,filter_addr=0x2f3c5a7b000/";
+	struct snap *before = snap_new(), *after = snap_new();
+	char simlog[300], hwlog[300];
+	struct accesses sa, ha;
+	struct ucb *h;
+	struct ucd *d;
+
+	CT_REQUIRE(before && after);
+	snprintf(simlog, sizeof(simlog), "/tmp/uncore-t-hw-%d-match-sim.log", (int)getpid());
+	CT_REQUIRE(sim_session("snbep", simlog, ev, 5000000) == 0);
+	CT_REQUIRE(load_accesses(simlog, NULL, -1, &sa) == 0);
+	unlink(simlog);
+	make_snbep("snbep-match", 0, &SNBEP_USUAL);
+	snprintf(hwlog, sizeof(hwlog), "%s/hw.log", root);
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(session(h, hwlog, ev, 5000000) == 0);
+	CT_REQUIRE(load_accesses(hwlog, NULL, -1, &ha) == 0);
+	CT_CHECK(same_accesses(&sa, &ha) > 40);
+	CT_EQ(count_accesses(&ha, "pciwr 0000:7f:09.6 0x228 4"), 2); /* program, restore */
+	CT_EQ(count_accesses(&ha, "pciwr 0000:3f:08.6 0x238 4"), 2);
+	CT_EQ(count_accesses(&ha, "pciwr 0000:7f:0e.1 0x44 4"), 2);
+	free(sa.a);
+	free(ha.a);
+
+	/* another agent's values stay theirs */
+	put_cfg(0x3F, 8, 6, 0x228, 0x1800, 4);
+	put_cfg(0x7F, 9, 6, 0x23C, 0xF0000, 4);
+	put_cfg(0x3F, 14, 1, 0x48, 0x14, 4);
+	snapshot(before);
+	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
+	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
+	CT_REQUIRE(ucd_add_events(d, ev) == 0);
+	CT_REQUIRE(ucd_start(d) == 0);
+	for (unsigned b = 0; b < 2; b++) {
+		uint8_t bus = b ? 0x7F : 0x3F;
+
+		for (uint8_t dev = 8; dev <= 9; dev++) {
+			CT_EQ(get_cfg(bus, dev, 6, 0x228, 4), 0x1C00);
+			CT_EQ(get_cfg(bus, dev, 6, 0x22C, 4), 0);
+			CT_EQ(get_cfg(bus, dev, 6, 0x238, 4), 0x1F00);
+			CT_EQ(get_cfg(bus, dev, 6, 0x23C, 4), 0);
+		}
+		CT_EQ(get_cfg(bus, 14, 1, 0x48, 4), 4);
+		CT_EQ(get_cfg(bus, 14, 1, 0x40, 4), 0xC5A7B000);
+		CT_EQ(get_cfg(bus, 14, 1, 0x44, 4), 0x2F3);
+	}
+	CT_REQUIRE(ucd_sample(d) == 0);
+	ucd_close(d);
+	snapshot(after);
+	check_same(before, after, "after the packet filters");
+	ucb_destroy(h);
+	rm_tree();
+	free(before);
+	free(after);
+}
+
 /* Counting has begun: GLOBAL_CTRL.EN (SKL 2.2) ... */
 static int skl_counting(void)
 {
