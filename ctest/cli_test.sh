@@ -928,6 +928,35 @@ case_trace_from_start() {
 	expect_err "counters equal the model's ground truth"
 }
 
+# Buses and node IDs where firmware put them: the driver finds the sockets
+# through CPUNODEID and GIDNIDMAP; bad lists are usage errors.
+case_snbep_buses() {
+	run stat --platform snbep --pci-bus 0xff,0x1f --node-ids 5,2 --per-socket --check -x, \
+		-e UNC_H_CLOCKTICKS --duration 0.001
+	expect_rc 0
+	expect_err "counters equal the model's ground truth"
+	[ "$(grep -cE '^S[01],1,2[0-9]{6},,UNC_H_CLOCKTICKS,' "$work/out")" -eq 2 ] || fail "$last: $(cat "$work/out")"
+	run regs --platform snbep --pci-bus 0xff,0x1f --node-ids 5,2
+	expect_rc 0
+	grep -qE '^0 pci +ff:0b\.0\+0x040 UBOX_CPUNODEID +0x00000005 ' "$work/out" || fail "$last: no node 5 on bus 0xff"
+	grep -qE '^1 pci +1f:0b\.0\+0x054 UBOX_GIDNIDMAP +0x00fa3215 ' "$work/out" || fail "$last: GIDNIDMAP"
+	run stat --platform snbep --pci-bus 0x3f,0x3f
+	expect_rc 2
+	expect_err "sockets 0 and 1 on one PCI bus 0x3f"
+	run stat --platform snbep --node-ids 1
+	expect_rc 2
+	expect_err "--node-ids: 1 node IDs for 2 sockets"
+	run stat --platform snbep --node-ids 1,8
+	expect_rc 2
+	expect_err "--node-ids: 8 out of range (max 7)"
+	run stat --platform snbep --pci-bus 0x3f,,0x7f
+	expect_rc 2
+	expect_err "is not a list of numbers"
+	run stat --pci-bus 1
+	expect_rc 2
+	expect_err "skl is a one-socket platform"
+}
+
 # On a terminal, a replay shows its progress on stderr; not in a pipe.
 case_trace_progress() {
 	run trace gen idle --duration 0.02 -o "$work/i.uct"
@@ -1068,7 +1097,7 @@ case_selftest() {
 	local c fake
 	for c in check stat_default stat_csv stat_json stat_interval bad_option bad_event \
 		bad_workload bad_platform output_file output_error list regs record_replay trace \
-		trace_progress trace_snbep trace_from_start allowlist metric_output metric_errors list_metrics allowlist_snbep \
+		trace_progress trace_snbep trace_from_start snbep_buses allowlist metric_output metric_errors list_metrics allowlist_snbep \
 		hw_replay_snbep; do
 		for fake in true false; do
 			if bash "$0" "$(command -v $fake)" "$c" >/dev/null 2>&1; then

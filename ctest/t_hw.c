@@ -504,16 +504,14 @@ static int session(struct ucb *base, const char *path, const char *events, uint6
 
 /* The same session on the simulator of platform plat, strict: the driver
  * did nothing the manual calls undefined. */
-static int sim_session(const char *plat, const char *path, const char *events, uint64_t ns)
+static int sim_session_cfg(struct ucm_config *cfg, const char *path, const char *events, uint64_t ns)
 {
-	struct ucm_config cfg;
 	struct ucm_model *m;
 	struct ucb *sim;
 	int rc;
 
-	ucm_config_init(&cfg, ucm_platform_find(plat));
-	cfg.strict = 1;
-	if (ucm_create(&cfg, &m))
+	cfg->strict = 1;
+	if (ucm_create(cfg, &m))
 		return -1;
 	if (ucb_sim_create(m, &sim)) {
 		ucm_destroy(m);
@@ -527,6 +525,14 @@ static int sim_session(const char *plat, const char *path, const char *events, u
 	ucb_destroy(sim);
 	ucm_destroy(m);
 	return rc;
+}
+
+static int sim_session(const char *plat, const char *path, const char *events, uint64_t ns)
+{
+	struct ucm_config cfg;
+
+	ucm_config_init(&cfg, ucm_platform_find(plat));
+	return sim_session_cfg(&cfg, path, events, ns);
 }
 
 /* The accesses of a log: operation and arguments; what a read returned and
@@ -774,6 +780,22 @@ CT_TEST(snbep_hw_finds_the_uncore_buses_the_firmware_chose)
 	CT_CHECK(count_accesses(&h, "0000:ff:0e.1") > 0 && count_accesses(&h, "0000:1f:0e.1") > 0);
 	CT_EQ(count_accesses(&h, "0000:3f:") + count_accesses(&h, "0000:7f:"), 0);
 	free(s.a);
+	/* and a simulator configured like this box (ucm_config.pci_bus,
+	 * node_id: socket 0 node 2 on 0xFF, socket 1 node 5 on 0x1F) makes the
+	 * same accesses without renaming (the foreign UBox on bus 0x80 aside) */
+	{
+		struct ucm_config cfg;
+
+		ucm_config_init(&cfg, ucm_platform_find("snbep"));
+		cfg.pci_bus[0] = 0xFF;
+		cfg.pci_bus[1] = 0x1F;
+		cfg.node_id[0] = 2;
+		cfg.node_id[1] = 5;
+		CT_REQUIRE(sim_session_cfg(&cfg, simlog, SNBEP_EVENTS, 50000000) == 0);
+		CT_REQUIRE(load_accesses(simlog, NULL, 11 << 3, &s) == 0);
+		CT_CHECK(same_accesses(&s, &h) > 400);
+		free(s.a);
+	}
 	free(h.a);
 	/* the UBox function: the ID of D11:F0 on every bus, the node ID and
 	 * map where it is the E5-2600's, then socket 0's again (identify) */

@@ -5,6 +5,7 @@
  * torn two-dword PCI reads, the guide's 2.1.1 box-level freeze around
  * programming, and no strict-mode record from the driver.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -495,6 +496,84 @@ CT_TEST(box_freeze_wraps_programming)
 	CT_CHECK(nctl_frozen >= 2);
 	ct_no_strict(&r, "freeze", __FILE__, __LINE__);
 	ct_rig_close(&r);
+}
+
+/* Firmware puts the uncore buses and node IDs where it likes (public facts:
+ * Linux maps them through CPUNODEID and GIDNIDMAP).  A model configured
+ * with socket 0 on bus 0xFF as node 5 and socket 1 on bus 0x1F as node 2
+ * answers there (and not on 0x3F/0x7F); GIDNIDMAP holds 5 and 2 in fields 0
+ * and 1 and the IDs left, smallest first, in the others (0xFA3215); the
+ * driver finds both sockets in order and counts each one's traffic; a
+ * request's node defaults to its socket's node ID. */
+CT_TEST(driver_follows_buses_and_node_ids_the_firmware_chose)
+{
+	struct ucm_config cfg;
+	struct ct_rig r;
+	uint64_t v = 0;
+	int box;
+	unsigned sub;
+
+	ucm_config_init(&cfg, ucm_platform_find("snbep"));
+	cfg.pci_bus[0] = 0xFF;
+	cfg.pci_bus[1] = 0x1F;
+	cfg.node_id[0] = 5;
+	cfg.node_id[1] = 2;
+	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, NULL) == 0);
+	CT_EQ(ucm_pci_bus(r.m, 0), 0xFF);
+	CT_EQ(ucm_node_id(r.m, 1), 2);
+	CT_EQ(ucm_pci_read(r.m, 0, 0xFF, 11, 0, 0x40, 4, &v), 0);
+	CT_EQ(v, 5);
+	CT_EQ(ucm_pci_read(r.m, 0, 0x1F, 11, 0, 0x40, 4, &v), 0);
+	CT_EQ(v, 2);
+	CT_EQ(ucm_pci_read(r.m, 0, 0x1F, 11, 0, 0x54, 4, &v), 0);
+	CT_EQ(v, 0xFA3215);
+	CT_EQ(ucm_pci_read(r.m, 0, 0x3F, 11, 0, 0x00, 4, &v), -ENODEV); /* not on the usual bus */
+	CT_EQ(ucd_sockets(r.d), 2);
+	/* node 5's requests pass a node mask of bit 5 on socket 0 only */
+	CT_EQ(ucd_add_events(r.d, "UNC_H_REQUESTS.READS,cbo/TOR_INSERTS.NID_MISS_OPCODE,filter_opc=0x182,filter_nid=0x20/"), 0);
+	CT_EQ(ucd_start(r.d), 0);
+	box = ucm_box_find(r.m, 1, "ha", 0);
+	CT_REQUIRE(box >= 0);
+	CT_EQ(ct_feed(r.m, "cbo", -1, "TOR_INSERTS.DRd_MISS", 1), 0);
+	sub = (unsigned)ucm_subev_find(ucm_box_def(r.m, box)->type, "REQUESTS.READS");
+	CT_EQ(ucm_set_input(r.m, box, sub, 1), 0);
+	CT_EQ(ucm_run_cycles(r.m, 0, 2700000), 0);
+	CT_EQ(ucd_sample(r.d), 0);
+	CT_EQ(ucd_stop(r.d), 0);
+	CT_EQ(ucd_event_socket_total(r.d, 0, 0), 0);
+	CT_CHECK(ucd_event_socket_total(r.d, 0, 1) >= 2700000);
+	CT_CHECK(ucd_event_socket_total(r.d, 1, 0) >= 8 * 2700000ull);
+	CT_EQ(ucd_event_socket_total(r.d, 1, 1), 0);
+	ct_check_truth(&r, "moved buses", __FILE__, __LINE__);
+	CT_EQ(ucd_restore(r.d), 0);
+	ct_no_strict(&r, "moved buses", __FILE__, __LINE__);
+	ct_rig_close(&r);
+}
+
+/* Bus and node-ID configurations the model refuses, naming the socket. */
+CT_TEST(bad_bus_and_node_configurations_are_refused)
+{
+	static const struct {
+		uint8_t bus[2], node[2];
+		const char *want;
+	} bad[] = {
+		{ { 0x3F, 0x3F }, { 0, 0 }, "sockets 0 and 1 on one PCI bus 0x3f" },
+		{ { 0x80, 0 }, { 0, 0 }, "socket 1 has none" },
+		{ { 0, 0 }, { 3, 3 }, "sockets 0 and 1 with one node ID 3" },
+		{ { 0, 0 }, { 8, 1 }, "node ID 8 of socket 0" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ucm_config cfg;
+		struct ucm_model *m = NULL;
+
+		ucm_config_init(&cfg, ucm_platform_find("snbep"));
+		memcpy(cfg.pci_bus, bad[i].bus, 2);
+		memcpy(cfg.node_id, bad[i].node, 2);
+		CT_EQ(ucm_create(&cfg, &m), -EINVAL);
+		CT_CONTAINS(m ? ucm_error(m) : NULL, bad[i].want);
+		ucm_destroy(m);
+	}
 }
 
 CT_MAIN()

@@ -32,6 +32,9 @@ struct opts {
 	int have_duration, have_seed;
 	unsigned ncbo;
 	unsigned sockets;
+	/* --pci-bus, --node-ids: each socket's uncore bus and node ID */
+	uint8_t pci_bus[UCM_MAXSOCK], node_id[UCM_MAXSOCK];
+	unsigned npci_bus, nnode_ids;
 	struct uct_gen_opts gen;
 };
 

@@ -79,6 +79,8 @@ static void usage(FILE *f)
 		"  --ncbo N             number of C-Boxes (skl 1-4, snbep 1-8; default all)\n"
 		"  --sockets N          sockets (snbep 1-2, default 2; skl 1)\n"
 		"  --uclk-mhz F         uncore clock (default: skl 3000, snbep 2700)\n"
+		"  --pci-bus B,B        each socket's uncore PCI bus (default: snbep 0x3f,0x7f)\n"
+		"  --node-ids N,N       each socket's node ID, 0-7 (default 0,1)\n"
 		"  --check              compare every count with the model's ground truth and\n"
 		"                       fail on a difference or on any strict-mode record\n"
 		"\n"
@@ -122,6 +124,30 @@ static int parse_count(const char *opt, const char *s, unsigned max, unsigned *o
 	return 0;
 }
 
+/* One value per socket, comma-separated, each at most max. */
+static int parse_per_socket(const char *opt, const char *s, unsigned max, uint8_t *out, unsigned *n)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	*n = 0;
+	for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		int rc;
+
+		if (*n == UCM_MAXSOCK)
+			return cli_fail(EXIT_USAGE, "%s: more than %u sockets", opt, UCM_MAXSOCK);
+		if ((rc = parse_u64(opt, w, &v)))
+			return rc;
+		if (v > max)
+			return cli_fail(EXIT_USAGE, "%s: %s out of range (max %u)", opt, w, max);
+		out[(*n)++] = (uint8_t)v;
+	}
+	if (!*n || strlen(s) >= sizeof(buf) || s[strlen(s) - 1] == ',' || strstr(s, ",,") || *s == ',')
+		return cli_fail(EXIT_USAGE, "%s: '%s' is not a list of numbers (one per socket)", opt, s);
+	return 0;
+}
+
 static int parse_double(const char *opt, const char *s, double *v, int zero_ok)
 {
 	char *end;
@@ -147,7 +173,7 @@ static const char *refused(char *const *argv, int word, char buf[3])
 	return buf;
 }
 
-enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_SOCKETS, O_UCLK,
+enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_SOCKETS, O_UCLK, O_PCI_BUS, O_NODE_IDS,
        O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD, O_BINARY,
        O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
        O_HW_PCI, O_METRICS };
@@ -163,6 +189,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "seed", required_argument, 0, O_SEED },
 		{ "ncbo", required_argument, 0, O_NCBO },
 		{ "sockets", required_argument, 0, O_SOCKETS },
+		{ "pci-bus", required_argument, 0, O_PCI_BUS },
+		{ "node-ids", required_argument, 0, O_NODE_IDS },
 		{ "uclk-mhz", required_argument, 0, O_UCLK },
 		{ "check", no_argument, 0, O_CHECK },
 		{ "per-socket", no_argument, 0, O_PER_SOCKET },
@@ -269,6 +297,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if ((rc = parse_count("--sockets", optarg, 8, &o->sockets)))
 				return rc;
 			break;
+		case O_PCI_BUS:
+			if ((rc = parse_per_socket("--pci-bus", optarg, 255, o->pci_bus, &o->npci_bus)))
+				return rc;
+			break;
+		case O_NODE_IDS:
+			if ((rc = parse_per_socket("--node-ids", optarg, 7, o->node_id, &o->nnode_ids)))
+				return rc;
+			break;
 		case O_UCLK:
 			if ((rc = parse_double("--uclk-mhz", optarg, &o->uclk_mhz, 0)))
 				return rc;
@@ -362,9 +398,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	if (strcmp(o->backend, "sim") && strcmp(o->backend, "hw") && strncmp(o->backend, "replay:", 7))
 		return cli_fail(EXIT_USAGE, "--backend: '%s' (expected sim, hw or replay:FILE)", o->backend);
 	if (strcmp(o->backend, "sim") && (o->check || o->trace || strcmp(o->workload, "mixed") || o->ncbo ||
-					  o->sockets || o->uclk_mhz))
+					  o->sockets || o->uclk_mhz || o->npci_bus || o->nnode_ids))
 		return cli_fail(EXIT_USAGE,
-				"--check, --trace, --workload, --ncbo, --sockets and --uclk-mhz need the sim backend");
+				"--check, --trace, --workload, --ncbo, --sockets, --uclk-mhz, --pci-bus and --node-ids need the sim backend");
 	if (strcmp(o->cmd, "stat") &&
 	    (o->events || o->metrics || o->interval_ms || o->sep || o->check || o->per_socket || o->trace))
 		return cli_fail(EXIT_USAGE, "-e, -M, -I, -x, --per-socket, --trace and --check go with 'stat'");
@@ -452,6 +488,20 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 			return cli_fail(EXIT_USAGE, "--sockets %u, but the trace has %u", o->sockets,
 					h->sockets);
 		cfg->sockets = o->sockets;
+	}
+	if (o->npci_bus || o->nnode_ids) {
+		unsigned ns = cfg->sockets ? cfg->sockets : p->sockets_default ? p->sockets_default : 1;
+
+		if (o->npci_bus && o->npci_bus != ns)
+			return cli_fail(EXIT_USAGE, "--pci-bus: %u buses for %u sockets", o->npci_bus, ns);
+		if (o->nnode_ids && o->nnode_ids != ns)
+			return cli_fail(EXIT_USAGE, "--node-ids: %u node IDs for %u sockets", o->nnode_ids, ns);
+		if (p->max_sockets < 2)
+			return cli_fail(EXIT_USAGE,
+					"--pci-bus and --node-ids: %s is a one-socket platform at fixed PCI addresses",
+					p->name);
+		memcpy(cfg->pci_bus, o->pci_bus, sizeof(cfg->pci_bus));
+		memcpy(cfg->node_id, o->node_id, sizeof(cfg->node_id));
 	}
 	if (o->uclk_mhz) {
 		uint64_t hz = (uint64_t)(o->uclk_mhz * 1e6);

@@ -285,7 +285,7 @@ static int setup(struct rig *g, struct fz *f)
 	}
 	if (ucm_create(&cfg, &g->m))
 		FZ_FAIL("model: %s", g->m ? ucm_error(g->m) : "no memory");
-	if (ref_init(&g->ref, g->p, ninst, cfg.sockets, cfg.clock_hz))
+	if (ref_init(&g->ref, g->p, ninst, cfg.sockets, cfg.clock_hz, cfg.pci_bus, cfg.node_id))
 		FZ_FAIL("%s exceeds the reference model's limits", g->p->name);
 	g->nsockets = ucm_nsockets(g->m);
 	g->ncpus = ucm_cpus_per_socket(g->m);

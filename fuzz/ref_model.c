@@ -131,15 +131,28 @@ static uint64_t reset_value(const struct ref_model *r, const struct ref_reg *g)
 		v = bi->devid ? bi->devid : r->p->devids[0];
 		break;
 	case UCM_K_NODEID:
-		/* node ID of the socket: socket i is node i */
-		v = g->socket;
+		v = r->node[g->socket];
 		break;
-	case UCM_K_NODEMAP:
-		/* 3-bit field i = node ID of socket i = i */
+	case UCM_K_NODEMAP: {
+		/* 3-bit field i = node ID of socket i; the fields past the last
+		 * socket take the IDs left, smallest first */
+		int taken[8] = { 0 };
+
 		v = 0;
-		for (unsigned i = 0; i < 8; i++)
-			v |= (uint64_t)i << (3 * i);
+		for (unsigned i = 0; i < 8; i++) {
+			unsigned id = 0;
+
+			if (i < r->nsockets) {
+				id = r->node[i];
+			} else {
+				while (taken[id])
+					id++;
+			}
+			taken[id] = 1;
+			v |= (uint64_t)id << (3 * i);
+		}
 		break;
+	}
 	case UCM_K_BAR:
 		v = r->p->bar_default;
 		break;
@@ -156,14 +169,24 @@ static uint64_t reset_value(const struct ref_model *r, const struct ref_reg *g)
 }
 
 int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *ninst,
-	     unsigned sockets, const uint64_t *clock_hz)
+	     unsigned sockets, const uint64_t *clock_hz, const uint8_t *bus, const uint8_t *node)
 {
+	int given_bus = 0, given_node = 0;
+
 	memset(r, 0, sizeof(*r));
 	r->p = p;
 	r->ncores = p->ncores;
 	r->nsockets = sockets ? sockets : p->sockets_default ? p->sockets_default : 1;
 	if (r->nsockets > REF_MAXSOCK || r->ncores > UCM_MAXCORES || p->nclocks > UCM_MAXCLK)
 		return -1;
+	for (unsigned s = 0; s < r->nsockets; s++) {
+		given_bus |= bus && bus[s];
+		given_node |= node && node[s];
+	}
+	for (unsigned s = 0; s < r->nsockets; s++) {
+		r->bus[s] = given_bus ? bus[s] : p->pci_bus ? p->pci_bus[s] : 0;
+		r->node[s] = given_node ? node[s] : (uint8_t)s;
+	}
 	for (unsigned d = 0; d < p->nclocks; d++)
 		r->hz[d] = clock_hz && clock_hz[d] ? clock_hz[d] : p->clocks[d].hz_default;
 	for (unsigned i = 0; i < UCM_MAXBT; i++)
@@ -193,14 +216,14 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 				g->bytes = d->layout->width / 8;
 				if (g->space == UCM_PCI)
 					/* an offset past 0xFFF is on a later function */
-					g->key = ((uint64_t)p->pci_bus[s] << 20) + ((uint64_t)bi->dev << 15) +
+					g->key = ((uint64_t)r->bus[s] << 20) + ((uint64_t)bi->dev << 15) +
 						 ((uint64_t)bi->fn << 12) + bi->base + d->off;
 				else
 					g->key = bi->base + d->off;
 			}
 			/* attributes start as the tables give them, per sub-event;
 			 * one a rule reads and the table leaves unset is the local
-			 * node (the socket) or the first clock in 100 MHz units; a
+			 * node (the socket's ID) or the first clock in 100 MHz units; a
 			 * packet comes from the other socket on VNA (2), state and
 			 * address 0 */
 			for (unsigned c = 0, sub = 0; c < bi->type->ncodes; c++) {
@@ -216,9 +239,9 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 							ruled |= ec->rules[q].attr == a;
 						if (v == UCM_ATTR_NONE && ruled) {
 							if (a == UCM_AT_NID || a == UCM_AT_DNID)
-								v = s;
+								v = r->node[s];
 							else if (a == UCM_AT_RNID)
-								v = r->nsockets > 1 ? s ^ 1 : s;
+								v = r->node[r->nsockets > 1 ? s ^ 1 : s];
 							else if (a == UCM_AT_FREQ)
 								v = r->hz[0] / 100000000u;
 							else if (a == UCM_AT_VNW)

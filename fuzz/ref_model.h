@@ -58,13 +58,16 @@ struct ref_model {
 	struct ref_socket sock[REF_MAXSOCK];
 	uint64_t now_ps;
 	uint64_t hz[UCM_MAXCLK], cycles[UCM_MAXCLK];
+	uint8_t bus[REF_MAXSOCK], node[REF_MAXSOCK]; /* each socket's PCI bus, node ID */
 };
 
 /* ninst: instances per box type (0: default); sockets 0: the platform's
- * default; clock_hz: per clock domain, NULL or 0: default.  Returns -1 when
- * the platform exceeds the reference's limits. */
+ * default; clock_hz: per clock domain, NULL or 0: default; bus, node: each
+ * socket's uncore PCI bus and node ID, NULL or all 0: the platform's buses
+ * and socket i as node i (a configuration the model accepts).  Returns -1
+ * when the platform exceeds the reference's limits. */
 int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *ninst,
-	     unsigned sockets, const uint64_t *clock_hz);
+	     unsigned sockets, const uint64_t *clock_hz, const uint8_t *bus, const uint8_t *node);
 void ref_reset(struct ref_model *r);
 /* Register access by (space, key) with byte lanes for PCI/MMIO; returns
  * -1 where the model answers an error (unmapped MSR, absent cpu or device). */

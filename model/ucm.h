@@ -21,6 +21,7 @@
 #define UCM_MAXCLK 4
 #define UCM_MAXBT 16
 #define UCM_MAXCORES 64
+#define UCM_MAXSOCK 8   /* node IDs are 3 bits (Xeon GIDNIDMAP) */
 
 struct ucm_model;
 
@@ -34,6 +35,10 @@ struct ucm_config {
 	uint64_t bar;                     /* 0: platform default */
 	uint16_t devid;                   /* 0: platform's first */
 	int strict;                       /* record undefined programming */
+	/* where the firmware put each socket: its uncore PCI bus and its node
+	 * ID (0-7); all 0: the platform's buses, socket i is node i */
+	uint8_t pci_bus[UCM_MAXSOCK];
+	uint8_t node_id[UCM_MAXSOCK];
 };
 
 /* Default access costs, picoseconds: a /dev/cpu/N/msr pread, a sysfs PCI
@@ -48,6 +53,10 @@ void ucm_destroy(struct ucm_model *m);
 const char *ucm_error(const struct ucm_model *m);
 const struct ucm_platform *ucm_platform_of(const struct ucm_model *m);
 unsigned ucm_nsockets(const struct ucm_model *m);
+/* The uncore PCI bus and the node ID of a socket (ucm_config.pci_bus,
+ * node_id). */
+unsigned ucm_pci_bus(const struct ucm_model *m, unsigned socket);
+unsigned ucm_node_id(const struct ucm_model *m, unsigned socket);
 unsigned ucm_cpus_per_socket(const struct ucm_model *m);
 /* Hardware reset: every register to its reset value, counters to 0. */
 void ucm_reset(struct ucm_model *m);

@@ -46,6 +46,18 @@ unsigned ucm_nsockets(const struct ucm_model *m)
 	return m->nsockets;
 }
 
+unsigned ucm_pci_bus(const struct ucm_model *m, unsigned socket)
+{
+	return socket < m->nsockets ? m->bus[socket] : 0;
+}
+
+unsigned ucm_node_id(const struct ucm_model *m, unsigned socket)
+{
+	return socket < m->nsockets ? m->node[socket] : 0;
+}
+
+static uint64_t nodemap(const struct ucm_model *m);
+
 unsigned ucm_cpus_per_socket(const struct ucm_model *m)
 {
 	return m->ncores;
@@ -262,7 +274,9 @@ static uint64_t reg_reset_value(const struct ucm_model *m, const struct ucm_reg 
 			return r->box->def->devid;
 		return m->cfg.devid ? m->cfg.devid : m->plat->devids[0];
 	case UCM_K_NODEID:
-		return r->box->socket;
+		return m->node[r->box->socket];
+	case UCM_K_NODEMAP:
+		return nodemap(m);
 	case UCM_K_BAR:
 		return m->cfg.bar ? m->cfg.bar : m->plat->bar_default;
 	case UCM_K_NBOXES:
@@ -274,9 +288,31 @@ static uint64_t reg_reset_value(const struct ucm_model *m, const struct ucm_reg 
 	}
 }
 
+/* GIDNIDMAP: field i (bits 3i+2:3i) holds the node ID of socket i; the
+ * fields past the last socket hold the IDs no socket has, in increasing
+ * order, so that the map stays a permutation (socket i is node i: the
+ * public facts' identity map 0xFAC688). */
+static uint64_t nodemap(const struct ucm_model *m)
+{
+	unsigned used = 0, next = 0;
+	uint64_t v = 0;
+
+	for (unsigned s = 0; s < m->nsockets; s++) {
+		v |= (uint64_t)m->node[s] << (3 * s);
+		used |= 1u << m->node[s];
+	}
+	for (unsigned i = m->nsockets; i < 8; i++) {
+		while (used >> next & 1)
+			next++;
+		v |= (uint64_t)next << (3 * i);
+		used |= 1u << next;
+	}
+	return v;
+}
+
 /* An attribute a code's filter rules read but its table leaves unset gets
  * a default that a pass-all filter matches: the request's node is the
- * box's own socket (node i is socket i, as GIDNIDMAP maps them), and the
+ * box's own socket's node ID (as GIDNIDMAP maps them), and the
  * cores run at the platform's first clock rounded to the 100 MHz units of
  * the frequency bands.  A QPI packet goes to this socket (DNID) from the
  * other (RNID) on VNA, with response data state 0; a request's address is
@@ -286,10 +322,10 @@ static uint64_t attr_default(const struct ucm_model *m, const struct ucm_box *b,
 	switch (a) {
 	case UCM_AT_NID:
 	case UCM_AT_DNID:
-		return b->socket;
+		return m->node[b->socket];
 	case UCM_AT_RNID:
 		/* a packet crossing this socket's link comes from the other */
-		return m->nsockets > 1 ? b->socket ^ 1 : b->socket;
+		return m->node[m->nsockets > 1 ? b->socket ^ 1 : b->socket];
 	case UCM_AT_FREQ:
 		return ucm_clock_hz(m, 0) / 100000000u;
 	case UCM_AT_VNW:
@@ -324,6 +360,37 @@ static void init_attrs(const struct ucm_model *m, struct ucm_box *b)
 	}
 }
 
+/* Each socket's uncore bus and node ID: the platform's and the identity,
+ * or the configuration's, one each, all different. */
+static int sockets_layout(struct ucm_model *m, const struct ucm_config *cfg)
+{
+	const struct ucm_platform *p = m->plat;
+	int any_bus = 0, any_node = 0;
+
+	for (unsigned s = 0; s < UCM_MAXSOCK; s++) {
+		any_bus |= cfg->pci_bus[s] != 0;
+		any_node |= cfg->node_id[s] != 0;
+	}
+	for (unsigned s = 0; s < m->nsockets; s++) {
+		m->bus[s] = any_bus ? cfg->pci_bus[s] : p->pci_bus ? p->pci_bus[s] : 0;
+		m->node[s] = any_node ? cfg->node_id[s] : (uint8_t)s;
+		if (any_bus && !cfg->pci_bus[s])
+			return ucm_seterr(m, -EINVAL, "PCI buses: socket %u has none (give one per socket)", s);
+		if (m->node[s] > 7)
+			return ucm_seterr(m, -EINVAL, "node ID %u of socket %u: node IDs are 3 bits (0-7)",
+					  m->node[s], s);
+		for (unsigned t = 0; t < s; t++) {
+			if (m->bus[t] == m->bus[s] && (any_bus || p->pci_bus))
+				return ucm_seterr(m, -EINVAL, "sockets %u and %u on one PCI bus 0x%02x", t, s,
+						  m->bus[s]);
+			if (m->node[t] == m->node[s])
+				return ucm_seterr(m, -EINVAL, "sockets %u and %u with one node ID %u", t, s,
+						  m->node[s]);
+		}
+	}
+	return 0;
+}
+
 int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 {
 	const struct ucm_platform *p = cfg->plat;
@@ -344,6 +411,10 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 	if (m->nsockets > p->max_sockets || m->ncores > UCM_MAXCORES) {
 		ucm_seterr(m, -EINVAL, "%s supports 1..%u sockets and at most %u cpus per socket",
 			   p->name, p->max_sockets, UCM_MAXCORES);
+		*out = m;
+		return -EINVAL;
+	}
+	if (sockets_layout(m, cfg)) {
 		*out = m;
 		return -EINVAL;
 	}
@@ -407,7 +478,7 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 			r->box = b;
 			r->space = bt->space;
 			if (bt->space == UCM_PCI)
-				r->key = ucm_pci_key(p->pci_bus[b->socket], bi->dev, bi->fn,
+				r->key = ucm_pci_key(m->bus[b->socket], bi->dev, bi->fn,
 						     (unsigned)(bi->base + d->off));
 			else
 				r->key = bi->base + d->off;

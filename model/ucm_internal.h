@@ -67,6 +67,7 @@ struct ucm_model {
 	struct ucm_config cfg;
 	const struct ucm_platform *plat;
 	unsigned nsockets, ncores;
+	uint8_t bus[UCM_MAXSOCK], node[UCM_MAXSOCK]; /* each socket's PCI bus, node ID */
 	unsigned ninst[UCM_MAXBT];
 	/* registers, and per-space indexes sorted by (socket, key) */
 	size_t nregs;

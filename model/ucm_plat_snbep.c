@@ -350,8 +350,6 @@ static const struct ucm_field f_nodemap[] = {
 static const struct ucm_layout l_nodemap = {
 	"GIDNIDMAP", "public facts (Linux uncore_snbep.c)", 32, ARRAY_LEN(f_nodemap), f_nodemap
 };
-/* identity: node i is socket i (3-bit fields 7..0 = 7,6,...,0) */
-#define NODEMAP_IDENTITY 0xFAC688u
 
 /* ---- PCU C-state residency counters (2.6.3.3) ---- */
 
@@ -423,7 +421,9 @@ static const struct ucm_regdef r_cstate[] = {
 static const struct ucm_regdef r_ubox_pci[] = {
 	PCI_IDS("UBOX"),
 	{ "UBOX_CPUNODEID", 0x40, UCM_K_NODEID, 0, &l_nodeid, 0 },
-	{ "UBOX_GIDNIDMAP", 0x54, UCM_K_NODEMAP, 0, &l_nodemap, NODEMAP_IDENTITY },
+	/* reset: the sockets' node IDs (ucm_config.node_id), by default the
+	 * identity 0xFAC688, node i is socket i */
+	{ "UBOX_GIDNIDMAP", 0x54, UCM_K_NODEMAP, 0, &l_nodemap, 0 },
 };
 /* Table 2-33, D14:F1 */
 static const struct ucm_regdef r_ha[] = {

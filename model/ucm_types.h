@@ -93,8 +93,10 @@ enum ucm_kind {
 	UCM_K_NBOXES,       /* read-only count of a box type (CBO_CONFIG) */
 	UCM_K_DEVID,        /* PCI device ID, from the model configuration */
 	UCM_K_BAR,          /* MMIO base address register (MCHBAR) */
-	UCM_K_NODEID,       /* read-only: the socket's node ID (reset = socket) */
-	UCM_K_NODEMAP,      /* node ID of each socket: 3-bit fields, socket i
+	UCM_K_NODEID,       /* read-only: the socket's node ID (ucm_config.node_id,
+			     * by default the socket number) */
+	UCM_K_NODEMAP,      /* node ID of each socket (computed, not .reset):
+			     * 3-bit fields, socket i
 			     * at bits 3i+2:3i (Xeon GIDNIDMAP, public facts) */
 };
 

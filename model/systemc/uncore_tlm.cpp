@@ -215,11 +215,9 @@ unsigned uncore_tlm::pmi_line(unsigned socket, unsigned core) const
 
 int uncore_tlm::uncore_bus(unsigned socket) const
 {
-	const ucm_platform *p = ucm_platform_of(m_model);
-
-	if (socket >= nsockets() || !p->pci_bus)
+	if (socket >= nsockets() || !ucm_platform_of(m_model)->pci_bus)
 		return -1;
-	return p->pci_bus[socket];
+	return (int)ucm_pci_bus(m_model, socket);
 }
 
 /* ---- time ---- */
