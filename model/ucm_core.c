@@ -425,6 +425,13 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 		int ti = ucm_boxtype_index(p, bt);
 		unsigned want = cfg->ninst[ti] ? cfg->ninst[ti] : bt->ninst_default;
 
+		for (unsigned c = 0; c < bt->ncodes; c++)
+			if (bt->codes[c].nrules > UCM_MAXRULES) {
+				ucm_seterr(m, -EINVAL, "%s %s: %u filter rules, at most %u", bt->name,
+					   bt->codes[c].name, bt->codes[c].nrules, UCM_MAXRULES);
+				*out = m;
+				return -EINVAL;
+			}
 		if (want < bt->ninst_min || want > bt->ninst_max) {
 			ucm_seterr(m, -EINVAL, "%s: %u %s instances requested, the platform has %u..%u",
 				   p->name, want, bt->name, bt->ninst_min, bt->ninst_max);

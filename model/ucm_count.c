@@ -82,73 +82,86 @@ static void gather_fields(const struct ucm_box *b, unsigned role, int mask, uint
 	}
 }
 
-/* Whether attribute a passes one rule against the box's filter registers;
- * -1 when the box has no field for the rule (the rule does not apply). */
-static int rule_passes(const struct ucm_box *b, const struct ucm_filtrule *r, uint64_t a)
-{
-	uint64_t fv, held, mask, mheld;
+/* A filter rule reduced, for one control value, to a comparison of the
+ * attribute with the box's filter registers as they are: worked out once
+ * per code, not per sub-event. */
+enum { CMP_SKIP, CMP_MASKED, CMP_EQ, CMP_BIT, CMP_GE };
+struct rule_cmp {
+	uint8_t kind;
+	uint8_t attr;
+	uint64_t fv, mask;
+};
 
+static struct rule_cmp rule_cmp(const struct ucm_box *b, const struct ucm_reg *ctl,
+				const struct ucm_filtrule *r, uint64_t umask)
+{
+	struct rule_cmp c = { CMP_SKIP, r->attr, 0, 0 };
+	uint64_t held, mheld;
+
+	if ((r->umask_bits && !(umask & r->umask_bits)) ||
+	    (r->ctl_role && !(ctl && ucm_reg_field(ctl, r->ctl_role))))
+		return c;
 	switch (r->how) {
 	case UCM_FM_MASKED:
-		gather_fields(b, r->role, 1, &mask, &mheld);
-		gather_fields(b, r->role, 0, &fv, &held);
-		if (!mheld && !held)
-			return -1;
-		mask &= held;
-		if (!mask)
-			return 1;
-		return a != UCM_ATTR_NONE && !((a ^ fv) & mask);
+		/* mask bits the match side holds; none: every value passes */
+		gather_fields(b, r->role, 1, &c.mask, &mheld);
+		gather_fields(b, r->role, 0, &c.fv, &held);
+		c.mask &= held;
+		c.kind = c.mask ? CMP_MASKED : CMP_SKIP;
+		break;
 	case UCM_FM_EQ_BITS:
-		gather_fields(b, r->role, 0, &fv, &held);
-		if (!held)
-			return -1;
-		held &= r->arg < 64 ? ~0ull << r->arg : 0;
-		return !held || (a != UCM_ATTR_NONE && !((a ^ fv) & held));
+		/* the same with every held bit from .arg up compared */
+		gather_fields(b, r->role, 0, &c.fv, &held);
+		c.mask = held & (r->arg < 64 ? ~0ull << r->arg : 0);
+		c.kind = c.mask ? CMP_MASKED : CMP_SKIP;
+		break;
 	default:
-		if (!filter_field(b, r, &fv))
-			return -1;
-		if (a == UCM_ATTR_NONE)
-			return 0;
-		if (r->how == UCM_FM_EQ)
-			return a == fv;
-		if (r->how == UCM_FM_BIT)
-			return a < 64 && ((fv >> a) & 1);
-		return a >= fv;
+		/* a box without the field does not apply the rule */
+		if (filter_field(b, r, &c.fv))
+			c.kind = r->how == UCM_FM_EQ ? CMP_EQ : r->how == UCM_FM_BIT ? CMP_BIT : CMP_GE;
+		break;
 	}
+	return c;
 }
 
-/* Whether sub-event s (box input index idx) passes the code's filter rules
- * under this control value (Xeon 2.3.3.3, 2.4.3, 2.6.3.2, 2.7.3.3). */
-static int rules_pass(const struct ucm_box *b, const struct ucm_reg *ctl,
-		      const struct ucm_evcode *ec, unsigned idx, uint64_t umask)
+/* Whether sub-event idx's attributes pass every prepared comparison. */
+static int rules_pass(const struct ucm_box *b, const struct rule_cmp *c, unsigned n, unsigned idx)
 {
-	for (unsigned i = 0; i < ec->nrules; i++) {
-		const struct ucm_filtrule *r = &ec->rules[i];
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t a = b->attr[idx * UCM_NATTR + c[i].attr];
 
-		if (r->umask_bits && !(umask & r->umask_bits))
+		if (c[i].kind == CMP_SKIP)
 			continue;
-		if (r->ctl_role && !(ctl && ucm_reg_field(ctl, r->ctl_role)))
-			continue;
-		if (!rule_passes(b, r, b->attr[idx * UCM_NATTR + r->attr]))
+		if (a == UCM_ATTR_NONE)
 			return 0;
+		switch (c[i].kind) {
+		case CMP_MASKED: if ((a ^ c[i].fv) & c[i].mask) return 0; break;
+		case CMP_EQ: if (a != c[i].fv) return 0; break;
+		case CMP_BIT: if (a >= 64 || !((c[i].fv >> a) & 1)) return 0; break;
+		default: if (a < c[i].fv) return 0; break;
+		}
 	}
 	return 1;
 }
 
-/* Sum of the inputs of code ec that the control selects. */
+/* Sum of the inputs of code ec that the control selects and its filter
+ * rules (Xeon 2.3.3.3, 2.4.3, 2.6.3.2, 2.7.3.3) pass. */
 static uint32_t code_inc(const struct ucm_box *b, const struct ucm_reg *ctl,
 			 const struct ucm_evcode *ec, int all, uint64_t umask)
 {
 	unsigned first = code_first_sub(b->def->type, ec);
+	unsigned n = ec->nrules; /* at most UCM_MAXRULES: ucm_create checks */
+	struct rule_cmp c[UCM_MAXRULES];
 	uint32_t inc = 0;
 
 	if (ec->flags & UCM_EC_CLOCK)
 		return 1;
+	for (unsigned i = 0; i < n; i++)
+		c[i] = rule_cmp(b, ctl, &ec->rules[i], umask);
 	if (!ec->nsubs)
-		return rules_pass(b, ctl, ec, first, umask) ? b->input[first] : 0;
+		return rules_pass(b, c, n, first) ? b->input[first] : 0;
 	for (unsigned s = 0; s < ec->nsubs; s++)
-		if ((all || ucm_umask_selects(ec, s, umask)) &&
-		    rules_pass(b, ctl, ec, first + s, umask))
+		if ((all || ucm_umask_selects(ec, s, umask)) && rules_pass(b, c, n, first + s))
 			inc += b->input[first + s];
 	return inc;
 }

@@ -166,6 +166,8 @@ enum ucm_fmatch {
 	UCM_FM_EQ_BITS,
 };
 
+#define UCM_MAXRULES 8  /* filter rules per event code (ucm_create checks) */
+
 /* A filter rule of an event code: while it applies, a sub-event counts only
  * if its attribute passes the box filter field.  It applies when the umask
  * has a bit of umask_bits (0: always) and, if ctl_role is set, when that

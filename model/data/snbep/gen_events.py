@@ -591,7 +591,7 @@ def build(events, opcodes, packets):
                       "qpi": ["0x14"], "r2pcie": ["0x1"], "r3qpi": ["0x1"]}, clocks
     for box in BOXES:
         for c in codes[box]:
-            assert len(c.subs) < 256 and len(c.grp_mask) <= 3 and len(c.rules) < 256
+            assert len(c.subs) < 256 and len(c.grp_mask) <= 3 and len(c.rules) <= 8  # UCM_MAXRULES
             assert c.max_inc >= 1 and c.ctr_mask
     return codes
 
