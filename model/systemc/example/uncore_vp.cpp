@@ -101,30 +101,29 @@ struct fallback_wl {
 	unsigned calls = 0;
 };
 
+/* One of two inputs of each box on, 1 per cycle, the other off. */
+static int alternate(ucm_model *m, const std::vector<int> &boxes, const char *rd_sub,
+		     const char *wr_sub, bool rd)
+{
+	int rc = 0;
+
+	for (int b : boxes) {
+		const ucm_boxtype *bt = ucm_box_def(m, b)->type;
+
+		/* off first: both on at once would exceed the code's maximum */
+		rc |= ucm_set_input(m, b, unsigned(ucm_subev_find(bt, rd ? wr_sub : rd_sub)), 0);
+		rc |= ucm_set_input(m, b, unsigned(ucm_subev_find(bt, rd ? rd_sub : wr_sub)), 1);
+	}
+	return rc;
+}
+
 int fallback_fn(ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 {
 	fallback_wl *w = static_cast<fallback_wl *>(ctx);
 	bool rd = w->calls++ % 2 == 0;
-	int rc = 0;
+	int rc = alternate(m, w->cbos, "LLC_LOOKUP.DATA_READ_I", "LLC_LOOKUP.WRITE_M", rd) |
+		 alternate(m, w->imcs, "CAS_COUNT.RD_REG", "CAS_COUNT.WR_WMM", rd);
 
-	for (int b : w->cbos) {
-		const ucm_boxtype *bt = ucm_box_def(m, b)->type;
-
-		rc |= ucm_set_input(m, b, unsigned(ucm_subev_find(bt, "LLC_LOOKUP.DATA_READ_I")), 0);
-		rc |= ucm_set_input(m, b, unsigned(ucm_subev_find(bt, "LLC_LOOKUP.WRITE_M")), 0);
-		rc |= ucm_set_input(m, b, unsigned(ucm_subev_find(bt, rd ? "LLC_LOOKUP.DATA_READ_I"
-									: "LLC_LOOKUP.WRITE_M")),
-				    1);
-	}
-	for (int b : w->imcs) {
-		const ucm_boxtype *bt = ucm_box_def(m, b)->type;
-
-		rc |= ucm_set_input(m, b, unsigned(ucm_subev_find(bt, "CAS_COUNT.RD_REG")), 0);
-		rc |= ucm_set_input(m, b, unsigned(ucm_subev_find(bt, "CAS_COUNT.WR_WMM")), 0);
-		rc |= ucm_set_input(m, b, unsigned(ucm_subev_find(bt, rd ? "CAS_COUNT.RD_REG"
-									: "CAS_COUNT.WR_WMM")),
-				    1);
-	}
 	*next = now + 20000000;
 	return rc ? ucm_set_error(m, -EINVAL, "fallback workload: input rejected") : 0;
 }
