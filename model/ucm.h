@@ -169,6 +169,8 @@ struct ucm_truth {
 	uint64_t last_read;   /* total at the latest read */
 	uint64_t reads;       /* reads since the mark */
 	uint64_t wraps;       /* times the counter wrapped */
+	uint64_t first_value; /* the counter's value at the first read since the mark */
+	uint64_t last_value;  /* and at the latest */
 };
 void ucm_truth_mark(struct ucm_model *m);
 int ucm_truth(const struct ucm_model *m, int box, unsigned ctr, struct ucm_truth *t);

@@ -462,8 +462,21 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 				b->input = calloc(b->nsub, sizeof(*b->input));
 				b->fed = calloc(b->nsub, sizeof(*b->fed));
 				b->attr = calloc((size_t)b->nsub * UCM_NATTR, sizeof(*b->attr));
-				if (!b->input || !b->fed || !b->attr)
+				b->sub_code = calloc(b->nsub, sizeof(*b->sub_code));
+				b->act = calloc(b->nsub, sizeof(*b->act));
+				b->code_sum = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_sum));
+				b->act_pos = calloc(b->nsub, sizeof(*b->act_pos));
+				b->code_first = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_first));
+				if (!b->input || !b->fed || !b->attr || !b->sub_code || !b->code_first || !b->act || !b->act_pos || !b->code_sum)
 					goto nomem;
+				for (unsigned c = 0, first = 0; c < bi->type->ncodes; c++) {
+					unsigned k = bi->type->codes[c].nsubs ? bi->type->codes[c].nsubs : 1;
+
+					b->code_first[c] = (uint16_t)first;
+					for (unsigned j = 0; j < k && first + j < b->nsub; j++)
+						b->sub_code[first + j] = (uint16_t)c;
+					first += k;
+				}
 				init_attrs(m, b);
 			}
 			nr += bi->type->nregs;
@@ -484,6 +497,11 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 			r->def = d;
 			r->box = b;
 			r->space = bt->space;
+			/* ucm_reg_field is on the counting path: roles found once */
+			memset(r->role, -1, sizeof(r->role));
+			for (unsigned f = d->layout ? d->layout->nfields : 0; f-- > 0;)
+				if (d->layout->fields[f].role < UCM_NROLES)
+					r->role[d->layout->fields[f].role] = (int8_t)f;
 			if (bt->space == UCM_PCI)
 				r->key = ucm_pci_key(m->bus[b->socket], bi->dev, bi->fn,
 						     (unsigned)(bi->base + d->off));
@@ -536,6 +554,11 @@ void ucm_destroy(struct ucm_model *m)
 		free(m->boxes[i].input);
 		free(m->boxes[i].fed);
 		free(m->boxes[i].attr);
+		free(m->boxes[i].sub_code);
+		free(m->boxes[i].act);
+		free(m->boxes[i].code_sum);
+		free(m->boxes[i].act_pos);
+		free(m->boxes[i].code_first);
 	}
 	for (unsigned s = 0; s < UCM_NSPACES; s++)
 		free(m->sorted[s]);
@@ -640,7 +663,9 @@ int ucm_strict_format(const struct ucm_model *m, size_t i, char *buf, size_t n)
 
 uint64_t ucm_reg_field(const struct ucm_reg *r, unsigned role)
 {
-	return ucm_field_get(ucm_layout_field(r->def->layout, role), r->val);
+	int f = role < UCM_NROLES ? r->role[role] : -1;
+
+	return f < 0 ? 0 : ucm_field_get(&r->def->layout->fields[f], r->val);
 }
 
 int ucm_global_enabled(const struct ucm_model *m, unsigned socket)
@@ -676,9 +701,12 @@ static uint64_t reg_read(struct ucm_model *m, struct ucm_reg *r, int side_effect
 	if (side_effects && r->def->kind == UCM_K_CTR) {
 		struct ucm_ctr *c = reg_ctr(r);
 
-		if (!c->reads)
+		if (!c->reads) {
 			c->first_read = c->total;
+			c->first_value = c->val;
+		}
 		c->last_read = c->total;
+		c->last_value = c->val;
 		c->reads++;
 	}
 	(void)m;
@@ -1113,17 +1141,33 @@ static void fed_flush(struct ucm_box *b)
 {
 	if (!b->fed_pending)
 		return;
-	for (unsigned s = 0; s < b->nsub; s++)
-		b->fed[s] += (uint64_t)b->input[s] * b->fed_pending;
+	for (unsigned k = 0; k < b->nact; k++)
+		b->fed[b->act[k]] += (uint64_t)b->input[b->act[k]] * b->fed_pending;
 	b->fed_pending = 0;
+}
+
+/* Keep the list of nonzero inputs (what fed_flush visits) with an input. */
+static void input_put(struct ucm_box *b, unsigned sub, uint32_t inc)
+{
+	if (!b->input[sub] && inc) {
+		b->act[b->nact++] = (uint16_t)sub;
+		b->act_pos[sub] = (uint16_t)b->nact;
+	} else if (b->input[sub] && !inc) {
+		unsigned k = b->act_pos[sub] - 1u, last = b->act[--b->nact];
+
+		b->act[k] = (uint16_t)last;
+		b->act_pos[last] = (uint16_t)(k + 1);
+		b->act_pos[sub] = 0;
+	}
+	b->code_sum[b->sub_code[sub]] += (uint64_t)inc - b->input[sub];
+	b->input[sub] = inc;
 }
 
 int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 {
 	struct ucm_box *b;
 	const struct ucm_evcode *ec;
-	uint64_t sum = 0;
-	unsigned first = 0, n;
+	uint64_t sum;
 	char name[96];
 
 	if (box < 0 || (unsigned)box >= m->nboxes)
@@ -1132,16 +1176,8 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 	if (sub >= b->nsub)
 		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u", b->def->type->name,
 				  b->def->inst, sub);
-	ec = ucm_subev_code(b->def->type, sub);
-	/* the code's sub-events are contiguous: find the first */
-	for (unsigned i = 0; i < b->def->type->ncodes; i++) {
-		if (&b->def->type->codes[i] == ec)
-			break;
-		first += b->def->type->codes[i].nsubs ? b->def->type->codes[i].nsubs : 1;
-	}
-	n = ec->nsubs ? ec->nsubs : 1;
-	for (unsigned i = first; i < first + n; i++)
-		sum += i == sub ? inc : b->input[i];
+	ec = &b->def->type->codes[b->sub_code[sub]];
+	sum = b->code_sum[b->sub_code[sub]] - b->input[sub] + inc;
 	if (sum > ec->max_inc)
 		return ucm_seterr(m, -ERANGE,
 				  "%s%u %s: increment %llu per cycle exceeds the event's maximum %u (%s)",
@@ -1150,8 +1186,8 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 				  (unsigned long long)sum, ec->max_inc, ec->cite);
 	if (b->input[sub] != inc) {
 		fed_flush(b);
-		b->input[sub] = inc;
-		ucm_box_recompute(m, b);
+		input_put(b, sub, inc);
+		ucm_box_stale(m, b);
 	}
 	return 0;
 }
@@ -1172,7 +1208,7 @@ int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr
 		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u attribute %u",
 				  b->def->type->name, b->def->inst, sub, attr);
 	b->attr[sub * UCM_NATTR + attr] = v;
-	ucm_box_recompute(m, b);
+	ucm_box_stale(m, b);
 	return 0;
 }
 
@@ -1186,10 +1222,12 @@ void ucm_clear_inputs(struct ucm_model *m)
 	for (unsigned i = 0; i < m->nboxes; i++) {
 		struct ucm_box *b = &m->boxes[i];
 
+		if (!b->nact)
+			continue;
 		fed_flush(b);
-		if (b->nsub)
-			memset(b->input, 0, b->nsub * sizeof(*b->input));
-		ucm_box_recompute(m, b);
+		while (b->nact)
+			input_put(b, b->act[b->nact - 1], 0);
+		ucm_box_stale(m, b);
 	}
 }
 
@@ -1219,6 +1257,8 @@ int ucm_truth(const struct ucm_model *m, int box, unsigned ctr, struct ucm_truth
 	t->last_read = c->last_read;
 	t->reads = c->reads;
 	t->wraps = c->wraps;
+	t->first_value = c->first_value;
+	t->last_value = c->last_value;
 	return 0;
 }
 

@@ -35,13 +35,9 @@ static uint64_t time_of_cycle(uint64_t hz, uint64_t c)
 }
 
 /* Index of a code's first sub-event in the box's input vector. */
-static unsigned code_first_sub(const struct ucm_boxtype *bt, const struct ucm_evcode *ec)
+static unsigned code_first_sub(const struct ucm_box *b, const struct ucm_evcode *ec)
 {
-	unsigned first = 0;
-
-	for (const struct ucm_evcode *c = bt->codes; c != ec; c++)
-		first += c->nsubs ? c->nsubs : 1;
-	return first;
+	return b->code_first[ec - b->def->type->codes];
 }
 
 /* The filter field a rule compares with, in any of the box's filter
@@ -149,7 +145,7 @@ static int rules_pass(const struct ucm_box *b, const struct rule_cmp *c, unsigne
 static uint32_t code_inc(const struct ucm_box *b, const struct ucm_reg *ctl,
 			 const struct ucm_evcode *ec, int all, uint64_t umask)
 {
-	unsigned first = code_first_sub(b->def->type, ec);
+	unsigned first = code_first_sub(b, ec);
 	unsigned n = ec->nrules; /* at most UCM_MAXRULES: ucm_create checks */
 	struct rule_cmp c[UCM_MAXRULES];
 	uint32_t inc = 0;
@@ -177,6 +173,10 @@ void ucm_ctr_recompute(struct ucm_model *m, struct ucm_box *b, unsigned i)
 	(void)m;
 	c->inc = c->occ = 0;
 	c->mode = UCM_CM_PLAIN;
+	/* a disabled counter's increment is never used (ctr_counting), and
+	 * enabling it is a control write, which derives it again */
+	if (ctl && !(bt->flags & UCM_BT_FREERUN) && !ucm_reg_field(ctl, UCM_R_EN))
+		return;
 	if (!ctl || !ucm_layout_field(ctl->def->layout, UCM_R_EVSEL)) {
 		/* a fixed counter counts its code, every sub-event of it */
 		if (bt->fixed_code)
@@ -189,7 +189,7 @@ void ucm_ctr_recompute(struct ucm_model *m, struct ucm_box *b, unsigned i)
 		unsigned sel = (unsigned)ucm_reg_field(ctl, UCM_R_OCC_SEL);
 
 		if (sel && sel <= occ->nsubs)
-			c->occ = b->input[code_first_sub(bt, occ) + sel - 1];
+			c->occ = b->input[code_first_sub(b, occ) + sel - 1];
 		c->mode = ec == occ ? UCM_CM_OCC : UCM_CM_OCC_AND;
 		if (ec == occ)
 			return;
@@ -202,6 +202,21 @@ void ucm_box_recompute(struct ucm_model *m, struct ucm_box *b)
 {
 	for (unsigned i = 0; i < b->def->type->nctr; i++)
 		ucm_ctr_recompute(m, b, i);
+	b->stale = 0;
+}
+
+void ucm_box_stale(struct ucm_model *m, struct ucm_box *b)
+{
+	b->stale = 1;
+	m->stale = 1;
+}
+
+static void recompute_stale(struct ucm_model *m)
+{
+	for (unsigned i = 0; i < m->nboxes; i++)
+		if (m->boxes[i].stale)
+			ucm_box_recompute(m, &m->boxes[i]);
+	m->stale = 0;
 }
 
 /* Strict check of a control register that enables its counter. */
@@ -389,6 +404,8 @@ static void set_status(struct ucm_model *m, struct ucm_box *b)
 /* Advance every domain to time t, splitting at consequential overflows. */
 static void advance_span(struct ucm_model *m, uint64_t t)
 {
+	if (m->stale)
+		recompute_stale(m);
 	while (m->now_ps < t) {
 		uint64_t stop = t;
 		uint64_t ncyc[UCM_MAXCLK];

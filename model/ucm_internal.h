@@ -18,6 +18,7 @@ struct ucm_reg {
 	uint64_t key;            /* decoded address, see ucm_reginfo */
 	uint64_t val;            /* stored bits (RW, RO, RW1C) */
 	uint64_t reset, rw, ro, w1c, wo, rsvd;
+	int8_t role[UCM_NROLES];  /* field index of each role in the layout, -1: none */
 };
 
 struct ucm_ctr {
@@ -28,6 +29,7 @@ struct ucm_ctr {
 	uint8_t prev_cmp;        /* edge detector latch */
 	/* ground truth */
 	uint64_t total, first_read, last_read, reads, wraps;
+	uint64_t first_value, last_value; /* the counter at those reads */
 	/* per-cycle output under the current input, see ucm_count.c */
 	uint32_t inc;            /* raw selected increment */
 	uint32_t occ;            /* occupancy sub-counter value (PCU) */
@@ -53,7 +55,13 @@ struct ucm_box {
 	uint64_t fed_pending;    /* cycles the current inputs ran since fed[] was brought up to
 				  * date: fed lazily, not per sub-event at every access */
 	uint64_t *attr;          /* UCM_NATTR run-time attributes per sub-event */
+	uint16_t *sub_code;      /* per sub-event: index of its code in the box type */
+	uint16_t *act, *act_pos; /* the sub-events with a nonzero input; position + 1 of each */
+	unsigned nact;
+	uint16_t *code_first;    /* per code: its first sub-event */
+	uint64_t *code_sum;      /* per code: the sum of its sub-events' inputs */
 	struct ucm_ctr ctr[UCM_MAXCTR];
+	int stale;               /* inputs changed since the counters' increments were derived */
 };
 
 struct ucm_socket {
@@ -86,6 +94,7 @@ struct ucm_model {
 	void *wl_ctx;
 	uint64_t wl_next;
 	int in_workload;
+	int stale;                   /* some box is stale: recompute before time runs */
 	ucm_pmi_fn pmi_fn;
 	void *pmi_ctx;
 	/* strict mode */
@@ -106,6 +115,9 @@ int ucm_global_enabled(const struct ucm_model *m, unsigned socket);
 /* ucm_count.c */
 void ucm_ctr_recompute(struct ucm_model *m, struct ucm_box *b, unsigned i);
 void ucm_box_recompute(struct ucm_model *m, struct ucm_box *b);
+/* Inputs changed: the box's increments are derived again before time
+ * next runs (a workload phase sets many inputs of a box at once). */
+void ucm_box_stale(struct ucm_model *m, struct ucm_box *b);
 int ucm_advance_to(struct ucm_model *m, uint64_t t_ps);
 void ucm_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_t bm);
 

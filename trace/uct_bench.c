@@ -7,7 +7,10 @@
  *      with threshold/invert/edge programming and overflows;
  *   2. single-cycle entries per second;
  *   3. peak memory against trace length (constant expected: streaming);
- *   4. register accesses per second through the generic path.
+ *   4. register accesses per second through the generic path;
+ *   5. each platform's built-in workloads: machine seconds per real second
+ *      (what a tool run with `uncore run` waits on; uncore-run-bench times
+ *      the tools themselves).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 #include "ucm.h"
+#include "uct.h"
 #include "uct_trace.h"
 
 static double now(void)
@@ -146,6 +150,30 @@ int main(int argc, char **argv)
 			ucm_msr_read(m, 0, 0x706 + 0x10 * (i & 3), &v);
 		t = now() - t;
 		printf("\n%-28s %14.0f\n", "MSR reads per second", n / t);
+		ucm_destroy(m);
+	}
+	printf("\n%-28s %14s %14s\n", "workload (platform)", "real s / 1 s", "machine/real");
+	for (unsigned i = 0; uct_workload_at(i); i++) {
+		const struct uct_workload_def *wd = uct_workload_at(i);
+		struct ucm_config cfg;
+		struct ucm_model *m = NULL;
+		struct uct_wl *w = NULL;
+		char err[256], name[64];
+		double t;
+
+		ucm_config_init(&cfg, ucm_platform_find(wd->platform));
+		if (ucm_create(&cfg, &m) || uct_attach(m, wd, 1, &w, err, sizeof(err))) {
+			printf("%s: cannot run\n", wd->name);
+			uct_detach(w);
+			ucm_destroy(m);
+			continue;
+		}
+		t = now();
+		ucm_run_ps(m, 1000000000000ull);
+		t = now() - t;
+		snprintf(name, sizeof(name), "%s (%s)", wd->name, wd->platform);
+		printf("%-28s %14.4f %14.1f\n", name, t, 1.0 / t);
+		uct_detach(w);
 		ucm_destroy(m);
 	}
 	unlink(path);

@@ -47,6 +47,7 @@ struct uct_wl {
 	unsigned *first, *count;   /* per phase: range in sets */
 	struct uct_set *sets;
 	unsigned nsets, phase;
+	int started;               /* a phase has set its inputs */
 	uint64_t rng;
 };
 
@@ -57,7 +58,17 @@ static int step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 	const struct uct_phase *ph = &w->def->phases[w->phase];
 	uint64_t ns;
 
-	ucm_clear_inputs(m);
+	/* the previous phase's inputs end (not every input of the model: a
+	 * box a phase does not name is left alone, and not recomputed) */
+	if (w->started) {
+		unsigned prev = (w->phase + w->def->nphases - 1) % w->def->nphases;
+
+		for (unsigned i = w->first[prev]; i < w->first[prev] + w->count[prev]; i++)
+			ucm_set_input(m, w->sets[i].box, w->sets[i].sub, 0);
+	} else {
+		ucm_clear_inputs(m);
+		w->started = 1;
+	}
 	for (unsigned i = w->first[w->phase]; i < w->first[w->phase] + w->count[w->phase]; i++) {
 		int rc = ucm_set_input(m, w->sets[i].box, w->sets[i].sub, w->sets[i].inc);
 
