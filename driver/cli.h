@@ -36,6 +36,10 @@ struct opts {
 	uint8_t pci_bus[UCM_MAXSOCK], node_id[UCM_MAXSOCK];
 	unsigned npci_bus, nnode_ids;
 	struct uct_gen_opts gen;
+	/* run */
+	char *const *run_argv;                /* the program and its arguments */
+	const char *report, *report_json;
+	int wall_clock, run_log;
 };
 
 /* The machine: a backend, and for the simulator the model behind it. */
@@ -72,5 +76,6 @@ void machine_close(struct machine *mc);
 
 int cmd_stat(const struct opts *o, struct machine *mc, FILE *f);
 int cmd_trace(const struct opts *o);
+int cmd_run(const struct opts *o, struct machine *mc);
 
 #endif

@@ -45,6 +45,10 @@ static void usage(FILE *f)
 		"  trace info IN        header, length and fed totals of an event trace\n"
 		"  allowlist            the platform's MSRs as an msr-safe allow-list (MSRs\n"
 		"                       only; --backend=hw: this CPU's platform)\n"
+		"  run [--] PROG [ARGS] run an unmodified program (PCM, likwid, rdmsr, setpci,\n"
+		"                       ...) on the simulated machine: CPUID, /proc, /sys,\n"
+		"                       MSR, PCI and /dev/mem are the model's, and so is its\n"
+		"                       clock (docs/tools.md)\n"
 		"\n"
 		"common options:\n"
 		"  --platform NAME      platform (default: detect; simulator default skl)\n"
@@ -95,7 +99,17 @@ static void usage(FILE *f)
 		"  --duty D             burst: share of time streaming (default 0.2); cstate:\n"
 		"                       share of time a core is in C0\n"
 		"  --burst-us US        burst: length of a burst (default 10)\n"
-		"  --period CYCLES      slice length (default 300000)\n",
+		"  --period CYCLES      slice length (default 300000)\n"
+		"\n"
+		"run options (and the simulator options):\n"
+		"  --clock C            sim: the program's clocks and sleeps are the machine's\n"
+		"                       (default; faster than real time); wall: the machine\n"
+		"                       follows the wall clock\n"
+		"  --report FILE        at exit (and on SIGUSR1), the ground truth of every\n"
+		"                       counter the program read, what the workload fed and\n"
+		"                       the undefined programming it did, as text\n"
+		"  --report-json FILE   the same as JSON\n"
+		"  --log                the preload library reports what it serves (stderr)\n",
 		prog);
 }
 
@@ -176,7 +190,7 @@ static const char *refused(char *const *argv, int word, char buf[3])
 enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_SOCKETS, O_UCLK, O_PCI_BUS, O_NODE_IDS,
        O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD, O_BINARY,
        O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
-       O_HW_PCI, O_METRICS };
+       O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -213,6 +227,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "hw-msr", required_argument, 0, O_HW_MSR },
 		{ "hw-pci", required_argument, 0, O_HW_PCI },
 		{ "metrics", no_argument, 0, O_METRICS },
+		{ "clock", required_argument, 0, O_CLOCK },
+		{ "report", required_argument, 0, O_REPORT },
+		{ "report-json", required_argument, 0, O_REPORT_JSON },
+		{ "log", no_argument, 0, O_RUN_LOG },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -245,8 +263,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		o->sub = argv[2];
 		first = 3;
 	} else if (strcmp(o->cmd, "list") && strcmp(o->cmd, "stat") && strcmp(o->cmd, "regs") &&
-		   strcmp(o->cmd, "allowlist")) {
-		return cli_fail(EXIT_USAGE, "unknown command '%s' (expected list, stat, regs, trace or allowlist)",
+		   strcmp(o->cmd, "allowlist") && strcmp(o->cmd, "run")) {
+		return cli_fail(EXIT_USAGE, "unknown command '%s' (expected list, stat, regs, trace, allowlist or run)",
 				o->cmd);
 	}
 	optind = first;
@@ -374,6 +392,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			else
 				return cli_fail(EXIT_USAGE, "--hw-pci: '%s' (expected auto, sysfs or proc)", optarg);
 			break;
+		case O_CLOCK:
+			if (!strcmp(optarg, "sim") || !strcmp(optarg, "wall"))
+				o->wall_clock = !strcmp(optarg, "wall");
+			else
+				return cli_fail(EXIT_USAGE, "--clock: '%s' (expected sim or wall)", optarg);
+			break;
+		case O_REPORT: o->report = optarg; break;
+		case O_REPORT_JSON: o->report_json = optarg; break;
+		case O_RUN_LOG: o->run_log = 1; break;
 		case ':': return cli_fail(EXIT_USAGE, "option '%s' needs a value", refused(argv, word, opt));
 		default: return cli_fail(EXIT_USAGE, "unknown option '%s' (see '%s --help')",
 					 refused(argv, word, opt), prog);
@@ -384,8 +411,19 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc && o->sub && !o->arg)
 		o->arg = argv[optind++];
+	if (!strcmp(o->cmd, "run")) {
+		/* getopt stopped at the program (or after "--") */
+		if (optind >= argc)
+			return cli_fail(EXIT_USAGE, "run: expected a program to run (uncore run [options] -- PROGRAM [ARGS])");
+		o->run_argv = argv + optind;
+		optind = argc;
+	}
 	if (optind < argc)
 		return cli_fail(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (strcmp(o->cmd, "run") && (o->report || o->report_json || o->wall_clock || o->run_log))
+		return cli_fail(EXIT_USAGE, "--clock, --report, --report-json and --log go with 'run'");
+	if (!strcmp(o->cmd, "run") && strcmp(o->backend, "sim"))
+		return cli_fail(EXIT_USAGE, "run: the program runs on the simulated machine (--backend sim)");
 	if (o->sub && !o->arg)
 		return cli_fail(EXIT_USAGE, "trace %s: expected %s", o->sub,
 				!strcmp(o->sub, "gen") ? "a kind (stream, llc, burst, idle, qpi, cstate)" : "an input file");
@@ -862,6 +900,9 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	catch_signals();
+	/* a program on the machine: its undefined programming is recorded */
+	if (!strcmp(o.cmd, "run"))
+		o.check = 1;
 	if (!strcmp(o.cmd, "trace"))
 		return cmd_trace(&o);
 	if (!strcmp(o.cmd, "allowlist")) {
@@ -889,6 +930,12 @@ int main(int argc, char **argv)
 		return out_close(&out, rc == 0) ? 1 : rc;
 	}
 	if ((rc = machine_open(&o, &mc)) || (rc = out_open(&out, o.out))) {
+		machine_close(&mc);
+		return rc;
+	}
+	if (!strcmp(o.cmd, "run")) {
+		out_close(&out, 0);
+		rc = cmd_run(&o, &mc);
 		machine_close(&mc);
 		return rc;
 	}

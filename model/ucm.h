@@ -171,6 +171,14 @@ struct ucm_truth {
 	uint64_t wraps;       /* times the counter wrapped */
 	uint64_t first_value; /* the counter's value at the first read since the mark */
 	uint64_t last_value;  /* and at the latest */
+	uint64_t first_ps, last_ps;  /* machine time of those reads */
+	uint64_t write_total; /* total when the counter was last set to a value
+				 (written, or reset by its box) */
+	uint64_t write_ps;    /* when; 0: not since the mark */
+	uint64_t since_set;   /* at the latest read: counted since the counter
+				 was last set, or since power-on */
+	uint64_t prev_read, prev_ps; /* total and time at the read before the
+					latest: the last interval of a sampler */
 };
 void ucm_truth_mark(struct ucm_model *m);
 int ucm_truth(const struct ucm_model *m, int box, unsigned ctr, struct ucm_truth *t);

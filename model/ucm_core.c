@@ -704,9 +704,14 @@ static uint64_t reg_read(struct ucm_model *m, struct ucm_reg *r, int side_effect
 		if (!c->reads) {
 			c->first_read = c->total;
 			c->first_value = c->val;
+			c->first_ps = m->now_ps;
 		}
+		c->prev_read = c->reads ? c->last_read : c->total;
+		c->prev_ps = c->reads ? c->last_ps : m->now_ps;
 		c->last_read = c->total;
 		c->last_value = c->val;
+		c->last_ps = m->now_ps;
+		c->last_since = c->total - c->write_total;
 		c->reads++;
 	}
 	(void)m;
@@ -737,8 +742,11 @@ static void box_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, 
 	}
 	if ((f = ucm_layout_field(l, UCM_R_RST_CTRS)) && (ucm_field_mask(f) & bm) &&
 	    ucm_field_get(f, v))
-		for (unsigned i = 0; i < b->def->type->nctr; i++)
+		for (unsigned i = 0; i < b->def->type->nctr; i++) {
 			b->ctr[i].val = 0;
+			b->ctr[i].write_total = b->ctr[i].total;
+			b->ctr[i].write_ps = m->now_ps;
+		}
 	ucm_box_recompute(m, b);
 }
 
@@ -764,6 +772,10 @@ static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64
 
 		c->val = nv & vm & c->wmask;
 		r->val = nv & ~vm;
+		if (bm & vm) {
+			c->write_total = c->total;
+			c->write_ps = m->now_ps;
+		}
 		break;
 	}
 	case UCM_K_CTL:
@@ -1241,8 +1253,10 @@ uint64_t ucm_fed(const struct ucm_model *m, int box, unsigned sub)
 void ucm_truth_mark(struct ucm_model *m)
 {
 	for (unsigned i = 0; i < m->nboxes; i++)
-		for (unsigned c = 0; c < UCM_MAXCTR; c++)
+		for (unsigned c = 0; c < UCM_MAXCTR; c++) {
 			m->boxes[i].ctr[c].reads = 0;
+			m->boxes[i].ctr[c].write_ps = 0;
+		}
 }
 
 int ucm_truth(const struct ucm_model *m, int box, unsigned ctr, struct ucm_truth *t)
@@ -1259,6 +1273,13 @@ int ucm_truth(const struct ucm_model *m, int box, unsigned ctr, struct ucm_truth
 	t->wraps = c->wraps;
 	t->first_value = c->first_value;
 	t->last_value = c->last_value;
+	t->first_ps = c->first_ps;
+	t->last_ps = c->last_ps;
+	t->write_total = c->write_total;
+	t->write_ps = c->write_ps;
+	t->since_set = c->last_since;
+	t->prev_read = c->prev_read;
+	t->prev_ps = c->prev_ps;
 	return 0;
 }
 

@@ -30,6 +30,11 @@ struct ucm_ctr {
 	/* ground truth */
 	uint64_t total, first_read, last_read, reads, wraps;
 	uint64_t first_value, last_value; /* the counter at those reads */
+	uint64_t first_ps, last_ps;       /* and when */
+	uint64_t write_total;    /* total when the counter was last set (written, reset) */
+	uint64_t write_ps;       /* when; 0: never since the mark */
+	uint64_t last_since;     /* total - write_total at the latest read */
+	uint64_t prev_read, prev_ps; /* total and time at the read before the latest */
 	/* per-cycle output under the current input, see ucm_count.c */
 	uint32_t inc;            /* raw selected increment */
 	uint32_t occ;            /* occupancy sub-counter value (PCU) */

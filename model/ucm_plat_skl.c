@@ -309,6 +309,8 @@ static const uint8_t skl_models[] = { 0x5E, 0x4E };
 static const uint16_t skl_devids[] = { 0x191F, 0x1904, 0x190C, 0x1900, 0x1910, 0x190F, 0x1918 };
 static const uint8_t skl_bus[] = { 0 };
 
+extern const struct ucm_machine ucm_mach_skl; /* ucm_plat_skl_mach.c */
+
 const struct ucm_platform ucm_plat_skl = {
 	.name = "skl",
 	.title = "6th Generation Intel Core (Skylake client)",
@@ -337,4 +339,5 @@ const struct ucm_platform ucm_plat_skl = {
 			  "UNC_CBO_CACHE_LOOKUP.ANY_I,UNC_ARB_TRK_REQUESTS.ALL,"
 			  "UNC_ARB_TRK_OCCUPANCY.ALL,DRAM_DATA_READS,DRAM_DATA_WRITES",
 	.doc = "docs/platform-skl.md",
+	.machine = &ucm_mach_skl,
 };

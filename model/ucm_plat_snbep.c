@@ -618,6 +618,8 @@ static const uint16_t snbep_devids[] = { 0x3CE0 };
 /* uncore bus of each socket (public facts: typical 0x3F, 0x7F) */
 static const uint8_t snbep_bus[] = { 0x3F, 0x7F };
 
+extern const struct ucm_machine ucm_mach_snbep; /* ucm_plat_snbep_mach.c */
+
 const struct ucm_platform ucm_plat_snbep = {
 	.name = "snbep",
 	.title = "Intel Xeon E5-2600 (Sandy Bridge-EP)",
@@ -648,4 +650,5 @@ const struct ucm_platform ucm_plat_snbep = {
 	.nmetrics = SNBEP_NMETRICS,
 	.metrics = snbep_metrics,
 	.doc = "docs/platform-snbep.md",
+	.machine = &ucm_mach_snbep,
 };

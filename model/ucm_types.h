@@ -281,6 +281,68 @@ struct ucm_metric {
 	const char *cite;
 };
 
+/* ---- the machine around the uncore (what `uncore run` presents) ----
+ * A tool identifies the CPU, counts cores and reads MSRs outside the uncore
+ * PMU before it touches the uncore; these tables say what the machine
+ * answers.  They describe one part of the platform's family (a brand
+ * string, nominal clocks), with Hyper-Threading off: one logical cpu per
+ * core, numbered socket-major (docs/tools.md). */
+
+/* A CPUID leaf's value on every cpu; the cpu-specific parts (the APIC ID in
+ * leaf 1 EBX, leaves 4 and 0xB, the brand string) are derived from the
+ * topology and the cache table, not listed. */
+struct ucm_cpuid {
+	uint32_t leaf, sub;
+	uint32_t eax, ebx, ecx, edx;
+};
+
+/* A cache level as CPUID leaf 4 and sysfs describe it. */
+struct ucm_cache {
+	uint8_t level;
+	uint8_t type;          /* 1 data, 2 instruction, 3 unified (leaf 4) */
+	uint16_t ways;
+	uint32_t size_kb;
+	uint8_t per_package;   /* 1: shared by the package's cores; 0: per core */
+};
+
+/* How an MSR outside the uncore PMU behaves. */
+enum ucm_sysmsr_kind {
+	UCM_SM_CONST,   /* reads .value; a write is a #GP */
+	UCM_SM_RW,      /* per cpu: reset .value; bits outside .mask are a #GP */
+	UCM_SM_TIME,    /* counts .rate per second since power-on (TSC, APERF,
+			   MPERF, RAPL energy), modulo 2^.width; a write sets it */
+	UCM_SM_FIXED,   /* core fixed counter .arg: counts .rate per second
+			   while IA32_PERF_GLOBAL_CTRL bit 32+arg and its
+			   IA32_FIXED_CTR_CTRL field enable it; RW */
+	UCM_SM_WI,      /* reads .value; writes accepted and ignored (W1C
+			   status registers with nothing to clear) */
+};
+
+struct ucm_sysmsr {
+	uint32_t addr;
+	uint8_t count;         /* consecutive MSRs of the same behaviour */
+	uint8_t kind;          /* enum ucm_sysmsr_kind */
+	uint8_t width;         /* counting kinds: bits */
+	uint8_t arg;
+	uint64_t value, mask, rate;
+	const char *name;      /* the SDM's name, for messages and docs */
+};
+
+struct ucm_machine {
+	const char *brand;       /* CPUID 0x80000002..4, /proc/cpuinfo */
+	uint8_t stepping;
+	uint32_t tsc_mhz;        /* nominal frequency = TSC rate */
+	uint32_t core_mhz;       /* what the core clock runs at */
+	uint32_t mem_mb;         /* memory per socket (NUMA node) */
+	const char *cpuinfo_flags;
+	uint16_t ncpuid;
+	const struct ucm_cpuid *cpuid;
+	uint8_t ncaches;
+	const struct ucm_cache *caches;
+	uint16_t nsysmsr;
+	const struct ucm_sysmsr *sysmsr;
+};
+
 struct ucm_platform {
 	const char *name;   /* "skl" */
 	const char *title;
@@ -307,6 +369,7 @@ struct ucm_platform {
 	uint16_t nmetrics;
 	const struct ucm_metric *metrics;
 	const char *doc;           /* docs/ page with the platform's decisions */
+	const struct ucm_machine *machine; /* CPU identity, caches, other MSRs */
 };
 
 #endif

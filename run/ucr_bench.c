@@ -1,0 +1,111 @@
+/*
+ * ucr_bench.c - uncore-run-bench: how fast programs sampling every second
+ * run under `uncore run`, on every platform.  Prints machine seconds, real
+ * seconds and their ratio (above 1: faster than the hardware); asserts
+ * nothing.  The programs: uncore-sampler (always), and pcm-memory and
+ * likwid-perfctr where installed.
+ *
+ *   uncore-run-bench [SECONDS]
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int installed(const char *p)
+{
+	return access(p, X_OK) == 0;
+}
+
+static void bench(const char *plat, const char *label, const char *const *prog, const char *env)
+{
+	char report[64], *argv[32];
+	int k = 0, st;
+	double t;
+	pid_t pid;
+	json_t *j;
+
+	snprintf(report, sizeof(report), "/tmp/uncore-run-bench-%d.json", (int)getpid());
+	argv[k++] = (char *)UNCORE_BIN;
+	argv[k++] = (char *)"run";
+	argv[k++] = (char *)"--platform";
+	argv[k++] = (char *)plat;
+	argv[k++] = (char *)"--report-json";
+	argv[k++] = report;
+	argv[k++] = (char *)"--";
+	for (int i = 0; prog[i] && k < 31; i++)
+		argv[k++] = (char *)prog[i];
+	argv[k] = NULL;
+	fflush(stdout);
+	t = now();
+	pid = fork();
+	if (pid == 0) {
+		if (env)
+			putenv((char *)env);
+		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+		printf("%-6s %-32s could not run\n", plat, label);
+		return;
+	}
+	t = now() - t;
+	j = json_load_file(report, 0, NULL);
+	unlink(report);
+	if (!j || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		printf("%-6s %-32s failed (exit %d)\n", plat, label, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		json_decref(j);
+		return;
+	}
+	double ms = (double)json_integer_value(json_object_get(j, "machine_ns")) * 1e-9;
+
+	printf("%-6s %-32s %14.3f %14.3f %10.2f\n", plat, label, ms, t, ms / t);
+	json_decref(j);
+}
+
+int main(int argc, char **argv)
+{
+	const char *secs = argc > 1 ? argv[1] : "10";
+	static const char *const plats[] = { "skl", "snbep" };
+	char label[64];
+
+	printf("# uncore run: programs sampling every second for %s s (machine time / real time > 1: faster\n"
+	       "# than the hardware); built-in workload 'mixed'\n",
+	       secs);
+	printf("%-6s %-32s %14s %14s %10s\n", "plat", "program", "machine s", "real s", "ratio");
+	for (size_t p = 0; p < sizeof(plats) / sizeof(plats[0]); p++) {
+		const char *sampler[] = { SAMPLER_BIN, secs, NULL };
+		char iters[32], sl[32];
+
+		snprintf(label, sizeof(label), "uncore-sampler %s", secs);
+		bench(plats[p], label, sampler, NULL);
+		snprintf(iters, sizeof(iters), "-i=%s", secs);
+		if (installed("/usr/sbin/pcm-memory") && !strcmp(plats[p], "snbep")) {
+			const char *pcm[] = { "/usr/sbin/pcm-memory", "1", iters, NULL };
+
+			snprintf(label, sizeof(label), "pcm-memory 1 %s", iters);
+			bench(plats[p], label, pcm, "PCM_NO_PERF=1");
+		}
+		if (installed("/usr/bin/likwid-perfctr")) {
+			snprintf(sl, sizeof(sl), "%s", secs);
+			const char *lk[] = { "/usr/bin/likwid-perfctr", "-M", "0", "-c", "0", "-g", "MEM", "-t", "1s", "sleep", sl, NULL };
+
+			snprintf(label, sizeof(label), "likwid-perfctr -g MEM -t 1s");
+			bench(plats[p], label, lk, NULL);
+		}
+	}
+	return 0;
+}

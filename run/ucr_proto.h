@@ -1,0 +1,57 @@
+/*
+ * ucr_proto.h - the messages between the preload library (libuncore-run.so,
+ * inside the tool) and the machine server (`uncore run`, which owns the
+ * model).  One SOCK_SEQPACKET connection per thread of the tool; every
+ * request gets exactly one reply, so a message never needs framing.
+ */
+#ifndef UCR_PROTO_H
+#define UCR_PROTO_H
+
+#include <stdint.h>
+
+/* Environment the server gives the program (and every process it starts). */
+#define UCR_ENV_SOCK "UNCORE_RUN_SOCK"  /* the server's socket */
+#define UCR_ENV_ROOT "UNCORE_RUN_ROOT"  /* the machine's /proc, /sys, /dev tree */
+#define UCR_ENV_NCPU "UNCORE_RUN_NCPU"  /* logical cpus of the machine */
+#define UCR_ENV_CLOCK "UNCORE_RUN_CLOCK" /* "sim" or "wall" */
+#define UCR_ENV_LOG "UNCORE_RUN_LOG"    /* set: the library reports what it serves */
+
+enum ucr_op {
+	UCR_HELLO = 1,  /* a: pid -> v0: logical cpus, v1: TSC Hz */
+	UCR_CPUID,      /* cpu, a: leaf, b: subleaf -> v0..v3: eax, ebx, ecx, edx */
+	UCR_MSR_RD,     /* cpu, a: MSR -> v0 */
+	UCR_MSR_WR,     /* cpu, a: MSR, b: value */
+	UCR_PCI_RD,     /* a: UCR_PCI_ADDR, b: offset, c: width -> v0 */
+	UCR_PCI_WR,     /* a: UCR_PCI_ADDR, b: offset | width << 32, c: value */
+	UCR_MMIO_RD,    /* a: physical address, c: width -> v0 */
+	UCR_MMIO_WR,    /* a: physical address, b: value, c: width */
+	UCR_TIME,       /* a: clockid -> v0: ns */
+	UCR_SLEEP,      /* a: ns to wait, relative -> v0: CLOCK_MONOTONIC after,
+			   v1: ns left; answered when machine time reaches the
+			   deadline, or -EINTR at once after a UCR_WAKE */
+	UCR_TSC,        /* cpu -> v0: TSC, v1: TSC_AUX (rdtscp's ecx) */
+	UCR_REPORT,     /* write the ground-truth report now */
+	UCR_WAKE,       /* a signal interrupted this thread's sleep: end it */
+	UCR_FORK,       /* this process is about to fork */
+	UCR_BLOCK,      /* a: 1: this thread waits in the kernel for another
+			   (waitpid, pthread_join) until a: 0; it holds no time */
+	UCR_NOPS
+};
+
+#define UCR_PCI_ADDR(seg, bus, dev, fn) \
+	((uint64_t)(seg) << 16 | (uint64_t)(bus) << 8 | (uint64_t)(dev) << 3 | (uint64_t)(fn))
+
+struct ucr_req {
+	uint32_t op, cpu;
+	uint64_t a, b, c;
+	int32_t pid, tid;  /* who asks: the server watches whether it runs */
+};
+
+struct ucr_rsp {
+	int32_t rc;        /* 0 or a negative errno */
+	uint32_t pad;
+	uint64_t v[4];
+	char msg[200];     /* with rc: what went wrong */
+};
+
+#endif

@@ -1,0 +1,917 @@
+/*
+ * ucr_server.c - the machine server of `uncore run`.
+ *
+ * One process owns the model and answers every access of the program and
+ * its descendants over a SOCK_SEQPACKET socket (one connection per thread
+ * of theirs, run/ucr_proto.h), so all of them see one machine and one
+ * clock.  In simulated time (the default) a sleep of the program runs the
+ * model for that long and returns at once; every clock read costs a little
+ * machine time so that a program polling a clock still sees it move.  With
+ * the wall clock, the model is advanced to the real time elapsed before
+ * each access.  At the end (and on SIGUSR1) the ground truth of what the
+ * program read is written out.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ucr_proto.h"
+#include "ucr_server.h"
+
+/* What a clock read and a TSC read cost in machine time (a vDSO
+ * clock_gettime and an RDTSC take about this long). */
+#define UCR_CLOCK_COST_PS 25000u
+#define UCR_TSC_COST_PS 10000u
+
+/* When machine time may jump to the earliest sleeper's deadline: when
+ * every thread connected sleeps, waits for another (waitpid, pthread_join)
+ * or is blocked in the kernel (its /proc state is S: a condition variable,
+ * a pipe), continuously for SETTLE_MS of real time, and no process
+ * appeared, forked or went (exec) meanwhile.  A thread that runs holds the
+ * machine's time, as a core would.  Last resort: a thread whose state
+ * cannot be read and that says nothing for QUIET_MS does not hold it (the
+ * report counts these).  docs/tools.md, "One clock". */
+#define SETTLE_MS 5
+#define EVENT_SETTLE_MS 20
+#define QUIET_MS 1000
+#define EXEC_MS 2000          /* longest a process may go unconnected (exec) */
+#define MAXPEND 64
+
+#define MAXUNSERVED 64
+
+struct unserved {
+	unsigned space;   /* UCM_MSR, UCM_MMIO */
+	uint64_t addr;
+	int write;
+	uint64_t count;
+};
+
+struct conn {
+	int asleep;
+	int blocked;          /* waiting for another thread or process */
+	uint64_t deadline_ps;
+	int pid, tid;         /* the thread on the other end */
+};
+
+/* Whether a process has ended (a zombie, or gone). */
+static int zombie(int pid)
+{
+	char p[64], buf[256], *r;
+	int fd, k;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", pid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return 1;
+	k = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return 1;
+	buf[k] = 0;
+	r = strrchr(buf, ')');
+	return !r || r[1] != ' ' || r[2] == 'Z' || r[2] == 'X';
+}
+
+/* Whether a thread is blocked in the kernel (S: interruptible wait, D,
+ * stopped); -1 if its state cannot be read. */
+static int thread_waits(int pid, int tid)
+{
+	char p[64], buf[256], *r;
+	int fd, k;
+
+	if (pid <= 0 || tid <= 0)
+		return -1;
+	snprintf(p, sizeof(p), "/proc/%d/task/%d/stat", pid, tid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	k = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return -1;
+	buf[k] = 0;
+	/* "tid (comm) S ...": comm may hold spaces and parentheses */
+	if (!(r = strrchr(buf, ')')) || r[1] != ' ')
+		return -1;
+	return r[2] == 'S' || r[2] == 'D' || r[2] == 'T' || r[2] == 't';
+}
+
+struct srv {
+	struct ucm_model *m;
+	struct ucr_machine *mc;
+	const struct ucr_opts *o;
+	uint64_t mono_base_ns, real_base_ns, wall_start_ns;
+	uint64_t nreq[UCR_NOPS];
+	struct unserved un[MAXUNSERVED];
+	unsigned nun;
+	uint64_t un_more;
+	unsigned nprocs;
+	uint64_t last_event_ns, last_req_ns;   /* real time */
+	uint64_t quiet_jumps;   /* time advanced past a thread that said nothing */
+	uint64_t settle_ns;     /* since when no connected thread runs */
+	int quiet_pending;
+	/* processes whose last connection closed while they live on: in exec,
+	 * about to connect again; they hold time until they do or end */
+	struct { int pid; uint64_t since_ns; } pend[MAXPEND];
+	unsigned npend;
+	char dir[108];
+};
+
+static uint64_t host_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void unserved(struct srv *s, unsigned space, uint64_t addr, int write)
+{
+	for (unsigned i = 0; i < s->nun; i++)
+		if (s->un[i].space == space && s->un[i].addr == addr && s->un[i].write == write) {
+			s->un[i].count++;
+			return;
+		}
+	if (s->nun < MAXUNSERVED)
+		s->un[s->nun++] = (struct unserved){ space, addr, write, 1 };
+	else
+		s->un_more++;
+}
+
+/* ---- requests ---- */
+
+static void err_msg(struct ucr_rsp *r, int rc, const char *msg)
+{
+	r->rc = rc;
+	snprintf(r->msg, sizeof(r->msg), "%s", msg);
+}
+
+static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
+{
+	struct ucm_model *m = s->m;
+	unsigned cpu = q->cpu;
+	char why[160];
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (q->op && q->op < UCR_NOPS)
+		s->nreq[q->op]++;
+	if (s->o->wall_clock) {
+		uint64_t t = (host_ns(CLOCK_MONOTONIC) - s->wall_start_ns) * 1000u;
+
+		if (t > ucm_now_ps(m) && (rc = ucm_advance(m, t)))
+			return err_msg(r, rc, ucm_error(m));
+	}
+	if (cpu >= ucr_ncpu(s->mc) && q->op != UCR_HELLO && q->op != UCR_TIME && q->op != UCR_SLEEP)
+		return err_msg(r, -EINVAL, "no such cpu");
+	switch (q->op) {
+	case UCR_HELLO:
+		s->nprocs++;
+		s->last_event_ns = host_ns(CLOCK_MONOTONIC);
+		r->v[0] = ucr_ncpu(s->mc);
+		r->v[1] = ucr_tsc_hz(s->mc);
+		return;
+	case UCR_CPUID: {
+		uint32_t x[4];
+
+		ucr_cpuid_of(s->mc, cpu, (uint32_t)q->a, (uint32_t)q->b, x);
+		for (int i = 0; i < 4; i++)
+			r->v[i] = x[i];
+		return;
+	}
+	case UCR_MSR_RD:
+		rc = ucm_msr_read(m, cpu, (uint32_t)q->a, &r->v[0]);
+		if (rc == -EIO) {
+			rc = ucr_sysmsr_read(s->mc, cpu, (uint32_t)q->a, ucm_now_ps(m), &r->v[0]);
+			if (rc == -ENOENT) {
+				unserved(s, UCM_MSR, q->a, 0);
+				snprintf(why, sizeof(why), "rdmsr 0x%llx: not implemented on this machine (#GP)",
+					 (unsigned long long)q->a);
+				return err_msg(r, -EIO, why);
+			}
+		}
+		if (rc)
+			err_msg(r, rc, ucm_error(m));
+		return;
+	case UCR_MSR_WR:
+		rc = ucm_msr_write(m, cpu, (uint32_t)q->a, q->b);
+		if (rc == -EIO) {
+			why[0] = 0;
+			rc = ucr_sysmsr_write(s->mc, cpu, (uint32_t)q->a, ucm_now_ps(m), q->b, why, sizeof(why));
+			if (rc == -ENOENT) {
+				unserved(s, UCM_MSR, q->a, 1);
+				snprintf(why, sizeof(why), "wrmsr 0x%llx: not implemented on this machine (#GP)",
+					 (unsigned long long)q->a);
+			}
+			if (rc)
+				return err_msg(r, -EIO, why);
+			return;
+		}
+		if (rc)
+			err_msg(r, rc, ucm_error(m));
+		return;
+	case UCR_PCI_RD:
+	case UCR_PCI_WR: {
+		unsigned seg = (unsigned)(q->a >> 16), bus = (unsigned)(q->a >> 8 & 0xFF);
+		unsigned dev = (unsigned)(q->a >> 3 & 31), fn = (unsigned)(q->a & 7);
+
+		if (q->op == UCR_PCI_RD)
+			rc = ucm_pci_read(m, seg, bus, dev, fn, (unsigned)q->b, (unsigned)q->c, &r->v[0]);
+		else
+			rc = ucm_pci_write(m, seg, bus, dev, fn, (unsigned)(uint32_t)q->b, (unsigned)(q->b >> 32), q->c);
+		if (rc)
+			err_msg(r, rc, ucm_error(m));
+		return;
+	}
+	case UCR_MMIO_RD:
+	case UCR_MMIO_WR:
+		if (q->op == UCR_MMIO_RD)
+			rc = ucm_mmio_read(m, q->a, (unsigned)q->c, &r->v[0]);
+		else
+			rc = ucm_mmio_write(m, q->a, (unsigned)q->c, q->b);
+		if (rc == -ENXIO) {
+			/* physical memory the model does not decode: nothing
+			 * answers, so a read sees all ones */
+			unserved(s, UCM_MMIO, q->a, q->op == UCR_MMIO_WR);
+			r->v[0] = ~0ull;
+			return;
+		}
+		if (rc)
+			err_msg(r, rc, ucm_error(m));
+		return;
+	case UCR_TIME: {
+		clockid_t c = (clockid_t)q->a;
+
+		if (!s->o->wall_clock && (rc = ucm_run_ps(m, UCR_CLOCK_COST_PS)))
+			return err_msg(r, rc, ucm_error(m));
+		r->v[0] = ucm_now_ps(m) / 1000u +
+			  (c == CLOCK_REALTIME || c == CLOCK_REALTIME_COARSE || c == CLOCK_TAI ? s->real_base_ns
+												: s->mono_base_ns);
+		return;
+	}
+	case UCR_FORK:
+		s->last_event_ns = host_ns(CLOCK_MONOTONIC);
+		return;
+	case UCR_TSC:
+		if (!s->o->wall_clock && (rc = ucm_run_ps(m, UCR_TSC_COST_PS)))
+			return err_msg(r, rc, ucm_error(m));
+		r->v[0] = ucr_tsc(s->mc, ucm_now_ps(m));
+		/* Linux's TSC_AUX: node << 12 | cpu */
+		r->v[1] = (uint64_t)ucr_cpu_socket(s->mc, cpu) << 12 | cpu;
+		return;
+	case UCR_REPORT:
+		return;
+	default:
+		return err_msg(r, -ENOSYS, "unknown request");
+	}
+}
+
+/* Answer a sleeper: its deadline reached (rc 0) or interrupted (-EINTR,
+ * with the nanoseconds left).  Nonzero if the connection is gone. */
+static int wake(struct srv *s, int fd, struct conn *c, int rc)
+{
+	struct ucr_rsp r;
+	uint64_t now = ucm_now_ps(s->m);
+
+	memset(&r, 0, sizeof(r));
+	r.rc = rc;
+	r.v[0] = now / 1000u + s->mono_base_ns;
+	r.v[1] = c->deadline_ps > now ? (c->deadline_ps - now) / 1000u : 0;
+	c->asleep = 0;
+	return send(fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r);
+}
+
+/* ---- the ground-truth report ---- */
+
+static const char *space_name(unsigned sp)
+{
+	return sp == UCM_MSR ? "msr" : sp == UCM_PCI ? "pci" : "mmio";
+}
+
+static int box_of(struct ucm_model *m, const struct ucm_reginfo *ri)
+{
+	for (unsigned b = 0; b < ucm_box_count(m); b++)
+		if (ucm_box_def(m, (int)b) == ri->box && ucm_box_socket(m, (int)b) == ri->socket)
+			return (int)b;
+	return -1;
+}
+
+static void fmt_addr(char *buf, size_t n, const struct ucm_reginfo *ri)
+{
+	if (ri->space == UCM_PCI)
+		snprintf(buf, n, "%02x:%02x.%x+0x%03x", (unsigned)(ri->addr >> 20 & 0xFF),
+			 (unsigned)(ri->addr >> 15 & 31), (unsigned)(ri->addr >> 12 & 7), (unsigned)(ri->addr & 0xFFF));
+	else if (ri->space == UCM_MMIO)
+		snprintf(buf, n, "BAR+0x%llx", (unsigned long long)ri->addr);
+	else
+		snprintf(buf, n, "0x%llx", (unsigned long long)ri->addr);
+}
+
+static json_t *report_json(struct srv *s)
+{
+	struct ucm_model *m = s->m;
+	json_t *j = json_object(), *ctrs = json_array(), *fed = json_array(), *strict = json_array();
+	json_t *un = json_array(), *req = json_object();
+	static const char *const ops[UCR_NOPS] = { "", "hello", "cpuid", "msr_read", "msr_write", "pci_read",
+						   "pci_write", "mmio_read", "mmio_write", "time", "sleep",
+						   "tsc", "report", "wake", "fork", "block" };
+
+	json_object_set_new(j, "platform", json_string(ucm_platform_of(m)->name));
+	json_object_set_new(j, "sockets", json_integer(ucm_nsockets(m)));
+	json_object_set_new(j, "cpus", json_integer(ucr_ncpu(s->mc)));
+	json_object_set_new(j, "clock", json_string(s->o->wall_clock ? "wall" : "sim"));
+	json_object_set_new(j, "machine_ns", json_integer((json_int_t)(ucm_now_ps(m) / 1000u)));
+	json_object_set_new(j, "real_ns", json_integer((json_int_t)(host_ns(CLOCK_MONOTONIC) - s->wall_start_ns)));
+	json_object_set_new(j, "processes", json_integer(s->nprocs));
+	json_object_set_new(j, "quiet_jumps", json_integer((json_int_t)s->quiet_jumps));
+	for (unsigned i = 1; i < UCR_NOPS; i++)
+		json_object_set_new(req, ops[i], json_integer((json_int_t)s->nreq[i]));
+	json_object_set_new(j, "requests", req);
+	for (size_t i = 0; i < ucm_nregs(m); i++) {
+		struct ucm_reginfo ri;
+		struct ucm_truth t;
+		char addr[48];
+		int b;
+
+		if (ucm_reginfo(m, i, &ri) || ri.kind != UCM_K_CTR || (b = box_of(m, &ri)) < 0 ||
+		    ucm_truth(m, b, ri.idx, &t) || !t.reads)
+			continue;
+		fmt_addr(addr, sizeof(addr), &ri);
+		json_array_append_new(
+			ctrs, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+					"register", ri.name, "box", ri.box->type->name, "instance", (json_int_t)ri.box->inst,
+					"socket", (json_int_t)ri.socket, "space", space_name(ri.space), "address", addr,
+					"width", (json_int_t)ri.width, "reads", (json_int_t)t.reads, "first_value",
+					(json_int_t)t.first_value, "last_value", (json_int_t)t.last_value, "first_ns",
+					(json_int_t)(t.first_ps / 1000u), "last_ns", (json_int_t)(t.last_ps / 1000u),
+					"truth", (json_int_t)(t.last_read - t.first_read), "total", (json_int_t)t.total,
+					"wraps", (json_int_t)t.wraps));
+		/* what it counted since the program last set it (wrote it, reset
+		 * its box), or since power-on, up to the last read: what a tool
+		 * that zeroes a counter and reads it once reports */
+		json_t *cj = json_array_get(ctrs, json_array_size(ctrs) - 1);
+
+		json_object_set_new(cj, "since_set", json_integer((json_int_t)t.since_set));
+		/* the interval between the last two reads: a sampler's last sample */
+		json_object_set_new(cj, "last_interval", json_integer((json_int_t)(t.last_read - t.prev_read)));
+		json_object_set_new(cj, "prev_ns", json_integer((json_int_t)(t.prev_ps / 1000u)));
+	}
+	json_object_set_new(j, "counters", ctrs);
+	for (unsigned b = 0; b < ucm_box_count(m); b++) {
+		const struct ucm_boxinst *bi = ucm_box_def(m, (int)b);
+
+		for (unsigned k = 0; k < ucm_subev_count(bi->type); k++) {
+			uint64_t v = ucm_fed(m, (int)b, k);
+			char name[96];
+
+			if (!v)
+				continue;
+			json_array_append_new(fed, json_pack("{s:s, s:I, s:I, s:s, s:I}", "box", bi->type->name, "instance",
+							     (json_int_t)bi->inst, "socket",
+							     (json_int_t)ucm_box_socket(m, (int)b), "input",
+							     ucm_subev_name(bi->type, k, name, sizeof(name)), "total",
+							     (json_int_t)v));
+		}
+	}
+	json_object_set_new(j, "fed", fed);
+	for (size_t i = 0; i < ucm_strict_count(m); i++) {
+		char line[512];
+
+		ucm_strict_format(m, i, line, sizeof(line));
+		json_array_append_new(strict, json_string(line));
+	}
+	json_object_set_new(j, "undefined_programming", strict);
+	for (unsigned i = 0; i < s->nun; i++)
+		json_array_append_new(un, json_pack("{s:s, s:s, s:I, s:I}", "space", space_name(s->un[i].space), "access",
+						    s->un[i].write ? "write" : "read", "address",
+						    (json_int_t)s->un[i].addr, "count", (json_int_t)s->un[i].count));
+	json_object_set_new(j, "unserved", un);
+	json_object_set_new(j, "unserved_more", json_integer((json_int_t)s->un_more));
+	return j;
+}
+
+static void report_text(FILE *f, json_t *j)
+{
+	size_t i;
+	json_t *v;
+
+	fprintf(f, "# uncore run: ground truth of what the program read\n");
+	fprintf(f, "platform %s, %lld sockets, %lld cpus, %s clock\n", json_string_value(json_object_get(j, "platform")),
+		json_integer_value(json_object_get(j, "sockets")), json_integer_value(json_object_get(j, "cpus")),
+		json_string_value(json_object_get(j, "clock")));
+	fprintf(f, "machine time %.9f s, real time %.3f s, %lld processes\n",
+		(double)json_integer_value(json_object_get(j, "machine_ns")) / 1e9,
+		(double)json_integer_value(json_object_get(j, "real_ns")) / 1e9,
+		json_integer_value(json_object_get(j, "processes")));
+	if (json_integer_value(json_object_get(j, "quiet_jumps")))
+		fprintf(f, "machine time ran %lld times while a thread neither slept nor spoke for %d ms\n",
+			json_integer_value(json_object_get(j, "quiet_jumps")), QUIET_MS);
+	fprintf(f, "requests:");
+	const char *k;
+	json_object_foreach(json_object_get(j, "requests"), k, v)
+		fprintf(f, " %s %lld", k, json_integer_value(v));
+	fprintf(f, "\n\n# counters read: register socket address reads first_value last_value truth since_set\n"
+		   "# (truth: counted between the first and the last read; since_set: since the program last\n"
+		   "# wrote or reset it, or since power-on, up to the last read)\n");
+	json_array_foreach(json_object_get(j, "counters"), i, v) {
+		fprintf(f, "%-28s %lld %-18s %8lld %20llu %20llu %20llu %llu\n",
+			json_string_value(json_object_get(v, "register")),
+			json_integer_value(json_object_get(v, "socket")),
+			json_string_value(json_object_get(v, "address")), json_integer_value(json_object_get(v, "reads")),
+			(unsigned long long)json_integer_value(json_object_get(v, "first_value")),
+			(unsigned long long)json_integer_value(json_object_get(v, "last_value")),
+			(unsigned long long)json_integer_value(json_object_get(v, "truth")),
+			(unsigned long long)json_integer_value(json_object_get(v, "since_set")));
+	}
+	fprintf(f, "\n# fed by the workload: box instance socket input total\n");
+	json_array_foreach(json_object_get(j, "fed"), i, v)
+		fprintf(f, "%-8s %lld %lld %-40s %llu\n", json_string_value(json_object_get(v, "box")),
+			json_integer_value(json_object_get(v, "instance")), json_integer_value(json_object_get(v, "socket")),
+			json_string_value(json_object_get(v, "input")),
+			(unsigned long long)json_integer_value(json_object_get(v, "total")));
+	fprintf(f, "\n# undefined programming (the manual's rules the program broke)\n");
+	json_array_foreach(json_object_get(j, "undefined_programming"), i, v)
+		fprintf(f, "%s\n", json_string_value(v));
+	fprintf(f, "\n# accesses no register answers: space access address count\n");
+	json_array_foreach(json_object_get(j, "unserved"), i, v)
+		fprintf(f, "%s %s 0x%llx %lld\n", json_string_value(json_object_get(v, "space")),
+			json_string_value(json_object_get(v, "access")),
+			(unsigned long long)json_integer_value(json_object_get(v, "address")),
+			json_integer_value(json_object_get(v, "count")));
+}
+
+/* Written to PATH.tmp and renamed: a report is whole or absent. */
+static int write_report(struct srv *s, char *err, size_t n)
+{
+	const char *paths[2] = { s->o->report, s->o->report_json };
+	json_t *j;
+	int rc = 0;
+
+	if (!paths[0] && !paths[1])
+		return 0;
+	j = report_json(s);
+	for (int i = 0; i < 2 && !rc; i++) {
+		char tmp[4200];
+		FILE *f;
+
+		if (!paths[i])
+			continue;
+		snprintf(tmp, sizeof(tmp), "%s.tmp", paths[i]);
+		if (!(f = fopen(tmp, "w"))) {
+			rc = -errno;
+			snprintf(err, n, "--report: %s: %s", tmp, strerror(errno));
+			break;
+		}
+		if (i == 0)
+			report_text(f, j);
+		else if (json_dumpf(j, f, JSON_INDENT(1)) || fputc('\n', f) == EOF)
+			rc = -EIO;
+		if (fclose(f) || rc || rename(tmp, paths[i])) {
+			rc = rc ? rc : -errno;
+			snprintf(err, n, "--report: %s: %s", paths[i], strerror(-rc));
+			unlink(tmp);
+		}
+	}
+	json_decref(j);
+	return rc;
+}
+
+/* ---- the program ---- */
+
+/* LD_PRELOAD reaches only dynamically linked programs: say so before the
+ * program runs unserved. */
+static int check_program(const char *prog, char *err, size_t n, int depth)
+{
+	char path[4096];
+	unsigned char h[256];
+	ssize_t k;
+	int fd;
+
+	if (!strchr(prog, '/')) {
+		const char *p = getenv("PATH");
+		int found = 0;
+
+		for (p = p ? p : "/usr/bin:/bin"; *p && !found;) {
+			size_t l = strcspn(p, ":");
+
+			snprintf(path, sizeof(path), "%.*s/%s", (int)l, p, prog);
+			found = !access(path, X_OK);
+			p += l + (p[l] == ':');
+		}
+		if (!found) {
+			snprintf(err, n, "%s: not found in PATH", prog);
+			return -ENOENT;
+		}
+	} else {
+		snprintf(path, sizeof(path), "%s", prog);
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	k = read(fd, h, sizeof(h) - 1);
+	if (k >= 2 && h[0] == '#' && h[1] == '!') {
+		char interp[256];
+
+		close(fd);
+		h[k] = 0;
+		if (depth > 2 || sscanf((char *)h + 2, " %255s", interp) != 1) {
+			snprintf(err, n, "%s: a script whose interpreter cannot be read", path);
+			return -ENOEXEC;
+		}
+		return check_program(interp, err, n, depth + 1);
+	}
+	if (k < (ssize_t)sizeof(Elf64_Ehdr) || memcmp(h, ELFMAG, SELFMAG) || h[EI_CLASS] != ELFCLASS64) {
+		close(fd);
+		snprintf(err, n, "%s: not an x86-64 ELF program or a script", path);
+		return -ENOEXEC;
+	}
+	const Elf64_Ehdr *eh = (const void *)h;
+	int interp = 0;
+
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh->e_phoff + i * (uint64_t)eh->e_phentsize)) != sizeof(ph))
+			break;
+		if (ph.p_type == PT_INTERP)
+			interp = 1;
+	}
+	close(fd);
+	if (!interp) {
+		snprintf(err, n,
+			 "%s is statically linked: the machine reaches a program through the dynamic loader "
+			 "(LD_PRELOAD), which it does not use",
+			 path);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static int listen_on(const char *path)
+{
+	struct sockaddr_un sa;
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	if (fd < 0)
+		return -errno;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		close(fd);
+		return -ENAMETOOLONG;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 64)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *err, size_t n)
+{
+	struct srv s;
+	char root[160], sock[160], env_ncpu[16], *pre = NULL;
+	const char *tmp = getenv("TMPDIR");
+	struct pollfd *pf = NULL;
+	struct conn *cs = NULL;
+	sigset_t mask, old;
+	int lfd = -1, sfd = -1, rc, done = 0;
+	pid_t child = -1;
+	size_t npf = 0, cap = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.m = m;
+	s.o = o;
+	*status = 0;
+	err[0] = 0;
+	if ((rc = check_program(o->argv[0], err, n, 0)))
+		return rc;
+	if (access(o->preload, R_OK)) {
+		snprintf(err, n, "the preload library %s: %s (set UNCORE_RUN_LIB)", o->preload, strerror(errno));
+		return -ENOENT;
+	}
+	/* the socket path must fit sun_path (108 bytes) */
+	if (!tmp || strlen(tmp) > 60)
+		tmp = "/tmp";
+	snprintf(s.dir, sizeof(s.dir), "%s/uncore-run.XXXXXX", tmp);
+	if (!mkdtemp(s.dir)) {
+		snprintf(err, n, "%s: %s", s.dir, strerror(errno));
+		return -errno;
+	}
+	snprintf(root, sizeof(root), "%s/root", s.dir);
+	snprintf(sock, sizeof(sock), "%s/sock", s.dir);
+	s.wall_start_ns = host_ns(CLOCK_MONOTONIC);
+	s.mono_base_ns = s.wall_start_ns;
+	s.real_base_ns = host_ns(CLOCK_REALTIME);
+	if ((rc = ucr_machine_create(m, s.mono_base_ns * 1000u, &s.mc, err, n)))
+		goto out;
+	if (mkdir(root, 0755) || (rc = ucr_tree_build(root, m, s.mc, err, n))) {
+		rc = rc ? rc : -errno;
+		if (!err[0])
+			snprintf(err, n, "%s: %s", root, strerror(-rc));
+		goto out;
+	}
+	if ((lfd = listen_on(sock)) < 0) {
+		rc = lfd;
+		snprintf(err, n, "%s: %s", sock, strerror(-rc));
+		goto out;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+		rc = -errno;
+		snprintf(err, n, "signalfd: %s", strerror(errno));
+		goto out_mask;
+	}
+	{
+		const char *p = getenv("LD_PRELOAD");
+
+		if (asprintf(&pre, "%s%s%s", o->preload, p && *p ? " " : "", p ? p : "") < 0) {
+			rc = -ENOMEM;
+			pre = NULL;
+			goto out_mask;
+		}
+	}
+	snprintf(env_ncpu, sizeof(env_ncpu), "%u", ucr_ncpu(s.mc));
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		rc = -errno;
+		snprintf(err, n, "fork: %s", strerror(errno));
+		goto out_mask;
+	}
+	if (!child) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		setenv("LD_PRELOAD", pre, 1);
+		setenv(UCR_ENV_SOCK, sock, 1);
+		setenv(UCR_ENV_ROOT, root, 1);
+		setenv(UCR_ENV_NCPU, env_ncpu, 1);
+		setenv(UCR_ENV_CLOCK, o->wall_clock ? "wall" : "sim", 1);
+		if (o->verbose)
+			setenv(UCR_ENV_LOG, "1", 1);
+		execvp(o->argv[0], o->argv);
+		fprintf(stderr, "uncore: error: run: %s: %s\n", o->argv[0], strerror(errno));
+		_exit(127);
+	}
+	cap = 16;
+	pf = calloc(cap, sizeof(*pf));
+	cs = calloc(cap, sizeof(*cs));
+	if (!pf || !cs) {
+		rc = -ENOMEM;
+		goto out_kill;
+	}
+	pf[0] = (struct pollfd){ sfd, POLLIN, 0 };
+	pf[1] = (struct pollfd){ lfd, POLLIN, 0 };
+	npf = 2;
+	s.last_event_ns = s.last_req_ns = host_ns(CLOCK_MONOTONIC);
+	while (!done) {
+		unsigned asleep = 0;
+		int timeout = -1;
+		uint64_t now_ns = host_ns(CLOCK_MONOTONIC);
+
+		unsigned sleepers = 0, holders = 0, unknown = 0;
+
+		for (unsigned p = 0; p < s.npend; p++) {
+			int connected = 0;
+
+			for (size_t i = 2; i < npf && !connected; i++)
+				connected = cs[i].pid == s.pend[p].pid;
+			if (connected || thread_waits(s.pend[p].pid, s.pend[p].pid) < 0 ||
+			    zombie(s.pend[p].pid) || (now_ns - s.pend[p].since_ns) / 1000000u >= EXEC_MS)
+				s.pend[p--] = s.pend[--s.npend];
+			else
+				holders++;
+		}
+
+		for (size_t i = 2; i < npf; i++) {
+			if (cs[i].asleep) {
+				sleepers++;
+			} else if (!cs[i].blocked) {
+				int w = thread_waits(cs[i].pid, cs[i].tid);
+
+				holders += w == 0;
+				unknown += w < 0;
+			}
+		}
+		asleep = sleepers;
+		if (sleepers) {
+			uint64_t since_event = (now_ns - s.last_event_ns) / 1000000u;
+			uint64_t since_req = (now_ns - s.last_req_ns) / 1000000u;
+
+			if (holders) {
+				/* a thread runs: look again soon */
+				s.settle_ns = 0;
+				timeout = unknown ? (int)(since_req >= QUIET_MS ? 0 : QUIET_MS - since_req) : 1;
+				if (timeout > 1)
+					timeout = 1;
+			} else if (unknown && since_req < QUIET_MS) {
+				timeout = (int)(QUIET_MS - since_req);
+				if (timeout > 1)
+					timeout = 1;
+			} else {
+				if (!s.settle_ns)
+					s.settle_ns = now_ns;
+				uint64_t settled = (now_ns - s.settle_ns) / 1000000u;
+
+				timeout = settled >= SETTLE_MS && since_event >= EVENT_SETTLE_MS ? 0 : 1;
+			}
+			if (holders || (unknown && since_req < QUIET_MS))
+				asleep = 0;
+			else if (unknown)
+				s.quiet_pending = 1;
+		}
+		int k = poll(pf, npf, timeout);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			snprintf(err, n, "poll: %s", strerror(errno));
+			goto out_kill;
+		}
+		if (k == 0 && asleep && timeout == 0) {
+			/* the machine runs to the earliest deadline */
+			uint64_t t = UINT64_MAX;
+
+			for (size_t i = 2; i < npf; i++)
+				if (cs[i].asleep && cs[i].deadline_ps < t)
+					t = cs[i].deadline_ps;
+			if (s.quiet_pending)
+				s.quiet_jumps++;
+			s.quiet_pending = 0;
+			s.settle_ns = 0;
+			if ((rc = ucm_advance(m, t))) {
+				snprintf(err, n, "%s", ucm_error(m));
+				goto out_kill;
+			}
+			for (size_t i = 2; i < npf; i++)
+				if (cs[i].asleep && cs[i].deadline_ps <= ucm_now_ps(m))
+					wake(&s, pf[i].fd, &cs[i], 0);
+			continue;
+		}
+		if (pf[0].revents) {
+			struct signalfd_siginfo si;
+			int ws;
+
+			while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				if (si.ssi_signo == SIGUSR1) {
+					if (write_report(&s, err, n))
+						fprintf(stderr, "uncore: error: %s\n", err);
+				} else if (si.ssi_signo != SIGCHLD) {
+					kill(child, (int)si.ssi_signo);
+				}
+			}
+			if (waitpid(child, &ws, WNOHANG) == child) {
+				*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+				done = 1;
+				child = -1;
+			}
+		}
+		if (pf[1].revents) {
+			int c;
+
+			while ((c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+				if (npf == cap) {
+					struct pollfd *np = realloc(pf, 2 * cap * sizeof(*pf));
+					struct conn *nc = np ? realloc(cs, 2 * cap * sizeof(*cs)) : NULL;
+
+					if (np)
+						pf = np;
+					if (!nc) {
+						close(c);
+						continue;
+					}
+					cs = nc;
+					cap *= 2;
+				}
+				cs[npf] = (struct conn){ 0, 0, 0, 0, 0 };
+				pf[npf++] = (struct pollfd){ c, POLLIN, 0 };
+				s.last_event_ns = host_ns(CLOCK_MONOTONIC);
+			}
+		}
+		for (size_t i = 2; i < npf; i++) {
+			struct ucr_req q;
+			struct ucr_rsp r;
+			ssize_t got;
+
+			if (!pf[i].revents)
+				continue;
+			got = recv(pf[i].fd, &q, sizeof(q), MSG_DONTWAIT);
+			if (got < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (got != (ssize_t)sizeof(q)) {
+				/* a thread or process went (exit, exec) */
+				int pid = cs[i].pid, others = 0;
+
+				for (size_t c = 2; c < npf; c++)
+					others += c != i && cs[c].pid == pid;
+				if (pid > 0 && !others && s.npend < MAXPEND && !zombie(pid)) {
+					s.pend[s.npend].pid = pid;
+					s.pend[s.npend++].since_ns = host_ns(CLOCK_MONOTONIC);
+				}
+				close(pf[i].fd);
+				cs[i] = cs[npf - 1];
+				pf[i--] = pf[--npf];
+				s.last_event_ns = host_ns(CLOCK_MONOTONIC);
+				continue;
+			}
+			s.last_req_ns = host_ns(CLOCK_MONOTONIC);
+			s.settle_ns = 0;
+			cs[i].pid = q.pid;
+			cs[i].tid = q.tid;
+			if (q.op == UCR_SLEEP) {
+				s.nreq[UCR_SLEEP]++;
+				/* at most a day at once: a longer sleep asks again */
+				cs[i].deadline_ps = ucm_now_ps(m) + (q.a > 86400000000000ull ? 86400000000000ull : q.a) * 1000u;
+				cs[i].asleep = 1;
+				if (cs[i].deadline_ps <= ucm_now_ps(m) && wake(&s, pf[i].fd, &cs[i], 0)) {
+					close(pf[i].fd);
+					cs[i] = cs[npf - 1];
+					pf[i--] = pf[--npf];
+				}
+				continue;
+			}
+			if (q.op == UCR_BLOCK) {
+				s.nreq[UCR_BLOCK]++;
+				cs[i].blocked = q.a != 0;
+				memset(&r, 0, sizeof(r));
+				if (send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r)) {
+					close(pf[i].fd);
+					cs[i] = cs[npf - 1];
+					pf[i--] = pf[--npf];
+				}
+				continue;
+			}
+			if (q.op == UCR_WAKE) {
+				s.nreq[UCR_WAKE]++;
+				memset(&r, 0, sizeof(r));
+				if ((cs[i].asleep && wake(&s, pf[i].fd, &cs[i], -EINTR)) ||
+				    send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r)) {
+					close(pf[i].fd);
+					cs[i] = cs[npf - 1];
+					pf[i--] = pf[--npf];
+				}
+				continue;
+			}
+			serve(&s, &q, &r);
+			if (q.op == UCR_REPORT && write_report(&s, r.msg, sizeof(r.msg)))
+				r.rc = -EIO;
+			if (send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r)) {
+				close(pf[i].fd);
+				cs[i] = cs[npf - 1];
+				pf[i--] = pf[--npf];
+			}
+		}
+	}
+	rc = write_report(&s, err, n);
+out_kill:
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+out_mask:
+	for (size_t i = 2; i < npf; i++)
+		close(pf[i].fd);
+	free(pf);
+	free(cs);
+	free(pre);
+	if (sfd >= 0)
+		close(sfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+out:
+	if (lfd >= 0)
+		close(lfd);
+	ucr_machine_destroy(s.mc);
+	nftw(s.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/*
+ * ucr_server.h - `uncore run`: a program, its threads and every process it
+ * starts see one simulated machine (docs/tools.md).  The server owns the
+ * model, writes the machine's /proc, /sys and /dev tree, starts the program
+ * with the preload library and answers its accesses until it exits, then
+ * reports the ground truth of what it read.
+ */
+#ifndef UCR_SERVER_H
+#define UCR_SERVER_H
+
+#include <stddef.h>
+
+#include "ucm.h"
+#include "ucr_machine.h"
+
+struct ucr_opts {
+	char *const *argv;        /* the program and its arguments */
+	int wall_clock;           /* couple the model to the wall clock */
+	const char *report;       /* ground truth as text, or NULL */
+	const char *report_json;  /* and as JSON, or NULL */
+	const char *preload;      /* libuncore-run.so */
+	int verbose;              /* the library reports what it serves */
+};
+
+/* Runs the program on the model; *status is its exit status (128 + signal
+ * when killed).  0, or a negative errno with the reason in err. */
+int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *err, size_t n);
+
+/* The machine's tree under root (ucr_tree.c). */
+int ucr_tree_build(const char *root, struct ucm_model *m, struct ucr_machine *mc, char *err, size_t n);
+
+#endif
