@@ -349,14 +349,19 @@ def likwid_snbep_qpi():
 PCM_ENV = {"PCM_NO_PERF": "1"}
 
 
+def pcm_csv(path):
+    """{(group, column): value} of the last sample of a PCM -csv file (two header rows)."""
+    with open(path) as f:
+        rows = [line.rstrip("\n").split(",") for line in f]
+    head0, head1, vals = rows[0], rows[1], rows[-1]
+    return {(head0[i], head1[i]): float(vals[i]) for i in range(2, len(vals)) if vals[i].strip()}
+
+
 def pcm_memory_snbep():
     need("pcm-memory", "pcm")
     csv = os.path.join(WORK, "pcm.csv")
     _, _, rep = run("snbep", ["pcm-memory", "1", "-i=1", f"-csv={csv}"], env=PCM_ENV)
-    with open(csv) as f:
-        rows = [line.rstrip("\n").split(",") for line in f]
-    head0, head1, vals = rows[0], rows[1], rows[-1]
-    col = {(head0[i], head1[i]): float(vals[i]) for i in range(2, len(vals)) if vals[i].strip()}
+    col = pcm_csv(csv)
     for sock in (0, 1):
         for ch in range(4):
             for kind, reg in (("Read", f"MC_CH{ch}_PCI_PMON_CTR0"), ("Write", f"MC_CH{ch}_PCI_PMON_CTR1")):
@@ -378,10 +383,7 @@ def pcm_skl():
     need("pcm", "pcm")
     csv = os.path.join(WORK, "pcm.csv")
     _, _, rep = run("skl", ["pcm", "1", "-i=1", f"-csv={csv}"], env=PCM_ENV)
-    with open(csv) as f:
-        rows = [line.rstrip("\n").split(",") for line in f]
-    head0, head1, vals = rows[0], rows[1], rows[-1]
-    col = {(head0[i], head1[i]): float(vals[i]) for i in range(2, len(vals)) if vals[i].strip()}
+    col = pcm_csv(csv)
     for kind, reg in (("READ", "DRAM_DATA_READS"), ("WRITE", "DRAM_DATA_WRITES")):
         c = counter(rep, reg)
         got = col.get(("Socket 0", kind))
@@ -413,6 +415,20 @@ def run_clock():
     close("machine time with a parent waiting on two sleepers (s)", rep["machine_ns"] / 1e9, 2.0, 0, 0.01)
 
 
+def run_report():
+    # on request: SIGUSR1 to `uncore run` writes the report while the program runs
+    path = os.path.join(WORK, "live.txt")
+    out, _, rep = run("skl", ["sh", "-c", f"rdmsr -d 0x395 >/dev/null; kill -USR1 $PPID; sleep 1; cat {path}"],
+                      extra=("--report", path))
+    if "# uncore run: ground truth" not in out or "MSR_UNC_PERF_FIXED_CTR" not in out:
+        fail(f"no report while the program ran: {out[:300]!r}")
+    # and the final one has the requests of the whole run
+    with open(path) as f:
+        final = f.read()
+    if final == out:
+        fail("the report at exit is the one written on request")
+
+
 def run_errors():
     p = subprocess.run([UNCORE, "run"], capture_output=True, text=True)
     eq("exit code without a program", p.returncode, 2)
@@ -442,7 +458,7 @@ def run_errors():
 
 CASES = {f.__name__: f for f in (msr_skl, msr_snbep, pci_skl, pci_snbep, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, pcm_memory_snbep, pcm_skl, run_clock,
-                                 run_errors)}
+                                 run_report, run_errors)}
 
 if __name__ == "__main__":
     if CASE not in CASES:

@@ -5,14 +5,12 @@
  * leaves, caches and the MSRs outside the uncore PMU that tools read
  * (Intel SDM Vol. 4, Tables 2-2, 2-20, 2-39; docs/tools.md).
  */
-#include "ucm_types.h"
+#include "ucm_mach.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define VENDOR 0x756E6547u, 0x6C65746Eu, 0x49656E69u /* ebx "Genu", ecx "ntel", edx "ineI" */
 #define TSC_HZ 4000000000ull
 
 static const struct ucm_cpuid skl_cpuid[] = {
-	{ 0x0, 0, 0x16, VENDOR },
+	{ 0x0, 0, 0x16, UCM_VENDOR_INTEL },
 	/* stepping 3, model 0x5E, family 6; 8-line CLFLUSH, 16 IDs a package;
 	 * ECX without the hypervisor bit (31) */
 	{ 0x1, 0, 0x000506E3, 0x00100800, 0x7FFAFBBF, 0xBFEBFBFF },
@@ -36,10 +34,6 @@ static const struct ucm_cpuid skl_cpuid[] = {
 static const struct ucm_cache skl_caches[] = {
 	{ 1, 1, 8, 32, 0 }, { 1, 2, 8, 32, 0 }, { 2, 3, 4, 256, 0 }, { 3, 3, 16, 8192, 1 },
 };
-
-#define RO(a, v, n) { a, 1, UCM_SM_CONST, 0, 0, v, 0, 0, n }
-#define RW(a, c, v, m, n) { a, c, UCM_SM_RW, 0, 0, v, m, 0, n }
-#define TIME(a, c, w, rate, n) { a, c, UCM_SM_TIME, w, 0, 0, 0, rate, n }
 
 static const struct ucm_sysmsr skl_msrs[] = {
 	TIME(0x10, 1, 64, TSC_HZ, "IA32_TIME_STAMP_COUNTER"),

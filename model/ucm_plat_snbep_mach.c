@@ -5,14 +5,12 @@
  * nominal) - CPUID leaves, caches and the MSRs outside the uncore PMU that
  * tools read (Intel SDM Vol. 4, Tables 2-2, 2-20, 2-24; docs/tools.md).
  */
-#include "ucm_types.h"
+#include "ucm_mach.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define VENDOR 0x756E6547u, 0x6C65746Eu, 0x49656E69u /* ebx "Genu", ecx "ntel", edx "ineI" */
 #define TSC_HZ 2700000000ull
 
 static const struct ucm_cpuid snbep_cpuid[] = {
-	{ 0x0, 0, 0xD, VENDOR },
+	{ 0x0, 0, 0xD, UCM_VENDOR_INTEL },
 	/* stepping 7, model 0x2D, family 6; 32 IDs a package; no hypervisor bit */
 	{ 0x1, 0, 0x000206D7, 0x00200800, 0x1FBEE3FF, 0xBFEBFBFF },
 	{ 0x2, 0, 0x76035A01, 0x00F0B2FF, 0x00000000, 0x00CA0000 },
@@ -30,10 +28,6 @@ static const struct ucm_cpuid snbep_cpuid[] = {
 static const struct ucm_cache snbep_caches[] = {
 	{ 1, 1, 8, 32, 0 }, { 1, 2, 8, 32, 0 }, { 2, 3, 8, 256, 0 }, { 3, 3, 20, 20480, 1 },
 };
-
-#define RO(a, v, n) { a, 1, UCM_SM_CONST, 0, 0, v, 0, 0, n }
-#define RW(a, c, v, m, n) { a, c, UCM_SM_RW, 0, 0, v, m, 0, n }
-#define TIME(a, c, w, rate, n) { a, c, UCM_SM_TIME, w, 0, 0, 0, rate, n }
 
 static const struct ucm_sysmsr snbep_msrs[] = {
 	TIME(0x10, 1, 64, TSC_HZ, "IA32_TIME_STAMP_COUNTER"),

@@ -823,6 +823,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			struct ucr_req q;
 			struct ucr_rsp r;
 			ssize_t got;
+			int gone;
 
 			if (!pf[i].revents)
 				continue;
@@ -854,39 +855,22 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				/* at most a day at once: a longer sleep asks again */
 				cs[i].deadline_ps = ucm_now_ps(m) + (q.a > 86400000000000ull ? 86400000000000ull : q.a) * 1000u;
 				cs[i].asleep = 1;
-				if (cs[i].deadline_ps <= ucm_now_ps(m) && wake(&s, pf[i].fd, &cs[i], 0)) {
-					close(pf[i].fd);
-					cs[i] = cs[npf - 1];
-					pf[i--] = pf[--npf];
-				}
-				continue;
-			}
-			if (q.op == UCR_BLOCK) {
-				s.nreq[UCR_BLOCK]++;
-				cs[i].blocked = q.a != 0;
+				gone = cs[i].deadline_ps <= ucm_now_ps(m) && wake(&s, pf[i].fd, &cs[i], 0);
+			} else if (q.op == UCR_BLOCK || q.op == UCR_WAKE) {
+				s.nreq[q.op]++;
 				memset(&r, 0, sizeof(r));
-				if (send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r)) {
-					close(pf[i].fd);
-					cs[i] = cs[npf - 1];
-					pf[i--] = pf[--npf];
-				}
-				continue;
+				if (q.op == UCR_BLOCK)
+					cs[i].blocked = q.a != 0;
+				/* an interrupted sleep is answered first, then the wake */
+				gone = (q.op == UCR_WAKE && cs[i].asleep && wake(&s, pf[i].fd, &cs[i], -EINTR)) ||
+				       send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r);
+			} else {
+				serve(&s, &q, &r);
+				if (q.op == UCR_REPORT && write_report(&s, r.msg, sizeof(r.msg)))
+					r.rc = -EIO;
+				gone = send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r);
 			}
-			if (q.op == UCR_WAKE) {
-				s.nreq[UCR_WAKE]++;
-				memset(&r, 0, sizeof(r));
-				if ((cs[i].asleep && wake(&s, pf[i].fd, &cs[i], -EINTR)) ||
-				    send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r)) {
-					close(pf[i].fd);
-					cs[i] = cs[npf - 1];
-					pf[i--] = pf[--npf];
-				}
-				continue;
-			}
-			serve(&s, &q, &r);
-			if (q.op == UCR_REPORT && write_report(&s, r.msg, sizeof(r.msg)))
-				r.rc = -EIO;
-			if (send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r)) {
+			if (gone) {
 				close(pf[i].fd);
 				cs[i] = cs[npf - 1];
 				pf[i--] = pf[--npf];
