@@ -972,9 +972,17 @@ static uint64_t sim_sleep(uint64_t ns)
 	struct pollfd p;
 	int rc, saved = errno;
 
-	if (t_busy || t_fd < 0 || t_gen != g_gen) {
-		/* a sleep inside a handler, or a first request: no waiting
-		 * on a shared connection */
+	if (t_busy) {
+		/* a handler of the program sleeps while its thread waits for an
+		 * answer: on a connection of its own, not interruptible */
+		rc = req(UCR_SLEEP, ns, 0, 0, &r);
+		if (rc && rc != -EINTR)
+			ucr_die("sleep: %s", t_err);
+		errno = saved;
+		return 0;
+	}
+	if (t_fd < 0 || t_gen != g_gen) {
+		/* the first request of this thread opens its connection */
 		if (req(UCR_HELLO, (uint64_t)getpid(), 0, 0, &r))
 			ucr_die("sleep: %s", t_err);
 	}
