@@ -8,7 +8,7 @@
 # Expected values come from the manual, not from the program: the 25
 # events of Tables 3-1..3-3, the 25 MSRs of Table 2-1 plus the host
 # bridge's 3 PCI registers and the 5 IMC counters of Table 3-3, and the
-# platform's default event set (model/ucm_plat_skl.c, default_events).
+# platform's default event set (model/skl/ucm_plat_skl.c, default_events).
 set -euo pipefail
 
 if [ $# -ne 2 ]; then

@@ -1,18 +1,17 @@
 /*
- * ucm_platforms.c - the registry of platforms the model knows.  Adding a
- * platform means adding its tables file and one line here.
+ * ucm_platforms.c - the registry of platforms the model knows.  The list
+ * is generated from the platform folders (model/CMakeLists.txt): adding a
+ * platform is adding a folder.
  */
 #include <string.h>
 #include <strings.h>
 
 #include "ucm.h"
 
-extern const struct ucm_platform ucm_plat_skl;
-extern const struct ucm_platform ucm_plat_snbep;
+#include "ucm_platform_list.h"
 
 static const struct ucm_platform *const platforms[] = {
-	&ucm_plat_skl,
-	&ucm_plat_snbep,
+	UCM_PLATFORM_LIST
 };
 
 const struct ucm_platform *const *ucm_platforms(size_t *n)

@@ -1,6 +1,6 @@
 /*
  * t_tlm_snbep.cpp - the SystemC TLM-2.0 wrapper on the Xeon E5-2600
- * platform ("snbep", model/ucm_plat_snbep.c): two sockets, MSR boxes reached
+ * platform ("snbep", model/snbep/ucm_plat_snbep.c): two sockets, MSR boxes reached
  * through any cpu of their socket, PCI boxes on each socket's uncore bus
  * (0x3F, 0x7F), 44- and 48-bit counters (the PCI ones two configuration
  * dwords), four clock domains, box-level freeze, and no global control,

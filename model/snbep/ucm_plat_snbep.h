@@ -4,8 +4,8 @@
  *   ucm_plat_snbep.c     registers, layouts, box types and instances, written
  *                        from the guide's register tables;
  *   ucm_plat_snbep_ev.c  event codes, sub-events and named events, generated
- *                        by model/data/snbep/gen_events.py from the guide's
- *                        transcribed event lists (the .tsv files in model/data/snbep/).
+ *                        by model/snbep/data/gen_events.py from the guide's
+ *                        transcribed event lists (the .tsv files in model/snbep/data/).
  * Clock domains are indexed as SNBEP_CLK_*.
  */
 #ifndef UCM_PLAT_SNBEP_H
