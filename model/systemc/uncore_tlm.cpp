@@ -737,3 +737,50 @@ int uncore_tlm::attach_trace(const char *path)
 }
 
 } // namespace ucm_sc
+
+/*
+ * AddressSanitizer builds: Debian's SystemC (2.3.4) tells ASan about its
+ * coroutine switches, but the switch back to the main coroutine leaves ASan
+ * holding the last thread coroutine's stack as the main thread's.  SystemC
+ * frees that stack at the end of the simulation, and LeakSanitizer's check at
+ * exit then scans freed memory and dies ("Tracer caught signal 11"), at
+ * random by where the freed stack lay.  An exit handler, registered after
+ * LeakSanitizer's and so run before it, gives the main thread its own stack
+ * back; leak checking of every SystemC program stays on.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define UCM_SC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UCM_SC_ASAN 1
+#endif
+#endif
+#ifdef UCM_SC_ASAN
+#include <cstdlib>
+#include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
+
+namespace {
+
+void ucm_sc_restore_main_stack()
+{
+	pthread_attr_t a;
+	void *lo = nullptr;
+	std::size_t size = 0;
+	void *fake = nullptr;
+
+	if (pthread_getattr_np(pthread_self(), &a) != 0)
+		return;
+	if (pthread_attr_getstack(&a, &lo, &size) == 0 && lo && size) {
+		__sanitizer_start_switch_fiber(&fake, lo, size);
+		__sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+	}
+	pthread_attr_destroy(&a);
+}
+
+struct ucm_sc_asan_exit {
+	ucm_sc_asan_exit() { std::atexit(ucm_sc_restore_main_stack); }
+} ucm_sc_asan_exit_registered;
+
+} // namespace
+#endif
