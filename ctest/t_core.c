@@ -70,9 +70,9 @@ static const struct ucm_boxtype bt_dbox = {
 };
 
 static const struct ucm_boxinst boxes[] = {
-	{ &bt_pbox, 0, 16, 0, -1, 0, 0 },
-	{ &bt_pbox, 1, 16, 1, -1, 0, 0 },
-	{ &bt_dbox, 0, 0, 0, -1, 0x100, 0 },
+	{ &bt_pbox, 0, 16, 0, -1, 0, 0, NULL },
+	{ &bt_pbox, 1, 16, 1, -1, 0, 0, NULL },
+	{ &bt_dbox, 0, 0, 0, -1, 0x100, 0, NULL },
 };
 static const struct ucm_clockdef clocks[] = {
 	{ "uclk", 1000000000ull, 1000000000ull },

@@ -27,7 +27,7 @@ struct opts {
 	const char *hw_root;
 	int hw_msr, hw_pci;
 	int json, per_socket, force, check, freeze_on_pmi, binary, text, list_metrics;
-	uint64_t interval_ms, seed, pmi_cores;
+	uint64_t interval_ms, seed, pmi_cores, sample_period;
 	double duration_s, uclk_mhz;
 	int have_duration, have_seed;
 	unsigned ncbo;

@@ -75,6 +75,8 @@ static void usage(FILE *f)
 		"  --per-socket         counts per socket\n"
 		"  --pmi-cores MASK     cores to interrupt on overflow (PMI_SEL)\n"
 		"  --freeze-on-pmi      let overflow freeze the counters (driver re-arms)\n"
+		"  --sample-period N    stat: preload each counter that reports overflow so\n"
+		"                       that it overflows every N events; list the overflows\n"
 		"\n"
 		"simulator options:\n"
 		"  --workload NAME      built-in workload (mixed, stream, idle; default mixed)\n"
@@ -190,7 +192,7 @@ static const char *refused(char *const *argv, int word, char buf[3])
 enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_SOCKETS, O_UCLK, O_PCI_BUS, O_NODE_IDS,
        O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD, O_BINARY,
        O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
-       O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG };
+       O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG, O_SAMPLE };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -210,6 +212,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "per-socket", no_argument, 0, O_PER_SOCKET },
 		{ "pmi-cores", required_argument, 0, O_PMI },
 		{ "freeze-on-pmi", no_argument, 0, O_FRZ },
+		{ "sample-period", required_argument, 0, O_SAMPLE },
 		{ "force", no_argument, 0, O_FORCE },
 		{ "version", no_argument, 0, O_VERSION },
 		{ "trace", required_argument, 0, O_TRACE },
@@ -336,6 +339,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return rc;
 			break;
 		case O_FRZ: o->freeze_on_pmi = 1; break;
+		case O_SAMPLE:
+			if ((rc = parse_u64("--sample-period", optarg, &o->sample_period)))
+				return rc;
+			if (!o->sample_period)
+				return cli_fail(EXIT_USAGE, "--sample-period: must be at least 1");
+			break;
 		case O_FORCE: o->force = 1; break;
 		case O_VERSION: printf("uncore 0.1.0\n"); return -1;
 		case O_TRACE: o->trace = optarg; break;
@@ -821,7 +830,7 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 
 static int cmd_regs(const struct opts *o, struct machine *mc, FILE *f)
 {
-	struct ucd_opts dopt = { o->platform, o->force, 0, 0, 0 };
+	struct ucd_opts dopt = { o->platform, o->force, 0, 0, 0, 0 };
 	struct ucd *d;
 	int rc = 0;
 

@@ -331,9 +331,55 @@ static int add_metrics(struct statctx *c)
 	return 0;
 }
 
+/* --sample-period: one line (or JSON object) per overflow, with when the
+ * PMI came and when counting resumed after the driver served it. */
+static void print_samples(struct statctx *c)
+{
+	const struct opts *o = c->o;
+	uint64_t dropped = 0;
+	size_t n = ucd_nsamples(c->d, &dropped);
+
+	if (!o->json && !o->sep)
+		fprintf(c->f, "\n Samples: an overflow every %llu events (%zu%s)\n\n"
+			"         time s   served in ns  socket  counter       count  event\n",
+			(unsigned long long)o->sample_period, n, dropped ? ", more not kept" : "");
+	for (size_t i = 0; i < n; i++) {
+		struct ucd_sampleinfo si;
+		struct ucd_evinfo ei;
+		char box[32];
+
+		if (ucd_sample_get(c->d, i, &si) || ucd_event(c->d, si.event, &ei))
+			continue;
+		snprintf(box, sizeof(box), "%s%u.%u", si.box->type->name, si.box->inst, si.counter);
+		if (o->json) {
+			json_t *j = json_object();
+
+			json_object_set_new(j, "sample-time", json_real((double)si.t_ns / 1e9));
+			json_object_set_new(j, "served-ns",
+					    json_integer(si.rearm_ns ? (json_int_t)(si.rearm_ns - si.t_ns) : 0));
+			json_object_set_new(j, "socket", json_integer(si.socket));
+			json_object_set_new(j, "counter", json_string(box));
+			json_object_set_new(j, "counter-value", json_integer((json_int_t)si.total));
+			json_object_set_new(j, "event", json_string(ei.name));
+			put_json(c, j);
+		} else if (o->sep) {
+			fprintf(c->f, "sample%s%.9f%s%llu%s%u%s%s%s%llu%s%s\n", o->sep, (double)si.t_ns / 1e9,
+				o->sep, (unsigned long long)(si.rearm_ns ? si.rearm_ns - si.t_ns : 0), o->sep,
+				si.socket, o->sep, box, o->sep, (unsigned long long)si.total, o->sep, ei.name);
+		} else {
+			fprintf(c->f, " %15.9f %14llu  S%-6u %-9s %11llu  %s\n", (double)si.t_ns / 1e9,
+				(unsigned long long)(si.rearm_ns ? si.rearm_ns - si.t_ns : 0), si.socket, box,
+				(unsigned long long)si.total, ei.name);
+		}
+	}
+	if (dropped && !o->json && !o->sep)
+		fprintf(c->f, " (%llu later samples counted, not kept)\n", (unsigned long long)dropped);
+}
+
 int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 {
-	struct ucd_opts dopt = { o->platform, o->force, (uint32_t)o->pmi_cores, o->freeze_on_pmi, 0 };
+	struct ucd_opts dopt = { o->platform, o->force, (uint32_t)o->pmi_cores, o->freeze_on_pmi, 0,
+				 o->sample_period };
 	struct ucd *d;
 	struct statctx c = { o, f, NULL, mc->replay, NULL, 0, 0, 0 };
 	uint64_t dur = (uint64_t)(o->duration_s * 1e9), every = o->interval_ms * 1000000ull;
@@ -394,6 +440,16 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 		print_counts(&c, 0, el, el);
 		if (!o->json && !o->sep)
 			fprintf(f, "\n %15.9f seconds time elapsed\n", (double)el / 1e9);
+	}
+	if (o->sample_period)
+		print_samples(&c);
+	if (ucd_pmi_driven(d) && !o->json && !o->sep) {
+		if (ucd_poll_interval_ns(d) == UINT64_MAX)
+			fprintf(f, "# waited for PMIs (%llu); no counter needed polling\n",
+				(unsigned long long)ucd_pmis(d));
+		else
+			fprintf(f, "# waited for PMIs (%llu); counters without overflow reporting read every %.3f s or less\n",
+				(unsigned long long)ucd_pmis(d), (double)ucd_poll_interval_ns(d) / 1e9);
 	}
 	if (ucd_overflows(d) && !o->json && !o->sep)
 		fprintf(f, "# %llu overflow notices, %llu freezes re-armed\n",

@@ -123,6 +123,19 @@ int ucb_sleep_ns(struct ucb *b, uint64_t ns)
 	return done(b, OP(b, sleep_ns)(b, ns), "sleep ns", ns);
 }
 
+int ucb_has_pmi(const struct ucb *b)
+{
+	return b->ops->wait_pmi != NULL;
+}
+
+int ucb_wait_pmi(struct ucb *b, uint64_t ns, int *pmi)
+{
+	*pmi = 0;
+	if (!b->ops->wait_pmi)
+		return ucb_seterr(b, -EOPNOTSUPP, "the %s backend cannot wait for a PMI", b->ops->name);
+	return done(b, OP(b, wait_pmi)(b, ns, pmi), "wait for a PMI, ns", ns);
+}
+
 void ucb_destroy(struct ucb *b)
 {
 	if (b && b->ops->destroy)

@@ -52,6 +52,10 @@ struct ucb_ops {
 	/* monotonic time and waiting, in nanoseconds */
 	int (*now_ns)(struct ucb *b, uint64_t *ns);
 	int (*sleep_ns)(struct ucb *b, uint64_t ns);
+	/* Optional: sleep up to ns, returning early (*pmi = 1) when an uncore
+	 * PMI reaches a cpu.  A backend that cannot see uncore PMIs leaves it
+	 * NULL and the driver polls. */
+	int (*wait_pmi)(struct ucb *b, uint64_t ns, int *pmi);
 	void (*destroy)(struct ucb *b);
 };
 
@@ -76,6 +80,9 @@ int ucb_cpuid(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t
 int ucb_socket_cpu(struct ucb *b, unsigned socket, unsigned *cpu);
 int ucb_now_ns(struct ucb *b, uint64_t *ns);
 int ucb_sleep_ns(struct ucb *b, uint64_t ns);
+/* Whether the backend can wait for a PMI; ucb_wait_pmi is -EOPNOTSUPP if not. */
+int ucb_has_pmi(const struct ucb *b);
+int ucb_wait_pmi(struct ucb *b, uint64_t ns, int *pmi);
 void ucb_destroy(struct ucb *b);
 const char *ucb_error(const struct ucb *b);
 int ucb_seterr(struct ucb *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

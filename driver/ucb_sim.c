@@ -94,6 +94,11 @@ static int sim_sleep_ns(struct ucb *b, uint64_t ns)
 	return fwd(b, ucm_run_ps(M(b), ns * 1000));
 }
 
+static int sim_wait_pmi(struct ucb *b, uint64_t ns, int *pmi)
+{
+	return fwd(b, ucm_run_ps_pmi(M(b), ns * 1000, pmi));
+}
+
 static void sim_destroy(struct ucb *b)
 {
 	free(b);
@@ -111,6 +116,7 @@ static const struct ucb_ops sim_ops = {
 	.socket_cpu = sim_socket_cpu,
 	.now_ns = sim_now_ns,
 	.sleep_ns = sim_sleep_ns,
+	.wait_pmi = sim_wait_pmi,
 	.destroy = sim_destroy,
 };
 

@@ -28,6 +28,9 @@ struct ucd_opts {
 	uint32_t pmi_cores;     /* cores to interrupt on overflow (PMI_SEL) */
 	int freeze_on_pmi;      /* FRZ_ON_PMI: hardware freezes, driver re-arms */
 	int wake_on_pmi;        /* WAKE_ON_PMI */
+	/* Sampling: preload every counter that reports overflow so that it
+	 * overflows every sample_period events, and note when (0: count). */
+	uint64_t sample_period;
 };
 
 /* On failure *out may still be set, so that ucd_error() can say why; it
@@ -105,6 +108,27 @@ uint64_t ucd_safe_interval_ns(const struct ucd *d);
 /* Overflow notices seen in the global status, and freezes re-armed. */
 uint64_t ucd_overflows(const struct ucd *d);
 uint64_t ucd_freezes(const struct ucd *d);
+/* Whether the session waits for PMIs (the counters that report overflow
+ * are not polled), and how many PMIs ended a wait. */
+int ucd_pmi_driven(const struct ucd *d);
+/* How often ucd_run reads: half the safe interval of the counters it must
+ * poll (UINT64_MAX: none). */
+uint64_t ucd_poll_interval_ns(const struct ucd *d);
+uint64_t ucd_pmis(const struct ucd *d);
+
+/* The samples of a sampling session, in order; *dropped: those past the
+ * driver's limit, counted but not kept. */
+struct ucd_sampleinfo {
+	uint64_t t_ns;           /* the PMI, since start */
+	uint64_t rearm_ns;       /* counting resumed, since start (0: no freeze) */
+	size_t event;            /* index for ucd_event() */
+	unsigned socket;
+	const struct ucm_boxinst *box;
+	unsigned counter;
+	uint64_t total;          /* the counter's count when the PMI was served */
+};
+size_t ucd_nsamples(const struct ucd *d, uint64_t *dropped);
+int ucd_sample_get(const struct ucd *d, size_t i, struct ucd_sampleinfo *si);
 
 /* Read every register of the platform (no writes) and print it with its
  * decoded fields, one register per line. */

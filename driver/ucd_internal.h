@@ -10,6 +10,7 @@
 #define UCD_MAXEV 64
 #define UCD_MAXCTRS 512
 #define UCD_MAXSAVE 1024
+#define UCD_MAXSAMPLES 100000  /* samples kept; later ones are counted */
 
 /* A register as the driver addresses it through the backend. */
 struct ucd_reg {
@@ -47,7 +48,16 @@ struct ucd_ctr {
 	uint64_t wmask;
 	uint64_t last, total, mark;
 	int zeroed;              /* we wrote 0 before enabling: count from 0, not the first read */
+	int pmi;                 /* PMI-driven: its wraps come from the status */
+	uint64_t base;           /* PMI-driven: total = base + value */
 	int shared_with;         /* index of the counter whose reads it shares, or -1 */
+};
+
+/* An overflow of a sampled counter. */
+struct ucd_samp {
+	uint64_t t_ns, rearm_ns; /* PMI, and counting resumed (0: never frozen) */
+	size_t ctr;
+	uint64_t total;          /* the counter's total when its PMI was read */
 };
 
 struct ucd_save {
@@ -74,7 +84,12 @@ struct ucd {
 	struct ucd_save save[UCD_MAXSAVE];
 	int started, running;
 	uint64_t t_start, t_last;
-	uint64_t overflows, freezes;
+	uint64_t overflows, freezes, pmis;
+	int pmi_mode;            /* waiting for PMIs, not polling every counter */
+	int freeze_on_pmi;       /* the user's, or sampling's */
+	size_t nsamples, samples_cap;
+	uint64_t samples_dropped;
+	struct ucd_samp *samples;
 	char err[512];
 };
 

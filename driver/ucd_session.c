@@ -549,6 +549,7 @@ void ucd_close(struct ucd *d)
 		ucd_stop(d);
 	if (d->nsave)
 		ucd_restore(d);
+	free(d->samples);
 	free(d);
 }
 
@@ -599,11 +600,112 @@ static const struct ucm_boxinst *global_box(const struct ucd *d, const struct uc
 	return bi;
 }
 
-static int global_write(struct ucd *d, int enable)
+/* The cores a PMI goes to: the user's, or in PMI-driven mode the first
+ * core of each socket (someone must hear it). */
+static uint32_t pmi_cores(const struct ucd *d)
+{
+	return d->opts.pmi_cores ? d->opts.pmi_cores : d->pmi_mode ? 1u : 0u;
+}
+
+/* Whether counter c reports overflow to the UBox: its control has OVF_EN
+ * and its box a global status bit. */
+static int reports_overflow(const struct ucd_ctr *c)
+{
+	return c->has_ctl && c->shared_with < 0 &&
+	       ucm_layout_field(c->ctl.def->layout, UCM_R_OVF_EN) && ucm_gstatus_bit(c->bi, c->idx) >= 0;
+}
+
+/* Global status bits of the counters we use. */
+static uint64_t our_status_bits(const struct ucd *d)
+{
+	uint64_t bits = 0;
+
+	for (size_t j = 0; j < d->nctr; j++)
+		if (reports_overflow(&d->ctr[j]))
+			bits |= 1ull << ucm_gstatus_bit(d->ctr[j].bi, d->ctr[j].idx);
+	return bits;
+}
+
+/* The box status bit of counter c, 0 if its box has none. */
+static uint64_t box_status_bit(const struct ucd_ctr *c, const struct ucm_regdef **def)
+{
+	const struct ucm_layout *l;
+
+	*def = ucm_regdef_find(c->bi->type, UCM_K_BOX_STATUS, 0);
+	if (!*def)
+		return 0;
+	l = (*def)->layout;
+	for (unsigned i = 0; i < l->nfields; i++)
+		if (l->fields[i].role == UCM_R_OVF_STATUS && l->fields[i].arg == c->idx)
+			return ucm_field_mask(&l->fields[i]);
+	return 0;
+}
+
+/* A preloaded counter overflowed: note the sample and preload it again so
+ * that the next overflow comes period events after this one (what it
+ * counted past the wrap is kept).  Its socket is frozen (sampling freezes
+ * on every PMI), so nothing counts between the read and this write. */
+static int resample(struct ucd *d, struct ucd_ctr *c, uint64_t t_pmi)
+{
+	uint64_t p;
+
+	if (d->nsamples == d->samples_cap && d->samples_cap < UCD_MAXSAMPLES) {
+		size_t cap = d->samples_cap ? d->samples_cap * 2 : 256;
+		struct ucd_samp *n;
+
+		if (cap > UCD_MAXSAMPLES)
+			cap = UCD_MAXSAMPLES;
+		if (!(n = realloc(d->samples, cap * sizeof(*n))))
+			return ucd_seterr(d, -ENOMEM, "out of memory");
+		d->samples = n;
+		d->samples_cap = cap;
+	}
+	if (d->nsamples < d->samples_cap) {
+		struct ucd_samp *sp = &d->samples[d->nsamples++];
+
+		sp->t_ns = t_pmi - d->t_start;
+		sp->ctr = (size_t)(c - d->ctr);
+		sp->total = c->total;
+		sp->rearm_ns = 0;
+	} else {
+		d->samples_dropped++;
+	}
+	p = (c->last - d->opts.sample_period) & c->wmask;
+	c->base += c->last - p; /* the total does not move */
+	c->last = p;
+	return reg_write(d, &c->ctr, p);
+}
+
+/* Counter c wrapped before the status said so: count 2^width.  Its last
+ * read may predate the wrap (a wrap during the sample's reads): read it
+ * again, now that the wrap is behind it (values near the top are before
+ * it, near 0 after: what a counter adds between reads is far below half
+ * its range). */
+static int count_wrap(struct ucd *d, struct ucd_ctr *c, uint64_t t_pmi)
+{
+	int rc;
+
+	if (c->last > c->wmask / 2) {
+		uint64_t v;
+
+		if ((rc = reg_read(d, &c->ctr, &v)))
+			return rc;
+		c->last = v & c->wmask;
+	}
+	c->base += c->wmask + 1;
+	c->total = c->base + c->last;
+	return d->opts.sample_period ? resample(d, c, t_pmi) : 0;
+}
+
+/* Global control of one socket.  Enable: EN (SKL) or unfrz_all (IVT),
+ * with PMI routing and the freeze/wake options; disable: EN clear, or
+ * frz_all.  Fields a platform lacks are skipped (ucm_field_put of NULL). */
+static int global_write_one(struct ucd *d, unsigned s, int enable)
 {
 	const struct ucm_regdef *def;
 	const struct ucm_boxinst *bi = global_box(d, &def, UCM_K_GLOBAL_CTL);
 	const struct ucm_layout *l;
+	struct ucd_reg r;
 	uint64_t v = 0;
 
 	if (!bi)
@@ -611,36 +713,35 @@ static int global_write(struct ucd *d, int enable)
 	l = def->layout;
 	if (enable) {
 		v = ucm_field_put(ucm_layout_field(l, UCM_R_GLOBAL_EN), v, 1);
-		v = ucm_field_put(ucm_layout_field(l, UCM_R_FRZ_ON_PMI), v, !!d->opts.freeze_on_pmi);
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_UNFRZ_ALL), v, 1);
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_FRZ_ON_PMI), v, !!d->freeze_on_pmi);
 		v = ucm_field_put(ucm_layout_field(l, UCM_R_WAKE_ON_PMI), v, !!d->opts.wake_on_pmi);
 		for (unsigned i = 0; i < l->nfields; i++)
-			if (l->fields[i].role == UCM_R_PMI_SEL && (d->opts.pmi_cores >> l->fields[i].arg) & 1)
+			if (l->fields[i].role == UCM_R_PMI_SEL && (pmi_cores(d) >> l->fields[i].arg) & 1)
 				v = ucm_field_put(&l->fields[i], v, 1);
+	} else {
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_FRZ_ALL), v, 1);
 	}
-	for (unsigned s = 0; s < d->nsockets; s++) {
-		struct ucd_reg r;
-		int rc;
+	ucd_reg_of(d, s, bi, def, &r);
+	return reg_write(d, &r, v);
+}
 
-		ucd_reg_of(d, s, bi, def, &r);
-		if ((rc = reg_write(d, &r, v)))
+static int global_write(struct ucd *d, int enable)
+{
+	int rc;
+
+	for (unsigned s = 0; s < d->nsockets; s++)
+		if ((rc = global_write_one(d, s, enable)))
 			return rc;
-	}
 	return 0;
 }
 
-/* Status bits of the units we use. */
-static uint64_t our_status_bits(const struct ucd *d)
-{
-	uint64_t bits = 0;
-
-	for (size_t j = 0; j < d->nctr; j++)
-		if (d->ctr[j].has_ctl && d->ctr[j].bi->status_bit >= 0)
-			bits |= 1ull << d->ctr[j].bi->status_bit;
-	return bits;
-}
-
-/* Read and clear (W1C) our overflow status; re-arm a PMI freeze. */
-static int service_status(struct ucd *d)
+/* Read and clear (W1C) our overflow status: the box status bits of the
+ * counters that overflowed, then the global bits; preload sampled
+ * counters again; re-arm a freeze (SKL: FRZ_ON_PMI cleared EN; IVT: every
+ * acted-on overflow froze the socket, and unfrz_all resumes it once the
+ * status bits are clear, 2.1.4).  t_pmi: when the PMI came, for samples. */
+static int service_status(struct ucd *d, uint64_t t_pmi)
 {
 	const struct ucm_regdef *sdef, *gdef;
 	const struct ucm_boxinst *sb = global_box(d, &sdef, UCM_K_GLOBAL_STATUS);
@@ -651,8 +752,10 @@ static int service_status(struct ucd *d)
 	if (!sb || !mine)
 		return 0;
 	for (unsigned s = 0; s < d->nsockets; s++) {
+		size_t first_sample = d->nsamples;
 		struct ucd_reg r;
 		uint64_t v;
+		int frozen = 0;
 
 		ucd_reg_of(d, s, sb, sdef, &r);
 		if ((rc = reg_read(d, &r, &v)))
@@ -661,20 +764,57 @@ static int service_status(struct ucd *d)
 			continue;
 		for (uint64_t b = v & mine; b; b &= b - 1)
 			d->overflows++;
+		/* box status first: while it is set, a box sends no new
+		 * overflow message (IVT 2.7.2.1) */
+		for (size_t j = 0; j < d->nctr; j++) {
+			struct ucd_ctr *c = &d->ctr[j];
+			const struct ucm_regdef *bdef;
+			uint64_t bit, bv;
+			struct ucd_reg br;
+
+			if (c->socket != s || !reports_overflow(c) ||
+			    !(v & (1ull << ucm_gstatus_bit(c->bi, c->idx))))
+				continue;
+			bit = box_status_bit(c, &bdef);
+			bv = 0;
+			if (bit) {
+				ucd_reg_of(d, s, c->bi, bdef, &br);
+				if ((rc = reg_read(d, &br, &bv)))
+					return rc;
+				if ((bv & bit) && (rc = reg_write(d, &br, bit)))
+					return rc;
+			}
+			/* a counter the status names (its box bit, or a global
+			 * bit no other counter of ours shares) wrapped once */
+			if (c->pmi && (!bit || (bv & bit)) && (rc = count_wrap(d, c, t_pmi)))
+				return rc;
+		}
 		if ((rc = reg_write(d, &r, v & mine)))
 			return rc;
-		if (d->opts.freeze_on_pmi && gb && d->running) {
+		if (!d->running || !gb)
+			continue;
+		if (d->plat->ovf_flags & UCM_OVF_FREEZE) {
+			frozen = 1;
+		} else if (d->freeze_on_pmi) {
 			struct ucd_reg g;
 			uint64_t gv;
 
 			ucd_reg_of(d, s, gb, gdef, &g);
 			if ((rc = reg_read(d, &g, &gv)))
 				return rc;
-			if (!ucm_field_get(ucm_layout_field(gdef->layout, UCM_R_GLOBAL_EN), gv)) {
-				d->freezes++;
-				if ((rc = global_write(d, 1)))
-					return rc;
-			}
+			frozen = !ucm_field_get(ucm_layout_field(gdef->layout, UCM_R_GLOBAL_EN), gv);
+		}
+		if (frozen) {
+			uint64_t t;
+
+			d->freezes++;
+			if ((rc = global_write_one(d, s, 1)))
+				return rc;
+			if ((rc = ucb_now_ns(d->be, &t)))
+				return ucd_seterr(d, rc, "clock: %s", ucb_error(d->be));
+			/* what the PMI, the reads and the re-arm cost */
+			for (size_t k = first_sample; k < d->nsamples; k++)
+				d->samples[k].rearm_ns = t - d->t_start;
 		}
 	}
 	return 0;
@@ -683,6 +823,14 @@ static int service_status(struct ucd *d)
 static void accumulate(struct ucd_ctr *c, uint64_t v, int first)
 {
 	v &= c->wmask;
+	if (c->pmi) {
+		/* wraps are counted from the overflow status (count_wrap) */
+		if (first)
+			c->base = 0 - (c->zeroed ? c->last : v);
+		c->last = v;
+		c->total = c->base + v;
+		return;
+	}
 	/* a counter that counts from its enable (the UBox's, with no box
 	 * control to hold it, 2.2) has counted before our first read */
 	if (!first || c->zeroed)
@@ -781,7 +929,8 @@ static int first_in_box(const struct ucd *d, size_t j)
 
 /* Box-level freeze (Xeon 2.1.1 a/b and f): FRZ_EN with FRZ set or clear on
  * every box we use that has a box control.  Only fields the tables define
- * are written: the bits the guide reserves (HA, iMC) stay 0. */
+ * are written: the bits the guide reserves (HA, iMC) stay 0, the bits a
+ * manual says to write as 1 are 1. */
 static int boxes_freeze(struct ucd *d, int freeze)
 {
 	for (size_t j = 0; j < d->nctr; j++) {
@@ -798,6 +947,8 @@ static int boxes_freeze(struct ucd *d, int freeze)
 			continue;
 		v = ucm_field_put(ucm_layout_field(l, UCM_R_FRZ_EN), 0, 1);
 		v = ucm_field_put(ucm_layout_field(l, UCM_R_FRZ), v, !!freeze);
+		/* bits software must write as 1 (IVT 17:16) */
+		v |= ucm_layout_field(l, UCM_R_MBO) ? ucm_field_mask(ucm_layout_field(l, UCM_R_MBO)) : 0;
 		ucd_reg_of(d, d->ctr[j].socket, d->ctr[j].bi, def, &r);
 		if ((rc = reg_write(d, &r, v)))
 			return rc;
@@ -836,6 +987,62 @@ static int program_filters(struct ucd *d)
 	return 0;
 }
 
+/* Whether the status tells when counter j wraps: its box has a status bit
+ * for it, or no other counter of ours reports to its global bit. */
+static int attributable(const struct ucd *d, size_t j)
+{
+	const struct ucd_ctr *c = &d->ctr[j];
+	const struct ucm_regdef *bdef;
+	int g = ucm_gstatus_bit(c->bi, c->idx);
+
+	if (!reports_overflow(c))
+		return 0;
+	if (box_status_bit(c, &bdef))
+		return 1;
+	for (size_t k = 0; k < d->nctr; k++)
+		if (k != j && d->ctr[k].socket == c->socket && reports_overflow(&d->ctr[k]) &&
+		    ucm_gstatus_bit(d->ctr[k].bi, d->ctr[k].idx) == g)
+			return 0;
+	return 1;
+}
+
+/* PMI-driven when the backend hears PMIs and a counter we use reports
+ * overflow to a UBox that can raise one: those counters need no polling.
+ * Sampling needs such counters, and freezes on every PMI so that the
+ * driver's reads and preloads lose nothing (IVT freezes anyway). */
+static int choose_mode(struct ucd *d)
+{
+	const struct ucm_regdef *gdef;
+	int can = 0, any = 0;
+
+	if (global_box(d, &gdef, UCM_K_GLOBAL_CTL) && ucm_layout_field(gdef->layout, UCM_R_PMI_SEL))
+		can = 1;
+	for (size_t j = 0; j < d->nctr; j++)
+		any |= reports_overflow(&d->ctr[j]);
+	d->pmi_mode = can && any && ucb_has_pmi(d->be);
+	d->freeze_on_pmi = d->opts.freeze_on_pmi;
+	for (size_t j = 0; j < d->nctr; j++)
+		d->ctr[j].pmi = d->pmi_mode && attributable(d, j);
+	if (!d->opts.sample_period)
+		return 0;
+	any = 0;
+	for (size_t j = 0; j < d->nctr; j++)
+		any |= d->ctr[j].pmi || (!d->pmi_mode && reports_overflow(&d->ctr[j]));
+	if (!can || !any)
+		return ucd_seterr(d, -EINVAL,
+				  "sampling needs a counter that reports overflow with a PMI; %s has none among these events",
+				  d->plat->name);
+	if (!d->pmi_mode)
+		return ucd_seterr(d, -EOPNOTSUPP, "sampling needs PMIs: %s", "the backend cannot wait for one");
+	for (size_t j = 0; j < d->nctr; j++)
+		if (d->ctr[j].pmi && d->opts.sample_period > d->ctr[j].wmask)
+			return ucd_seterr(d, -EINVAL, "sample period %llu exceeds the %s counter's range",
+					  (unsigned long long)d->opts.sample_period, d->ctr[j].bi->type->name);
+	if (!(d->plat->ovf_flags & UCM_OVF_FREEZE))
+		d->freeze_on_pmi = 1;
+	return 0;
+}
+
 int ucd_start(struct ucd *d)
 {
 	int rc;
@@ -844,7 +1051,7 @@ int ucd_start(struct ucd *d)
 		return ucd_seterr(d, -EBUSY, "already started");
 	if (!d->nev)
 		return ucd_seterr(d, -EINVAL, "no events");
-	if ((rc = check_in_use(d)))
+	if ((rc = check_in_use(d)) || (rc = choose_mode(d)))
 		return rc;
 	if ((rc = global_write(d, 0)) || (rc = boxes_freeze(d, 1)) || (rc = program_filters(d)))
 		return rc;
@@ -859,12 +1066,14 @@ int ucd_start(struct ucd *d)
 		c->zeroed = 0;
 		if (!c->has_ctl)
 			continue; /* free-running: nothing to program */
-		/* counter to zero while disabled, then the control with EN */
+		/* counter to zero (sampling: to period events before its wrap)
+		 * while disabled, then the control with EN */
 		if (has_access(c->ctr.def->layout, UCM_A_RW)) {
-			if ((rc = reg_write(d, &c->ctr, 0)))
+			c->last = d->opts.sample_period && c->pmi ?
+					  (0 - d->opts.sample_period) & c->wmask : 0;
+			if ((rc = reg_write(d, &c->ctr, c->last)))
 				return rc;
 			c->zeroed = 1;
-			c->last = 0;
 		}
 		l = c->ctl.def->layout;
 		v = d->ev[c->ev].ctl;
@@ -873,7 +1082,7 @@ int ucd_start(struct ucd *d)
 		if ((rc = reg_write(d, &c->ctl, v)))
 			return rc;
 	}
-	if ((rc = service_status(d)) || (rc = read_all(d, 1)))
+	if ((rc = service_status(d, 0)) || (rc = read_all(d, 1)))
 		return rc;
 	d->started = 1;
 	if ((rc = ucb_now_ns(d->be, &d->t_start)))
@@ -887,11 +1096,14 @@ int ucd_start(struct ucd *d)
 
 int ucd_sample(struct ucd *d)
 {
+	uint64_t t;
 	int rc;
 
 	if (!d->started)
 		return ucd_seterr(d, -EINVAL, "not started");
-	if ((rc = read_all(d, 0)) || (rc = service_status(d)))
+	if ((rc = ucb_now_ns(d->be, &t)))
+		return ucd_seterr(d, rc, "clock: %s", ucb_error(d->be));
+	if ((rc = read_all(d, 0)) || (rc = service_status(d, t)))
 		return rc;
 	if ((rc = ucb_now_ns(d->be, &d->t_last)))
 		return ucd_seterr(d, rc, "clock: %s", ucb_error(d->be));
@@ -910,7 +1122,10 @@ int ucd_stop(struct ucd *d)
 	return ucd_sample(d);
 }
 
-uint64_t ucd_safe_interval_ns(const struct ucd *d)
+/* The longest read interval that sees every wrap of the counters that
+ * need polling: all of them, or in PMI-driven mode those that report no
+ * overflow (UINT64_MAX when none does). */
+static uint64_t safe_interval(const struct ucd *d, int pmi)
 {
 	uint64_t best = UINT64_MAX;
 
@@ -918,41 +1133,68 @@ uint64_t ucd_safe_interval_ns(const struct ucd *d)
 		const struct ucd_ctr *c = &d->ctr[j];
 		const struct ucd_ev *e = &d->ev[c->ev];
 		uint64_t hz = d->plat->clocks[c->bi->type->clock].hz_max;
-		/* (2^w) / (max increment per cycle * worst-case cycles per ns) */
-		long double ns = ((long double)c->wmask + 1) * 1e9L / ((long double)e->max_out * hz);
+		long double ns;
 
+		if (pmi && c->pmi)
+			continue;
+		/* (2^w) / (max increment per cycle * worst-case cycles per ns) */
+		ns = ((long double)c->wmask + 1) * 1e9L / ((long double)e->max_out * hz);
 		if (ns < (long double)best)
 			best = (uint64_t)ns;
 	}
 	return best;
 }
 
+uint64_t ucd_safe_interval_ns(const struct ucd *d)
+{
+	return safe_interval(d, 0);
+}
+
+uint64_t ucd_poll_interval_ns(const struct ucd *d)
+{
+	uint64_t safe = safe_interval(d, d->pmi_mode);
+
+	return safe == UINT64_MAX ? UINT64_MAX : safe / 2 ? safe / 2 : 1;
+}
+
+int ucd_pmi_driven(const struct ucd *d)
+{
+	return d->pmi_mode;
+}
+
 int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_interval_fn fn,
 	    void *ctx)
 {
-	uint64_t safe = ucd_safe_interval_ns(d);
-	/* poll at half the safe interval: the margin covers the time reads
-	 * themselves take */
-	uint64_t poll = safe / 2 ? safe / 2 : 1;
-	uint64_t now = 0, next_cb = interval_ns ? interval_ns : UINT64_MAX;
+	uint64_t poll, now = 0, next_cb = interval_ns ? interval_ns : UINT64_MAX;
 	int rc;
 
 	if (!d->running && (rc = ucd_start(d)))
 		return rc;
+	/* poll at half the safe interval: the margin covers the time reads
+	 * themselves take; PMI-driven, only what cannot interrupt is polled */
+	poll = ucd_poll_interval_ns(d);
 	while (now < duration_ns) {
 		uint64_t step = duration_ns - now;
 		uint64_t t;
+		int pmi = 0;
 
 		if (step > poll)
 			step = poll;
 		if (next_cb - now < step)
 			step = next_cb - now;
-		if ((rc = ucb_sleep_ns(d->be, step)))
+		if (d->pmi_mode)
+			rc = ucb_wait_pmi(d->be, step, &pmi);
+		else
+			rc = ucb_sleep_ns(d->be, step);
+		if (rc)
 			return ucd_seterr(d, rc, "waiting: %s", ucb_error(d->be));
+		if (pmi)
+			d->pmis++;
 		if ((rc = ucd_sample(d)))
 			return rc;
 		t = d->t_last - d->t_start;
-		now = t > now + step ? t : now + step;
+		/* a PMI ends a wait early: time is where the backend says */
+		now = pmi ? (t > now ? t : now) : (t > now + step ? t : now + step);
 		if (now >= next_cb && now < duration_ns) {
 			if (fn && (rc = fn(d, ctx, now)) < 0)
 				return rc;
@@ -1044,6 +1286,35 @@ int ucd_counter(const struct ucd *d, size_t i, struct ucd_ctrinfo *ci)
 uint64_t ucd_overflows(const struct ucd *d)
 {
 	return d->overflows;
+}
+
+uint64_t ucd_pmis(const struct ucd *d)
+{
+	return d->pmis;
+}
+
+size_t ucd_nsamples(const struct ucd *d, uint64_t *dropped)
+{
+	if (dropped)
+		*dropped = d->samples_dropped;
+	return d->nsamples;
+}
+
+int ucd_sample_get(const struct ucd *d, size_t i, struct ucd_sampleinfo *si)
+{
+	const struct ucd_samp *sp;
+
+	if (i >= d->nsamples)
+		return -ENOENT;
+	sp = &d->samples[i];
+	si->t_ns = sp->t_ns;
+	si->rearm_ns = sp->rearm_ns;
+	si->event = d->ctr[sp->ctr].ev;
+	si->socket = d->ctr[sp->ctr].socket;
+	si->box = d->ctr[sp->ctr].bi;
+	si->counter = d->ctr[sp->ctr].idx;
+	si->total = sp->total;
+	return 0;
 }
 
 uint64_t ucd_freezes(const struct ucd *d)

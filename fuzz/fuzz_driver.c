@@ -288,7 +288,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz f = { data, size };
 	struct ucm_config cfg;
 	struct ucb chk = { &checking, NULL, { 0 } };
-	struct ucd_opts o = { NULL, 0, 0, 0, 0 };
+	struct ucd_opts o = { NULL, 0, 0, 0, 0, 0 };
 	struct ucd *d;
 	const struct ucm_boxtype *counted;
 	const char *const *events;

@@ -260,6 +260,7 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 
 		for (unsigned k = 0; k < UCM_MAXFILT; k++)
 			bx->filter[k] = -1;
+		bx->boxstatus = -1;
 		for (unsigned c = 0; c < REF_MAXCTR; c++)
 			bx->ctl[c] = bx->ctr[c] = -1;
 		for (unsigned i = 0; i < r->nregs; i++) {
@@ -273,6 +274,8 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 				bx->ctr[d->idx] = (int)i;
 			else if (d->kind == UCM_K_FILTER && d->idx < UCM_MAXFILT)
 				bx->filter[d->idx] = (int)i;
+			else if (d->kind == UCM_K_BOX_STATUS)
+				bx->boxstatus = (int)i;
 		}
 	}
 	for (unsigned s = 0; s < r->nsockets; s++) {
@@ -299,9 +302,21 @@ void ref_reset(struct ref_model *r)
 	for (unsigned i = 0; i < r->nregs; i++)
 		r->regs[i].val = reset_value(r, &r->regs[i]);
 	for (unsigned b = 0; b < r->nboxes; b++) {
+		const struct ucm_boxtype *bt = r->boxes[b].bi->type;
+		int frz = 0, frz_en = 0;
+
+		/* a box control with FRZ and no FRZ_EN freezes on FRZ alone */
+		for (unsigned k = 0; k < bt->nregs; k++)
+			if (bt->regs[k].kind == UCM_K_BOX_CTL) {
+				frz = field(bt->regs[k].layout, UCM_R_FRZ) != NULL;
+				frz_en = field(bt->regs[k].layout, UCM_R_FRZ_EN) != NULL;
+			}
 		memset(r->boxes[b].prev, 0, sizeof(r->boxes[b].prev));
-		r->boxes[b].frz_en = r->boxes[b].frozen = 0;
+		r->boxes[b].frz_en = frz && !frz_en;
+		r->boxes[b].frozen = 0;
 	}
+	for (unsigned s = 0; s < r->nsockets; s++)
+		r->sock[s].gfrozen = 0;
 }
 
 int ref_find(const struct ref_model *r, unsigned space, unsigned socket, uint64_t key)
@@ -382,6 +397,15 @@ static void write_reg(struct ref_model *r, struct ref_reg *g, uint64_t v, uint64
 			if (c)
 				c->val = 0;
 		}
+	} else if (g->def->kind == UCM_K_GLOBAL_CTL) {
+		const struct ucm_field *frz = field(l, UCM_R_FRZ_ALL), *unfrz = field(l, UCM_R_UNFRZ_ALL);
+		struct ref_socket *so = &r->sock[g->socket];
+
+		/* both at once: the freeze wins */
+		if (frz && (written1 & bits(frz->lo, frz->hi)))
+			so->gfrozen = 1;
+		else if (unfrz && (written1 & bits(unfrz->lo, unfrz->hi)))
+			so->gfrozen = 0;
 	} else if (g->def->kind == UCM_K_BOX_CTL) {
 		struct ref_box *bx = &r->boxes[g->box];
 		const struct ucm_field *f;
@@ -810,8 +834,51 @@ static int global_enabled(struct ref_model *r, unsigned s)
 {
 	struct ref_reg *g = sock_reg(r, r->sock[s].gctl);
 
+	if (r->sock[s].gfrozen)
+		return 0;
 	return !g || !field(g->def->layout, UCM_R_GLOBAL_EN) ||
 	       get(g->def->layout, UCM_R_GLOBAL_EN, g->val);
+}
+
+/* Set a status bit hardware may set (RW1C or RO); returns whether it was
+ * clear and is now set. */
+static int set_status_bit(struct ref_reg *g, int bit)
+{
+	const struct ucm_field *f;
+
+	if (!g || bit < 0 || !(f = field_of_bit(g->def->layout, (unsigned)bit)) ||
+	    (f->access != UCM_A_RW1C && f->access != UCM_A_RO))
+		return 0;
+	if (g->val & (1ull << bit))
+		return 0;
+	g->val |= 1ull << bit;
+	return 1;
+}
+
+/* Counter i of box b overflowed with OVF_EN: box status, then global
+ * status; returns 1 if the UBox raises a PMI request (and freeze). */
+static int ovf_message(struct ref_model *r, struct ref_box *bx, unsigned i)
+{
+	int edge = (r->p->ovf_flags & UCM_OVF_EDGE) != 0;
+	struct ref_reg *bst = bx->boxstatus < 0 ? NULL : &r->regs[bx->boxstatus];
+	struct ref_reg *gst = sock_reg(r, r->sock[bx->socket].gstatus);
+	int gbit = bx->bi->ctr_status_bit ? bx->bi->ctr_status_bit[i] : bx->bi->status_bit;
+
+	if (bst) {
+		const struct ucm_layout *l = bst->def->layout;
+
+		for (unsigned k = 0; k < l->nfields; k++)
+			if (l->fields[k].role == UCM_R_OVF_STATUS && l->fields[k].arg == i) {
+				int was = (bst->val >> l->fields[k].lo) & 1;
+
+				set_status_bit(bst, l->fields[k].lo);
+				if (was && edge)
+					return 0; /* no new message while the box bit is set */
+			}
+	}
+	if (gst && gbit >= 0)
+		return set_status_bit(gst, gbit) || !edge;
+	return !edge;
 }
 
 /* One cycle of box b; returns 1 if a counter with OVF_EN wrapped. */
@@ -819,7 +886,6 @@ static int box_cycle(struct ref_model *r, int b)
 {
 	struct ref_box *bx = &r->boxes[b];
 	const struct ucm_boxtype *bt = bx->bi->type;
-	struct ref_reg *gst = sock_reg(r, r->sock[bx->socket].gstatus);
 	int request = 0;
 
 	for (unsigned i = 0; i < bt->nctr; i++) {
@@ -845,18 +911,9 @@ static int box_cycle(struct ref_model *r, int b)
 		val = (u128)(ctr->val & vmask) + out;
 		if (val > vmask) {
 			val &= vmask;
-			if (ctl && get(ctl->def->layout, UCM_R_OVF_EN, ctl->val)) {
-				/* hardware sets a status bit: one software can only
-				 * clear (RW1C) or only read (RO) */
-				if (gst && bx->bi->status_bit >= 0) {
-					const struct ucm_field *sf =
-						field_of_bit(gst->def->layout, (unsigned)bx->bi->status_bit);
-
-					if (sf && (sf->access == UCM_A_RW1C || sf->access == UCM_A_RO))
-						gst->val |= 1ull << bx->bi->status_bit;
-				}
+			if (ctl && get(ctl->def->layout, UCM_R_OVF_EN, ctl->val) &&
+			    ovf_message(r, bx, i))
 				request = 1;
-			}
 		}
 		ctr->val = (ctr->val & ~vmask) | (uint64_t)val;
 	}
@@ -891,6 +948,10 @@ static void pmi(struct ref_model *r, unsigned s)
 		const struct ucm_field *f = field(gctl->def->layout, UCM_R_GLOBAL_EN);
 
 		gctl->val &= ~bits(f->lo, f->hi);
+	}
+	if (r->p->ovf_flags & UCM_OVF_FREEZE) {
+		so->gfrozen = 1;
+		so->freezes++;
 	}
 }
 

@@ -15,7 +15,7 @@
 
 #include "ucm.h" /* table types and limits only */
 
-#define REF_MAXREGS 1024
+#define REF_MAXREGS 2048
 #define REF_MAXBOX 128
 #define REF_MAXSUB 512
 #define REF_MAXSOCK 8
@@ -40,11 +40,13 @@ struct ref_box {
 	uint64_t attr[REF_MAXSUB][UCM_NATTR];
 	uint8_t prev[REF_MAXCTR];             /* edge-detect latch */
 	int frz_en, frozen;
+	int boxstatus;                        /* register index of the box status, -1 none */
 };
 
 struct ref_socket {
 	int gctl, gstatus, bar;               /* register indexes, -1 none */
-	uint64_t pmi_requests;
+	uint64_t pmi_requests, freezes;
+	int gfrozen;
 	uint64_t delivered[UCM_MAXCORES], wakes[UCM_MAXCORES], dropped[UCM_MAXCORES];
 	uint8_t asleep[UCM_MAXCORES];
 };

@@ -134,6 +134,9 @@ uint64_t ucm_clock_hz(const struct ucm_model *m, unsigned clock);
 /* Advance by whole cycles of a clock domain, or by picoseconds. */
 int ucm_run_cycles(struct ucm_model *m, unsigned clock, uint64_t n);
 int ucm_run_ps(struct ucm_model *m, uint64_t ps);
+/* The same, but stop as soon as a PMI reaches a core (*pmi = 1): simulated
+ * time is then the PMI's. */
+int ucm_run_ps_pmi(struct ucm_model *m, uint64_t ps, int *pmi);
 /* Advance to absolute time t (no-op when t is not after now). */
 int ucm_advance(struct ucm_model *m, uint64_t t_ps);
 /* A workload source: called whenever time reaches *next_ps; sets inputs
@@ -158,6 +161,10 @@ int ucm_core_asleep(const struct ucm_model *m, unsigned socket, unsigned core);
 void ucm_pmi_stats(const struct ucm_model *m, unsigned socket, unsigned core,
 		   struct ucm_pmi_stats *st);
 uint64_t ucm_pmi_requests(const struct ucm_model *m, unsigned socket);
+/* The socket's global freeze (FRZ_ALL, or an overflow on a platform whose
+ * overflows freeze): 1 while frozen; and how many overflows froze it. */
+int ucm_global_frozen(const struct ucm_model *m, unsigned socket);
+uint64_t ucm_overflow_freezes(const struct ucm_model *m, unsigned socket);
 /* Called for every PMI delivered to a core (after a wake, if any). */
 typedef void (*ucm_pmi_fn)(void *ctx, unsigned socket, unsigned core, uint64_t t_ps);
 void ucm_set_pmi_hook(struct ucm_model *m, ucm_pmi_fn fn, void *ctx);

@@ -522,8 +522,21 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 			case UCM_K_BAR: so->bar = r; break;
 			case UCM_K_FILTER: b->filt[d->idx] = r; break;
 			case UCM_K_BOX_CTL: b->boxctl = r; break;
+			case UCM_K_BOX_STATUS: b->boxstatus = r; break;
 			default: break;
 			}
+		}
+	}
+	for (unsigned bx = 0; bx < m->nboxes; bx++) {
+		struct ucm_box *b = &m->boxes[bx];
+
+		memset(b->st_bit, -1, sizeof(b->st_bit));
+		if (b->boxstatus) {
+			const struct ucm_layout *l = b->boxstatus->def->layout;
+
+			for (unsigned f = 0; f < l->nfields; f++)
+				if (l->fields[f].role == UCM_R_OVF_STATUS && l->fields[f].arg < UCM_MAXCTR)
+					b->st_bit[l->fields[f].arg] = (int8_t)l->fields[f].lo;
 		}
 	}
 	for (unsigned s = 0; s < UCM_NSPACES; s++) {
@@ -571,6 +584,8 @@ void ucm_destroy(struct ucm_model *m)
 
 void ucm_reset(struct ucm_model *m)
 {
+	for (unsigned s = 0; s < m->nsockets; s++)
+		m->sockets[s].gfrozen = 0;
 	for (size_t i = 0; i < m->nregs; i++) {
 		struct ucm_reg *r = &m->regs[i];
 
@@ -580,7 +595,11 @@ void ucm_reset(struct ucm_model *m)
 	for (unsigned i = 0; i < m->nboxes; i++) {
 		struct ucm_box *b = &m->boxes[i];
 
-		b->frz_en = b->frozen = 0;
+		/* a box control with a freeze bit and no enable for it (IVT)
+		 * freezes on FRZ alone */
+		b->frz_en = b->boxctl && ucm_layout_field(b->boxctl->def->layout, UCM_R_FRZ) &&
+			    !ucm_layout_field(b->boxctl->def->layout, UCM_R_FRZ_EN);
+		b->frozen = 0;
 		for (unsigned c = 0; c < b->def->type->nctr; c++) {
 			b->ctr[c].val = 0;
 			b->ctr[c].prev_cmp = 0;
@@ -673,8 +692,25 @@ int ucm_global_enabled(const struct ucm_model *m, unsigned socket)
 	const struct ucm_reg *g = m->sockets[socket].gctl;
 
 	/* a platform without a global control register has no global gate */
+	if (m->sockets[socket].gfrozen)
+		return 0;
 	return !g || !ucm_layout_field(g->def->layout, UCM_R_GLOBAL_EN) ||
 	       ucm_reg_field(g, UCM_R_GLOBAL_EN);
+}
+
+/* Write-only global freeze/unfreeze (IVT U_MSR_PMON_GLOBAL_CTL 31/29).
+ * Both in one write: the freeze wins (docs/platform-ivt.md). */
+static void global_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_t bm)
+{
+	const struct ucm_layout *l = r->def->layout;
+	const struct ucm_field *frz = ucm_layout_field(l, UCM_R_FRZ_ALL);
+	const struct ucm_field *unfrz = ucm_layout_field(l, UCM_R_UNFRZ_ALL);
+	struct ucm_socket *so = &m->sockets[r->box->socket];
+
+	if (frz && (ucm_field_mask(frz) & bm) && ucm_field_get(frz, v))
+		so->gfrozen = 1;
+	else if (unfrz && (ucm_field_mask(unfrz) & bm) && ucm_field_get(unfrz, v))
+		so->gfrozen = 0;
 }
 
 static struct ucm_ctr *reg_ctr(struct ucm_reg *r)
@@ -762,6 +798,13 @@ static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64
 			ucm_strict_add(m, r, v, "read-only bits 0x%llx written with a different value (%s)",
 				       (unsigned long long)((v ^ old) & bm & r->ro),
 				       r->def->layout->cite);
+		if (r->role[UCM_R_MBO] >= 0) {
+			uint64_t fm = ucm_field_mask(&r->def->layout->fields[r->role[UCM_R_MBO]]);
+
+			if ((fm & bm) && (v & fm & bm) != (fm & bm))
+				ucm_strict_add(m, r, v, "bits 0x%llx written as 0 (%s: software must write 1)",
+					       (unsigned long long)(fm & bm & ~v), r->def->layout->cite);
+		}
 	}
 	nv = (old & ~(r->rw & bm)) | (v & r->rw & bm);
 	nv &= ~(v & r->w1c & bm);
@@ -789,6 +832,10 @@ static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64
 	case UCM_K_FILTER:
 		r->val = nv;
 		ucm_box_recompute(m, r->box);
+		break;
+	case UCM_K_GLOBAL_CTL:
+		r->val = nv;
+		global_ctl_written(m, r, v, bm);
 		break;
 	default:
 		r->val = nv;
@@ -1311,4 +1358,14 @@ void ucm_pmi_stats(const struct ucm_model *m, unsigned socket, unsigned core,
 uint64_t ucm_pmi_requests(const struct ucm_model *m, unsigned socket)
 {
 	return socket < m->nsockets ? m->sockets[socket].pmi_requests : 0;
+}
+
+int ucm_global_frozen(const struct ucm_model *m, unsigned socket)
+{
+	return socket < m->nsockets && m->sockets[socket].gfrozen;
+}
+
+uint64_t ucm_overflow_freezes(const struct ucm_model *m, unsigned socket)
+{
+	return socket < m->nsockets ? m->sockets[socket].freezes : 0;
 }

@@ -386,19 +386,45 @@ static void deliver_pmi(struct ucm_model *m, unsigned s)
 		}
 		st->delivered++;
 		st->last_ps = m->now_ps;
+		m->pmi_hit = 1;
 		if (m->pmi_fn)
 			m->pmi_fn(m->pmi_ctx, s, f->arg, m->now_ps);
+	}
+	if (m->plat->ovf_flags & UCM_OVF_FREEZE) {
+		so->gfrozen = 1;
+		so->freezes++;
 	}
 	if (ucm_reg_field(g, UCM_R_FRZ_ON_PMI))
 		g->val = ucm_field_put(ucm_layout_field(l, UCM_R_GLOBAL_EN), g->val, 0);
 }
 
-static void set_status(struct ucm_model *m, struct ucm_box *b)
+/* Counter i of box b overflowed with OVF_EN: set its box status bit and its
+ * global status bit.  Returns 1 if the socket's UBox acts on it (PMI
+ * request, and with UCM_OVF_FREEZE the global freeze).  Only a bit software
+ * can clear (RW1C) or only read (RO) is set by hardware. */
+static int ovf_message(struct ucm_model *m, struct ucm_box *b, unsigned i)
 {
+	int edge = (m->plat->ovf_flags & UCM_OVF_EDGE) != 0;
 	struct ucm_reg *st = m->sockets[b->socket].gstatus;
+	int gbit = ucm_gstatus_bit(b->def, i);
 
-	if (st && b->def->status_bit >= 0)
-		st->val |= (1ull << b->def->status_bit) & (st->w1c | st->ro);
+	if (b->boxstatus && b->st_bit[i] >= 0) {
+		uint64_t bit = (1ull << b->st_bit[i]) & (b->boxstatus->w1c | b->boxstatus->ro);
+		int was = (b->boxstatus->val & bit) != 0;
+
+		b->boxstatus->val |= bit;
+		if (edge && was)
+			return 0; /* no new message while the box bit is set */
+	}
+	if (st && gbit >= 0) {
+		uint64_t bit = (1ull << gbit) & (st->w1c | st->ro);
+		int was = (st->val & bit) != 0;
+
+		st->val |= bit;
+		return !edge || (bit && !was);
+	}
+	/* no global status bit: the message reaches no UBox field */
+	return !edge;
 }
 
 /* Advance every domain to time t, splitting at consequential overflows. */
@@ -448,10 +474,9 @@ static void advance_span(struct ucm_model *m, uint64_t t)
 				if (!ctr_counting(m, b, i))
 					continue;
 				ctr_rate(b, i, &r);
-				if (ctr_apply(&b->ctr[i], &r, n) && ctr_ovf_en(&b->ctr[i])) {
-					set_status(m, b);
+				if (ctr_apply(&b->ctr[i], &r, n) && ctr_ovf_en(&b->ctr[i]) &&
+				    ovf_message(m, b, i))
 					pmi_mask |= 1u << (b->socket & 31);
-				}
 			}
 		}
 		for (unsigned d = 0; d < m->plat->nclocks; d++)
@@ -460,6 +485,8 @@ static void advance_span(struct ucm_model *m, uint64_t t)
 		for (unsigned s = 0; s < m->nsockets; s++)
 			if (pmi_mask & (1u << (s & 31)))
 				deliver_pmi(m, s);
+		if (m->stop_on_pmi && m->pmi_hit)
+			return;
 	}
 }
 
@@ -484,6 +511,8 @@ int ucm_advance_to(struct ucm_model *m, uint64_t t)
 				end = m->wl_next;
 		}
 		advance_span(m, end);
+		if (m->stop_on_pmi && m->pmi_hit)
+			break;
 	}
 	return 0;
 }
@@ -510,6 +539,21 @@ int ucm_run_ps(struct ucm_model *m, uint64_t ps)
 	if (ps > UINT64_MAX - m->now_ps)
 		return ucm_seterr(m, -EOVERFLOW, "simulated time would exceed 2^64 ps");
 	return ucm_advance_to(m, m->now_ps + ps);
+}
+
+int ucm_run_ps_pmi(struct ucm_model *m, uint64_t ps, int *pmi)
+{
+	int rc;
+
+	*pmi = 0;
+	if (ps > UINT64_MAX - m->now_ps)
+		return ucm_seterr(m, -EOVERFLOW, "simulated time would exceed 2^64 ps");
+	m->stop_on_pmi = 1;
+	m->pmi_hit = 0;
+	rc = ucm_advance_to(m, m->now_ps + ps);
+	*pmi = m->pmi_hit;
+	m->stop_on_pmi = m->pmi_hit = 0;
+	return rc;
 }
 
 int ucm_advance(struct ucm_model *m, uint64_t t_ps)

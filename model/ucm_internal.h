@@ -54,6 +54,8 @@ struct ucm_box {
 	int present;
 	int frz_en, frozen;      /* box-level freeze (where the box has one) */
 	struct ucm_reg *filt[UCM_MAXFILT], *boxctl;  /* filter registers by .idx */
+	struct ucm_reg *boxstatus;   /* per-counter overflow bits (IVT), or NULL */
+	int8_t st_bit[UCM_MAXCTR];   /* each counter's bit in boxstatus, -1: none */
 	unsigned nsub;
 	uint32_t *input;         /* current per-cycle increment per sub-event */
 	uint64_t *fed;           /* increments fed per sub-event */
@@ -71,7 +73,8 @@ struct ucm_box {
 
 struct ucm_socket {
 	struct ucm_reg *gctl, *gstatus, *bar;
-	uint64_t pmi_requests;
+	int gfrozen;             /* global freeze (FRZ_ALL, UCM_OVF_FREEZE) */
+	uint64_t pmi_requests, freezes;
 	struct ucm_pmi_stats pmi[UCM_MAXCORES];
 	uint8_t asleep[UCM_MAXCORES];
 };
@@ -99,6 +102,8 @@ struct ucm_model {
 	void *wl_ctx;
 	uint64_t wl_next;
 	int in_workload;
+	/* ucm_run_ps_pmi: stop advancing once a PMI reaches a core */
+	int stop_on_pmi, pmi_hit;
 	int stale;                   /* some box is stale: recompute before time runs */
 	ucm_pmi_fn pmi_fn;
 	void *pmi_ctx;

@@ -23,7 +23,8 @@ const struct ucm_platform *const *ucm_platforms(size_t *n)
 const struct ucm_platform *ucm_platform_find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(platforms) / sizeof(platforms[0]); i++)
-		if (strcasecmp(platforms[i]->name, name) == 0)
+		if (strcasecmp(platforms[i]->name, name) == 0 ||
+		    (platforms[i]->alias && strcasecmp(platforms[i]->alias, name) == 0))
 			return platforms[i];
 	return NULL;
 }

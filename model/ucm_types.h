@@ -42,12 +42,19 @@ enum ucm_role {
 	 * Tables 2-37..2-39, 2-88..2-91); .arg is a UCM_FA_* placement */
 	UCM_R_FILT_MC, UCM_R_FILT_PKT_OPC, UCM_R_FILT_VNW, UCM_R_FILT_DNID, UCM_R_FILT_RNID, UCM_R_FILT_RDS,
 	UCM_R_FILT_ADDR,
-	/* global control; PMI_SEL fields carry the core number in .arg */
+	/* global control; PMI_SEL fields carry the core number in .arg.
+	 * FRZ_ALL/UNFRZ_ALL: write-only global freeze and unfreeze (IVT
+	 * U_MSR_PMON_GLOBAL_CTL) */
 	UCM_R_GLOBAL_EN, UCM_R_FRZ_ON_PMI, UCM_R_WAKE_ON_PMI, UCM_R_PMI_SEL,
+	UCM_R_FRZ_ALL, UCM_R_UNFRZ_ALL,
 	/* box control */
 	UCM_R_FRZ_EN, UCM_R_FRZ, UCM_R_RST_CTRS, UCM_R_RST_CTRL,
-	/* status bit of a unit (.arg = unit status index) */
+	/* overflow status bit: in a global status register, of a unit; in a
+	 * box status register (UCM_K_BOX_STATUS), of counter .arg */
 	UCM_R_OVF_STATUS,
+	/* reserved bits software must write as 1 (IVT box controls 17:16):
+	 * stored and read back; strict mode records any other value */
+	UCM_R_MBO,
 	/* plain value fields */
 	UCM_R_VALUE, UCM_R_BAR_EN, UCM_R_BAR_BASE, UCM_R_NBOXES,
 	UCM_NROLES
@@ -88,6 +95,7 @@ enum ucm_kind {
 	UCM_K_GLOBAL_CTL,   /* global enable / PMI / freeze */
 	UCM_K_GLOBAL_STATUS,/* per-unit overflow status */
 	UCM_K_BOX_CTL,      /* box freeze / reset */
+	UCM_K_BOX_STATUS,   /* per-counter overflow bits of the box (IVT) */
 	UCM_K_FILTER,       /* box filter: inputs to event matching; .idx
 			     * numbers a box's filter registers */
 	UCM_K_NBOXES,       /* read-only count of a box type (CBO_CONFIG) */
@@ -237,7 +245,17 @@ struct ucm_boxinst {
 	uint64_t base;
 	uint16_t devid;     /* PCI device ID of this function (UCM_K_DEVID), 0:
 			     * the platform's configured identifying ID */
+	/* per counter: its bit in the global status register where the box's
+	 * counters report to different bits (IVT UBox: the fixed counter to
+	 * ov_u_fixed, the others to ov_u), -1: none; NULL: status_bit */
+	const int8_t *ctr_status_bit;
 };
+
+/* The global status bit a counter of a box instance reports to, -1: none. */
+static inline int ucm_gstatus_bit(const struct ucm_boxinst *bi, unsigned ctr)
+{
+	return bi->ctr_status_bit ? bi->ctr_status_bit[ctr] : bi->status_bit;
+}
 
 struct ucm_clockdef {
 	const char *name;   /* "uclk" */
@@ -343,8 +361,23 @@ struct ucm_machine {
 	const struct ucm_sysmsr *sysmsr;
 };
 
+/* How a counter overflow with OVF_EN propagates (ucm_platform.ovf_flags).
+ * Without flags (SKL 2.2): every such overflow sets the unit's global
+ * status bit and requests a PMI; FRZ_ON_PMI may then freeze. */
+enum {
+	/* A box sends an overflow message only when the overflow sets its
+	 * box status bit, and the UBox acts on it only when the message sets
+	 * its global status bit: "in order to see a new freeze, the overflow
+	 * field responsible ... must be cleared" (IVT 2.7.2.1). */
+	UCM_OVF_EDGE = 1,
+	/* A message that reaches the UBox freezes every counter of the
+	 * socket until software writes UNFRZ_ALL (IVT 2.1.4). */
+	UCM_OVF_FREEZE = 2,
+};
+
 struct ucm_platform {
 	const char *name;   /* "skl" */
+	const char *alias;  /* another name it is known by, or NULL */
 	const char *title;
 	uint8_t cpu_family;
 	uint8_t ncpu_models;
@@ -370,6 +403,7 @@ struct ucm_platform {
 	const struct ucm_metric *metrics;
 	const char *doc;           /* docs/ page with the platform's decisions */
 	const struct ucm_machine *machine; /* CPU identity, caches, other MSRs */
+	uint8_t ovf_flags;         /* UCM_OVF_*: how overflow reaches the UBox */
 };
 
 #endif

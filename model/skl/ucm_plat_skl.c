@@ -219,15 +219,15 @@ static const struct ucm_boxtype bt_imc = {
 };
 
 static const struct ucm_boxinst skl_boxes[] = {
-	{ &bt_global, 0, 0, 0, -1, 0, 0 },
-	{ &bt_clock, 0, 0, 0, 0, 0, 0 },
-	{ &bt_arb, 0, 0, 0, 1, 0x3B0, 0 },
-	{ &bt_cbo, 0, 0, 0, 3, 0x700, 0 },
-	{ &bt_cbo, 1, 0, 0, 3, 0x710, 0 },
-	{ &bt_cbo, 2, 0, 0, 3, 0x720, 0 },
-	{ &bt_cbo, 3, 0, 0, 3, 0x730, 0 },
-	{ &bt_hostbridge, 0, 0, 0, -1, 0, 0 },
-	{ &bt_imc, 0, 0, 0, -1, 0x5040, 0 },
+	{ &bt_global, 0, 0, 0, -1, 0, 0, NULL },
+	{ &bt_clock, 0, 0, 0, 0, 0, 0, NULL },
+	{ &bt_arb, 0, 0, 0, 1, 0x3B0, 0, NULL },
+	{ &bt_cbo, 0, 0, 0, 3, 0x700, 0, NULL },
+	{ &bt_cbo, 1, 0, 0, 3, 0x710, 0, NULL },
+	{ &bt_cbo, 2, 0, 0, 3, 0x720, 0, NULL },
+	{ &bt_cbo, 3, 0, 0, 3, 0x730, 0, NULL },
+	{ &bt_hostbridge, 0, 0, 0, -1, 0, 0, NULL },
+	{ &bt_imc, 0, 0, 0, -1, 0x5040, 0, NULL },
 };
 
 /* ---- named events: Tables 3-1, 3-2, 3-3 ---- */

@@ -19,6 +19,7 @@
 
 #include "ucm_plat_snbep.h"
 #include "ucm_plat_snbep_metrics.h"
+#include "ucm_xeon.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -327,30 +328,6 @@ static const struct ucm_layout l_q_rate = {
 	"QPI_RATE_STATUS", "SNB-EP Table 2-93", 32, ARRAY_LEN(f_q_rate), f_q_rate
 };
 
-/* PCI header of every function (IDs from public facts). */
-static const struct ucm_field f_vid[] = { { "VID", 0, 15, UCM_A_RO, UCM_R_VALUE, 0 } };
-static const struct ucm_layout l_vid = { "VID", "PCI header", 16, 1, f_vid };
-static const struct ucm_field f_did[] = { { "DID", 0, 15, UCM_A_RO, UCM_R_VALUE, 0 } };
-static const struct ucm_layout l_did = { "DID", "PCI header", 16, 1, f_did };
-
-/* UBox configuration function (not in the guide; public facts: Linux
- * uncore_snbep.c reads CPUNODEID 0x40, node ID in bits 2:0, and GIDNIDMAP
- * 0x54, the node ID of socket i in bits 3i+2:3i).  Both read-only; the
- * other bits reserved (R13). */
-static const struct ucm_field f_nodeid[] = { { "NODEID", 0, 2, UCM_A_RO, UCM_R_VALUE, 0 } };
-static const struct ucm_layout l_nodeid = {
-	"CPUNODEID", "public facts (Linux uncore_snbep.c)", 32, ARRAY_LEN(f_nodeid), f_nodeid
-};
-static const struct ucm_field f_nodemap[] = {
-	{ "NID0", 0, 2, UCM_A_RO, UCM_R_VALUE, 0 }, { "NID1", 3, 5, UCM_A_RO, UCM_R_VALUE, 1 },
-	{ "NID2", 6, 8, UCM_A_RO, UCM_R_VALUE, 2 }, { "NID3", 9, 11, UCM_A_RO, UCM_R_VALUE, 3 },
-	{ "NID4", 12, 14, UCM_A_RO, UCM_R_VALUE, 4 }, { "NID5", 15, 17, UCM_A_RO, UCM_R_VALUE, 5 },
-	{ "NID6", 18, 20, UCM_A_RO, UCM_R_VALUE, 6 }, { "NID7", 21, 23, UCM_A_RO, UCM_R_VALUE, 7 },
-};
-static const struct ucm_layout l_nodemap = {
-	"GIDNIDMAP", "public facts (Linux uncore_snbep.c)", 32, ARRAY_LEN(f_nodemap), f_nodemap
-};
-
 /* ---- PCU C-state residency counters (2.6.3.3) ---- */
 
 /* Outside PMON: no control, no freeze, no reset (Tables 2-78/2-79, 2.6.3.1
@@ -413,17 +390,17 @@ static const struct ucm_regdef r_cstate[] = {
 	{ "PCU_MSR_CORE_C6_CTR", 0x3FD, UCM_K_CTR, 1, &l_p_c6, 0 },
 };
 
-#define PCI_IDS(prefix)                                                       \
-	{ prefix "_VID", 0x00, UCM_K_PLAIN, 0, &l_vid, 0x8086 },               \
-	{ prefix "_DID", 0x02, UCM_K_DEVID, 0, &l_did, 0 }
+/* PCI header IDs of every function (public facts), shared with the other
+ * Xeon platforms (ucm_xeon.h). */
+#define PCI_IDS UCM_XEON_PCI_IDS
 
-/* UBox configuration function, D11:F0 on each uncore bus (R13). */
+/* UBox configuration function, D11:F0 on each uncore bus (R13): node ID
+ * and GIDNIDMAP (Linux uncore_snbep.c; ucm_xeon.h).  GIDNIDMAP holds the
+ * sockets' node IDs (ucm_config.node_id), by default the identity
+ * 0xFAC688, node i is socket i. */
 static const struct ucm_regdef r_ubox_pci[] = {
 	PCI_IDS("UBOX"),
-	{ "UBOX_CPUNODEID", 0x40, UCM_K_NODEID, 0, &l_nodeid, 0 },
-	/* reset: the sockets' node IDs (ucm_config.node_id), by default the
-	 * identity 0xFAC688, node i is socket i */
-	{ "UBOX_GIDNIDMAP", 0x54, UCM_K_NODEMAP, 0, &l_nodemap, 0 },
+	UCM_XEON_NODEID_REGS,
 };
 /* Table 2-33, D14:F1 */
 static const struct ucm_regdef r_ha[] = {
@@ -571,32 +548,32 @@ const struct ucm_boxtype snbep_bt_r3qpi = {
  * identifying ID (devid 0: the platform's 0x3CE0 unless cfg.devid says
  * otherwise, R16).  SNB-EP has no global status register: status_bit -1. */
 static const struct ucm_boxinst snbep_boxes[] = {
-	{ &snbep_bt_ubox, 0, 0, 0, -1, 0, 0 },
-	{ &snbep_bt_cbo, 0, 0, 0, -1, 0xD00, 0 },
-	{ &snbep_bt_cbo, 1, 0, 0, -1, 0xD20, 0 },
-	{ &snbep_bt_cbo, 2, 0, 0, -1, 0xD40, 0 },
-	{ &snbep_bt_cbo, 3, 0, 0, -1, 0xD60, 0 },
-	{ &snbep_bt_cbo, 4, 0, 0, -1, 0xD80, 0 },
-	{ &snbep_bt_cbo, 5, 0, 0, -1, 0xDA0, 0 },
-	{ &snbep_bt_cbo, 6, 0, 0, -1, 0xDC0, 0 },
-	{ &snbep_bt_cbo, 7, 0, 0, -1, 0xDE0, 0 },
-	{ &snbep_bt_pcu, 0, 0, 0, -1, 0, 0 },
-	{ &snbep_bt_pcu_cstate, 0, 0, 0, -1, 0, 0 },
-	{ &bt_ubox_pci, 0, 11, 0, -1, 0, 0 },
-	{ &snbep_bt_ha, 0, 14, 1, -1, 0, 0x3C46 },
-	{ &snbep_bt_imc, 0, 16, 0, -1, 0, 0x3CB0 },
-	{ &snbep_bt_imc, 1, 16, 1, -1, 0, 0x3CB1 },
-	{ &snbep_bt_imc, 2, 16, 4, -1, 0, 0x3CB4 },
-	{ &snbep_bt_imc, 3, 16, 5, -1, 0, 0x3CB5 },
-	{ &snbep_bt_qpi, 0, 8, 2, -1, 0, 0x3C41 },
-	{ &snbep_bt_qpi, 1, 9, 2, -1, 0, 0x3C42 },
-	{ &bt_qpi_mm, 0, 8, 6, -1, 0, 0x3C86 },
-	{ &bt_qpi_mm, 1, 9, 6, -1, 0, 0x3C96 },
-	{ &bt_qpi_misc, 0, 8, 0, -1, 0, 0x3C80 },
-	{ &bt_qpi_misc, 1, 9, 0, -1, 0, 0x3C90 },
-	{ &snbep_bt_r2pcie, 0, 19, 1, -1, 0, 0x3C43 },
-	{ &snbep_bt_r3qpi, 0, 19, 5, -1, 0, 0x3C44 },
-	{ &snbep_bt_r3qpi, 1, 19, 6, -1, 0, 0x3C45 },
+	{ &snbep_bt_ubox, 0, 0, 0, -1, 0, 0, NULL },
+	{ &snbep_bt_cbo, 0, 0, 0, -1, 0xD00, 0, NULL },
+	{ &snbep_bt_cbo, 1, 0, 0, -1, 0xD20, 0, NULL },
+	{ &snbep_bt_cbo, 2, 0, 0, -1, 0xD40, 0, NULL },
+	{ &snbep_bt_cbo, 3, 0, 0, -1, 0xD60, 0, NULL },
+	{ &snbep_bt_cbo, 4, 0, 0, -1, 0xD80, 0, NULL },
+	{ &snbep_bt_cbo, 5, 0, 0, -1, 0xDA0, 0, NULL },
+	{ &snbep_bt_cbo, 6, 0, 0, -1, 0xDC0, 0, NULL },
+	{ &snbep_bt_cbo, 7, 0, 0, -1, 0xDE0, 0, NULL },
+	{ &snbep_bt_pcu, 0, 0, 0, -1, 0, 0, NULL },
+	{ &snbep_bt_pcu_cstate, 0, 0, 0, -1, 0, 0, NULL },
+	{ &bt_ubox_pci, 0, 11, 0, -1, 0, 0, NULL },
+	{ &snbep_bt_ha, 0, 14, 1, -1, 0, 0x3C46, NULL },
+	{ &snbep_bt_imc, 0, 16, 0, -1, 0, 0x3CB0, NULL },
+	{ &snbep_bt_imc, 1, 16, 1, -1, 0, 0x3CB1, NULL },
+	{ &snbep_bt_imc, 2, 16, 4, -1, 0, 0x3CB4, NULL },
+	{ &snbep_bt_imc, 3, 16, 5, -1, 0, 0x3CB5, NULL },
+	{ &snbep_bt_qpi, 0, 8, 2, -1, 0, 0x3C41, NULL },
+	{ &snbep_bt_qpi, 1, 9, 2, -1, 0, 0x3C42, NULL },
+	{ &bt_qpi_mm, 0, 8, 6, -1, 0, 0x3C86, NULL },
+	{ &bt_qpi_mm, 1, 9, 6, -1, 0, 0x3C96, NULL },
+	{ &bt_qpi_misc, 0, 8, 0, -1, 0, 0x3C80, NULL },
+	{ &bt_qpi_misc, 1, 9, 0, -1, 0, 0x3C90, NULL },
+	{ &snbep_bt_r2pcie, 0, 19, 1, -1, 0, 0x3C43, NULL },
+	{ &snbep_bt_r3qpi, 0, 19, 5, -1, 0, 0x3C44, NULL },
+	{ &snbep_bt_r3qpi, 1, 19, 6, -1, 0, 0x3C45, NULL },
 };
 
 /* Indexed by SNBEP_CLK_*.  uclk "can change frequency based on system load"
