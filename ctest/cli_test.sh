@@ -99,6 +99,35 @@ sorted() { printf '%s\n' "$@" | sort; }
 # cas_rd, cas_wr and the DCLK on 4 channels (12), PCU occupancy and C6
 # residency (2) and QPI data flits on 2 ports (2): 35 counters a socket
 # (guide Tables 1-2, 1-3).
+# The Xeon E5-2600 v2 (docs/platform-ivt.md): known by its alias, every
+# event of Intel's list (model/ivt/data/ivt_uncore_events.tsv, unchanged
+# from ../shared/data) listed, the default set counted exactly on two
+# sockets, and sampling: UNC_U_CLOCKTICKS every 27e6 uclk cycles (10 ms at
+# 2.7 GHz) over 0.1 s is 9 or 10 overflows (the re-arms take a few us).
+case_ivt_stat() {
+	local tsv n
+	tsv=$(dirname "$0")/../model/ivt/data/ivt_uncore_events.tsv
+	run list --platform ivybridge-ep
+	expect_rc 0
+	awk -F '\t' 'NR > 1 { print $2 }' "$tsv" | sort -u >"$work/want"
+	grep -E '^  [^ ]' "$work/out" | awk '{ print $1 }' | sort -u >"$work/got"
+	comm -23 "$work/want" "$work/got" >"$work/missing"
+	[ ! -s "$work/missing" ] || fail "$last: Intel's events missing: $(head -5 "$work/missing" | tr '\n' ' ')"
+	[ "$(wc -l <"$work/want")" -ge 1000 ] || fail "$last: the TSV has $(wc -l <"$work/want") names"
+
+	run stat --platform ivt --check --duration 0.01
+	expect_rc 0
+	grep -qE "^uncore: check: [0-9]+ counters equal the model's ground truth; no strict-mode record$" \
+		"$work/err" || fail "$last: no check line: $(cat "$work/err")"
+	grep -qF "Performance counter stats for 'ivt uncore':" "$work/out" || fail "$last: no header"
+
+	run stat --platform ivt --sockets 1 -e UNC_U_CLOCKTICKS --sample-period 27000000 --duration 0.1 --check
+	expect_rc 0
+	n=$(grep -cE '^ +[0-9.]+ +[0-9]+  S0 +ubox0\.[01] +[0-9]+  UNC_U_CLOCKTICKS$' "$work/out" || true)
+	[ "$n" -ge 9 ] && [ "$n" -le 10 ] || fail "$last: $n samples, want 9 or 10: $(cat "$work/out")"
+	grep -qF "# $n overflow notices, $n freezes re-armed" "$work/out" || fail "$last: no overflow line"
+}
+
 case_snbep_stat() {
 	run stat --platform snbep --check --duration 0.1
 	expect_rc 0
@@ -1015,7 +1044,7 @@ case_allowlist_snbep() {
 	# none of the skl MSRs
 	grep -q '^0x00000E01 ' "$work/out" && fail "skl's GLOBAL_CTRL in the snbep list"
 
-	# detected from CPUID under a fake root: model 0x2D, then 0x5E, then 0x3E
+	# detected from CPUID under a fake root: model 0x2D, then 0x5E, 0x3E, 0x3F
 	for c in 0 1; do
 		mkdir -p "$tree/sys/devices/system/cpu/cpu$c/topology" "$tree/dev/cpu/$c"
 		echo 0 >"$tree/sys/devices/system/cpu/cpu$c/topology/physical_package_id"
@@ -1031,8 +1060,13 @@ case_allowlist_snbep() {
 	grep -q '^# MSR allowlist for skl' "$work/out" || fail "allowlist --backend=hw on a Skylake: $(head -1 "$work/out")"
 	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 62\nstepping\t: 4\n\n' >"$tree/proc/cpuinfo"
 	run allowlist --backend=hw --hw-root "$tree"
+	expect_rc 0
+	grep -q '^# MSR allowlist for ivt' "$work/out" || fail "allowlist --backend=hw on an E5-2600 v2: $(head -1 "$work/out")"
+	# a Haswell-EP (model 0x3F) has no model here
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 63\nstepping\t: 2\n\n' >"$tree/proc/cpuinfo"
+	run allowlist --backend=hw --hw-root "$tree"
 	expect_rc 1
-	expect_err "no supported uncore for family 6 model 0x3e"
+	expect_err "no supported uncore for family 6 model 0x3f"
 	expect_no_stdout
 }
 

@@ -2027,17 +2027,17 @@ CT_TEST(snbep_hw_refuses_a_mismatched_platform)
 	CT_CONTAINS(out, "MSR allowlist for skl");
 	rm_tree();
 
-	/* an Ivy Bridge-EP (model 0x3E): not detected, refused when named,
+	/* a Haswell-EP (model 0x3F): not detected, refused when named,
 	 * programmed when forced */
-	make_snbep("ivt", 0, &SNBEP_USUAL);
-	cpuinfo(62, 4, "Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz");
+	make_snbep("hsx", 0, &SNBEP_USUAL);
+	cpuinfo(63, 2, "Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz");
 	tree_open_to_all();
 	regs[4] = al[4] = root;
 	regs[5] = NULL;
 	CT_EQ(run_cli(out, sizeof(out), regs), 1);
-	CT_CONTAINS(out, "no supported uncore for family 6 model 0x3e");
+	CT_CONTAINS(out, "no supported uncore for family 6 model 0x3f");
 	CT_EQ(run_cli(out, sizeof(out), al), 1);
-	CT_CONTAINS(out, "no supported uncore for family 6 model 0x3e");
+	CT_CONTAINS(out, "no supported uncore for family 6 model 0x3f");
 	regs[5] = "--platform";
 	regs[6] = "snbep";
 	CT_EQ(run_cli(out, sizeof(out), regs), 1);

@@ -149,6 +149,41 @@ def msr_snbep():
     eq("UCLK_FIXED_CTL on cpus 8-15 (socket 1)", ctl[8:], [0x400000] * 8)
 
 
+def msr_ivt():
+    need("rdmsr", "msr-tools")
+    need("wrmsr", "msr-tools")
+    # Xeon E5-2600 v2 (docs/platform-ivt.md; ivt-facts.md §2, §12): the UCLK
+    # fixed counter 0xC09 (48 bits) enabled with ov_en (bits 22 and 20 of
+    # 0xC08) and preloaded 2^48 - 1000 on socket 1 (cpu 12, the first of
+    # its 12): it overflows at once, sets box status 0xC15 bit 2 and global
+    # status 0xC01 bit 0, and freezes the socket; 0xC00 reads back without
+    # the write-only unfrz_all.  Then the re-arm: clear both bits (write 1),
+    # unfrz_all, and the counter runs again.
+    script = ("wrmsr -p 12 0xc00 0x1 && wrmsr -p 12 0xc09 0xfffffffffc18 && wrmsr -p 12 0xc08 0x500000 && "
+              "sleep 0.1 && rdmsr -p 12 -c 0xc15 && rdmsr -p 12 -c 0xc01 && rdmsr -p 12 -d 0xc09 && "
+              "sleep 0.1 && rdmsr -p 12 -d 0xc09 && rdmsr -p 0 -c 0xc01 && "
+              "wrmsr -p 12 0xc15 0x4 && wrmsr -p 12 0xc01 0x1 && wrmsr -p 12 0xc00 0x20000001 && "
+              "rdmsr -p 12 -c 0xc00 && rdmsr -p 12 -c 0xc15 && rdmsr -p 12 -c 0xc01 && sleep 0.1 && "
+              "rdmsr -p 12 -d 0xc09")
+    out, _, rep = run("ivt", ["sh", "-c", script])
+    v = out.split()
+    if len(v) != 9:
+        fail(f"expected 9 values, got {out!r}")
+        return
+    eq("U_MSR_PMON_BOX_STATUS after the overflow", int(v[0], 16), 0x4)
+    eq("U_MSR_PMON_GLOBAL_STATUS after the overflow", int(v[1], 16), 0x1)
+    eq("the fixed counter, frozen after its wrap", int(v[2]), int(v[3]))
+    eq("socket 0's global status", int(v[4], 16), 0)
+    eq("GLOBAL_CTL after unfrz_all (write-only)", int(v[5], 16), 0x1)
+    eq("box status after write-1-to-clear", int(v[6], 16), 0)
+    eq("global status after write-1-to-clear", int(v[7], 16), 0)
+    c = counter(rep, "U_MSR_PMON_UCLK_FIXED_CTR", socket=1)
+    if c:
+        eq("the counter's last value", int(v[8]), c["last_value"])
+        if int(v[8]) <= int(v[3]):
+            fail("the counter did not run again after the re-arm")
+
+
 # ---- pciutils ----
 
 def lspci_devices(out):
@@ -205,6 +240,42 @@ def pci_snbep():
             fail("the counter counted nothing in a second of the mixed workload")
     eq("control register read back", vals[2], 0x400304)
     eq("socket 0's channel 0, never programmed", vals[3] << 32 | vals[4], 0)
+
+
+def pci_ivt():
+    need("lspci", "pciutils")
+    need("setpci", "pciutils")
+    out, _, _ = run("ivt", ["lspci", "-n"])
+    devs = lspci_devices(out)
+    # ivt-facts.md §7-§13 (Linux, PCM, likwid, pci.ids): UBox D11:F0 0E1E,
+    # HA D14:F1 0E30 and D28:F1 0E38, iMC D16/D30 F4,5,0,1, QPI D8:F2 0E32,
+    # D9:F2 0E33, R2PCIe D19:F1 0E34, R3QPI D19:F5 0E36, D19:F6 0E37, IRP
+    # D5:F6 0E39, on each socket's bus
+    for bus in ("3f", "7f"):
+        for dev, did in (("0b.0", "0e1e"), ("0e.1", "0e30"), ("1c.1", "0e38"), ("10.4", "0eb4"),
+                         ("10.5", "0eb5"), ("10.0", "0eb0"), ("10.1", "0eb1"), ("1e.4", "0ef4"),
+                         ("1e.5", "0ef5"), ("1e.0", "0ef0"), ("1e.1", "0ef1"), ("08.2", "0e32"),
+                         ("09.2", "0e33"), ("13.1", "0e34"), ("13.5", "0e36"), ("13.6", "0e37"),
+                         ("05.6", "0e39")):
+            eq(f"device at {bus}:{dev}", devs.get(f"{bus}:{dev}"), f"8086:{did}")
+    # iMC MC1 channel 0 (D30:F4) of socket 1: DCLOCKTICKS (event 0) with en
+    # (bit 22) for 0.1 s, then frozen by its box control (frz bit 8, with
+    # the bits 17:16 software must write as 1): the box control reads back
+    # 0x30000 (frz is write-only) and the counter stands still
+    script = ("setpci -s 7f:1e.4 d8.l=00400000 && sleep 0.1 && setpci -s 7f:1e.4 f4.l=00030100 && "
+              "setpci -s 7f:1e.4 a0.l a4.l f4.l && sleep 0.1 && setpci -s 7f:1e.4 a0.l")
+    out, _, rep = run("ivt", ["sh", "-c", script])
+    vals = [int(x, 16) for x in out.split()]
+    if len(vals) != 4:
+        fail(f"expected 4 values, got {out!r}")
+        return
+    eq("box control read back", vals[2], 0x30000)
+    eq("a frozen counter stands still", vals[3], vals[0])
+    c = counter(rep, "MC_CH4_PCI_PMON_CTR0", socket=1)
+    if c:
+        eq("socket 1 MC1 ch0 counter (two dwords, frozen)", vals[1] << 32 | vals[0], c["last_value"])
+        # 0.1 s of a 933 MHz DCLK, give or take the accesses' time
+        close("DCLK cycles in 0.1 s", vals[1] << 32 | vals[0], 93333333, 0.01, 0)
 
 
 # ---- likwid ----
@@ -456,7 +527,7 @@ def run_errors():
         fail(f"unwritable report: exit {p.returncode}, {p.stderr!r}")
 
 
-CASES = {f.__name__: f for f in (msr_skl, msr_snbep, pci_skl, pci_snbep, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, pcm_memory_snbep, pcm_skl, run_clock,
                                  run_report, run_errors)}
 

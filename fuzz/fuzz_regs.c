@@ -37,6 +37,7 @@ struct rig {
 	const struct ucm_platform *p;
 	int legacy;                    /* one socket, one clock: original encoding */
 	unsigned nsockets, ncpus;      /* sockets, cpus per socket */
+	int gfrozen[REF_MAXSOCK];      /* sockets globally frozen before time passes */
 	size_t nregs;
 	int map[REF_MAXREGS];          /* model register i -> ref register */
 	int ctlof[REF_MAXREGS];        /* model counter register -> its control, -1 */
@@ -473,8 +474,14 @@ static void check_time(struct rig *g, const uint64_t *before, const int *frozen)
 
 	for (size_t j = 0; j < g->nregs; j++)
 		if (g->ri[j].kind == UCM_K_GLOBAL_CTL && g->ri[j].socket < REF_MAXSOCK &&
+		    ucm_layout_field(g->ri[j].layout, UCM_R_GLOBAL_EN) &&
 		    !ucm_field_get(ucm_layout_field(g->ri[j].layout, UCM_R_GLOBAL_EN), before[j]))
 			disabled[g->ri[j].socket] = 1;
+	/* a socket frozen (frz_all, an overflow that froze it) when time
+	 * started to pass stays frozen: only a write unfreezes it */
+	for (unsigned s = 0; s < g->nsockets && s < REF_MAXSOCK; s++)
+		if (g->gfrozen[s])
+			disabled[s] = 2;
 	for (size_t k = 0; k < g->nregs; k++) {
 		const struct ucm_reginfo *ri = &g->ri[k];
 		const char *why = NULL;
@@ -482,7 +489,7 @@ static void check_time(struct rig *g, const uint64_t *before, const int *frozen)
 		if (ri->kind != UCM_K_CTR || (ri->box->type->flags & UCM_BT_FREERUN) || peek(g, k) == before[k])
 			continue;
 		if (disabled[ri->socket])
-			why = "GLOBAL_CTRL.EN was 0";
+			why = disabled[ri->socket] == 2 ? "its socket was frozen" : "GLOBAL_CTRL.EN was 0";
 		else if (frozen[g->ref.regs[g->map[k]].box])
 			why = "its box was frozen";
 		else if (g->ctlof[k] < 0 ||
@@ -555,9 +562,15 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 			if (g->ri[j].kind == UCM_K_GLOBAL_CTL && g->ri[j].socket == ri->socket) {
 				const struct ucm_field *en = ucm_layout_field(g->ri[j].layout, UCM_R_GLOBAL_EN);
 
+				const struct ucm_field *unfrz = ucm_layout_field(g->ri[j].layout, UCM_R_UNFRZ_ALL);
+
 				if (en && !ucm_field_get(en, peek(g, j))) {
 					snapshot(g, before);
 					reg_write(g, j, ucm_field_put(en, peek(g, j), 1));
+					check_write(g, before);
+				} else if (!en && unfrz && ucm_global_frozen(g->m, ri->socket)) {
+					snapshot(g, before);
+					reg_write(g, j, ucm_field_put(unfrz, peek(g, j), 1));
 					check_write(g, before);
 				}
 			}
@@ -773,6 +786,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			unsigned clock = op == 11 ? fz_u8(&f) % g.p->nclocks : 0;
 
 			freeze_state(&g);
+			for (unsigned s = 0; s < g.nsockets && s < REF_MAXSOCK; s++)
+				g.gfrozen[s] = ucm_global_frozen(g.m, s);
 			if (op == 12) {
 				uint64_t ps = (uint64_t)fz_u16(&f) * (1u + fz_u8(&f) % 4u);
 
@@ -789,6 +804,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				ref_run_cycles(&g.ref, clock, n);
 			}
 			check_time(&g, before, frozen_before);
+			for (unsigned s = 0; s < g.nsockets; s++)
+				if (ucm_global_frozen(g.m, s) != g.ref.sock[s].gfrozen ||
+				    ucm_overflow_freezes(g.m, s) != g.ref.sock[s].freezes)
+					FZ_FAIL("socket %u: model frozen %d after %llu freezes, reference %d after %llu",
+						s, ucm_global_frozen(g.m, s),
+						(unsigned long long)ucm_overflow_freezes(g.m, s), g.ref.sock[s].gfrozen,
+						(unsigned long long)g.ref.sock[s].freezes);
 			break;
 		}
 		case 7: /* reset */

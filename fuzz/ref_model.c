@@ -624,6 +624,8 @@ static const struct ucm_evcode *code_named(const struct ucm_boxtype *bt, unsigne
  * but a restricting group with no bit programmed restricts nothing. */
 static int umask_selects(const struct ucm_evcode *ec, unsigned s, uint64_t umask)
 {
+	if (ec->flags & UCM_EC_EXACT)
+		return (umask & 0xFF) == ec->subs[s].match[0];
 	for (unsigned g = 0; g < ec->ngrp; g++) {
 		int restricting = (ec->grp_restrict >> g) & 1;
 		int any_of_group = (umask & ec->grp_mask[g]) != 0;

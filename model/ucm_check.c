@@ -10,9 +10,12 @@
 
 /* A selecting group needs a programmed bit in common with the sub-event's;
  * a restricting group (grp_restrict) with none of its bits programmed lets
- * every sub-event through. */
+ * every sub-event through.  An exact code selects the sub-event whose value
+ * the umask is. */
 static int subev_selected(const struct ucm_evcode *ec, unsigned s, uint64_t umask)
 {
+	if (ec->flags & UCM_EC_EXACT)
+		return (umask & 0xFF) == ec->subs[s].match[0];
 	for (unsigned g = 0; g < ec->ngrp; g++) {
 		uint64_t gm = umask & ec->grp_mask[g];
 

@@ -140,6 +140,9 @@ enum {
 			     * umask bits (PCU, Xeon Table 2-75) */
 	UCM_EC_FIXED = 4,   /* counted by a fixed counter only: never chosen
 			     * by an EV_SEL value */
+	UCM_EC_EXACT = 8,   /* sub-event s is selected when the umask equals
+			     * subs[s].match[0]: values that combine modifier
+			     * bits, not independent signals (IVT TOR_INSERTS) */
 };
 
 /* Attributes of a sub-event that box filter fields are compared with.

@@ -11,6 +11,7 @@
 
 extern const struct uct_workload_def uct_wl_skl_mixed, uct_wl_skl_idle, uct_wl_skl_stream;
 extern const struct uct_workload_def uct_wl_snbep_mixed, uct_wl_snbep_idle, uct_wl_snbep_stream;
+extern const struct uct_workload_def uct_wl_ivt_mixed, uct_wl_ivt_idle, uct_wl_ivt_stream;
 
 static const struct uct_workload_def *const workloads[] = {
 	&uct_wl_skl_mixed,
@@ -19,6 +20,9 @@ static const struct uct_workload_def *const workloads[] = {
 	&uct_wl_snbep_mixed,
 	&uct_wl_snbep_stream,
 	&uct_wl_snbep_idle,
+	&uct_wl_ivt_mixed,
+	&uct_wl_ivt_stream,
+	&uct_wl_ivt_idle,
 };
 
 const struct uct_workload_def *uct_workload_at(unsigned i)

@@ -1,0 +1,925 @@
+/*
+ * t_ivt.c - the Xeon E5-2600 v2 (Ivy Bridge-EP) model and the driver on it:
+ * registers and their access types, box status, the global control and
+ * status registers, and overflow -> box status -> global status -> PMI ->
+ * global freeze -> re-arm (IVT 2.7.2.1 in
+ * ../shared/seeds/xeon-e5-v2-uncore-pcu-excerpt.txt, and 2.1.4 as
+ * ../shared/notes/ivt-facts.md §3 reports it), with every corner the text
+ * leaves open decided in docs/platform-ivt.md (V1..V20).
+ *
+ * Addresses, masks and widths are written out here from the sources (facts
+ * §n is a section of ivt-facts.md), never read from the model's tables.
+ * Accesses cost no simulated time unless a test is about time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct.h"
+#include "ct_rig.h"
+#include "ucd.h"
+#include "ucm.h"
+
+#define BIT(n) (1ull << (n))
+#define BITS(hi, lo) ((~0ull >> (63 - (hi))) & ~(BIT(lo) - 1))
+
+#define CPUS 12 /* cores per socket of the E5-2697 v2 */
+
+/* facts §2 and §12 */
+#define G_CTL 0xC00u
+#define G_STATUS 0xC01u
+#define G_CONFIG 0xC06u
+#define FRZ_ALL BIT(31)
+#define WK_ON_PMI BIT(30)
+#define UNFRZ_ALL BIT(29)
+#define U_FIXED_CTL 0xC08u
+#define U_FIXED_CTR 0xC09u
+#define U_CTL(i) (0xC10u + (i))
+#define U_STATUS 0xC15u
+#define U_CTR(i) (0xC16u + (i))
+/* facts §5 */
+#define C_BOX_CTL(n) (0xD04u + 0x20u * (n))
+#define C_CTL(n, i) (0xD10u + 0x20u * (n) + (i))
+#define C_FILTER0(n) (0xD14u + 0x20u * (n))
+#define C_CTR(n, i) (0xD16u + 0x20u * (n) + (i))
+#define C_FILTER1(n) (0xD1Au + 0x20u * (n))
+/* excerpt Table 2-118 */
+#define P_BOX_CTL 0xC24u
+#define P_CTL(i) (0xC30u + (i))
+#define P_FILTER 0xC34u
+#define P_STATUS 0xC35u
+#define P_CTR(i) (0xC36u + (i))
+#define P_C3 0x3FCu
+/* PCI boxes (facts §7-§11) */
+#define X_BOX_CTL 0xF4u
+#define X_STATUS 0xF8u
+#define X_CTL(i) (0xD8u + 4u * (i))
+#define X_CTR(i) (0xA0u + 8u * (i))
+#define MC_FIXED_CTL 0xF0u
+#define MC_FIXED_CTR 0xD0u
+
+#define EN BIT(22)
+#define OV_EN BIT(20)
+#define MBO BITS(17, 16)
+
+static const unsigned bus_of[2] = { 0x3F, 0x7F };
+
+struct pcifn {
+	unsigned dev, fn, did;
+};
+/* facts §7 HA0/HA1, §8 iMC channels (MC0 ch0..3, MC1 ch0..3), §9 QPI
+ * ports 0/1, §10 R2PCIe and R3QPI links 0/1, §11 IRP, §13 UBox */
+static const struct pcifn HA[2] = { { 14, 1, 0x0E30 }, { 28, 1, 0x0E38 } };
+static const struct pcifn IMC[8] = {
+	{ 16, 4, 0x0EB4 }, { 16, 5, 0x0EB5 }, { 16, 0, 0x0EB0 }, { 16, 1, 0x0EB1 },
+	{ 30, 4, 0x0EF4 }, { 30, 5, 0x0EF5 }, { 30, 0, 0x0EF0 }, { 30, 1, 0x0EF1 },
+};
+static const struct pcifn QPI[2] = { { 8, 2, 0x0E32 }, { 9, 2, 0x0E33 } };
+static const struct pcifn R2 = { 19, 1, 0x0E34 };
+static const struct pcifn R3[2] = { { 19, 5, 0x0E36 }, { 19, 6, 0x0E37 } };
+static const struct pcifn IRP = { 5, 6, 0x0E39 };
+static const struct pcifn UBOX = { 11, 0, 0x0E1E };
+
+static struct ucm_model *model(unsigned sockets, int strict, unsigned qpi_ports)
+{
+	struct ucm_config cfg;
+	struct ucm_model *m = NULL;
+	const struct ucm_platform *p = ucm_platform_find("ivt");
+
+	if (!p)
+		return NULL;
+	ucm_config_init(&cfg, p);
+	cfg.sockets = sockets;
+	cfg.strict = strict;
+	for (unsigned s = 0; s < UCM_NSPACES; s++)
+		cfg.access_ps[s] = 0;
+	if (qpi_ports) {
+		/* a part with a third QPI link: the port and its R3QPI link */
+		for (unsigned i = 0; i < p->nboxes; i++) {
+			const char *name = p->boxes[i].type->name;
+
+			if (!strcmp(name, "qpi") || !strcmp(name, "qpi_mm") || !strcmp(name, "qpi_misc") ||
+			    !strcmp(name, "r3qpi"))
+				cfg.ninst[ucm_boxtype_index(p, p->boxes[i].type)] = qpi_ports;
+		}
+	}
+	if (ucm_create(&cfg, &m)) {
+		ucm_destroy(m);
+		return NULL;
+	}
+	return m;
+}
+
+static uint64_t rd(struct ucm_model *m, unsigned s, uint32_t a)
+{
+	uint64_t v = 0xBAD;
+
+	CT_CHECK(ucm_msr_read(m, s * CPUS, a, &v) == 0);
+	return v;
+}
+
+static void wr(struct ucm_model *m, unsigned s, uint32_t a, uint64_t v)
+{
+	CT_CHECK(ucm_msr_write(m, s * CPUS, a, v) == 0);
+}
+
+static uint64_t prd(struct ucm_model *m, unsigned s, struct pcifn f, unsigned off, unsigned w)
+{
+	uint64_t v = 0xBAD;
+
+	CT_CHECK(ucm_pci_read(m, 0, bus_of[s], f.dev, f.fn, off, w, &v) == 0);
+	return v;
+}
+
+static void pwr(struct ucm_model *m, unsigned s, struct pcifn f, unsigned off, unsigned w, uint64_t v)
+{
+	CT_CHECK(ucm_pci_write(m, 0, bus_of[s], f.dev, f.fn, off, w, v) == 0);
+}
+
+static uint64_t delivered(struct ucm_model *m, unsigned s, unsigned core)
+{
+	struct ucm_pmi_stats st;
+
+	ucm_pmi_stats(m, s, core, &st);
+	return st.delivered;
+}
+
+/* An MSR: all ones then zeros written; what reads back. */
+static void msr_mask(struct ucm_model *m, unsigned s, uint32_t a, uint64_t rw, const char *what)
+{
+	wr(m, s, a, ~0ull);
+	if (rd(m, s, a) != rw)
+		ct_fail(__FILE__, __LINE__, "%s (MSR 0x%x): reads 0x%llx after all ones, expected 0x%llx", what,
+			a, (unsigned long long)rd(m, s, a), (unsigned long long)rw);
+	wr(m, s, a, 0);
+	if (rd(m, s, a) != 0)
+		ct_fail(__FILE__, __LINE__, "%s (MSR 0x%x): reads 0x%llx after 0", what, a,
+			(unsigned long long)rd(m, s, a));
+}
+
+static void pci_mask(struct ucm_model *m, unsigned s, struct pcifn f, unsigned off, uint64_t rw,
+		     const char *what)
+{
+	pwr(m, s, f, off, 4, 0xFFFFFFFFu);
+	if (prd(m, s, f, off, 4) != rw)
+		ct_fail(__FILE__, __LINE__, "%s (D%u:F%u 0x%x): reads 0x%llx after all ones, expected 0x%llx",
+			what, f.dev, f.fn, off, (unsigned long long)prd(m, s, f, off, 4),
+			(unsigned long long)rw);
+	pwr(m, s, f, off, 4, 0);
+}
+
+/* ---- registers ---- */
+
+/* facts §2, §4, §5, §12 and the excerpt's Table 2-118: what each MSR keeps.
+ * Write-only bits (frz_all, unfrz_all, frz, rst*) read 0; bit 23 (invert
+ * on the E5-2600) is reserved on every box (V10); bits 17:16 of a box
+ * control are kept (V6); box and global status clear on a write of 1 (so
+ * all ones leaves 0). */
+CT_TEST(msr_registers_keep_what_the_tables_say)
+{
+	struct ucm_model *m = model(2, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	for (unsigned s = 0; s < 2; s++) {
+		msr_mask(m, s, G_CTL, WK_ON_PMI | BITS(14, 0), "U_MSR_PMON_GLOBAL_CTL");
+		msr_mask(m, s, G_STATUS, 0, "U_MSR_PMON_GLOBAL_STATUS");
+		msr_mask(m, s, G_CONFIG, BITS(31, 0), "U_MSR_PMON_GLOBAL_CONFIG");
+		msr_mask(m, s, U_FIXED_CTL, EN | OV_EN, "U_MSR_PMON_UCLK_FIXED_CTL");
+		msr_mask(m, s, U_FIXED_CTR, BITS(47, 0), "U_MSR_PMON_UCLK_FIXED_CTR");
+		msr_mask(m, s, U_STATUS, 0, "U_MSR_PMON_BOX_STATUS");
+		for (unsigned i = 0; i < 2; i++) {
+			msr_mask(m, s, U_CTL(i), BITS(28, 24) | EN | OV_EN | BIT(18) | BITS(15, 0),
+				 "U_MSR_PMON_CTL");
+			msr_mask(m, s, U_CTR(i), BITS(43, 0), "U_MSR_PMON_CTR");
+		}
+		for (unsigned n = 0; n < 12; n++) {
+			msr_mask(m, s, C_BOX_CTL(n), MBO, "Cn_MSR_PMON_BOX_CTL");
+			msr_mask(m, s, C_FILTER0(n), BITS(22, 17) | BITS(4, 0), "Cn_MSR_PMON_BOX_FILTER");
+			msr_mask(m, s, C_FILTER1(n), BIT(31) | BIT(30) | BITS(28, 20) | BITS(15, 0),
+				 "Cn_MSR_PMON_BOX_FILTER1");
+			for (unsigned i = 0; i < 4; i++) {
+				/* no ov_en: 21:20 reserved (Table 2-14, V8) */
+				msr_mask(m, s, C_CTL(n, i), BITS(31, 24) | EN | BIT(19) | BIT(18) | BITS(15, 0),
+					 "Cn_MSR_PMON_CTL");
+				msr_mask(m, s, C_CTR(n, i), BITS(43, 0), "Cn_MSR_PMON_CTR");
+			}
+		}
+		msr_mask(m, s, P_BOX_CTL, MBO, "PCU_MSR_PMON_BOX_CTL");
+		msr_mask(m, s, P_FILTER, BITS(31, 0), "PCU_MSR_PMON_BOX_FILTER");
+		msr_mask(m, s, P_STATUS, 0, "PCU_MSR_PMON_BOX_STATUS");
+		for (unsigned i = 0; i < 4; i++) {
+			msr_mask(m, s, P_CTL(i),
+				 BIT(31) | BIT(30) | BITS(28, 24) | EN | BIT(21) | OV_EN | BIT(18) | BITS(15, 14) |
+					 BITS(7, 0),
+				 "PCU_MSR_PMON_CTL");
+			msr_mask(m, s, P_CTR(i), BITS(47, 0), "PCU_MSR_PMON_CTR");
+		}
+	}
+	ucm_destroy(m);
+}
+
+/* facts §7-§11: the PCI boxes' controls, status and counters on both
+ * sockets; HA and iMC have no counter rst bit (V11); the iMC fixed
+ * control has ov_en (V12) and a write-only rst at 19; QPI has the extra
+ * select bit 21. */
+CT_TEST(pci_registers_keep_what_the_tables_say)
+{
+	struct ucm_model *m = model(2, 0, 0);
+	const uint64_t ctl = BITS(31, 24) | EN | OV_EN | BIT(18) | BITS(15, 0);
+
+	CT_REQUIRE(m != NULL);
+	for (unsigned s = 0; s < 2; s++) {
+		for (unsigned h = 0; h < 2; h++) {
+			pci_mask(m, s, HA[h], X_BOX_CTL, MBO, "HA BOX_CTL");
+			pci_mask(m, s, HA[h], X_STATUS, 0, "HA BOX_STATUS");
+			for (unsigned i = 0; i < 4; i++)
+				pci_mask(m, s, HA[h], X_CTL(i), ctl, "HA CTL");
+			pci_mask(m, s, HA[h], 0x40, BITS(31, 6), "HA ADDRMATCH0");
+			pci_mask(m, s, HA[h], 0x44, BITS(13, 0), "HA ADDRMATCH1");
+			pci_mask(m, s, HA[h], 0x48, BITS(5, 0), "HA OPCODEMATCH");
+		}
+		for (unsigned c = 0; c < 8; c++) {
+			pci_mask(m, s, IMC[c], X_BOX_CTL, MBO, "iMC BOX_CTL");
+			pci_mask(m, s, IMC[c], X_STATUS, 0, "iMC BOX_STATUS");
+			pci_mask(m, s, IMC[c], MC_FIXED_CTL, EN | OV_EN, "iMC FIXED_CTL");
+			for (unsigned i = 0; i < 4; i++)
+				pci_mask(m, s, IMC[c], X_CTL(i), ctl, "iMC CTL");
+		}
+		for (unsigned q = 0; q < 2; q++) {
+			pci_mask(m, s, QPI[q], X_STATUS, 0, "QPI BOX_STATUS");
+			for (unsigned i = 0; i < 4; i++)
+				pci_mask(m, s, QPI[q], X_CTL(i), ctl | BIT(21), "QPI CTL");
+		}
+		for (unsigned i = 0; i < 4; i++) {
+			pci_mask(m, s, R2, X_CTL(i), ctl, "R2PCIe CTL");
+			pci_mask(m, s, IRP, X_CTL(i), ctl, "IRP CTL");
+		}
+		for (unsigned l = 0; l < 2; l++)
+			for (unsigned i = 0; i < 3; i++)
+				pci_mask(m, s, R3[l], X_CTL(i), ctl, "R3QPI CTL");
+	}
+	ucm_destroy(m);
+}
+
+/* Device IDs per function (facts §7-§13); the third QPI port and R3QPI
+ * link are absent unless configured (the E5-2697 v2 has two links), then
+ * at D24:F2 with 0x0E3A and D18:F5 with 0x0E3E (V17). */
+CT_TEST(device_ids_of_every_function)
+{
+	struct ucm_model *m = model(2, 0, 0);
+	const struct pcifn q2 = { 24, 2, 0x0E3A }, r3l2 = { 18, 5, 0x0E3E };
+	const struct pcifn all[] = { HA[0], HA[1], IMC[0], IMC[1], IMC[2], IMC[3], IMC[4], IMC[5], IMC[6],
+				     IMC[7], QPI[0], QPI[1], R2, R3[0], R3[1], IRP, UBOX,
+				     { 8, 6, 0x0E86 }, { 9, 6, 0x0E96 }, { 8, 0, 0x0E80 }, { 9, 0, 0x0E90 } };
+	uint64_t v;
+
+	CT_REQUIRE(m != NULL);
+	for (unsigned s = 0; s < 2; s++)
+		for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+			CT_EQ(prd(m, s, all[i], 0, 2), 0x8086);
+			if (prd(m, s, all[i], 2, 2) != all[i].did)
+				ct_fail(__FILE__, __LINE__, "D%u:F%u reads DID 0x%llx, expected 0x%x", all[i].dev,
+					all[i].fn, (unsigned long long)prd(m, s, all[i], 2, 2), all[i].did);
+		}
+	CT_EQ(ucm_pci_read(m, 0, bus_of[0], q2.dev, q2.fn, 0, 4, &v), -ENODEV);
+	CT_EQ(ucm_pci_read(m, 0, bus_of[0], r3l2.dev, r3l2.fn, 0, 4, &v), -ENODEV);
+	ucm_destroy(m);
+	m = model(1, 0, 3);
+	CT_REQUIRE(m != NULL);
+	CT_EQ(prd(m, 0, q2, 2, 2), 0x0E3A);
+	CT_EQ(prd(m, 0, r3l2, 2, 2), 0x0E3E);
+	pci_mask(m, 0, q2, X_STATUS, 0, "QPI port 2 BOX_STATUS");
+	ucm_destroy(m);
+}
+
+/* IRP (facts §11): counters at 0xA0, 0xB0, 0xB8, 0xC0, 48 bits (V14);
+ * each control drives its own counter. */
+CT_TEST(irp_counters_at_their_irregular_offsets)
+{
+	struct ucm_model *m = model(1, 0, 0);
+	const unsigned off[4] = { 0xA0, 0xB0, 0xB8, 0xC0 };
+
+	CT_REQUIRE(m != NULL);
+	for (unsigned i = 0; i < 4; i++) {
+		pwr(m, 0, IRP, off[i], 8, ~0ull);
+		CT_EQ(prd(m, 0, IRP, off[i], 8), BITS(47, 0));
+		pwr(m, 0, IRP, off[i], 8, 0);
+	}
+	/* 0xA8 is no register */
+	pwr(m, 0, IRP, 0xA8, 4, ~0u);
+	CT_EQ(prd(m, 0, IRP, 0xA8, 4), 0);
+	/* control 2 (IRP1 counter 0, 0xE0) with CLOCKTICKS counts into 0xB8 */
+	pwr(m, 0, IRP, X_CTL(2), 4, EN);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 1000) == 0);
+	CT_EQ(prd(m, 0, IRP, 0xB8, 8), 1000);
+	CT_EQ(prd(m, 0, IRP, 0xA0, 8), 0);
+	CT_EQ(prd(m, 0, IRP, 0xB0, 8), 0);
+	ucm_destroy(m);
+}
+
+/* V13: the UBox fixed counter wraps at 2^48 (its description and Linux),
+ * not at the 43:0 of its field row; V14 the IRP's at 2^48; the UBox
+ * general and CBo counters at 2^44. */
+CT_TEST(counter_widths)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	wr(m, 0, U_FIXED_CTR, BIT(44) - 10);
+	wr(m, 0, U_FIXED_CTL, EN);
+	wr(m, 0, C_CTR(0, 0), BIT(44) - 10);
+	wr(m, 0, C_CTL(0, 0), EN); /* CLOCKTICKS: event 0 */
+	CT_REQUIRE(ucm_run_cycles(m, 0, 20) == 0);
+	CT_EQ(rd(m, 0, U_FIXED_CTR), BIT(44) + 10);
+	CT_EQ(rd(m, 0, C_CTR(0, 0)), 10);
+	ucm_destroy(m);
+}
+
+/* Box control (facts §4, V6): frz freezes the box without an enable bit;
+ * rst_ctrs clears its counters (now also on HA and iMC); 17:16 read back. */
+CT_TEST(box_control_freeze_and_reset_without_enable)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	/* out of reset 17:16 read as the 1s software must write */
+	CT_EQ(rd(m, 0, C_BOX_CTL(0)), MBO);
+	CT_EQ(rd(m, 0, P_BOX_CTL), MBO);
+	CT_EQ(prd(m, 0, IRP, X_BOX_CTL, 4), MBO);
+	wr(m, 0, C_CTL(0, 0), EN);
+	wr(m, 0, C_BOX_CTL(0), MBO | BIT(8));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 100) == 0);
+	CT_EQ(rd(m, 0, C_CTR(0, 0)), 0);
+	CT_EQ(rd(m, 0, C_BOX_CTL(0)), MBO);
+	wr(m, 0, C_BOX_CTL(0), MBO);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 100) == 0);
+	CT_EQ(rd(m, 0, C_CTR(0, 0)), 100);
+	pwr(m, 0, HA[0], X_CTL(0), 4, EN);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 50) == 0);
+	CT_EQ(prd(m, 0, HA[0], X_CTR(0), 8), 50);
+	pwr(m, 0, HA[0], X_BOX_CTL, 4, MBO | BIT(1));
+	CT_EQ(prd(m, 0, HA[0], X_CTR(0), 8), 0);
+	ucm_destroy(m);
+}
+
+/* V6: strict mode records a box control written with 17:16 clear (Linux
+ * writes 0x3, PCM 0x10000) and nothing for 0x30000 | bits. */
+CT_TEST(strict_mode_records_box_control_bits_written_as_zero)
+{
+	struct ucm_model *m = model(1, 1, 0);
+	char buf[256];
+
+	CT_REQUIRE(m != NULL);
+	pwr(m, 0, HA[0], X_BOX_CTL, 4, MBO | 0x3);
+	wr(m, 0, C_BOX_CTL(3), MBO | BIT(8));
+	CT_EQ(ucm_strict_count(m), 0);
+	pwr(m, 0, HA[0], X_BOX_CTL, 4, 0x3);
+	CT_EQ(ucm_strict_count(m), 1);
+	CT_REQUIRE(ucm_strict_format(m, 0, buf, sizeof(buf)) >= 0);
+	CT_CHECK(strstr(buf, "must write 1") != NULL);
+	ucm_destroy(m);
+}
+
+/* ---- overflow, PMI and freeze (2.7.2.1, facts §3) ---- */
+
+/* Arm the UBox fixed counter to overflow after n uclk cycles, and a PCU
+ * counter to count pclk, with PMIs to the cores in sel. */
+static void arm(struct ucm_model *m, unsigned s, uint64_t n, uint64_t sel)
+{
+	wr(m, s, G_CTL, sel);
+	wr(m, s, U_FIXED_CTR, BIT(48) - n);
+	wr(m, s, U_FIXED_CTL, EN | OV_EN);
+	wr(m, s, P_CTL(0), EN); /* CLOCKTICKS */
+}
+
+/* The flow: box status bit 2 (the fixed counter, V7), global ov_u_fixed
+ * (bit 0, V3), one PMI to each selected core, and every counter of the
+ * socket frozen at once (V1) -- the PCU's too; the C-state counters are
+ * outside PMON and keep counting. */
+CT_TEST(overflow_sets_status_interrupts_and_freezes)
+{
+	struct ucm_model *m = model(1, 0, 0);
+	uint64_t pcu, c3;
+
+	CT_REQUIRE(m != NULL);
+	arm(m, 0, 100, BIT(3) | BIT(11));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 99) == 0);
+	CT_EQ(rd(m, 0, U_STATUS), 0);
+	CT_EQ(ucm_global_frozen(m, 0), 0);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 1) == 0);
+	CT_EQ(rd(m, 0, U_STATUS), BIT(2));
+	CT_EQ(rd(m, 0, G_STATUS), BIT(0));
+	CT_EQ(ucm_global_frozen(m, 0), 1);
+	CT_EQ(rd(m, 0, U_FIXED_CTR), 0);
+	for (unsigned c = 0; c < CPUS; c++)
+		CT_EQ(delivered(m, 0, c), (c == 3 || c == 11) ? 1u : 0u);
+	pcu = rd(m, 0, P_CTR(0));
+	c3 = rd(m, 0, P_C3);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 5000) == 0);
+	CT_EQ(rd(m, 0, U_FIXED_CTR), 0);
+	CT_EQ(rd(m, 0, P_CTR(0)), pcu);
+	(void)c3; /* free-running: counts what the workload feeds, none here */
+	CT_EQ(ucm_overflow_freezes(m, 0), 1);
+	ucm_destroy(m);
+}
+
+/* Re-arm (2.1.4, facts §3 step 5): clear the box bit and the global bit
+ * (write 1), then unfrz_all; counting resumes and the next overflow
+ * freezes again.  Clearing alone does not resume. */
+CT_TEST(rearm_clears_both_bits_then_unfreezes)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	arm(m, 0, 10, BIT(0));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 10) == 0);
+	CT_EQ(ucm_global_frozen(m, 0), 1);
+	wr(m, 0, U_STATUS, BIT(2));
+	wr(m, 0, G_STATUS, BIT(0));
+	CT_EQ(rd(m, 0, U_STATUS), 0);
+	CT_EQ(rd(m, 0, G_STATUS), 0);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 10) == 0);
+	CT_EQ(ucm_global_frozen(m, 0), 1);
+	CT_EQ(rd(m, 0, U_FIXED_CTR), 0);
+	/* unfrz_all, with the PMI routing kept */
+	wr(m, 0, G_CTL, UNFRZ_ALL | BIT(0));
+	CT_EQ(rd(m, 0, G_CTL), BIT(0));
+	CT_EQ(ucm_global_frozen(m, 0), 0);
+	wr(m, 0, U_FIXED_CTR, BIT(48) - 20);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 20) == 0);
+	CT_EQ(ucm_global_frozen(m, 0), 1);
+	CT_EQ(delivered(m, 0, 0), 2);
+	CT_EQ(ucm_overflow_freezes(m, 0), 2);
+	ucm_destroy(m);
+}
+
+/* "Set to 0" in the PCU excerpt (2.7.2.1) against write 1 everywhere else:
+ * the bits are write-1-to-clear (V2): writing 0 leaves them set. */
+CT_TEST(status_bits_clear_on_one_not_zero)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	wr(m, 0, G_CTL, BIT(0));
+	wr(m, 0, P_CTR(1), BIT(48) - 5);
+	wr(m, 0, P_CTL(1), EN | OV_EN);
+	CT_REQUIRE(ucm_run_cycles(m, 2, 5) == 0); /* pclk */
+	CT_EQ(rd(m, 0, P_STATUS), BIT(1));
+	CT_EQ(rd(m, 0, G_STATUS), BIT(2)); /* ov_p */
+	wr(m, 0, P_STATUS, 0);
+	wr(m, 0, G_STATUS, 0);
+	CT_EQ(rd(m, 0, P_STATUS), BIT(1));
+	CT_EQ(rd(m, 0, G_STATUS), BIT(2));
+	wr(m, 0, P_STATUS, BIT(1));
+	wr(m, 0, G_STATUS, BIT(2));
+	CT_EQ(rd(m, 0, P_STATUS), 0);
+	CT_EQ(rd(m, 0, G_STATUS), 0);
+	ucm_destroy(m);
+}
+
+/* V1 "in order to see a new freeze, the overflow field responsible ...
+ * must be cleared": unfrz_all with the bits still set resumes counting,
+ * but the next overflow of that counter neither interrupts nor freezes. */
+CT_TEST(unfreeze_with_bits_set_resumes_without_new_freezes)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	arm(m, 0, 10, BIT(0));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 10) == 0);
+	wr(m, 0, G_CTL, UNFRZ_ALL | BIT(0));
+	wr(m, 0, U_FIXED_CTR, BIT(48) - 10);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 30) == 0);
+	CT_EQ(ucm_global_frozen(m, 0), 0);
+	CT_EQ(rd(m, 0, U_FIXED_CTR), 20); /* wrapped and went on */
+	CT_EQ(delivered(m, 0, 0), 1);
+	CT_EQ(ucm_pmi_requests(m, 0), 1);
+	ucm_destroy(m);
+}
+
+/* Clearing one bit of two: with the box bit still set the box sends no
+ * message (global bit stays clear); with the global bit still set the
+ * UBox does not act on a new message. */
+CT_TEST(clearing_one_bit_of_two_is_not_a_rearm)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	arm(m, 0, 10, BIT(0));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 10) == 0);
+	/* global cleared, box bit left */
+	wr(m, 0, G_STATUS, BIT(0));
+	wr(m, 0, G_CTL, UNFRZ_ALL | BIT(0));
+	wr(m, 0, U_FIXED_CTR, BIT(48) - 10);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 10) == 0);
+	CT_EQ(rd(m, 0, G_STATUS), 0);
+	CT_EQ(ucm_global_frozen(m, 0), 0);
+	CT_EQ(delivered(m, 0, 0), 1);
+	/* box bit cleared, global bit set by another overflow first */
+	wr(m, 0, U_STATUS, BIT(2));
+	wr(m, 0, G_STATUS, BIT(0)); /* nothing set: no effect */
+	wr(m, 0, P_CTR(0), BIT(48) - 1);
+	wr(m, 0, P_CTL(0), EN | OV_EN);
+	CT_REQUIRE(ucm_run_cycles(m, 2, 1) == 0);
+	CT_EQ(rd(m, 0, G_STATUS), BIT(2));
+	CT_EQ(delivered(m, 0, 0), 2);
+	/* the PCU froze the socket; leave ov_p set, clear the PCU's box bit,
+	 * unfreeze: the fixed counter's next overflow is acted on (its global
+	 * bit rises), the PCU's is not */
+	wr(m, 0, P_STATUS, BIT(0));
+	wr(m, 0, G_CTL, UNFRZ_ALL | BIT(0));
+	wr(m, 0, P_CTR(0), BIT(48) - 1);
+	CT_REQUIRE(ucm_run_cycles(m, 2, 1) == 0);
+	CT_EQ(rd(m, 0, P_STATUS), BIT(0));
+	CT_EQ(ucm_global_frozen(m, 0), 0);
+	CT_EQ(delivered(m, 0, 0), 2);
+	wr(m, 0, U_FIXED_CTR, BIT(48) - 1);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 1) == 0);
+	CT_EQ(ucm_global_frozen(m, 0), 1);
+	CT_EQ(delivered(m, 0, 0), 3);
+	ucm_destroy(m);
+}
+
+/* Two boxes overflowing in the same cycle: both box bits, both global
+ * bits, one PMI; two channels of one memory controller share ov_m0 (V3):
+ * both box bits, one global bit. */
+CT_TEST(simultaneous_overflows_one_pmi)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	wr(m, 0, G_CTL, BIT(5));
+	for (unsigned c = 0; c < 2; c++) {
+		pwr(m, 0, IMC[c], MC_FIXED_CTR, 8, BIT(48) - 7);
+		pwr(m, 0, IMC[c], MC_FIXED_CTL, 4, EN | OV_EN);
+	}
+	CT_REQUIRE(ucm_run_cycles(m, 1, 7) == 0); /* dclk */
+	CT_EQ(prd(m, 0, IMC[0], X_STATUS, 4), BIT(0));
+	CT_EQ(prd(m, 0, IMC[1], X_STATUS, 4), BIT(0));
+	CT_EQ(rd(m, 0, G_STATUS), BIT(20));
+	CT_EQ(delivered(m, 0, 5), 1);
+	CT_EQ(ucm_pmi_requests(m, 0), 1);
+	ucm_destroy(m);
+}
+
+/* The global status map (V3): HA1 -> 19, MC1 (channels 4-7) -> 21, QPI
+ * port 1 -> 23, R3QPI link 1 -> 25, R2PCIe -> 26, UBox general -> 1;
+ * iMC general counters at box status bits 4:1. */
+CT_TEST(global_status_bit_of_each_box)
+{
+	struct {
+		struct pcifn f;
+		unsigned clock, gbit, ctr, sbit;
+	} t[] = {
+		{ HA[1], 0, 19, 2, 2 }, { IMC[6], 1, 21, 3, 4 }, { QPI[1], 3, 23, 0, 0 },
+		{ R3[1], 0, 25, 1, 1 }, { R2, 0, 26, 3, 3 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct ucm_model *m = model(1, 0, 0);
+		/* CLOCKTICKS: 0 (HA, iMC), 0x14 (QPI), 0x01 (R2PCIe, R3QPI) */
+		uint64_t ev = t[i].f.dev == 8 || t[i].f.dev == 9 ? 0x14 : t[i].f.dev == 19 ? 0x01 : 0;
+
+		CT_REQUIRE(m != NULL);
+		wr(m, 0, G_CTL, BIT(0));
+		pwr(m, 0, t[i].f, X_CTR(t[i].ctr), 8, (t[i].f.dev == 19 ? BIT(44) : BIT(48)) - 3);
+		pwr(m, 0, t[i].f, X_CTL(t[i].ctr), 4, EN | OV_EN | ev);
+		CT_REQUIRE(ucm_run_cycles(m, t[i].clock, 3) == 0);
+		if (rd(m, 0, G_STATUS) != BIT(t[i].gbit) || prd(m, 0, t[i].f, X_STATUS, 4) != BIT(t[i].sbit))
+			ct_fail(__FILE__, __LINE__, "D%u:F%u counter %u: global 0x%llx box 0x%llx", t[i].f.dev,
+				t[i].f.fn, t[i].ctr, (unsigned long long)rd(m, 0, G_STATUS),
+				(unsigned long long)prd(m, 0, t[i].f, X_STATUS, 4));
+		CT_EQ(ucm_global_frozen(m, 0), 1);
+		ucm_destroy(m);
+	}
+	{
+		struct ucm_model *m = model(1, 0, 0);
+
+		CT_REQUIRE(m != NULL);
+		wr(m, 0, U_CTR(1), BIT(44) - 2);
+		wr(m, 0, U_CTL(1), EN | OV_EN); /* UNC_U_CLOCKTICKS: event 0 */
+		CT_REQUIRE(ucm_run_cycles(m, 0, 2) == 0);
+		CT_EQ(rd(m, 0, U_STATUS), BIT(1));
+		CT_EQ(rd(m, 0, G_STATUS), BIT(1));
+		ucm_destroy(m);
+	}
+}
+
+/* An overflow with no core selected still freezes (V1): pmi_core_sel 0
+ * means no PMI, not no freeze; bits of cores the part lacks (12..14 on a
+ * 12-core part) are kept and interrupt nobody (V4). */
+CT_TEST(no_core_selected_still_freezes)
+{
+	struct ucm_model *m = model(1, 0, 0);
+	struct ucm_pmi_stats st;
+
+	CT_REQUIRE(m != NULL);
+	arm(m, 0, 5, BIT(13));
+	CT_EQ(rd(m, 0, G_CTL), BIT(13));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 5) == 0);
+	CT_EQ(ucm_global_frozen(m, 0), 1);
+	CT_EQ(ucm_pmi_requests(m, 0), 1);
+	for (unsigned c = 0; c < CPUS; c++) {
+		ucm_pmi_stats(m, 0, c, &st);
+		CT_EQ(st.delivered + st.dropped, 0);
+	}
+	ucm_destroy(m);
+}
+
+/* wk_on_pmi (facts §2): a sleeping selected core is woken, then
+ * interrupted; without it the PMI to a sleeping core is dropped. */
+CT_TEST(wake_on_pmi_wakes_sleeping_cores)
+{
+	struct ucm_model *m = model(1, 0, 0);
+	struct ucm_pmi_stats st;
+
+	CT_REQUIRE(m != NULL);
+	ucm_core_sleep(m, 0, 2, 1);
+	ucm_core_sleep(m, 0, 4, 1);
+	arm(m, 0, 5, BIT(2) | BIT(4) | WK_ON_PMI);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 5) == 0);
+	ucm_pmi_stats(m, 0, 2, &st);
+	CT_EQ(st.wakes, 1);
+	CT_EQ(st.delivered, 1);
+	CT_EQ(ucm_core_asleep(m, 0, 2), 0);
+	ucm_destroy(m);
+	m = model(1, 0, 0);
+	CT_REQUIRE(m != NULL);
+	ucm_core_sleep(m, 0, 2, 1);
+	arm(m, 0, 5, BIT(2));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 5) == 0);
+	ucm_pmi_stats(m, 0, 2, &st);
+	CT_EQ(st.dropped, 1);
+	CT_EQ(st.delivered, 0);
+	CT_EQ(ucm_global_frozen(m, 0), 1);
+	ucm_destroy(m);
+}
+
+/* frz_all and unfrz_all (facts §2): write-only; both in one write freeze
+ * (V5); the freeze is per socket. */
+CT_TEST(frz_all_and_unfrz_all)
+{
+	struct ucm_model *m = model(2, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	for (unsigned s = 0; s < 2; s++)
+		wr(m, s, U_FIXED_CTL, EN);
+	wr(m, 0, G_CTL, FRZ_ALL);
+	CT_EQ(rd(m, 0, G_CTL), 0);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 100) == 0);
+	CT_EQ(rd(m, 0, U_FIXED_CTR), 0);
+	CT_EQ(rd(m, 1, U_FIXED_CTR), 100);
+	wr(m, 0, G_CTL, FRZ_ALL | UNFRZ_ALL);
+	CT_EQ(ucm_global_frozen(m, 0), 1);
+	wr(m, 0, G_CTL, UNFRZ_ALL);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 100) == 0);
+	CT_EQ(rd(m, 0, U_FIXED_CTR), 100);
+	ucm_destroy(m);
+}
+
+/* A socket's overflow freezes that socket only. */
+CT_TEST(sockets_freeze_independently)
+{
+	struct ucm_model *m = model(2, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	arm(m, 1, 10, BIT(0));
+	wr(m, 0, U_FIXED_CTL, EN);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 50) == 0);
+	CT_EQ(ucm_global_frozen(m, 1), 1);
+	CT_EQ(ucm_global_frozen(m, 0), 0);
+	CT_EQ(rd(m, 0, U_FIXED_CTR), 50);
+	CT_EQ(rd(m, 0, G_STATUS), 0);
+	CT_EQ(delivered(m, 1, 0), 1);
+	CT_EQ(delivered(m, 0, 0), 0);
+	ucm_destroy(m);
+}
+
+/* CBo (V8): no ov_en, so a CBo counter wraps silently: no status bit
+ * (global 3..17 never set), no PMI, no freeze. */
+CT_TEST(cbo_counters_wrap_silently)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	wr(m, 0, G_CTL, BIT(0));
+	wr(m, 0, C_CTR(5, 1), BIT(44) - 5);
+	wr(m, 0, C_CTL(5, 1), EN | OV_EN);
+	CT_EQ(rd(m, 0, C_CTL(5, 1)), EN);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 10) == 0);
+	CT_EQ(rd(m, 0, C_CTR(5, 1)), 5);
+	CT_EQ(rd(m, 0, G_STATUS), 0);
+	CT_EQ(ucm_global_frozen(m, 0), 0);
+	CT_EQ(ucm_pmi_requests(m, 0), 0);
+	ucm_destroy(m);
+}
+
+/* The IRP has no global status bit (V3): its overflow sets its box status
+ * (IRP1 counter 1 -> bit 3) and goes no further. */
+CT_TEST(irp_overflow_sets_box_status_only)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	wr(m, 0, G_CTL, BIT(0));
+	pwr(m, 0, IRP, 0xC0, 8, BIT(48) - 4);
+	pwr(m, 0, IRP, X_CTL(3), 4, EN | OV_EN);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 4) == 0);
+	CT_EQ(prd(m, 0, IRP, X_STATUS, 4), BIT(3));
+	CT_EQ(rd(m, 0, G_STATUS), 0);
+	CT_EQ(ucm_global_frozen(m, 0), 0);
+	CT_EQ(ucm_pmi_requests(m, 0), 0);
+	ucm_destroy(m);
+}
+
+/* ---- the driver on ivt ---- */
+
+static int rig(struct ct_rig *r, unsigned sockets, const struct ucd_opts *o)
+{
+	struct ucm_config cfg;
+
+	ucm_config_init(&cfg, ucm_platform_find("ivt"));
+	cfg.sockets = sockets;
+	return ct_rig_open(r, &cfg, 0, o);
+}
+
+static uint64_t ev_total(struct ct_rig *r, size_t i)
+{
+	struct ucd_evinfo ei;
+
+	if (ucd_event(r->d, i, &ei)) {
+		ct_fail(__FILE__, __LINE__, "no event %zu", i);
+		return 0;
+	}
+	return ei.total;
+}
+
+/* The driver finds the platform by CPUID model 0x3E and the UBox device
+ * 0x0E1E, counts the default events on both sockets, writes every box
+ * control with 17:16 set (no strict-mode record), and its totals equal
+ * the model's. */
+CT_TEST(driver_default_events_equal_truth)
+{
+	struct ct_rig r;
+
+	CT_REQUIRE(rig(&r, 2, NULL) == 0);
+	CT_EQ(strcmp(ucd_platform(r.d)->name, "ivt"), 0);
+	CT_EQ(ucd_sockets(r.d), 2);
+	CT_REQUIRE(ucd_add_events(r.d, ucd_default_events(r.d)) == 0);
+	CT_REQUIRE(ucd_run(r.d, 50000000, 0, NULL, NULL) == 0);
+	ct_check_truth(&r, "ivt default", __FILE__, __LINE__);
+	ct_no_strict(&r, "ivt default", __FILE__, __LINE__);
+	CT_REQUIRE(ucd_restore(r.d) == 0);
+	ct_rig_close(&r);
+}
+
+/* PMI-driven counting across wraps: UNC_U_CLOCKTICKS on a 44-bit UBox
+ * counter wraps every 2^44 / 2.7 GHz = 6515 s; 40,000 s is 6 wraps on each
+ * socket, each one a PMI, a freeze and a re-arm; the totals are exact. */
+CT_TEST(driver_pmi_driven_across_wraps_on_both_sockets)
+{
+	struct ct_rig r;
+
+	CT_REQUIRE(rig(&r, 2, NULL) == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "UNC_U_CLOCKTICKS") == 0);
+	CT_REQUIRE(ucd_run(r.d, 40000ull * 1000000000ull, 0, NULL, NULL) == 0);
+	CT_CHECK(ucd_pmi_driven(r.d));
+	CT_EQ(ucd_overflows(r.d), 12);
+	CT_EQ(ucd_freezes(r.d), 12);
+	CT_EQ(ev_total(&r, 0) >> 44, 12);
+	ct_check_truth(&r, "ivt wraps", __FILE__, __LINE__);
+	ct_no_strict(&r, "ivt wraps", __FILE__, __LINE__);
+	ct_rig_close(&r);
+}
+
+/* 10,000 overflows, exactly: sampling UNC_U_CLOCKTICKS every 1,000 cycles
+ * on one socket; each sample a multiple of the period (a clock counts one
+ * per cycle and the freeze is immediate), every overflow a freeze re-armed,
+ * the total equal to the model's. */
+CT_TEST(driver_ten_thousand_overflows_exact)
+{
+	struct ct_rig r;
+	struct ucd_opts o = { NULL, 0, 0, 0, 0, 1000 };
+	struct ucd_sampleinfo si;
+	size_t n, rearmed = 0;
+
+	CT_REQUIRE(rig(&r, 1, &o) == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "UNC_U_CLOCKTICKS") == 0);
+	/* 1,000 cycles = 370 ns, plus the service at 1 us per MSR access */
+	CT_REQUIRE(ucd_run(r.d, 200000000, 0, NULL, NULL) == 0);
+	n = ucd_nsamples(r.d, NULL);
+	CT_CHECK(n >= 10000);
+	for (size_t i = 0; i < n; i++) {
+		CT_REQUIRE(ucd_sample_get(r.d, i, &si) == 0);
+		if (si.total != 1000ull * (i + 1)) {
+			ct_fail(__FILE__, __LINE__, "sample %zu: count %llu", i, (unsigned long long)si.total);
+			break;
+		}
+		/* every overflow froze the socket and the driver re-armed it,
+		 * but one that came while the driver was stopping */
+		if (!si.rearm_ns && i + 1 < n)
+			ct_fail(__FILE__, __LINE__, "sample %zu: not re-armed", i);
+		rearmed += si.rearm_ns != 0;
+	}
+	CT_EQ(ucd_freezes(r.d), rearmed);
+	CT_CHECK(rearmed + 1 >= n);
+	CT_EQ(ucd_overflows(r.d), n);
+	CT_EQ(ucm_overflow_freezes(r.m, 0), n);
+	ct_check_truth(&r, "ivt 10,000 overflows", __FILE__, __LINE__);
+	ct_rig_close(&r);
+}
+
+/* The platform answers to its alias. */
+CT_TEST(platform_alias)
+{
+	CT_CHECK(ucm_platform_find("ivybridge-ep") == ucm_platform_find("ivt"));
+	CT_CHECK(ucm_platform_find("ivt") != NULL);
+	CT_EQ(ucm_platform_find("ivt")->cpu_models[0], 0x3E);
+}
+
+/* ---- what Linux, PCM and likwid write (facts §4), with the model's
+ * predictions ---- */
+
+/* Linux: box control 0x3 (reset, 17:16 left 0), the control with the
+ * event and en, then freeze and unfreeze by setting and clearing bit 8
+ * (read-modify-write of a register whose other bits read 0).  It counts,
+ * frozen time excluded; strict mode records the 0s in 17:16 (V6). */
+CT_TEST(linux_sequence_counts)
+{
+	struct ucm_model *m = model(1, 1, 0);
+
+	CT_REQUIRE(m != NULL);
+	wr(m, 0, C_BOX_CTL(2), 0x3);
+	wr(m, 0, C_CTL(2, 1), EN); /* UNC_C_CLOCKTICKS */
+	pwr(m, 0, HA[1], X_BOX_CTL, 4, 0x3);
+	pwr(m, 0, HA[1], X_CTL(0), 4, EN);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 300) == 0);
+	wr(m, 0, C_BOX_CTL(2), rd(m, 0, C_BOX_CTL(2)) | BIT(8));
+	pwr(m, 0, HA[1], X_BOX_CTL, 4, prd(m, 0, HA[1], X_BOX_CTL, 4) | BIT(8));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 1000) == 0);
+	wr(m, 0, C_BOX_CTL(2), rd(m, 0, C_BOX_CTL(2)) & ~BIT(8));
+	pwr(m, 0, HA[1], X_BOX_CTL, 4, prd(m, 0, HA[1], X_BOX_CTL, 4) & ~BIT(8));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 200) == 0);
+	CT_EQ(rd(m, 0, C_CTR(2, 1)), 500);
+	CT_EQ(prd(m, 0, HA[1], X_CTR(0), 8), 500);
+	CT_CHECK(ucm_strict_count(m) >= 2);
+	ucm_destroy(m);
+}
+
+/* PCM: 0x10000, freeze 0x10100, controls (en, then en | event), reset the
+ * counters under freeze 0x10102, start 0x10000; it then reads the QPI box
+ * control back and treats the link as down unless 16:0 read 0x10000 --
+ * they do (bit 16 of the must-be-one pair is kept).  Its global freeze
+ * (0 to 0xC00) and unfreeze (bit 29) change nothing here. */
+CT_TEST(pcm_sequence_counts)
+{
+	struct ucm_model *m = model(1, 0, 0);
+
+	CT_REQUIRE(m != NULL);
+	pwr(m, 0, QPI[0], X_BOX_CTL, 4, 0x10000);
+	pwr(m, 0, QPI[0], X_BOX_CTL, 4, 0x10100);
+	pwr(m, 0, QPI[0], X_CTL(3), 4, EN);
+	pwr(m, 0, QPI[0], X_CTL(3), 4, EN | 0x14); /* UNC_Q_CLOCKTICKS */
+	pwr(m, 0, QPI[0], X_CTR(3), 8, 12345);
+	pwr(m, 0, QPI[0], X_BOX_CTL, 4, 0x10102);
+	CT_EQ(prd(m, 0, QPI[0], X_CTR(3), 8), 0);
+	pwr(m, 0, QPI[0], X_BOX_CTL, 4, 0x10000);
+	CT_EQ(prd(m, 0, QPI[0], X_BOX_CTL, 4) & 0x1FFFF, 0x10000);
+	wr(m, 0, G_CTL, 0);
+	CT_REQUIRE(ucm_run_cycles(m, 3, 1000) == 0);
+	wr(m, 0, G_CTL, UNFRZ_ALL);
+	CT_EQ(prd(m, 0, QPI[0], X_CTR(3), 8), 1000);
+	ucm_destroy(m);
+}
+
+/* likwid: frz_all, controls with en | ov_en (and bit 17 on the UBox, its
+ * write-only rst), 0 to each box control, counters zeroed, 0 to the global
+ * status (a no-op under write-1-to-clear), then unfrz_all: counting starts
+ * there. */
+CT_TEST(likwid_sequence_counts)
+{
+	struct ucm_model *m = model(1, 0, 0);
+	uint64_t u0;
+
+	CT_REQUIRE(m != NULL);
+	wr(m, 0, G_CTL, FRZ_ALL);
+	wr(m, 0, U_CTL(0), EN | OV_EN | BIT(17)); /* UNC_U_CLOCKTICKS */
+	wr(m, 0, P_CTL(2), EN | OV_EN);          /* UNC_P_CLOCKTICKS */
+	wr(m, 0, P_BOX_CTL, 0);
+	wr(m, 0, U_CTR(0), 0);
+	wr(m, 0, P_CTR(2), 0);
+	wr(m, 0, G_STATUS, 0);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 1000) == 0);
+	CT_EQ(rd(m, 0, U_CTR(0)), 0);
+	wr(m, 0, G_CTL, UNFRZ_ALL);
+	u0 = ucm_cycles(m, 0);
+	CT_REQUIRE(ucm_run_cycles(m, 2, 800) == 0); /* 1 us of pclk */
+	CT_EQ(rd(m, 0, P_CTR(2)), 800);
+	/* the uclk cycles of the same time: 2699 or 2700 by phase */
+	CT_EQ(rd(m, 0, U_CTR(0)), ucm_cycles(m, 0) - u0);
+	CT_CHECK(ucm_cycles(m, 0) - u0 >= 2699 && ucm_cycles(m, 0) - u0 <= 2700);
+	CT_EQ(rd(m, 0, U_CTL(0)), EN | OV_EN);
+	ucm_destroy(m);
+}
+
+CT_MAIN()

@@ -1,0 +1,121 @@
+/*
+ * uct_wl_ivt.c - built-in Xeon E5-2600 v2 (Ivy Bridge-EP) workloads as
+ * phase tables, on every socket: the E5-2600's mixed, stream and idle
+ * (uct_wl_snbep.c) in the v2's event names (Intel's v2 list), with 12
+ * cores.  Increments are per cycle of each box's own clock and within each
+ * event's maximum: a CAS per dclk per channel at most, two flits per QPI
+ * cycle, twelve cores split over C0/C3/C6.  The line state of an LLC
+ * lookup is its input (DATA_READ_E ...); TOR inserts are inputs by the
+ * umask value Intel names them with (MISS_LOCAL, ...; docs/platform-ivt.md).
+ */
+#include "uct.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* all twelve cores busy, no C-state residency */
+#define CORES_BUSY { "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C0", 12 }
+
+static const struct uct_input hit[] = {
+	{ "cbo", -1, "LLC_LOOKUP.DATA_READ_E", 1 },
+	{ "cbo", -1, "TOR_INSERTS.LOCAL", 1 },
+	{ "cbo", -1, "TOR_OCCUPANCY.LOCAL", 3 },
+	{ "cbo", -1, "RING_AD_USED.UP_VR0_EVEN", 1 },
+	{ "cbo", -1, "RING_BL_USED.DOWN_VR0_ODD", 1 },
+	{ "qpi", -1, "RxL_FLITS_G0.IDLE", 2 },
+	{ "ubox", 0, "EVENT_MSG.IPI_RCVD", 1 },
+	{ "irp", 0, "TRANSACTIONS.READS", 1 },
+	CORES_BUSY,
+};
+static const struct uct_input stream[] = {
+	{ "cbo", -1, "LLC_LOOKUP.DATA_READ_I", 1 },
+	{ "cbo", -1, "TOR_INSERTS.MISS_LOCAL", 1 },
+	{ "cbo", -1, "TOR_OCCUPANCY.MISS_LOCAL", 12 },
+	{ "cbo", -1, "RING_BL_USED.UP_VR0_EVEN", 1 },
+	{ "ha", -1, "REQUESTS.READS_LOCAL", 1 },
+	{ "ha", -1, "IMC_READS.NORMAL", 1 },
+	{ "ha", -1, "TxR_BL.DRS_CORE", 1 },
+	{ "imc", -1, "CAS_COUNT.RD_REG", 1 },
+	{ "imc", -1, "RPQ_INSERTS", 1 },
+	{ "imc", -1, "RPQ_CYCLES_NE", 1 },
+	{ "imc", -1, "ACT_COUNT.RD", 1 },
+	{ "imc", -1, "PRE_COUNT.PAGE_MISS", 1 },
+	{ "imc", -1, "MAJOR_MODES.READ", 1 },
+	{ "qpi", -1, "TxL_FLITS_G0.DATA", 2 },
+	{ "qpi", -1, "RxL_FLITS_G0.DATA", 2 },
+	{ "qpi", -1, "TxL_FLITS_G1.DRS_DATA", 2 },
+	{ "qpi", -1, "RxL_FLITS_G1.DRS_DATA", 2 },
+	{ "r3qpi", -1, "RxR_INSERTS.DRS", 1 },
+	{ "r3qpi", -1, "RING_BL_USED.CW_VR0_EVEN", 1 },
+	{ "r2pcie", 0, "RING_AD_USED.CW_VR0_ODD", 1 },
+	CORES_BUSY,
+};
+static const struct uct_input writeback[] = {
+	{ "cbo", -1, "LLC_LOOKUP.WRITE_M", 1 },
+	{ "cbo", -1, "LLC_VICTIMS.M_STATE", 1 },
+	{ "cbo", -1, "TOR_INSERTS.WB", 1 },
+	{ "ha", -1, "REQUESTS.WRITES_LOCAL", 1 },
+	{ "ha", -1, "IMC_WRITES.FULL", 1 },
+	{ "imc", -1, "CAS_COUNT.WR_WMM", 1 },
+	{ "imc", -1, "WPQ_INSERTS", 1 },
+	{ "imc", -1, "MAJOR_MODES.WRITE", 1 },
+	{ "qpi", -1, "TxL_FLITS_G1.HOM_REQ", 1 },
+	CORES_BUSY,
+};
+static const struct uct_input snoop[] = {
+	{ "cbo", -1, "LLC_LOOKUP.REMOTE_SNOOP_S", 1 },
+	{ "cbo", -1, "RING_IV_USED.ANY_BIT0", 1 },
+	{ "ha", -1, "REQUESTS.READS_REMOTE", 1 },
+	{ "qpi", -1, "TxL_FLITS_G1.SNP", 2 },
+	{ "qpi", -1, "RxL_FLITS_G1.SNP", 2 },
+	{ "r3qpi", -1, "RxR_INSERTS.SNP", 1 },
+	{ "r3qpi", -1, "RING_AD_USED.CCW_VR0_EVEN", 1 },
+	CORES_BUSY,
+};
+/* half the cores asleep: 6 in C0, 2 in C3, 4 in C6 */
+static const struct uct_input cstates[] = {
+	{ "cbo", 0, "LLC_LOOKUP.DATA_READ_S", 1 },
+	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C0", 6 },
+	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C3", 2 },
+	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C6", 4 },
+	{ "pcu_cstate", 0, "CORE_C3_CYCLES", 1 },
+	{ "pcu_cstate", 0, "CORE_C6_CYCLES", 1 },
+	{ "qpi", -1, "TxL0P_POWER_CYCLES", 1 },
+};
+/* the whole package in C6 */
+static const struct uct_input deep[] = {
+	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C6", 12 },
+	{ "pcu_cstate", 0, "CORE_C6_CYCLES", 1 },
+	{ "qpi", -1, "L1_POWER_CYCLES", 1 },
+	{ "imc", -1, "POWER_SELF_REFRESH", 1 },
+};
+
+static const struct uct_phase mixed[] = {
+	{ "hit", 50000, N(hit), hit },
+	{ "stream", 8000, N(stream), stream },
+	{ "writeback", 3000, N(writeback), writeback },
+	{ "snoop", 3000, N(snoop), snoop },
+	{ "cstates", 16000, N(cstates), cstates },
+	{ "deep", 20000, N(deep), deep },
+};
+
+const struct uct_workload_def uct_wl_ivt_mixed = {
+	"mixed", "ivt",
+	"LLC hits, memory read bursts with QPI traffic, writebacks, snoops, C3/C6 residency",
+	N(mixed), mixed
+};
+
+static const struct uct_phase streaming[] = {
+	{ "stream", 10000, N(stream), stream },
+	{ "writeback", 5000, N(writeback), writeback },
+};
+
+const struct uct_workload_def uct_wl_ivt_stream = {
+	"stream", "ivt", "memory streaming on every channel: DRAM reads and writebacks",
+	N(streaming), streaming
+};
+
+static const struct uct_phase idle[] = { { "deep", 100000, N(deep), deep } };
+
+const struct uct_workload_def uct_wl_ivt_idle = {
+	"idle", "ivt", "every core in C6, links in L1, memory in self-refresh", N(idle), idle
+};
