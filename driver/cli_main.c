@@ -82,7 +82,7 @@ static void usage(FILE *f)
 		"  --workload NAME      built-in workload (mixed, stream, idle; default mixed)\n"
 		"  --trace FILE         replay an event trace instead of a workload\n"
 		"  --seed N             workload or generator seed (default 1)\n"
-		"  --ncbo N             number of C-Boxes (skl 1-4, snbep 1-8; default all)\n"
+		"  --ncbo N             number of C-Boxes (skl 1-4, snbep 1-8, ivt 1-15; default all)\n"
 		"  --sockets N          sockets (snbep 1-2, default 2; skl 1)\n"
 		"  --uclk-mhz F         uncore clock (default: skl 3000, snbep 2700)\n"
 		"  --pci-bus B,B        each socket's uncore PCI bus (default: snbep 0x3f,0x7f)\n"

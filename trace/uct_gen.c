@@ -283,10 +283,117 @@ static const struct gcstate snbep_cstate = {
 	27, 12,
 };
 
+/* Xeon E5-2600 v2, per socket: the E5-2600's streams in the v2's inputs
+ * (Intel's v2 names; docs/platform-ivt.md).  Two Home Agents share the
+ * requests; TOR inserts and occupancy are the named values (LOCAL, MISS_LOCAL,
+ * REMOTE, MISS_REMOTE, EVICTION) the v2 list counts; a line state is an
+ * LLC_LOOKUP input.  The same latencies and limits as the E5-2600. */
+static const struct grow ivt_stream[] = {
+	{ GQ_RD, 1, G_ALL, 1, 0, TOR_WHY,
+	  { { "cbo", G_SAME, "LLC_LOOKUP.DATA_READ_I", 1, GA_LOCAL, GT_THREAD },
+	    { NULL, G_SAME, "TOR_INSERTS.MISS_LOCAL", 1, GA_LOCAL, GT_THREAD } } },
+	{ GQ_RD, 180, G_ALL, 2, 0, OCC_WHY,
+	  { { "cbo", G_SAME, "TOR_OCCUPANCY.MISS_LOCAL", 20, GA_LOCAL, GT_THREAD } } },
+	{ GQ_RD, 1, G_ALL, 3, 0, HA_WHY,
+	  { { "ha", G_SAME, "REQUESTS.READS_LOCAL", 1, 0, 0 }, { NULL, G_SAME, "IMC_READS.NORMAL", 1, 0, 0 },
+	    { NULL, G_SAME, "TxR_BL.DRS_CACHE", 1, 0, 0 } } },
+	{ GQ_RD, 1, G_ALL, 4, CAS_LIMIT, CAS_WHY,
+	  { { "imc", G_SAME, "CAS_COUNT.RD_REG", 1, 0, 0 }, { NULL, G_SAME, "RPQ_INSERTS", 1, 0, 0 } } },
+	{ GQ_WR, 1, G_ALL, 1, 0, NULL,
+	  { { "cbo", G_SAME, "LLC_VICTIMS.M_STATE", 1, GA_LOCAL, GT_NONASSOC },
+	    { NULL, G_SAME, "TOR_INSERTS.EVICTION", 1, GA_LOCAL, GT_NONASSOC } } },
+	{ GQ_WR, 1, G_ALL, 3, 0, NULL,
+	  { { "ha", G_SAME, "REQUESTS.WRITES_LOCAL", 1, 0, 0 }, { NULL, G_SAME, "IMC_WRITES.FULL", 1, 0, 0 } } },
+	{ GQ_WR, 1, G_ALL, 4, 0, NULL,
+	  { { "imc", G_SAME, "CAS_COUNT.WR_WMM", 1, 0, 0 }, { NULL, G_SAME, "WPQ_INSERTS", 1, 0, 0 } } },
+};
+
+#define IHIT(share, sub)                                                          \
+	{ GQ_HIT, share, G_ALL, 1, 0, TOR_WHY,                                    \
+	  { { "cbo", G_SAME, "LLC_LOOKUP.DATA_READ_" sub, 1, GA_LOCAL, GT_THREAD },     \
+	    { NULL, G_SAME, "TOR_INSERTS.LOCAL", 1, GA_LOCAL, GT_THREAD } } }
+static const struct grow ivt_llc[] = {
+	IHIT(0.5, "E"), IHIT(0.2, "S"), IHIT(0.2, "M"), IHIT(0.1, "F"),
+	{ GQ_HIT, 20, G_ALL, 2, 0, OCC_WHY,
+	  { { "cbo", G_SAME, "TOR_OCCUPANCY.LOCAL", 20, GA_LOCAL, GT_THREAD } } },
+	{ GQ_MISS, 1, G_ALL, 1, 0, NULL,
+	  { { "cbo", G_SAME, "LLC_LOOKUP.DATA_READ_I", 1, GA_LOCAL, GT_THREAD },
+	    { NULL, G_SAME, "TOR_INSERTS.MISS_LOCAL", 1, GA_LOCAL, GT_THREAD },
+	    { NULL, G_SAME, "LLC_VICTIMS.E_STATE", 1, GA_LOCAL, GT_NONASSOC } } },
+	{ GQ_MISS, 180, G_ALL, 2, 0, NULL,
+	  { { "cbo", G_SAME, "TOR_OCCUPANCY.MISS_LOCAL", 20, GA_LOCAL, GT_THREAD } } },
+	{ GQ_MISS, 1, G_ALL, 3, 0, HA_WHY,
+	  { { "ha", G_SAME, "REQUESTS.READS_LOCAL", 1, 0, 0 }, { NULL, G_SAME, "IMC_READS.NORMAL", 1, 0, 0 },
+	    { NULL, G_SAME, "TxR_BL.DRS_CACHE", 1, 0, 0 } } },
+	{ GQ_MISS, 1, G_ALL, 4, CAS_LIMIT, CAS_WHY,
+	  { { "imc", G_SAME, "CAS_COUNT.RD_REG", 1, 0, 0 }, { NULL, G_SAME, "RPQ_INSERTS", 1, 0, 0 } } },
+};
+
+#define IDATA(dir, q)                                                             \
+	{ q, 8, G_ALL, dir, 0, NULL,                                               \
+	  { { "qpi", G_SAME, #dir "L_FLITS_G0.DATA", 2, 0, 0 },                     \
+	    { NULL, G_SAME, #dir "L_FLITS_G1.DRS_DATA", 2, 0, 0 } } },             \
+	{ q, 1, G_ALL, dir, 0, NULL,                                               \
+	  { { "qpi", G_SAME, #dir "L_FLITS_G0.NON_DATA", 2, 0, 0 },                 \
+	    { NULL, G_SAME, #dir "L_FLITS_G1.DRS_NONDATA", 2, 0, 0 } } }
+static const struct grow ivt_qpi[] = {
+	{ GQ_QRD, 1, G_ALL, 1, 0, TOR_WHY,
+	  { { "cbo", G_SAME, "LLC_LOOKUP.DATA_READ_I", 1, GA_REMOTE, GT_THREAD },
+	    { NULL, G_SAME, "TOR_INSERTS.MISS_REMOTE", 1, GA_REMOTE, GT_THREAD } } },
+	{ GQ_QRD, 300, G_ALL, 2, 0, OCC_WHY,
+	  { { "cbo", G_SAME, "TOR_OCCUPANCY.MISS_REMOTE", 20, GA_REMOTE, GT_THREAD } } },
+	{ GQ_QRD, 1, G_ALL, 5, 0, "one R3QPI ingress insert per cycle on each link",
+	  { { "r3qpi", G_SAME, "RxR_INSERTS.HOM", 1, 0, 0 } } },
+	{ GQ_QRD, 1, G_ALL, Tx, 0, FLIT_WHY,
+	  { { "qpi", G_SAME, "TxL_FLITS_G0.NON_DATA", 2, 0, 0 },
+	    { NULL, G_SAME, "TxL_FLITS_G1.HOM_REQ", 2, 0, 0 } } },
+	IDATA(Rx, GQ_QRD),
+	{ GQ_QRD, 1, G_ALL, Rx, 0, NULL,
+	  { { "qpi", G_SAME, "RxL_FLITS_G0.NON_DATA", 2, 0, 0 },
+	    { NULL, G_SAME, "RxL_FLITS_G1.HOM_REQ", 2, 0, 0 } } },
+	{ GQ_QRD, 1, G_ALL, 3, 0, HA_WHY,
+	  { { "ha", G_SAME, "REQUESTS.READS_REMOTE", 1, 0, 0 }, { NULL, G_SAME, "IMC_READS.NORMAL", 1, 0, 0 },
+	    { NULL, G_SAME, "TxR_BL.DRS_QPI", 1, 0, 0 } } },
+	{ GQ_QRD, 1, G_ALL, 4, CAS_LIMIT, CAS_WHY,
+	  { { "imc", G_SAME, "CAS_COUNT.RD_REG", 1, 0, 0 }, { NULL, G_SAME, "RPQ_INSERTS", 1, 0, 0 } } },
+	{ GQ_QRD, 1, G_ALL, 5, 0, NULL, { { "r3qpi", G_SAME, "RxR_INSERTS.DRS", 1, 0, 0 } } },
+	IDATA(Tx, GQ_QRD),
+	{ GQ_QWR, 1, G_ALL, 1, 0, NULL,
+	  { { "cbo", G_SAME, "LLC_VICTIMS.M_STATE", 1, GA_REMOTE, GT_NONASSOC },
+	    { NULL, G_SAME, "TOR_INSERTS.EVICTION", 1, GA_REMOTE, GT_NONASSOC } } },
+	{ GQ_QWR, 1, G_ALL, 5, 0, NULL, { { "r3qpi", G_SAME, "RxR_INSERTS.DRS", 1, 0, 0 } } },
+	IDATA(Tx, GQ_QWR),
+	{ GQ_QWR, 1, G_ALL, Rx, 0, NULL,
+	  { { "qpi", G_SAME, "RxL_FLITS_G0.NON_DATA", 2, 0, 0 },
+	    { NULL, G_SAME, "RxL_FLITS_G2.NDR_AK", 2, 0, 0 } } },
+	IDATA(Rx, GQ_QWR),
+	{ GQ_QWR, 1, G_ALL, 3, 0, NULL,
+	  { { "ha", G_SAME, "REQUESTS.WRITES_REMOTE", 1, 0, 0 }, { NULL, G_SAME, "IMC_WRITES.FULL", 1, 0, 0 } } },
+	{ GQ_QWR, 1, G_ALL, 4, 0, NULL,
+	  { { "imc", G_SAME, "CAS_COUNT.WR_WMM", 1, 0, 0 }, { NULL, G_SAME, "WPQ_INSERTS", 1, 0, 0 } } },
+	{ GQ_QWR, 1, G_ALL, Tx, 0, NULL,
+	  { { "qpi", G_SAME, "TxL_FLITS_G0.NON_DATA", 2, 0, 0 },
+	    { NULL, G_SAME, "TxL_FLITS_G2.NDR_AK", 2, 0, 0 } } },
+};
+
+/* The v2's PCU: as the E5-2600's (the same occupancy sub-counters and
+ * bands); 2.7 GHz busy, 1.2 GHz with every core asleep (E5-2697 v2). */
+static const struct gcstate ivt_cstate = {
+	"pcu",
+	{ "POWER_STATE_OCCUPANCY.CORES_C0", "POWER_STATE_OCCUPANCY.CORES_C3",
+	  "POWER_STATE_OCCUPANCY.CORES_C6" },
+	"pcu_cstate",
+	{ NULL, "CORE_C3_CYCLES", "CORE_C6_CYCLES" },
+	{ "FREQ_BAND0_CYCLES.CYCLES", "FREQ_BAND1_CYCLES.CYCLES", "FREQ_BAND2_CYCLES.CYCLES",
+	  "FREQ_BAND3_CYCLES.CYCLES" },
+	27, 12,
+};
+
 static const struct gplat gplats[] = {
 	{ "skl", skl_stream, skl_llc, NULL, N(skl_stream), N(skl_llc), 0, NULL },
 	{ "snbep", snbep_stream, snbep_llc, snbep_qpi, N(snbep_stream), N(snbep_llc), N(snbep_qpi),
 	  &snbep_cstate },
+	{ "ivt", ivt_stream, ivt_llc, ivt_qpi, N(ivt_stream), N(ivt_llc), N(ivt_qpi), &ivt_cstate },
 };
 
 static const char *const kinds[] = { "stream", "llc", "burst", "idle", "qpi", "cstate", NULL };
@@ -837,7 +944,7 @@ int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct u
 		double rr = o->read_ratio;
 
 		if (!m->gp->qpi) {
-			snprintf(err, n, "%s has no QPI links: the qpi generator is for snbep", h->plat->name);
+			snprintf(err, n, "%s has no QPI links: the qpi generator is for snbep and ivt", h->plat->name);
 			return fail(m, -ENOTSUP);
 		}
 		if (!(rr >= 0 && rr <= 1) || !(o->gbps >= 0)) {
@@ -855,7 +962,7 @@ int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct u
 		}
 	} else if (!strcmp(o->kind, "cstate")) {
 		if (!m->gp->cstate) {
-			snprintf(err, n, "%s has no PCU C-state events: the cstate generator is for snbep",
+			snprintf(err, n, "%s has no PCU C-state events: the cstate generator is for snbep and ivt",
 				 h->plat->name);
 			return fail(m, -ENOTSUP);
 		}
