@@ -17,7 +17,11 @@
  *           snbep bit 6 one socket instead of two and bits 5:4 the uncore
  *           clock (default, the worst case the driver assumes, 1.2 GHz,
  *           default)
- *   byte 3  bit 0 WAKE_ON_PMI
+ *   byte 3  bit 0 WAKE_ON_PMI; bit 1 on a Xeon: the E5-2600 v2 (ivt),
+ *           with its own event table (ivt_events), the snbep options
+ * Bit 1 of byte 3 was ignored before ivt: the 70 committed snbep inputs
+ * that had it set were rewritten with it clear (new SHA-1 names), and ivt
+ * inputs were added as copies of snbep ones with it set.
  * Bit 7 of byte 2 was ignored before snbep, and libFuzzer had set it in
  * about a quarter of the committed corpus: those files were rewritten with
  * it clear (the same skl input under its new SHA-1 name), so every
@@ -275,6 +279,29 @@ static const char *const snbep_events[] = {
 	"UNC_H_ADDR_OPC_MATCH.FILT",
 };
 
+/* The E5-2600 v2 (byte 3 bit 1 on a Xeon): the same kinds of events in
+ * the v2's names and layouts -- FILTER0/FILTER1, exact TOR values, ov_en
+ * counters whose overflows freeze the socket, eight channels, the IRP --
+ * and raw encodings, some undefined (invert, a reserved bit). */
+static const char *const ivt_events[] = {
+	"UNC_U_CLOCKTICKS", "uclk_fixed", "UNC_U_EVENT_MSG.IPI_RCVD", "ubox/event=0x42,umask=0x1f,thresh=1,edge/",
+	"UNC_C_CLOCKTICKS", "UNC_C_LLC_LOOKUP.DATA_READ", "cbo/event=0x34,umask=0x3,filter_state=0x1/",
+	"cbo0/event=0x35,umask=0x1,filter_opc=0x182/", "cbo/UNC_C_TOR_INSERTS.MISS_OPCODE,filter_opc=0x180/",
+	"cbo1/event=0x34,umask=0x41,filter_nid=0x2/", "cbo/UNC_C_TOR_INSERTS.NID_ALL,filter_nid=0x1/",
+	"cbo/event=0x34,umask=0x3,filter_tid=0x3/", "UNC_C_TOR_OCCUPANCY.MISS_LOCAL", "UNC_C_TOR_INSERTS.MISS_REMOTE",
+	"cbo/event=0x11,umask=0x1,thresh=1,edge/", "cbo3/event=0x1f,thresh=5/", "cbo11/event=0x37,umask=0x1/",
+	"UNC_C_RING_IV_USED.ANY", "UNC_P_POWER_STATE_OCCUPANCY.CORES_C0", "pcu/event=0x80,occ_sel=1,thresh=4/",
+	"pcu/event=0x80,occ_sel=3,thresh=1,occ_edge/", "UNC_P_FREQ_BAND1_CYCLES", "pcu/event=0xc,filter_band1=0x1b/",
+	"UNC_P_FREQ_TRANS_CYCLES", "UNC_P_PKG_C_STATE_RESIDENCY_C6_CYCLES", "UNC_P_CLOCKTICKS",
+	"UNC_P_CORE_C6_CYCLES", "UNC_H_REQUESTS.READS", "UNC_H_REQUESTS.WRITES", "ha1/event=0x1,umask=0x3/",
+	"UNC_H_CLOCKTICKS", "cas_rd", "cas_wr", "UNC_M_DCLOCKTICKS", "dclk_fixed", "imc7/event=0x4,umask=0xf/",
+	"UNC_M_RD_CAS_RANK0.BANK0", "UNC_Q_RxL_OCCUPANCY", "qpi/event=0x138/", "UNC_Q_TxL_FLITS_G0.DATA",
+	"UNC_Q_TxL_FLITS_G1.DRS", "qpi1/event=0x11b,thresh=64/", "UNC_Q_CLOCKTICKS",
+	"qpi/event=0x138,match0=0x1c00,mask0=0x1f80/", "UNC_R2_CLOCKTICKS", "UNC_R2_RING_AD_USED.CW",
+	"UNC_R3_CLOCKTICKS", "UNC_R3_RxR_OCCUPANCY.HOM", "UNC_I_CLOCKTICKS", "UNC_I_TRANSACTIONS.READS",
+	"irp/event=0x10,umask=0x1/", "ha/ADDR_OPC_MATCH.FILT,filter_opc=0x2,filter_addr=0x12345000/",
+};
+
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A sub-event index: one byte unless the box type has more. */
@@ -294,16 +321,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *const *events;
 	size_t nevents;
 	unsigned ops = 0, nops;
-	uint8_t ninst, setup;
-	int started = 0, legacy;
+	uint8_t ninst, setup, b3;
+	int started = 0, legacy, v2;
 
 	ninst = fz_u8(&f);
 	o.pmi_cores = fz_u8(&f) & 0xF;
 	setup = fz_u8(&f);
 	o.freeze_on_pmi = setup & 1;
-	o.wake_on_pmi = fz_u8(&f) & 1;
+	b3 = fz_u8(&f);
+	o.wake_on_pmi = b3 & 1;
 	legacy = !(setup & 0x80);
-	ucm_config_init(&cfg, ucm_platform_find(legacy ? "skl" : "snbep"));
+	v2 = !legacy && (b3 & 2);
+	ucm_config_init(&cfg, ucm_platform_find(legacy ? "skl" : v2 ? "ivt" : "snbep"));
 	cfg.strict = 1;
 	counted = cfg.plat->counted;
 	cfg.ninst[ucm_boxtype_index(cfg.plat, counted)] =
@@ -316,8 +345,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct ucm_clockdef *uclk = &cfg.plat->clocks[0];
 		const uint64_t hz[4] = { 0, uclk->hz_max, 1200000000ull, 0 };
 
-		events = snbep_events;
-		nevents = NELEM(snbep_events);
+		events = v2 ? ivt_events : snbep_events;
+		nevents = v2 ? NELEM(ivt_events) : NELEM(snbep_events);
 		nops = 9;
 		if (setup & 0x40)
 			cfg.sockets = 1;
