@@ -1050,4 +1050,31 @@ CT_TEST(combinations_the_guide_rules_out_are_refused)
 	ucm_destroy(m);
 }
 
+/* Guide 2.6.7 gives DEMOTIONS_CORE0-7 a PCUFilter[7:0] dependency without
+ * saying what the band selects for a demotion: the model applies no rule
+ * (docs/platform-snbep.md, "PCU DEMOTIONS_CORE0-7"), so a demotion counts
+ * whatever the filter holds.  Event 0x1E (DEMOTIONS_CORE0), its input at 1
+ * a pclk cycle, filter band 0 at 0xFF and at 0. */
+CT_TEST(demotions_count_without_a_filter_rule)
+{
+	struct ucm_model *m = ct_model("snbep", 1, 0);
+	const struct ucm_evcode *ec = ucm_code_find(&snbep_bt_pcu, 0x1E);
+	int pcu;
+	uint64_t v;
+
+	CT_REQUIRE(m != NULL && ec != NULL);
+	CT_EQ(ec->nrules, 0);
+	CT_REQUIRE(ct_feed(m, "pcu", 0, "DEMOTIONS_CORE0", 1) == 0);
+	pcu = ucm_box_find(m, 0, "pcu", 0);
+	CT_REQUIRE(pcu >= 0);
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xC34, 0xFF) == 0);    /* PCU filter band 0 */
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xC30, (1u << 22) | 0x1E) == 0);
+	CT_REQUIRE(ucm_run_cycles(m, 2, 1000) == 0);
+	CT_REQUIRE(ucm_msr_write(m, 0, 0xC34, 0) == 0);
+	CT_REQUIRE(ucm_run_cycles(m, 2, 1000) == 0);
+	CT_REQUIRE(ucm_msr_read(m, 0, 0xC36, &v) == 0);
+	CT_EQ(v, 2000);
+	ucm_destroy(m);
+}
+
 CT_MAIN()

@@ -19,8 +19,9 @@
  *   cbo AVG_TOR_DRD_REM_MISS_LATENCY (SNB-EP Table 2-15): filter nid=other_nodes (written
  *       'other_no des'), which depends on the socket measured: the driver programs one filter
  *       value in every socket
- *   cbo CYC_INGRESS_STARVED (SNB-EP Table 2-15): RxR_INT_STARVED is not a CBo event of the
- *       guide (Table 2-14, 2.3.7)
+ *   cbo CYC_INGRESS_STARVED (SNB-EP Table 2-15): RxR_INT_STARVED is not in the guide's CBo
+ *       event table (Table 2-14, 2.3.7), which the model implements; Intel's E5-2600 event
+ *       list has it as CBo event 0x14
  *   cbo LLC_DRD_MISS_PCT (SNB-EP Table 2-15): garbled; its reading, LLC_LOOKUP.DATA_READ with
  *       filter state=0x1 over LLC_LOOKUP.DATA_READ with state=0x1F, needs two values of the
  *       CBo's one filter register at once (2.3.3.3)
