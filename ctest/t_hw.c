@@ -292,6 +292,58 @@ static uint32_t nodemap(const struct snbep_layout *l)
 	return m;
 }
 
+/* The E5-2600 v2's functions on an uncore bus (docs/platform-ivt.md;
+ * ivt-facts.md §7-§13). */
+static const struct pfn {
+	uint8_t dev, fn;
+	uint16_t did;
+} ivt_fns[] = {
+	{ 11, 0, 0x0E1E },                                                       /* UBox */
+	{ 14, 1, 0x0E30 }, { 28, 1, 0x0E38 },                                    /* HA 0, 1 */
+	{ 16, 4, 0x0EB4 }, { 16, 5, 0x0EB5 }, { 16, 0, 0x0EB0 }, { 16, 1, 0x0EB1 }, /* MC0 */
+	{ 30, 4, 0x0EF4 }, { 30, 5, 0x0EF5 }, { 30, 0, 0x0EF0 }, { 30, 1, 0x0EF1 }, /* MC1 */
+	{ 8, 2, 0x0E32 }, { 9, 2, 0x0E33 },                                      /* QPI 0, 1 */
+	{ 8, 6, 0x0E86 }, { 9, 6, 0x0E96 },                                      /* mask/match */
+	{ 8, 0, 0x0E80 }, { 9, 0, 0x0E90 },                                      /* QPI misc */
+	{ 19, 1, 0x0E34 },                                                       /* R2PCIe */
+	{ 19, 5, 0x0E36 }, { 19, 6, 0x0E37 },                                    /* R3QPI 0, 1 */
+	{ 5, 6, 0x0E39 },                                                        /* IRP */
+};
+#define NIVT_FNS (sizeof(ivt_fns) / sizeof(ivt_fns[0]))
+
+/* A two-socket E5-2600 v2 with 8 cpus a package (the tree's 16; the
+ * simulator it is compared with is configured alike, with 15 CBos), buses
+ * 0x3F/0x7F;
+ * box controls read 0x30000 as out of reset (V6). */
+static void make_ivt(const char *name)
+{
+	tree_begin(name, 0);
+	for (unsigned c = 0; c < MAXCPU_T; c++) {
+		add_cpu(c, c / 8);
+		/* the MSR box controls: PCU and 15 CBos */
+		put_msr(c, 0xC24, 0x30000);
+		for (unsigned n = 0; n < 15; n++)
+			put_msr(c, 0xD04 + 0x20 * n, 0x30000);
+	}
+	cpuinfo(62, 4, "Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz");
+	for (unsigned b = 0; b < 2; b++) {
+		unsigned bus = b ? 0x7F : 0x3F;
+
+		for (unsigned i = 0; i < NIVT_FNS; i++) {
+			add_fn(bus, ivt_fns[i].dev, ivt_fns[i].fn, ivt_fns[i].did, 0);
+			/* the boxes with a box control: not the UBox function nor
+			 * the QPI misc and mask/match functions */
+			if (ivt_fns[i].dev != 11 && !((ivt_fns[i].dev == 8 || ivt_fns[i].dev == 9) &&
+						      (ivt_fns[i].fn == 0 || ivt_fns[i].fn == 6)))
+				put_cfg(bus, ivt_fns[i].dev, ivt_fns[i].fn, 0xF4, 0x30000, 4);
+		}
+		put_cfg(bus, 11, 0, 0x40, b, 4);
+		put_cfg(bus, 11, 0, 0x54, 0xFAC688, 4);
+		put_cfg(bus, 8, 0, 0xD4, 5, 4);
+		put_cfg(bus, 9, 0, 0xD4, 5, 4);
+	}
+}
+
 /* A two-socket Xeon E5-2600: 16 cpus, the MSR devices, and on each uncore
  * bus the functions above with a UBox that tells which node the bus is. */
 static void make_snbep(const char *name, int flags, const struct snbep_layout *l)
@@ -730,6 +782,56 @@ CT_TEST(snbep_hw_performs_the_same_accesses_as_the_simulator)
 		free(h.a);
 	}
 	free(s.a);
+	rm_tree();
+	free(before);
+	free(after);
+}
+
+/* One event of every E5-2600 v2 box type: UBox general and fixed, CBo with
+ * its FILTER0 state, PCU, HA 1, iMC general and fixed on MC1, QPI, R2PCIe,
+ * R3QPI and the IRP at its irregular offsets. */
+static const char *IVT_EVENTS = "UNC_U_CLOCKTICKS,uclk_fixed,UNC_C_LLC_LOOKUP.DATA_READ,UNC_P_CLOCKTICKS,"
+				"ha1/event=0x0/,imc5/UNC_M_CAS_COUNT.RD/,dclk_fixed,UNC_Q_CLOCKTICKS,"
+				"UNC_R2_CLOCKTICKS,UNC_R3_CLOCKTICKS,UNC_I_CLOCKTICKS";
+
+/* The E5-2600 v2 on the hardware backend: detected from CPUID model 0x3E
+ * and the UBox function 0x0E1E, the same accesses as the simulator
+ * configured alike (two sockets of 8 cpus), the box controls written with
+ * 17:16 set, every register left as found. */
+CT_TEST(ivt_hw_performs_the_same_accesses_as_the_simulator)
+{
+	struct snap *before = snap_new(), *after = snap_new();
+	char simlog[300], hwlog[300];
+	struct ucm_config cfg;
+	struct accesses sacc, hacc;
+	struct ucb *b;
+
+	CT_REQUIRE(before && after);
+	make_ivt("ivt-same");
+	snprintf(simlog, sizeof(simlog), "/tmp/uncore-t-hw-%d-ivt-sim.log", (int)getpid());
+	ucm_config_init(&cfg, ucm_platform_find("ivt"));
+	cfg.cpus_per_socket = 8;
+	/* the tree's MSR files answer every address: all 15 CBos answer the
+	 * driver's probe, as on a part with the whole die enabled */
+	cfg.ninst[ucm_boxtype_index(cfg.plat, cfg.plat->counted)] = 15;
+	CT_REQUIRE(sim_session_cfg(&cfg, simlog, IVT_EVENTS, 50000000) == 0);
+	CT_REQUIRE(load_accesses(simlog, NULL, -1, &sacc) == 0);
+	unlink(simlog);
+	snprintf(hwlog, sizeof(hwlog), "%s/hw.log", root);
+	snapshot(before);
+	CT_REQUIRE((b = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(session(b, hwlog, IVT_EVENTS, 50000000) == 0);
+	ucb_destroy(b);
+	snapshot(after);
+	check_same(before, after, "after the session");
+	CT_REQUIRE(load_accesses(hwlog, NULL, -1, &hacc) == 0);
+	CT_CHECK(same_accesses(&sacc, &hacc) > 200);
+	CT_CHECK(count_accesses(&hacc, "wrmsr 8 0xd04 ") > 0);       /* CBo 0 box control */
+	CT_CHECK(count_accesses(&hacc, "pciwr 0000:7f:1e.5 0xf4 4") > 0); /* MC1 ch1 box control */
+	CT_CHECK(count_accesses(&hacc, "pcird 0000:3f:05.6 0xa4 4") >= 1); /* IRP counter 0 */
+	CT_CHECK(count_accesses(&hacc, "pciwr 0000:3f:1c.1 0xd8 4") > 0); /* HA 1 control 0 */
+	free(hacc.a);
+	free(sacc.a);
 	rm_tree();
 	free(before);
 	free(after);
