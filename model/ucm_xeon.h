@@ -1,8 +1,9 @@
 /*
  * ucm_xeon.h - register layouts shared by the Xeon platforms' tables: the
- * PCI header IDs every function has, and the UBox configuration function's
- * node-ID registers, which Sandy Bridge-EP and Ivy Bridge-EP lay out alike
- * (public facts: Linux uncore_snbep.c reads both at the same offsets).
+ * PCI header IDs every function has, the UBox configuration function's
+ * node-ID registers (public facts: Linux uncore_snbep.c reads both at the
+ * same offsets), the HA and QPI match registers and QPI_RATE_STATUS, which
+ * Sandy Bridge-EP and Ivy Bridge-EP lay out alike.
  * Defined once in ucm_xeon.c so a platform folder does not copy them.
  */
 #ifndef UCM_XEON_H
@@ -12,6 +13,11 @@
 
 extern const struct ucm_layout ucm_xeon_l_vid, ucm_xeon_l_did;
 extern const struct ucm_layout ucm_xeon_l_nodeid, ucm_xeon_l_nodemap;
+/* HA ADDRMATCH0/1 and OPCODEMATCH (filter .idx 0, 1, 2), QPI PKT_MATCH0/1
+ * and PKT_MASK0/1 (filter .idx 0, 1, 2, 3), QPI_RATE_STATUS */
+extern const struct ucm_layout ucm_xeon_l_h_addr0, ucm_xeon_l_h_addr1, ucm_xeon_l_h_opc;
+extern const struct ucm_layout ucm_xeon_l_q_match0, ucm_xeon_l_q_match1, ucm_xeon_l_q_mask0,
+	ucm_xeon_l_q_mask1, ucm_xeon_l_q_rate;
 
 /* The two ID registers at the head of a function's configuration space;
  * DID reads the instance's devid (UCM_K_DEVID). */

@@ -341,60 +341,8 @@ CTR_LAYOUT(l_r2_ctr, "R2_PCI_PMON_CTR", "IVT p.165 (facts §10)", f_ctr44);
 CTR_LAYOUT(l_r3_ctr, "R3_Ly_PCI_PMON_CTR", "facts §10", f_ctr44);
 CTR_LAYOUT(l_i_ctr, "IRP_PCI_PMON_CTR", "facts §11", f_ctr48);
 
-/* ---- match registers: the E5-2600's (HA Tables 2-37..2-39, QPI Tables
- * 2-88..2-91), at the same offsets on the v2 (facts §7, §9) ---- */
-
-static const struct ucm_field f_h_opc[] = { { "opc", 0, 5, UCM_A_RW, UCM_R_FILT_OPC, 0 } };
-static const struct ucm_layout l_h_opc = {
-	"HA_PCI_PMON_BOX_OPCODEMATCH", "facts §7 (SNB-EP Table 2-37)", 32, ARRAY_LEN(f_h_opc), f_h_opc
-};
-static const struct ucm_field f_h_addr1[] = {
-	{ "hi_addr", 0, 13, UCM_A_RW, UCM_R_FILT_ADDR, UCM_FA_MATCH(32) },
-};
-static const struct ucm_layout l_h_addr1 = {
-	"HA_PCI_PMON_BOX_ADDRMATCH1", "facts §7 (SNB-EP Table 2-38)", 32, ARRAY_LEN(f_h_addr1), f_h_addr1
-};
-static const struct ucm_field f_h_addr0[] = {
-	{ "lo_addr", 6, 31, UCM_A_RW, UCM_R_FILT_ADDR, UCM_FA_MATCH(6) },
-};
-static const struct ucm_layout l_h_addr0 = {
-	"HA_PCI_PMON_BOX_ADDRMATCH0", "facts §7 (SNB-EP Table 2-39)", 32, ARRAY_LEN(f_h_addr0), f_h_addr0
-};
-
-#define Q_MM1(FA)                                                                  \
-	{ "RDS", 16, 19, UCM_A_RW, UCM_R_FILT_RDS, FA(0) },                        \
-	{ "RNID_3_0", 0, 3, UCM_A_RW, UCM_R_FILT_RNID, FA(0) }
-#define Q_MM0(FA)                                                                  \
-	{ "RNID_4", 31, 31, UCM_A_RW, UCM_R_FILT_RNID, FA(4) },                    \
-	{ "DNID", 13, 17, UCM_A_RW, UCM_R_FILT_DNID, FA(0) },                      \
-	{ "MC", 9, 12, UCM_A_RW, UCM_R_FILT_MC, FA(0) },                           \
-	{ "OPC", 5, 8, UCM_A_RW, UCM_R_FILT_PKT_OPC, FA(0) },                      \
-	{ "VNW", 3, 4, UCM_A_RW, UCM_R_FILT_VNW, FA(0) }
-static const struct ucm_field f_q_match1[] = { Q_MM1(UCM_FA_MATCH) };
-static const struct ucm_field f_q_match0[] = { Q_MM0(UCM_FA_MATCH) };
-static const struct ucm_field f_q_mask1[] = { Q_MM1(UCM_FA_MASK) };
-static const struct ucm_field f_q_mask0[] = { Q_MM0(UCM_FA_MASK) };
-static const struct ucm_layout l_q_match1 = {
-	"Q_Py_PCI_PMON_PKT_MATCH1", "IVT p.135 (facts §9)", 32, ARRAY_LEN(f_q_match1), f_q_match1
-};
-static const struct ucm_layout l_q_match0 = {
-	"Q_Py_PCI_PMON_PKT_MATCH0", "IVT p.135 (facts §9)", 32, ARRAY_LEN(f_q_match0), f_q_match0
-};
-static const struct ucm_layout l_q_mask1 = {
-	"Q_Py_PCI_PMON_PKT_MASK1", "IVT p.136 (facts §9)", 32, ARRAY_LEN(f_q_mask1), f_q_mask1
-};
-static const struct ucm_layout l_q_mask0 = {
-	"Q_Py_PCI_PMON_PKT_MASK0", "IVT p.136 (facts §9)", 32, ARRAY_LEN(f_q_mask0), f_q_mask0
-};
-
-/* QPI_RATE_STATUS (IVT p.138): 8.0 GT/s, as model/snbep's (R8 there). */
-static const struct ucm_field f_q_rate[] = {
-	{ "slow_mode", 4, 4, UCM_A_RO, UCM_R_NONE, 0 },
-	{ "qpi_rate", 0, 2, UCM_A_RO, UCM_R_VALUE, 0 },
-};
-static const struct ucm_layout l_q_rate = {
-	"QPI_RATE_STATUS", "IVT p.138 (facts §9)", 32, ARRAY_LEN(f_q_rate), f_q_rate
-};
+/* ---- match registers and QPI_RATE_STATUS: the E5-2600's at the same
+ * offsets on the v2 (facts §7, §9; model/ucm_xeon.c) ---- */
 
 /* ---- PCU C-state residency counters: outside PMON, never frozen or
  * reset (IVT 2.7.2, "exist outside of the PMON infrastructure") ---- */
@@ -470,9 +418,9 @@ static const struct ucm_regdef r_ubox_pci[] = {
 /* HA (facts §7): HA0 D14:F1, HA1 D28:F1. */
 static const struct ucm_regdef r_ha[] = {
 	PCI_IDS("HA%u"),
-	{ "HA%u_PCI_PMON_BOX_ADDRMATCH0", 0x40, UCM_K_FILTER, 0, &l_h_addr0, 0 },
-	{ "HA%u_PCI_PMON_BOX_ADDRMATCH1", 0x44, UCM_K_FILTER, 1, &l_h_addr1, 0 },
-	{ "HA%u_PCI_PMON_BOX_OPCODEMATCH", 0x48, UCM_K_FILTER, 2, &l_h_opc, 0 },
+	{ "HA%u_PCI_PMON_BOX_ADDRMATCH0", 0x40, UCM_K_FILTER, 0, &ucm_xeon_l_h_addr0, 0 },
+	{ "HA%u_PCI_PMON_BOX_ADDRMATCH1", 0x44, UCM_K_FILTER, 1, &ucm_xeon_l_h_addr1, 0 },
+	{ "HA%u_PCI_PMON_BOX_OPCODEMATCH", 0x48, UCM_K_FILTER, 2, &ucm_xeon_l_h_opc, 0 },
 	{ "HA%u_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_h_ctr, 0 },
 	{ "HA%u_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_h_ctr, 0 },
 	{ "HA%u_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_h_ctr, 0 },
@@ -514,17 +462,17 @@ static const struct ucm_regdef r_qpi[] = {
 	{ "Q_P%u_PCI_PMON_CTL3", 0xE4, UCM_K_CTL, 3, &l_q_ctl, 0 },
 	{ "Q_P%u_PCI_PMON_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_pci_boxctl, BOXCTL_RESET },
 	{ "Q_P%u_PCI_PMON_BOX_STATUS", 0xF8, UCM_K_BOX_STATUS, 0, &l_pci_status4, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MATCH0", UCM_PCI_FN(4, 0x228), UCM_K_FILTER, 0, &l_q_match0, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MATCH1", UCM_PCI_FN(4, 0x22C), UCM_K_FILTER, 1, &l_q_match1, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MASK0", UCM_PCI_FN(4, 0x238), UCM_K_FILTER, 2, &l_q_mask0, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MASK1", UCM_PCI_FN(4, 0x23C), UCM_K_FILTER, 3, &l_q_mask1, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MATCH0", UCM_PCI_FN(4, 0x228), UCM_K_FILTER, 0, &ucm_xeon_l_q_match0, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MATCH1", UCM_PCI_FN(4, 0x22C), UCM_K_FILTER, 1, &ucm_xeon_l_q_match1, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MASK0", UCM_PCI_FN(4, 0x238), UCM_K_FILTER, 2, &ucm_xeon_l_q_mask0, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MASK1", UCM_PCI_FN(4, 0x23C), UCM_K_FILTER, 3, &ucm_xeon_l_q_mask1, 0 },
 };
 static const struct ucm_regdef r_qpi_mm[] = {
 	PCI_IDS("Q_P%u_MM"),
 };
 static const struct ucm_regdef r_qpi_misc[] = {
 	PCI_IDS("Q_P%u_MISC"),
-	{ "Q_P%u_QPI_RATE_STATUS", 0xD4, UCM_K_PLAIN, 0, &l_q_rate, 0x5 },
+	{ "Q_P%u_QPI_RATE_STATUS", 0xD4, UCM_K_PLAIN, 0, &ucm_xeon_l_q_rate, 0x5 },
 };
 /* R2PCIe (facts §10), D19:F1 */
 static const struct ucm_regdef r_r2pcie[] = {

@@ -262,71 +262,9 @@ static const struct ucm_layout l_r3_ctr = {
 	"R3_Ly_PCI_PMON_CTR", "SNB-EP Table 2-121", 64, ARRAY_LEN(f_ctr44), f_ctr44
 };
 
-/* HA address/opcode match, Tables 2-37..2-39: the HA's filter registers
- * (ADDR_OPC_MATCH.FILT, 2.4.3).  "RWS" (sticky read/write) is RW for the
- * model; Table 2-39's header names the Attr column "HW Reset Val" twice,
- * its row reads RWS (R10).  lo_addr holds address bits 31:6, hi_addr
- * 45:32; the compare skips bits 11:6 (the note to Table 2-39).  opc holds
- * the class code's bits 1:0 above the 4-bit opcode (R17). */
-static const struct ucm_field f_h_opc[] = {
-	{ "opc", 0, 5, UCM_A_RW, UCM_R_FILT_OPC, 0 },
-};
-static const struct ucm_layout l_h_opc = {
-	"HA_PCI_PMON_BOX_OPCODEMATCH", "SNB-EP Table 2-37", 32, ARRAY_LEN(f_h_opc), f_h_opc
-};
-static const struct ucm_field f_h_addr1[] = {
-	{ "hi_addr", 0, 13, UCM_A_RW, UCM_R_FILT_ADDR, UCM_FA_MATCH(32) },
-};
-static const struct ucm_layout l_h_addr1 = {
-	"HA_PCI_PMON_BOX_ADDRMATCH1", "SNB-EP Table 2-38", 32, ARRAY_LEN(f_h_addr1), f_h_addr1
-};
-static const struct ucm_field f_h_addr0[] = {
-	{ "lo_addr", 6, 31, UCM_A_RW, UCM_R_FILT_ADDR, UCM_FA_MATCH(6) },
-};
-static const struct ucm_layout l_h_addr0 = {
-	"HA_PCI_PMON_BOX_ADDRMATCH0", "SNB-EP Table 2-39", 32, ARRAY_LEN(f_h_addr0), f_h_addr0
-};
-
-/* QPI packet match/mask, Tables 2-88..2-91: the QPI box's filter registers
- * (CTO_COUNT, 2.7.3.3).  The tables have no Attr column: the fields are RW
- * (software programs them, 2.7.3.3 a); the "---" rows ("Must write to 0
- * else behavior is undefined") are reserved (R9).  Each field holds the
- * packet attribute of its role from the bit its UCM_FA_* names: the remote
- * node ID is split, bits 3:0 in register 1, bit 4 in register 0. */
-#define Q_MM1(FA)                                                                  \
-	{ "RDS", 16, 19, UCM_A_RW, UCM_R_FILT_RDS, FA(0) },                        \
-	{ "RNID_3_0", 0, 3, UCM_A_RW, UCM_R_FILT_RNID, FA(0) }
-#define Q_MM0(FA)                                                                  \
-	{ "RNID_4", 31, 31, UCM_A_RW, UCM_R_FILT_RNID, FA(4) },                    \
-	{ "DNID", 13, 17, UCM_A_RW, UCM_R_FILT_DNID, FA(0) },                      \
-	{ "MC", 9, 12, UCM_A_RW, UCM_R_FILT_MC, FA(0) },                           \
-	{ "OPC", 5, 8, UCM_A_RW, UCM_R_FILT_PKT_OPC, FA(0) },                      \
-	{ "VNW", 3, 4, UCM_A_RW, UCM_R_FILT_VNW, FA(0) }
-static const struct ucm_field f_q_match1[] = { Q_MM1(UCM_FA_MATCH) };
-static const struct ucm_field f_q_match0[] = { Q_MM0(UCM_FA_MATCH) };
-static const struct ucm_field f_q_mask1[] = { Q_MM1(UCM_FA_MASK) };
-static const struct ucm_field f_q_mask0[] = { Q_MM0(UCM_FA_MASK) };
-static const struct ucm_layout l_q_match1 = {
-	"Q_Py_PCI_PMON_PKT_MATCH1", "SNB-EP Table 2-88", 32, ARRAY_LEN(f_q_match1), f_q_match1
-};
-static const struct ucm_layout l_q_match0 = {
-	"Q_Py_PCI_PMON_PKT_MATCH0", "SNB-EP Table 2-89", 32, ARRAY_LEN(f_q_match0), f_q_match0
-};
-static const struct ucm_layout l_q_mask1 = {
-	"Q_Py_PCI_PMON_PKT_MASK1", "SNB-EP Table 2-90", 32, ARRAY_LEN(f_q_mask1), f_q_mask1
-};
-static const struct ucm_layout l_q_mask0 = {
-	"Q_Py_PCI_PMON_PKT_MASK0", "SNB-EP Table 2-91", 32, ARRAY_LEN(f_q_mask0), f_q_mask0
-};
-
-/* Table 2-93 QPI_RATE_STATUS: RO-V fields; 31:5 and 3 reserved. */
-static const struct ucm_field f_q_rate[] = {
-	{ "slow_mode", 4, 4, UCM_A_RO, UCM_R_NONE, 0 },
-	{ "qpi_rate", 0, 2, UCM_A_RO, UCM_R_VALUE, 0 },
-};
-static const struct ucm_layout l_q_rate = {
-	"QPI_RATE_STATUS", "SNB-EP Table 2-93", 32, ARRAY_LEN(f_q_rate), f_q_rate
-};
+/* The HA match and QPI match/mask registers and QPI_RATE_STATUS
+ * (Tables 2-37..2-39, 2-88..2-91, 2-93) are shared with the v2:
+ * model/ucm_xeon.c. */
 
 /* ---- PCU C-state residency counters (2.6.3.3) ---- */
 
@@ -405,9 +343,9 @@ static const struct ucm_regdef r_ubox_pci[] = {
 /* Table 2-33, D14:F1 */
 static const struct ucm_regdef r_ha[] = {
 	PCI_IDS("HA"),
-	{ "HA_PCI_PMON_BOX_ADDRMATCH0", 0x40, UCM_K_FILTER, 0, &l_h_addr0, 0 },
-	{ "HA_PCI_PMON_BOX_ADDRMATCH1", 0x44, UCM_K_FILTER, 1, &l_h_addr1, 0 },
-	{ "HA_PCI_PMON_BOX_OPCODEMATCH", 0x48, UCM_K_FILTER, 2, &l_h_opc, 0 },
+	{ "HA_PCI_PMON_BOX_ADDRMATCH0", 0x40, UCM_K_FILTER, 0, &ucm_xeon_l_h_addr0, 0 },
+	{ "HA_PCI_PMON_BOX_ADDRMATCH1", 0x44, UCM_K_FILTER, 1, &ucm_xeon_l_h_addr1, 0 },
+	{ "HA_PCI_PMON_BOX_OPCODEMATCH", 0x48, UCM_K_FILTER, 2, &ucm_xeon_l_h_opc, 0 },
 	{ "HA_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_h_ctr, 0 },
 	{ "HA_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_h_ctr, 0 },
 	{ "HA_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_h_ctr, 0 },
@@ -449,10 +387,10 @@ static const struct ucm_regdef r_qpi[] = {
 	{ "Q_P%u_PCI_PMON_CTL2", 0xE0, UCM_K_CTL, 2, &l_q_ctl, 0 },
 	{ "Q_P%u_PCI_PMON_CTL3", 0xE4, UCM_K_CTL, 3, &l_q_ctl, 0 },
 	{ "Q_P%u_PCI_PMON_BOX_CTL", 0xF4, UCM_K_BOX_CTL, 0, &l_q_boxctl, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MATCH0", UCM_PCI_FN(4, 0x228), UCM_K_FILTER, 0, &l_q_match0, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MATCH1", UCM_PCI_FN(4, 0x22C), UCM_K_FILTER, 1, &l_q_match1, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MASK0", UCM_PCI_FN(4, 0x238), UCM_K_FILTER, 2, &l_q_mask0, 0 },
-	{ "Q_P%u_PCI_PMON_PKT_MASK1", UCM_PCI_FN(4, 0x23C), UCM_K_FILTER, 3, &l_q_mask1, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MATCH0", UCM_PCI_FN(4, 0x228), UCM_K_FILTER, 0, &ucm_xeon_l_q_match0, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MATCH1", UCM_PCI_FN(4, 0x22C), UCM_K_FILTER, 1, &ucm_xeon_l_q_match1, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MASK0", UCM_PCI_FN(4, 0x238), UCM_K_FILTER, 2, &ucm_xeon_l_q_mask0, 0 },
+	{ "Q_P%u_PCI_PMON_PKT_MASK1", UCM_PCI_FN(4, 0x23C), UCM_K_FILTER, 3, &ucm_xeon_l_q_mask1, 0 },
 };
 /* Table 2-84, D8:F6, D9:F6: the function's IDs; its match/mask registers
  * belong to the port's box (r_qpi). */
@@ -465,7 +403,7 @@ static const struct ucm_regdef r_qpi_mm[] = {
  * out-of-reset 011b (R8). */
 static const struct ucm_regdef r_qpi_misc[] = {
 	PCI_IDS("Q_P%u_MISC"),
-	{ "Q_P%u_QPI_RATE_STATUS", 0xD4, UCM_K_PLAIN, 0, &l_q_rate, 0x5 },
+	{ "Q_P%u_QPI_RATE_STATUS", 0xD4, UCM_K_PLAIN, 0, &ucm_xeon_l_q_rate, 0x5 },
 };
 /* Table 2-104, D19:F1 */
 static const struct ucm_regdef r_r2pcie[] = {

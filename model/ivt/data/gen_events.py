@@ -33,6 +33,10 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from ucm_gen import attrs_macro, code_tables, cstr, write_or_check  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = os.path.normpath(os.path.join(HERE, ".."))
 TSV = os.path.join(HERE, "ivt_uncore_events.tsv")
@@ -49,8 +53,6 @@ TITLE = {"ubox": "UBox", "cbo": "CBo", "ha": "Home Agent", "imc": "memory channe
          "qpi": "QPI port", "r2pcie": "R2PCIe", "r3qpi": "R3QPI link", "irp": "IRP"}
 CITE = "IVT event list (ivytown_uncore.json V24)"
 
-ATTR_ORDER = ("UCM_AT_STATE", "UCM_AT_OPC", "UCM_AT_NID", "UCM_AT_TID", "UCM_AT_FREQ",
-              "UCM_AT_MC", "UCM_AT_VNW", "UCM_AT_DNID", "UCM_AT_RNID", "UCM_AT_RDS", "UCM_AT_ADDR")
 STATES = ["I", "S", "E", "M", "F", "Mp"]  # FILTER0 bits 17..22 (M' as Mp)
 
 TID_RULE = ("UCM_AT_TID", "UCM_R_FILT_TID", 0, "UCM_FM_EQ", 0, "UCM_R_TID_EN")
@@ -442,16 +444,6 @@ def named_events(codes):
     return out
 
 
-def cstr(s):
-    if s is None:
-        return "NULL"
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def ident(s):
-    return "".join(ch if ch.isalnum() else "_" for ch in s).lower()
-
-
 HEADER = """/*
  * %s - GENERATED FILE, DO NOT EDIT.
  *
@@ -479,10 +471,6 @@ def gen_h(codes, events):
     return "".join(o)
 
 
-def attr_arg(a):
-    return a[len("UCM_AT_"):].lower()
-
-
 def gen_c(codes, events):
     o = [HEADER % ("ucm_plat_ivt_ev.c",
                    " *\n * Event codes, their sub-events, umask groups and filter rules, and the\n"
@@ -490,66 +478,8 @@ def gen_c(codes, events):
                    " * the PCU's C-state residency counters.  Decisions: model/ivt/data/\n"
                    " * DECISIONS.md and docs/platform-ivt.md.\n")]
     o.append('#include <stddef.h>\n\n#include "ucm_plat_ivt.h"\n\n')
-    o.append("/* Static attributes of a sub-event (NA: none; the workload may set any),\n"
-             " * in enum ucm_attr order */\n"
-             "#define NA UCM_ATTR_NONE\n"
-             "_Static_assert(UCM_NATTR == %d, \"ATTRS() lists every attribute\");\n"
-             "#define ATTRS(%s) \\\n\t{ { %s } }\n\n"
-             % (len(ATTR_ORDER), ", ".join(attr_arg(a) for a in ATTR_ORDER),
-                ", ".join("(%s)" % attr_arg(a) for a in ATTR_ORDER)))
-    rule_sets = {}
-    body = []
-    for b in BOXES:
-        body.append("/* ---- %s ---- */\n\n" % b)
-        for c in codes[b]:
-            base = "%s_%s_%x" % (b, ident(c.name), c.code)
-            c.s_name = c.a_name = c.r_name = "NULL"
-            if c.comment:
-                body.append("/* %s %s: %s */\n" % (b, c.name, c.comment.replace("\n", "\n * ")))
-            if c.subs:
-                c.s_name = "s_" + base
-                body.append("static const struct ucm_subev %s[] = {\n" % c.s_name)
-                for n, m, _ in c.subs:
-                    mm = (list(m) + [0, 0, 0])[:3]
-                    body.append("\t{ %s, { 0x%02X, 0x%02X, 0x%02X } },\n" % (cstr(n), mm[0], mm[1], mm[2]))
-                body.append("};\n")
-                if any(a for _, _, a in c.subs):
-                    c.a_name = "a_" + base
-                    body.append("static const struct ucm_subattr %s[] = {\n" % c.a_name)
-                    for n, _, a in c.subs:
-                        vals = ["0x%X" % a[at] if at in a else "NA" for at in ATTR_ORDER]
-                        body.append("\tATTRS(%s), /* %s */\n" % (", ".join(vals), n))
-                    body.append("};\n")
-                body.append("\n")
-            if c.rules:
-                key = tuple(c.rules)
-                if key not in rule_sets:
-                    rule_sets[key] = "r_%d" % len(rule_sets)
-                c.r_name = rule_sets[key]
-    if rule_sets:
-        o.append("/* Filter rules: attribute, filter field role and .arg, comparison, umask\n"
-                 " * bits that enable the rule (0: always), control field that must be 1. */\n")
-        for key, name in rule_sets.items():
-            o.append("static const struct ucm_filtrule %s[] = {\n" % name)
-            for at, role, arg, how, ub, ctl in key:
-                o.append("\t{ %s, %s, %d, %s, 0x%02X, %s },\n" % (at, role, arg, how, ub, ctl))
-            o.append("};\n")
-        o.append("\n")
-    o.extend(body)
-    for b in BOXES:
-        o.append("const struct ucm_evcode ivt_codes_%s[IVT_NCODES_%s] = {\n" % (b, b.upper()))
-        for c in codes[b]:
-            gm = (list(c.grp_mask) + [0, 0, 0])[:3]
-            flags = " | ".join(c.flags) if c.flags else "0"
-            cite = getattr(c, "cite_fixed", CITE)
-            o.append("\t{ .code = 0x%03X, .name = %s, .max_inc = %d, .ctr_mask = 0x%X,\n"
-                     % (c.code, cstr(c.name), c.max_inc, c.ctr_mask))
-            o.append("\t  .ngrp = %d, .grp_mask = { 0x%02X, 0x%02X, 0x%02X }, .grp_restrict = 0x%X,\n"
-                     % (len(c.grp_mask), gm[0], gm[1], gm[2], c.restrict))
-            o.append("\t  .nsubs = %d, .subs = %s, .flags = %s,\n" % (len(c.subs), c.s_name, flags))
-            o.append("\t  .nrules = %d, .rules = %s, .attrs = %s, .cite = %s },\n"
-                     % (len(c.rules), c.r_name, c.a_name, cstr(cite)))
-        o.append("};\n\n")
+    o.append(attrs_macro())
+    o.append(code_tables(BOXES, codes, "ivt", lambda c: getattr(c, "cite_fixed", CITE)))
     o.append("/* Named events: every row of Intel's list (its names and encodings), the\n"
              " * fixed counters and the C-state residency counters. */\n")
     o.append("const struct ucm_event ivt_events[IVT_NEVENTS] = {\n")
@@ -581,23 +511,6 @@ def selftest(rows):
     return 1 if bad else 0
 
 
-def write_or_check(outs, check):
-    stale = []
-    for path, text in outs.items():
-        old = open(path).read() if os.path.exists(path) else None
-        if old != text:
-            stale.append(path)
-            if not check:
-                with open(path, "w") as f:
-                    f.write(text)
-    if check and stale:
-        for p in stale:
-            print("%s is stale: run python3 model/ivt/data/gen_events.py" % os.path.relpath(p),
-                  file=sys.stderr)
-        return 1
-    return 0
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="exit 1 if the generated files differ")
@@ -617,7 +530,8 @@ def main():
                 print("%s 0x%03X %s: %s, %d inputs, rules %d" % (
                     b, c.code, c.name, "exact" if "UCM_EC_EXACT" in c.flags else "bits", len(c.subs),
                     len(c.rules)))
-    return write_or_check({OUT_H: gen_h(codes, events), OUT_C: gen_c(codes, events)}, args.check)
+    return write_or_check({OUT_H: gen_h(codes, events), OUT_C: gen_c(codes, events)}, args.check,
+                          "python3 model/ivt/data/gen_events.py")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,10 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from ucm_gen import cstr, write_or_check  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = os.path.normpath(os.path.join(HERE, ".."))
 SNBEP_METRICS = os.path.join(MODEL, "..", "snbep", "ucm_plat_snbep_metrics.c")
@@ -71,10 +75,6 @@ def convert(m, names):
     return out, None
 
 
-def cstr(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 HEADER = """/*
  * %s - GENERATED FILE, DO NOT EDIT.
  *
@@ -127,21 +127,8 @@ def main():
          "#ifndef UCM_PLAT_IVT_METRICS_H\n#define UCM_PLAT_IVT_METRICS_H\n\n#include \"ucm_types.h\"\n\n",
          "#define IVT_NMETRICS %d\n\nextern const struct ucm_metric ivt_metrics[IVT_NMETRICS];\n\n#endif\n"
          % len(kept)]
-    outs = {OUT_C: "".join(c), OUT_H: "".join(h)}
-    stale = []
-    for path, text in outs.items():
-        old = open(path).read() if os.path.exists(path) else None
-        if old != text:
-            stale.append(path)
-            if not args.check:
-                with open(path, "w") as f:
-                    f.write(text)
-    if args.check and stale:
-        for p in stale:
-            print("%s is stale: run python3 model/ivt/data/gen_metrics.py" % os.path.relpath(p),
-                  file=sys.stderr)
-        return 1
-    return 0
+    return write_or_check({OUT_C: "".join(c), OUT_H: "".join(h)}, args.check,
+                          "python3 model/ivt/data/gen_metrics.py")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,11 @@ import re
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from ucm_gen import attrs_macro, code_tables, cstr  # noqa: E402
+from ucm_gen import write_or_check as _write_or_check  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = os.path.normpath(os.path.join(HERE, ".."))
 OUT_C = os.path.join(MODEL, "ucm_plat_snbep_ev.c")
@@ -48,9 +53,6 @@ BOXES = ["ubox", "cbo", "ha", "imc", "pcu", "qpi", "r2pcie", "r3qpi"]
 # Intel's perfmon event-name prefixes for Jaketown (UNC_C_..., UNC_M_...)
 PREFIX = {"ubox": "U", "cbo": "C", "ha": "H", "imc": "M", "pcu": "P", "qpi": "Q",
           "r2pcie": "R2", "r3qpi": "R3"}
-
-ATTR_ORDER = ("UCM_AT_STATE", "UCM_AT_OPC", "UCM_AT_NID", "UCM_AT_TID", "UCM_AT_FREQ",
-              "UCM_AT_MC", "UCM_AT_VNW", "UCM_AT_DNID", "UCM_AT_RNID", "UCM_AT_RDS", "UCM_AT_ADDR")
 
 # ---------------------------------------------------------------------------
 # Transcription resolutions.  Right-aligned readings of the 7- and 9-digit
@@ -645,16 +647,6 @@ def named_events(events, codes, match_events):
 # Output
 
 
-def cstr(s):
-    if s is None:
-        return "NULL"
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def ident(s):
-    return "".join(ch if ch.isalnum() else "_" for ch in s).lower()
-
-
 HEADER = """/*
  * %s - GENERATED FILE, DO NOT EDIT.
  *
@@ -683,85 +675,14 @@ def gen_h(codes, events):
     return "".join(lines)
 
 
-def attr_arg(a):
-    return a[len("UCM_AT_"):].lower()
-
-
-def comment_block(text):
-    assert "/*" not in text and "*/" not in text
-    return "/* " + text.replace("\n", "\n * ") + " */\n"
-
-
 def gen_c(codes, events):
     o = [HEADER % ("ucm_plat_snbep_ev.c",
                    " *\n * Event codes (by-code tables 2-6, 2-14, 2-40, 2-64, 2-81, 2-94, 2-108,\n"
                    " * 2-122), their sub-events, umask groups and filter rules (umask tables\n"
                    " * 2-7 .. 2-141, filter registers 2-12 and 2-77), and the named events.\n")]
     o.append('#include <stddef.h>\n\n#include "ucm_plat_snbep.h"\n\n')
-    o.append("/* Static attributes of a sub-event (NA: none; the workload may set any),\n"
-             " * in enum ucm_attr order */\n"
-             "#define NA UCM_ATTR_NONE\n"
-             "_Static_assert(UCM_NATTR == %d, \"ATTRS() lists every attribute\");\n"
-             "#define ATTRS(%s) \\\n\t{ { %s } }\n\n"
-             % (len(ATTR_ORDER), ", ".join(attr_arg(a) for a in ATTR_ORDER),
-                ", ".join("(%s)" % attr_arg(a) for a in ATTR_ORDER)))
-    # shared rule arrays
-    rule_sets = {}
-
-    def rules_name(rules):
-        key = tuple(rules)
-        if key not in rule_sets:
-            rule_sets[key] = "r_%d" % len(rule_sets)
-        return rule_sets[key]
-
-    body = []
-    for b in BOXES:
-        body.append("/* ---- %s ---- */\n\n" % b)
-        for c in codes[b]:
-            base = "%s_%s_%x" % (b, ident(c.name), c.code)
-            c.s_name = c.a_name = c.r_name = "NULL"
-            if c.comment:
-                body.append(comment_block("%s %s: %s" % (b, c.name, c.comment)))
-            if c.subs:
-                c.s_name = "s_" + base
-                body.append("static const struct ucm_subev %s[] = {\n" % c.s_name)
-                for n, m, _ in c.subs:
-                    mm = (list(m) + [0, 0, 0])[:3]
-                    body.append('\t{ %s, { 0x%02X, 0x%02X, 0x%02X } },\n' % (cstr(n), mm[0], mm[1], mm[2]))
-                body.append("};\n")
-                if any(a for _, _, a in c.subs):
-                    c.a_name = "a_" + base
-                    body.append("static const struct ucm_subattr %s[] = {\n" % c.a_name)
-                    for n, _, a in c.subs:
-                        vals = ["0x%X" % a[at] if at in a else "NA" for at in ATTR_ORDER]
-                        body.append("\tATTRS(%s), /* %s */\n" % (", ".join(vals), n))
-                    body.append("};\n")
-                body.append("\n")
-            if c.rules:
-                c.r_name = rules_name(c.rules)
-    if rule_sets:
-        o.append("/* Filter rules: attribute, filter field role and .arg, comparison, umask\n"
-                 " * bits that enable the rule (0: always), control field that must be 1. */\n")
-        for key, name in rule_sets.items():
-            o.append("static const struct ucm_filtrule %s[] = {\n" % name)
-            for at, role, arg, how, ub, ctl in key:
-                o.append("\t{ %s, %s, %d, %s, 0x%02X, %s },\n" % (at, role, arg, how, ub, ctl))
-            o.append("};\n")
-        o.append("\n")
-    o.extend(body)
-    for b in BOXES:
-        o.append("const struct ucm_evcode snbep_codes_%s[SNBEP_NCODES_%s] = {\n" % (b, b.upper()))
-        for c in codes[b]:
-            gm = (list(c.grp_mask) + [0, 0, 0])[:3]
-            flags = " | ".join(c.flags) if c.flags else "0"
-            o.append("\t{ .code = 0x%03X, .name = %s, .max_inc = %d, .ctr_mask = 0x%X,\n"
-                     % (c.code, cstr(c.name), c.max_inc, c.ctr_mask))
-            o.append("\t  .ngrp = %d, .grp_mask = { 0x%02X, 0x%02X, 0x%02X }, .grp_restrict = 0x%X,\n"
-                     % (len(c.grp_mask), gm[0], gm[1], gm[2], c.restrict))
-            o.append("\t  .nsubs = %d, .subs = %s, .flags = %s,\n" % (len(c.subs), c.s_name, flags))
-            o.append("\t  .nrules = %d, .rules = %s, .attrs = %s, .cite = %s },\n"
-                     % (len(c.rules), c.r_name, c.a_name, cstr(c.cite)))
-        o.append("};\n\n")
+    o.append(attrs_macro())
+    o.append(code_tables(BOXES, codes, "snbep", lambda c: c.cite))
     o.append("/* Named events: one per event and umask extension, Intel's Jaketown names\n"
              " * (UNC_<C|H|M|P|Q|R2|R3|U>_<EVENT>[.<EXT>]); umask = the guide's value. */\n")
     for i, e in enumerate(events):
@@ -799,24 +720,7 @@ def main():
 def write_or_check(outs, check, script):
     """Write each {path: text} that differs, or with check only name them
     (exit status 1).  Shared with gen_metrics.py."""
-    stale = []
-    for path, text in outs.items():
-        old = None
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                old = f.read()
-        if old == text:
-            continue
-        if check:
-            stale.append(path)
-        else:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-    if stale:
-        print("stale: " + ", ".join(stale) + " (run python3 model/snbep/data/%s)" % script,
-              file=sys.stderr)
-        return 1
-    return 0
+    return _write_or_check(outs, check, "python3 model/snbep/data/%s" % script)
 
 
 if __name__ == "__main__":

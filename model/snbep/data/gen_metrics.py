@@ -63,6 +63,7 @@ OUT_H = os.path.join(MODEL, "ucm_plat_snbep_metrics.h")
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ beside the sources
 import gen_events  # noqa: E402  (the named events the driver will know)
+from ucm_gen import cstr  # noqa: E402  (gen_events put model/ on the path)
 
 TSVS = ["metrics_ubox_cbo_ha_imc.tsv", "metrics_pcu_qpi_r2pcie_r3qpi.tsv"]
 GIB = 1024 ** 3
@@ -483,10 +484,6 @@ def build():
 
 # ---------------------------------------------------------------------------
 # Output
-
-
-def cstr(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 HEADER = """/*
