@@ -16,4 +16,62 @@
 #define RW(a, c, v, m, n) { a, c, UCM_SM_RW, 0, 0, v, m, 0, n }
 #define TIME(a, c, w, rate, n) { a, c, UCM_SM_TIME, w, 0, 0, 0, rate, n }
 
+/* The MSRs outside the uncore PMU that the Xeon E5-2600 and E5-2600 v2
+ * machine tables (Intel SDM Vol. 4, Tables 2-2, 2-20, 2-24) have in common,
+ * in three runs around the rows that differ per part (IA32_BIOS_SIGN_ID at
+ * 0x8B, the turbo ratios at 0x1AD/0x1AE), in address order.  TSC_HZ must be
+ * defined by the including table. */
+/* 0x10 .. 0x48 */
+#define UCM_XEON_SYSMSR_LOW \
+	TIME(0x10, 1, 64, TSC_HZ, "IA32_TIME_STAMP_COUNTER"), \
+	RO(0x17, 0, "IA32_PLATFORM_ID"), \
+	RO(0x1B, 0xFEE00900, "IA32_APIC_BASE"), \
+	RO(0x34, 0, "MSR_SMI_COUNT"), \
+	RO(0x3A, 0x5, "IA32_FEATURE_CONTROL"), \
+	RW(0x48, 1, 0, 0x7, "IA32_SPEC_CTRL"),
+/* 0xCE .. 0x1A6 */
+#define UCM_XEON_SYSMSR_MID \
+	/* maximum non-turbo ratio 27 (x 100 MHz), minimum 12 */ \
+	RO(0xCE, (12ull << 40) | (1ull << 28) | (27ull << 8), "MSR_PLATFORM_INFO"), \
+	TIME(0xE7, 1, 64, TSC_HZ, "IA32_MPERF"), \
+	TIME(0xE8, 1, 64, TSC_HZ, "IA32_APERF"), \
+	RW(0xC1, 8, 0, 0xFFFFFFFFFFFFull, "IA32_PMC0..7"), \
+	RW(0x186, 8, 0, 0xFFFFFFFFull, "IA32_PERFEVTSEL0..7"), \
+	RO(0x198, 27ull << 8, "IA32_PERF_STATUS"), \
+	RW(0x199, 1, 27ull << 8, 0x10000FFFFull, "IA32_PERF_CTL"), \
+	{ 0x19C, 1, UCM_SM_WI, 0, 0, 0x883C0000, 0, 0, "IA32_THERM_STATUS" }, \
+	RO(0x1A0, 0x850089, "IA32_MISC_ENABLE"), \
+	RO(0x1A2, 92ull << 16, "MSR_TEMPERATURE_TARGET"), \
+	RW(0x1A4, 1, 0, 0xF, "MSR_MISC_FEATURE_CONTROL"), \
+	RW(0x1A6, 2, 0, 0x3FFFFFBFFFull, "MSR_OFFCORE_RSP_0..1"),
+/* 0x1B0 .. 0x639 */
+#define UCM_XEON_SYSMSR_HIGH \
+	RW(0x1B0, 1, 6, 0xF, "IA32_ENERGY_PERF_BIAS"), \
+	{ 0x1B1, 1, UCM_SM_WI, 0, 0, 0x883C0000, 0, 0, "IA32_PACKAGE_THERM_STATUS" }, \
+	RW(0x1C8, 1, 0, 0x3FF, "MSR_LBR_SELECT"), \
+	RW(0x1D9, 1, 0, 0xFFFF, "IA32_DEBUGCTL"), \
+	{ 0x309, 1, UCM_SM_FIXED, 48, 0, 0, 0, TSC_HZ, "IA32_FIXED_CTR0" }, \
+	{ 0x30A, 1, UCM_SM_FIXED, 48, 1, 0, 0, TSC_HZ, "IA32_FIXED_CTR1" }, \
+	{ 0x30B, 1, UCM_SM_FIXED, 48, 2, 0, 0, TSC_HZ, "IA32_FIXED_CTR2" }, \
+	RO(0x345, 0x31C3, "IA32_PERF_CAPABILITIES"), \
+	RW(0x38D, 1, 0, 0xFFF, "IA32_FIXED_CTR_CTRL"), \
+	RO(0x38E, 0, "IA32_PERF_GLOBAL_STATUS"), \
+	RW(0x38F, 1, 0xFF, 0x7000000FFull, "IA32_PERF_GLOBAL_CTRL"), \
+	{ 0x390, 1, UCM_SM_WI, 0, 0, 0, 0, 0, "IA32_PERF_GLOBAL_OVF_CTRL" }, \
+	RW(0x3F1, 1, 0, 0xF000000FFull, "IA32_PEBS_ENABLE"), \
+	RW(0x3F6, 1, 3, 0xFFFF, "MSR_PEBS_LD_LAT"), \
+	/* no package C-state residency while the tool runs (the core \
+	 * residency counters 0x3FC/0x3FD are the model's PCU boxes) */ \
+	TIME(0x3F8, 3, 64, 0, "MSR_PKG_C3..C7_RESIDENCY"), \
+	TIME(0x60D, 1, 64, 0, "MSR_PKG_C2_RESIDENCY"), \
+	TIME(0x3FE, 1, 64, 0, "MSR_CORE_C7_RESIDENCY"), \
+	/* RAPL: power 1/8 W, energy 2^-16 J, time 2^-10 s */ \
+	RO(0x606, 0xA1003, "MSR_RAPL_POWER_UNIT"), \
+	RW(0x610, 1, 0x0001820000158410ull, 0x80FFFFFF00FFFFFFull, "MSR_PKG_POWER_LIMIT"), \
+	TIME(0x611, 1, 32, 60ull << 16, "MSR_PKG_ENERGY_STATUS"),     /* 60 W */ \
+	RO(0x614, 130 * 8, "MSR_PKG_POWER_INFO"),                      /* 130 W TDP */ \
+	TIME(0x619, 1, 32, 10ull << 16, "MSR_DRAM_ENERGY_STATUS"),     /* 10 W */ \
+	RO(0x61C, 0, "MSR_DRAM_POWER_INFO"), \
+	TIME(0x639, 1, 32, 40ull << 16, "MSR_PP0_ENERGY_STATUS"),      /* 40 W */
+
 #endif
