@@ -7,9 +7,9 @@
  *
  * Input layout: an event string, parsed against skl -- or, when the first
  * byte is a platform marker (a control byte no event string starts with:
- * 0x01 snbep), a setup byte and then the string, parsed against that
+ * 0x01 snbep, 0x02 ivt), a setup byte and then the string, parsed against that
  * platform.  The setup byte: bits 3:0 the instances of the counted box
- * type (ninst_min + v % span: snbep 1-8 CBos, which the driver probes),
+ * type (ninst_min + v % span: snbep 1-8, ivt 1-15 CBos, which the driver probes),
  * bit 4 one socket instead of the platform's default.  No committed skl
  * input starts with 0x01, so each keeps its meaning; a platform added
  * later takes the next marker (append it to `marked`).
@@ -25,7 +25,7 @@
 static char buf[4096];
 
 /* Marker byte i selects marked[i]; no marker, skl. */
-static const char *const marked[] = { "skl", "snbep" };
+static const char *const marked[] = { "skl", "snbep", "ivt" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

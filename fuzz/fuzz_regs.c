@@ -11,7 +11,10 @@
  * their box is frozen or their control's EN is 0, reset restoring every
  * reset value.
  *
- * Input layout: a platform byte, then the platform's setup (CBo count where
+ * Input layout: a platform byte (byte % the number of platforms, in the
+ * registry's order: skl, snbep, ivt; when ivt was added, the committed
+ * inputs were rewritten to the byte of the same platform as before, and
+ * ivt inputs added as copies of snbep ones), then the platform's setup (CBo count where
  * the platform reports one; on multi-socket or multi-clock platforms a
  * 16-bit word choosing clock frequencies and the socket count), then
  * operations.  An operation is an opcode byte, a register-index operand
