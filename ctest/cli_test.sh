@@ -126,6 +126,19 @@ case_ivt_stat() {
 	n=$(grep -cE '^ +[0-9.]+ +[0-9]+  S0 +ubox0\.[01] +[0-9]+  UNC_U_CLOCKTICKS$' "$work/out" || true)
 	[ "$n" -ge 9 ] && [ "$n" -le 10 ] || fail "$last: $n samples, want 9 or 10: $(cat "$work/out")"
 	grep -qF "# $n overflow notices, $n freezes re-armed" "$work/out" || fail "$last: no overflow line"
+
+	# a part with a third QPI port and R3QPI link (D24:F2 0x0E3A, D18:F5
+	# 0x0E3E): the driver finds three of each on each socket by probing
+	run stat --platform ivt --qpi-links 3 -e UNC_Q_CLOCKTICKS,UNC_R3_CLOCKTICKS --per-socket --duration 0.001 --check
+	expect_rc 0
+	[ "$(grep -cE '^S[01] +3 +[0-9,]+ +UNC_(Q|R3)_CLOCKTICKS' "$work/out")" -eq 4 ] ||
+		fail "$last: not three ports and links a socket: $(cat "$work/out")"
+	run stat --platform ivt --qpi-links 4 --duration 0.001
+	expect_rc 2
+	expect_err "4 qpi instances requested, the platform has 1..3"
+	run stat --platform snbep --qpi-links 3 --duration 0.001
+	expect_rc 2
+	expect_err "--qpi-links: snbep has no variable link count"
 }
 
 case_snbep_stat() {

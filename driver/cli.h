@@ -30,7 +30,7 @@ struct opts {
 	uint64_t interval_ms, seed, pmi_cores, sample_period;
 	double duration_s, uclk_mhz;
 	int have_duration, have_seed;
-	unsigned ncbo;
+	unsigned ncbo, qpi_links;
 	unsigned sockets;
 	/* --pci-bus, --node-ids: each socket's uncore bus and node ID */
 	uint8_t pci_bus[UCM_MAXSOCK], node_id[UCM_MAXSOCK];

@@ -83,6 +83,7 @@ static void usage(FILE *f)
 		"  --trace FILE         replay an event trace instead of a workload\n"
 		"  --seed N             workload or generator seed (default 1)\n"
 		"  --ncbo N             number of C-Boxes (skl 1-4, snbep 1-8, ivt 1-15; default all)\n"
+		"  --qpi-links N        ivt: QPI ports and R3QPI links (1-3; default 2)\n"
 		"  --sockets N          sockets (snbep 1-2, default 2; skl 1)\n"
 		"  --uclk-mhz F         uncore clock (default: skl 3000, snbep 2700)\n"
 		"  --pci-bus B,B        each socket's uncore PCI bus (default: snbep 0x3f,0x7f)\n"
@@ -192,7 +193,7 @@ static const char *refused(char *const *argv, int word, char buf[3])
 enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_SOCKETS, O_UCLK, O_PCI_BUS, O_NODE_IDS,
        O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD, O_BINARY,
        O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
-       O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG, O_SAMPLE };
+       O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG, O_SAMPLE, O_QPI_LINKS };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -204,6 +205,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "workload", required_argument, 0, O_WORKLOAD },
 		{ "seed", required_argument, 0, O_SEED },
 		{ "ncbo", required_argument, 0, O_NCBO },
+		{ "qpi-links", required_argument, 0, O_QPI_LINKS },
 		{ "sockets", required_argument, 0, O_SOCKETS },
 		{ "pci-bus", required_argument, 0, O_PCI_BUS },
 		{ "node-ids", required_argument, 0, O_NODE_IDS },
@@ -312,6 +314,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_NCBO:
 			if ((rc = parse_count("--ncbo", optarg, 64, &o->ncbo)))
+				return rc;
+			break;
+		case O_QPI_LINKS:
+			if ((rc = parse_count("--qpi-links", optarg, 8, &o->qpi_links)))
 				return rc;
 			break;
 		case O_SOCKETS:
@@ -444,10 +450,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		o->hw_root = getenv("UNCORE_HW_ROOT");
 	if (strcmp(o->backend, "sim") && strcmp(o->backend, "hw") && strncmp(o->backend, "replay:", 7))
 		return cli_fail(EXIT_USAGE, "--backend: '%s' (expected sim, hw or replay:FILE)", o->backend);
-	if (strcmp(o->backend, "sim") && (o->check || o->trace || strcmp(o->workload, "mixed") || o->ncbo ||
+	if (strcmp(o->backend, "sim") && (o->check || o->trace || strcmp(o->workload, "mixed") || o->ncbo || o->qpi_links ||
 					  o->sockets || o->uclk_mhz || o->npci_bus || o->nnode_ids))
 		return cli_fail(EXIT_USAGE,
-				"--check, --trace, --workload, --ncbo, --sockets, --uclk-mhz, --pci-bus and --node-ids need the sim backend");
+				"--check, --trace, --workload, --ncbo, --qpi-links, --sockets, --uclk-mhz, --pci-bus and --node-ids need the sim backend");
 	if (strcmp(o->cmd, "stat") &&
 	    (o->events || o->metrics || o->interval_ms || o->sep || o->check || o->per_socket || o->trace))
 		return cli_fail(EXIT_USAGE, "-e, -M, -I, -x, --per-socket, --trace and --check go with 'stat'");
@@ -526,6 +532,29 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 		if (h && h->ninst[bi] && h->ninst[bi] != o->ncbo)
 			return cli_fail(EXIT_USAGE, "--ncbo %u, but the trace has %u", o->ncbo, h->ninst[bi]);
 		cfg->ninst[bi] = o->ncbo;
+	}
+	if (o->qpi_links) {
+		/* the ports and what belongs to each: its mask/match and misc
+		 * functions, and its R3QPI link (docs/platform-ivt.md V17) */
+		static const char *const link_types[] = { "qpi", "qpi_mm", "qpi_misc", "r3qpi" };
+		int any = 0;
+
+		for (unsigned t = 0; t < sizeof(link_types) / sizeof(link_types[0]); t++)
+			for (unsigned i = 0; i < p->nboxes; i++) {
+				const struct ucm_boxtype *bt = p->boxes[i].type;
+
+				if (strcmp(bt->name, link_types[t]) || bt->ninst_min == bt->ninst_max)
+					continue;
+				if (h && h->ninst[ucm_boxtype_index(p, bt)] &&
+				    h->ninst[ucm_boxtype_index(p, bt)] != o->qpi_links)
+					return cli_fail(EXIT_USAGE, "--qpi-links %u, but the trace has %u %s boxes",
+							o->qpi_links, h->ninst[ucm_boxtype_index(p, bt)], bt->name);
+				cfg->ninst[ucm_boxtype_index(p, bt)] = o->qpi_links;
+				any = 1;
+				break;
+			}
+		if (!any)
+			return cli_fail(EXIT_USAGE, "--qpi-links: %s has no variable link count", p->name);
 	}
 	if (o->sockets) {
 		if (o->sockets > p->max_sockets)

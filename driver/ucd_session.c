@@ -437,6 +437,41 @@ static int identify(struct ucd *d)
 			  (unsigned long long)did, p->title);
 }
 
+/* PCI box types whose count varies by part (the v2's memory channels,
+ * home agents, QPI ports and R3QPI links): the instances present are those,
+ * from the first, whose function answers with its device ID on socket 0's
+ * bus, as on a real box an absent function reads all ones. */
+static void probe_pci_boxes(struct ucd *d)
+{
+	const struct ucm_platform *p = d->plat;
+
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		const struct ucm_boxinst *bi = &p->boxes[i];
+		const struct ucm_boxtype *bt = bi->type;
+		int ti = ucm_boxtype_index(p, bt);
+		unsigned n = 0;
+
+		if (bt->space != UCM_PCI || bt->ninst_min == bt->ninst_max || bt == p->counted || bi->inst)
+			continue;
+		for (unsigned k = 0; k < p->nboxes; k++) {
+			const struct ucm_boxinst *b = &p->boxes[k];
+			struct ucb_pci pci;
+			uint64_t vid = 0, did = 0;
+
+			if (b->type != bt || b->inst != n)
+				continue;
+			pci = (struct ucb_pci){ 0, (uint8_t)d->bus[0], b->dev, b->fn };
+			if (ucb_pci_read(d->be, &pci, 0, 2, &vid) || vid != p->pci_vendor ||
+			    ucb_pci_read(d->be, &pci, 2, 2, &did) || (b->devid && did != b->devid))
+				break;
+			n++;
+		}
+		d->err[0] = 0;
+		if (n >= bt->ninst_min)
+			d->ninst[ti] = n;
+	}
+}
+
 static int discover_counts(struct ucd *d)
 {
 	const struct ucm_platform *p = d->plat;
@@ -448,6 +483,8 @@ static int discover_counts(struct ucd *d)
 
 		d->ninst[ucm_boxtype_index(p, bt)] = bt->ninst_default;
 	}
+	if (!d->pci_denied[0])
+		probe_pci_boxes(d);
 	bi = find_reg(p, UCM_K_NBOXES, &def);
 	if (bi && p->counted) {
 		struct ucd_reg r;
