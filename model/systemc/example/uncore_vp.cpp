@@ -1,7 +1,7 @@
 /*
  * uncore_vp.cpp - a tiny virtual platform around the uncore TLM-2.0 model.
  *
- *   uncore_vp [--platform skl|snbep]
+ *   uncore_vp [--platform skl|snbep|ivt]
  *
  * A loosely-timed "cpu" initiator (temporal decoupling with a quantum
  * keeper) discovers the uncore as a driver does, programs counters, runs
@@ -18,7 +18,9 @@
  * must equal those the model delivered, and the other cores' lines must
  * never rise.
  *
- * snbep (Xeon E5-2600, two sockets): an ECAM bus scan for the UBox
+ * snbep (Xeon E5-2600, two sockets), and ivt (the v2: its UBox device ID,
+ * eight memory channels on D16 and D30, box controls written with 17:16
+ * set and no frz_en, a 48-bit UBox fixed counter): an ECAM bus scan for the UBox
  * configuration function that maps each uncore bus to its socket
  * (CPUNODEID, GIDNIDMAP), the CBos found by probing their MSRs with
  * TLM_IGNORE_COMMAND; on each socket, through a cpu of that socket, every
@@ -61,9 +63,37 @@ const std::uint32_t SNB_CBO_BASE = 0xD00, SNB_CBO_STRIDE = 0x20; /* + box ctl 4,
 								    filter 0x14, ctr 0x16 */
 const std::uint32_t SNB_U_FIXED_CTL = 0xC08, SNB_U_FIXED_CTR = 0xC09;
 const std::uint64_t FRZ_EN = 1ull << 16, FRZ = 1ull << 8;
-const std::uint64_t CBO_FILTER_ALL_STATES = 0x1Full << 18;
-const unsigned UBOX_DEV = 11, IMC_DEV = 16, IMC_FNS[4] = { 0, 1, 4, 5 };
-const std::uint32_t UBOX_DID = 0x3CE0;
+const unsigned UBOX_DEV = 11;
+
+/* What differs between the two Xeons for this example: the UBox device
+ * ID, where the memory channels are, the box control's freeze and run
+ * values (the v2 has no frz_en: bits 17:16 must be written as 1,
+ * docs/platform-ivt.md V6), the CBo filter's all-states value and the UBox
+ * fixed counter's width. */
+struct xeon {
+	const char *name;
+	std::uint32_t ubox_did;
+	std::vector<std::pair<unsigned, unsigned>> imc; /* device, function */
+	std::uint64_t frz, run, filter_all_states;
+	unsigned ufixed_bits;
+};
+const xeon XEONS[] = {
+	/* guide Tables 1-3, 2-12, 2-5 (R1) */
+	{ "snbep", 0x3CE0, { { 16, 0 }, { 16, 1 }, { 16, 4 }, { 16, 5 } }, FRZ_EN | FRZ, FRZ_EN,
+	  0x1Full << 18, 44 },
+	/* docs/platform-ivt.md: MC0 and MC1 channels, FILTER0 22:17, V13 */
+	{ "ivt", 0x0E1E,
+	  { { 16, 4 }, { 16, 5 }, { 16, 0 }, { 16, 1 }, { 30, 4 }, { 30, 5 }, { 30, 0 }, { 30, 1 } },
+	  (3ull << 16) | FRZ, 3ull << 16, 0x3Full << 17, 48 },
+};
+
+const xeon *xeon_of(const std::string &platform)
+{
+	for (const xeon &x : XEONS)
+		if (platform == x.name)
+			return &x;
+	return nullptr;
+}
 
 std::uint64_t evtsel(unsigned code, unsigned umask)
 {
@@ -231,7 +261,7 @@ struct cpu : sc_module {
 	void main()
 	{
 		qk.reset();
-		if (platform == "snbep")
+		if (xeon_of(platform))
 			setup_snbep();
 		else
 			setup_skl();
@@ -254,7 +284,7 @@ struct cpu : sc_module {
 				qk.sync();
 		}
 		qk.sync();
-		if (platform == "snbep")
+		if (xeon_of(platform))
 			stop_snbep();
 		else
 			wrmsr(GLOBAL_CTRL, 0);
@@ -272,7 +302,7 @@ struct cpu : sc_module {
 	{
 		if (uncore->attach_generator("mixed", 42) == 0)
 			return;
-		if (platform != "snbep") {
+		if (!xeon_of(platform)) {
 			std::printf("attach_generator: %s\n", uncore->last_error().c_str());
 			errors++;
 			return;
@@ -350,12 +380,14 @@ struct cpu : sc_module {
 
 	struct snb_socket {
 		unsigned bus, cpu, ncbo;
-		std::vector<unsigned> imc_fns;
+		std::vector<std::pair<unsigned, unsigned>> imc_fns; /* device, function */
 	};
 	std::vector<snb_socket> sockets;
 
 	void setup_snbep()
 	{
+		const xeon *X = xeon_of(platform);
+
 		/* discovery: scan the ECAM for the UBox configuration function
 		 * (absent devices read all ones: pci_absent_ok); its node ID and
 		 * the node map give the socket of each uncore bus */
@@ -364,7 +396,7 @@ struct cpu : sc_module {
 		for (unsigned bus = 0; bus < 256; bus++) {
 			std::uint64_t id = rd(pci, ecam(bus, UBOX_DEV, 0, 0), 4);
 
-			if (id != (std::uint64_t(UBOX_DID) << 16 | 0x8086))
+			if (id != (std::uint64_t(X->ubox_did) << 16 | 0x8086))
 				continue;
 			unsigned node = unsigned(rd(pci, ecam(bus, UBOX_DEV, 0, 0x40), 4)) & 7;
 			std::uint64_t map = rd(pci, ecam(bus, UBOX_DEV, 0, 0x54), 4);
@@ -388,9 +420,9 @@ struct cpu : sc_module {
 			while (so.ncbo < 16 &&
 			       msr_exists(msr(so.cpu, SNB_CBO_BASE + SNB_CBO_STRIDE * so.ncbo + 4)))
 				so.ncbo++;
-			for (unsigned fn : IMC_FNS)
-				if (rd(pci, ecam(so.bus, IMC_DEV, fn, 0), 2) == 0x8086)
-					so.imc_fns.push_back(fn);
+			for (auto &df : X->imc)
+				if (rd(pci, ecam(so.bus, df.first, df.second, 0), 2) == 0x8086)
+					so.imc_fns.push_back(df);
 			std::printf("socket %u: uncore bus 0x%02x, cpu %u, %u CBos, %zu iMC channels\n",
 				    s, so.bus, so.cpu, so.ncbo, so.imc_fns.size());
 			if (!so.ncbo || so.imc_fns.empty())
@@ -407,9 +439,9 @@ struct cpu : sc_module {
 			for (unsigned i = 0; i < so.ncbo; i++) {
 				std::uint32_t base = SNB_CBO_BASE + SNB_CBO_STRIDE * i;
 
-				wrmsr(msr(so.cpu, base + 0x04), FRZ_EN | FRZ);
+				wrmsr(msr(so.cpu, base + 0x04), X->frz);
 				wrmsr(msr(so.cpu, base + 0x16), 0);
-				wrmsr(msr(so.cpu, base + 0x14), CBO_FILTER_ALL_STATES);
+				wrmsr(msr(so.cpu, base + 0x14), X->filter_all_states);
 				wrmsr(msr(so.cpu, base + 0x10), evtsel(0x34, 0x03));
 				ctrs.push_back({ sn + "cbo" + std::to_string(i) + " LLC_LOOKUP.DATA_READ",
 						 UCM_MSR, msr(so.cpu, base + 0x16), 44, "cbo", s, i, 0 });
@@ -417,13 +449,13 @@ struct cpu : sc_module {
 			/* the UBox has no box control: it counts from its enable */
 			wrmsr(msr(so.cpu, SNB_U_FIXED_CTR), 0);
 			wrmsr(msr(so.cpu, SNB_U_FIXED_CTL), EN);
-			ctrs.push_back({ sn + "UNC_U_CLOCKTICKS", UCM_MSR, msr(so.cpu, SNB_U_FIXED_CTR), 44,
+			ctrs.push_back({ sn + "UNC_U_CLOCKTICKS", UCM_MSR, msr(so.cpu, SNB_U_FIXED_CTR), X->ufixed_bits,
 					 "ubox", s, 0, 2, 0 });
 			for (unsigned k = 0; k < so.imc_fns.size(); k++) {
-				std::uint64_t f = ecam(so.bus, IMC_DEV, so.imc_fns[k], 0);
+				std::uint64_t f = ecam(so.bus, so.imc_fns[k].first, so.imc_fns[k].second, 0);
 				std::string ch = sn + "imc" + std::to_string(k) + " ";
 
-				wr(pci, f + 0xF4, 4, FRZ_EN | FRZ);
+				wr(pci, f + 0xF4, 4, X->frz);
 				wr(pci, f + 0xA0, 8, 0);
 				wr(pci, f + 0xA8, 8, 0);
 				/* the DCLK counter just below a carry into its upper
@@ -452,9 +484,10 @@ struct cpu : sc_module {
 			if (c.ctr == 0) {
 				box_start = local_now();
 				if (!std::strcmp(c.box, "cbo"))
-					wrmsr(msr(so.cpu, SNB_CBO_BASE + SNB_CBO_STRIDE * c.inst + 4), FRZ_EN);
+					wrmsr(msr(so.cpu, SNB_CBO_BASE + SNB_CBO_STRIDE * c.inst + 4), X->run);
 				else
-					wr(pci, ecam(so.bus, IMC_DEV, so.imc_fns[c.inst], 0xF4), 4, FRZ_EN);
+					wr(pci, ecam(so.bus, so.imc_fns[c.inst].first, so.imc_fns[c.inst].second, 0xF4),
+					   4, X->run);
 			}
 			c.t_start = box_start;
 		}
@@ -462,11 +495,13 @@ struct cpu : sc_module {
 
 	void stop_snbep()
 	{
+		const xeon *X = xeon_of(platform);
+
 		for (auto &so : sockets) {
 			for (unsigned i = 0; i < so.ncbo; i++)
-				wrmsr(msr(so.cpu, SNB_CBO_BASE + SNB_CBO_STRIDE * i + 4), FRZ_EN | FRZ);
-			for (unsigned fn : so.imc_fns)
-				wr(pci, ecam(so.bus, IMC_DEV, fn, 0xF4), 4, FRZ_EN | FRZ);
+				wrmsr(msr(so.cpu, SNB_CBO_BASE + SNB_CBO_STRIDE * i + 4), X->frz);
+			for (auto &df : so.imc_fns)
+				wr(pci, ecam(so.bus, df.first, df.second, 0xF4), 4, X->frz);
 		}
 	}
 
@@ -561,11 +596,15 @@ struct cpu : sc_module {
 				}
 			}
 		}
-		if (platform == "snbep") {
+		if (xeon_of(platform)) {
+			/* the E5-2600 has no PMI at all; the v2 has, but nothing
+			 * here enables ov_en: no line may rise on either */
 			report_bandwidth();
 			std::printf("PMI: the platform has %s; edges on PMI lines %u\n",
-				    uncore->has_pmi() ? "PMI" : "none (no global control)", any_edges);
-			if (uncore->has_pmi() || any_edges || pmis_handled)
+				    uncore->has_pmi() ? "PMI (no counter here enables ov_en)"
+						      : "none (no global control)",
+				    any_edges);
+			if (uncore->has_pmi() != (platform == "ivt") || any_edges || pmis_handled)
 				errors++;
 			return;
 		}
@@ -614,12 +653,12 @@ int sc_main(int argc, char *argv[])
 		} else if (!std::strncmp(argv[i], "--platform=", 11)) {
 			platform = argv[i] + 11;
 		} else {
-			std::fprintf(stderr, "usage: %s [--platform skl|snbep]\n", argv[0]);
+			std::fprintf(stderr, "usage: %s [--platform skl|snbep|ivt]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (platform != "skl" && platform != "snbep") {
-		std::fprintf(stderr, "%s: no example for platform '%s' (skl, snbep)\n", argv[0],
+	if (platform != "skl" && !xeon_of(platform)) {
+		std::fprintf(stderr, "%s: no example for platform '%s' (skl, snbep, ivt)\n", argv[0],
 			     platform.c_str());
 		return 2;
 	}
@@ -627,7 +666,7 @@ int sc_main(int argc, char *argv[])
 	ucm_sc::uncore_tlm_params prm;
 	/* the snbep discovery scans every bus, as an OS does: absent devices
 	 * read all ones instead of failing */
-	prm.pci_absent_ok = platform == "snbep";
+	prm.pci_absent_ok = xeon_of(platform) != nullptr;
 	ucm_sc::uncore_tlm uncore("uncore", platform.c_str(), prm);
 	unsigned n = uncore.nsockets() * uncore.cpus_per_socket();
 	sc_vector<sc_signal<bool>> pmi("pmi", n);
