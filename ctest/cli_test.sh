@@ -1083,6 +1083,73 @@ case_allowlist_snbep() {
 	expect_no_stdout
 }
 
+# -o never destroys and never lies (issue 18, "Outputs"): a symbolic link
+# is written through and stays a link; a FIFO and a device are written
+# directly, never replaced; a write refused by a file size limit (SIGXFSZ
+# ignored, as under a supervisor) is an error naming the path and the cause,
+# with nothing left behind; a directory and a dangling link are refused by
+# name; a pipeline whose reader went away ends silently with the status of
+# SIGPIPE.
+case_outputs() {
+	local d=$work/o n
+	mkdir "$d"
+	echo old >"$d/target"
+	ln -s target "$d/link"
+	run list -o "$d/link"
+	expect_rc 0
+	[ -L "$d/link" ] || fail "$last: the link was replaced"
+	grep -q '^6th Generation Intel Core' "$d/target" || fail "$last: the link's target not written"
+	run stat --duration 0.01 -o "$d/link"
+	expect_rc 0
+	[ -L "$d/link" ] && grep -q "Performance counter stats" "$d/target" || fail "$last: not written through"
+
+	mkfifo "$d/fifo"
+	cat "$d/fifo" >"$d/fifo.out" &
+	run list -o "$d/fifo"
+	expect_rc 0
+	wait
+	[ -p "$d/fifo" ] || fail "$last: the FIFO was replaced"
+	[ "$(wc -l <"$d/fifo.out")" -gt 20 ] || fail "$last: the FIFO's reader got $(wc -l <"$d/fifo.out") lines"
+
+	# a character device (the null device's numbers), as root
+	mknod "$d/null" c 1 3 || fail "mknod (the test needs root, as the README's command runs)"
+	run list -o "$d/null"
+	expect_rc 0
+	[ -c "$d/null" ] || fail "$last: the device node was replaced"
+
+	for args in "list --platform snbep --json" "stat --platform snbep --duration 0.01" \
+		    "trace gen stream --duration 0.01" "allowlist --platform snbep"; do
+		rc=0
+		# shellcheck disable=SC2086
+		(ulimit -f 1; trap '' XFSZ; exec "$bin" $args -o "$d/big") >"$work/out" 2>"$work/err" || rc=$?
+		last="uncore $args -o big (ulimit -f 1)"
+		expect_rc 1
+		expect_err "$d/big: File too large"
+		[ -z "$(ls "$d" | grep '^big')" ] || fail "$last: left $(ls "$d" | grep '^big' | tr '\n' ' ')"
+	done
+
+	mkdir "$d/dir"
+	run list -o "$d/dir"
+	expect_rc 1
+	expect_err "$d/dir: is a directory"
+	run trace gen idle -o "$d/dir"
+	expect_rc 1
+	expect_err "$d/dir: is a directory"
+	ln -s nowhere/x "$d/dangling"
+	run list -o "$d/dangling"
+	expect_rc 1
+	expect_err "$d/dangling (a link): "
+
+	# the reader of a pipeline goes away: silence, the status of SIGPIPE
+	for args in "regs --platform ivt" "list --platform ivt"; do
+		# shellcheck disable=SC2086
+		{ "$bin" $args 2>"$work/err" && echo 0 >"$work/rc" || echo $? >"$work/rc"; } | head -1 >/dev/null
+		n=$(cat "$work/rc")
+		[ "$n" -eq 141 ] || fail "uncore $args | head: exit $n, want 141"
+		[ ! -s "$work/err" ] || fail "uncore $args | head: said $(cat "$work/err")"
+	done
+}
+
 # put FILE OFFSET HEX32: a little-endian dword into a fake register file.
 put32() {
 	local h

@@ -56,10 +56,11 @@ int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 
 struct out {
 	FILE *f;
-	const char *path;
-	char tmp[4096];
+	const char *path;    /* NULL: standard output */
+	struct uct_file uf;
 };
 int out_open(struct out *o, const char *path);
+int stdout_reader_gone(void);
 int out_close(struct out *o, int ok);
 
 int machine_open(const struct opts *o, struct machine *mc);

@@ -5,12 +5,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -466,6 +468,20 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 /* ---- output that appears only complete ---- */
 
+/* Whether standard output is a pipe or socket whose reader has gone
+ * (`uncore regs | head`): then a failed write is what a pipeline expects,
+ * and the command ends silently with the status of SIGPIPE (which it
+ * ignores, so as to restore the hardware first). */
+int stdout_reader_gone(void)
+{
+	struct stat st;
+	struct pollfd p = { 1, POLLOUT, 0 };
+
+	if (fstat(1, &st) || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return 0;
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 int out_open(struct out *o, const char *path)
 {
 	char err[512];
@@ -475,32 +491,33 @@ int out_open(struct out *o, const char *path)
 		o->f = stdout;
 		return 0;
 	}
-	if (!(o->f = uct_file_create(path, o->tmp, sizeof(o->tmp), err, sizeof(err))))
+	if (uct_file_open(&o->uf, path, err, sizeof(err)))
 		return cli_fail(1, "-o %s", err);
+	o->f = o->uf.f;
 	return 0;
 }
 
 int out_close(struct out *o, int ok)
 {
+	char err[512];
+
 	if (!o->path) {
 		/* short writes leave the error flag set even when nothing is left
 		 * to flush (a closed pipe, a full disk) */
-		if ((fflush(stdout) || ferror(stdout)) && ok)
+		errno = 0;
+		if ((fflush(stdout) || ferror(stdout)) && ok) {
+			if (stdout_reader_gone())
+				return 128 + SIGPIPE;
 			return cli_fail(1, "writing output: %s", strerror(errno ? errno : EIO));
+		}
 		return 0;
-	}
-	if (fclose(o->f) != 0 && ok) {
-		unlink(o->tmp);
-		return cli_fail(1, "-o %s: %s", o->path, strerror(errno));
 	}
 	if (!ok) {
-		unlink(o->tmp);
+		uct_file_abort(&o->uf);
 		return 0;
 	}
-	if (rename(o->tmp, o->path) != 0) {
-		unlink(o->tmp);
-		return cli_fail(1, "-o %s: %s", o->path, strerror(errno));
-	}
+	if (uct_file_commit(&o->uf, err, sizeof(err)))
+		return cli_fail(1, "-o %s", err);
 	return 0;
 }
 
@@ -863,8 +880,10 @@ static int cmd_regs(const struct opts *o, struct machine *mc, FILE *f)
 	struct ucd *d;
 	int rc = 0;
 
-	if (ucd_open(mc->be, &dopt, &d) || ucd_dump_regs(d, f))
+	if (ucd_open(mc->be, &dopt, &d))
 		rc = cli_fail(1, "%s", ucd_error(d));
+	else if (ucd_dump_regs(d, f))
+		rc = !o->out && stdout_reader_gone() ? 128 + SIGPIPE : cli_fail(1, "%s", ucd_error(d));
 	ucd_close(d);
 	return rc;
 }
@@ -932,7 +951,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct out out;
 	struct machine mc;
-	int rc;
+	int rc, c;
 
 	rc = parse_args(argc, argv, &o);
 	if (rc)
@@ -954,8 +973,11 @@ int main(int argc, char **argv)
 		}
 		if ((rc = out_open(&out, o.out)))
 			return rc;
-		rc = ucb_hw_allowlist(p, out.f) ? cli_fail(1, "writing the allow-list failed") : 0;
-		return out_close(&out, rc == 0) ? 1 : rc;
+		if (ucb_hw_allowlist(p, out.f))
+			rc = !o.out && stdout_reader_gone() ? 128 + SIGPIPE :
+							      cli_fail(1, "writing the allow-list failed");
+		c = out_close(&out, rc == 0);
+		return c ? c : rc;
 	}
 	if (!strcmp(o.cmd, "list")) {
 		const struct ucm_platform *p = ucm_platform_find(o.platform ? o.platform : "skl");
@@ -965,7 +987,8 @@ int main(int argc, char **argv)
 		if ((rc = out_open(&out, o.out)))
 			return rc;
 		rc = cmd_list(&o, p, out.f);
-		return out_close(&out, rc == 0) ? 1 : rc;
+		c = out_close(&out, rc == 0);
+		return c ? c : rc;
 	}
 	if ((rc = machine_open(&o, &mc)) || (rc = out_open(&out, o.out))) {
 		machine_close(&mc);
@@ -980,8 +1003,9 @@ int main(int argc, char **argv)
 	rc = !strcmp(o.cmd, "stat") ? cmd_stat(&o, &mc, out.f) : cmd_regs(&o, &mc, out.f);
 	if (!rc)
 		rc = machine_finish(&mc);
-	if (out_close(&out, rc == 0) && !rc)
-		rc = 1;
+	c = out_close(&out, rc == 0);
+	if (c && !rc)
+		rc = c;
 	machine_close(&mc);
 	if (got_signal) {
 		fprintf(stderr, "uncore: interrupted by signal %d; every register written was restored\n",

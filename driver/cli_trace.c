@@ -46,8 +46,11 @@ static int trace_gen(const struct opts *o)
 		uct_writer_abort(w);
 		return cli_fail(rc == -EIO ? 1 : EXIT_USAGE, "trace gen %s: %s", o->arg, err);
 	}
-	if ((rc = uct_writer_commit(w)))
-		return cli_fail(1, "%s", uct_writer_error(w));
+	if ((rc = uct_writer_commit(w))) {
+		rc = cli_fail(1, "%s", uct_writer_error(w));
+		uct_writer_abort(w); /* a failed commit leaves the writer to free */
+		return rc;
+	}
 	return 0;
 }
 
@@ -79,6 +82,7 @@ static int trace_convert(const struct opts *o)
 		uct_writer_abort(w);
 	} else if ((rc = uct_writer_commit(w))) {
 		cli_fail(1, "%s", uct_writer_error(w));
+		uct_writer_abort(w);
 	}
 	free(seg);
 	uct_close(r);

@@ -24,7 +24,8 @@
 struct rec {
 	struct ucb *inner;
 	FILE *f;
-	char path[4096], tmp[4200];
+	char path[4096];
+	struct uct_file uf;      /* where f writes (uct_file.h) */
 	uint64_t seq;
 	int failed;
 };
@@ -155,10 +156,8 @@ static void rec_destroy(struct ucb *b)
 {
 	struct rec *r = R(b);
 
-	if (r->f) {
-		fclose(r->f);
-		unlink(r->tmp);
-	}
+	if (r->f)
+		uct_file_abort(&r->uf);
 	free(r);
 	free(b);
 }
@@ -183,6 +182,7 @@ int ucb_rec_create(struct ucb *inner, const char *path, struct ucb **out, char *
 {
 	struct ucb *b = calloc(1, sizeof(*b));
 	struct rec *r = calloc(1, sizeof(*r));
+	int rc;
 
 	*out = NULL;
 	if (!b || !r) {
@@ -192,11 +192,12 @@ int ucb_rec_create(struct ucb *inner, const char *path, struct ucb **out, char *
 	}
 	r->inner = inner;
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	if (!(r->f = uct_file_create(path, r->tmp, sizeof(r->tmp), err, n))) {
+	if ((rc = uct_file_open(&r->uf, path, err, n))) {
 		free(b);
 		free(r);
 		return -EIO;
 	}
+	r->f = r->uf.f;
 	fprintf(r->f, "uncore-access %d\n# op args -> results rc=ERRNO t=BACKEND_NS [\"message\"]\n",
 		ACCESS_VERSION);
 	b->ops = &rec_ops;
@@ -210,17 +211,14 @@ int ucb_rec_commit(struct ucb *b, char *err, size_t n)
 	struct rec *r = R(b);
 	int rc = 0;
 
-	if (r->failed || fflush(r->f) || ferror(r->f))
+	if (r->failed) {
+		uct_file_abort(&r->uf);
 		rc = -EIO;
-	if (fclose(r->f) && !rc)
-		rc = -EIO;
-	r->f = NULL;
-	if (!rc && rename(r->tmp, r->path))
-		rc = -errno;
-	if (rc) {
-		snprintf(err, n, "%s: %s", r->path, strerror(-rc));
-		unlink(r->tmp);
+		snprintf(err, n, "%s: %s", r->path, strerror(EIO));
+	} else {
+		rc = uct_file_commit(&r->uf, err, n);
 	}
+	r->f = NULL;
 	return rc;
 }
 

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "uct_file.h"
 #include "ucr_proto.h"
 #include "ucr_server.h"
 
@@ -452,7 +453,8 @@ static void report_text(FILE *f, json_t *j)
 			json_integer_value(json_object_get(v, "count")));
 }
 
-/* Written to PATH.tmp and renamed: a report is whole or absent. */
+/* A report is whole or absent (uct_file.h: written beside a regular file
+ * and renamed, through a link to its target, directly to a device). */
 static int write_report(struct srv *s, char *err, size_t n)
 {
 	const char *paths[2] = { s->o->report, s->o->report_json };
@@ -463,25 +465,24 @@ static int write_report(struct srv *s, char *err, size_t n)
 		return 0;
 	j = report_json(s);
 	for (int i = 0; i < 2 && !rc; i++) {
-		char tmp[4200];
-		FILE *f;
+		struct uct_file uf;
+		char e[1024];
 
 		if (!paths[i])
 			continue;
-		snprintf(tmp, sizeof(tmp), "%s.tmp", paths[i]);
-		if (!(f = fopen(tmp, "w"))) {
-			rc = -errno;
-			snprintf(err, n, "--report: %s: %s", tmp, strerror(errno));
+		if ((rc = uct_file_open(&uf, paths[i], e, sizeof(e)))) {
+			snprintf(err, n, "--report: %s", e);
 			break;
 		}
 		if (i == 0)
-			report_text(f, j);
-		else if (json_dumpf(j, f, JSON_INDENT(1)) || fputc('\n', f) == EOF)
+			report_text(uf.f, j);
+		else if (json_dumpf(j, uf.f, JSON_INDENT(1)) || fputc('\n', uf.f) == EOF)
 			rc = -EIO;
-		if (fclose(f) || rc || rename(tmp, paths[i])) {
-			rc = rc ? rc : -errno;
+		if (rc) {
+			uct_file_abort(&uf);
 			snprintf(err, n, "--report: %s: %s", paths[i], strerror(-rc));
-			unlink(tmp);
+		} else if ((rc = uct_file_commit(&uf, e, sizeof(e)))) {
+			snprintf(err, n, "--report: %s", e);
 		}
 	}
 	json_decref(j);

@@ -1342,7 +1342,8 @@ void uct_close(struct uct_reader *r)
 
 struct uct_writer {
 	FILE *f;
-	char path[4096], tmp[4200];
+	char path[4096];
+	struct uct_file uf;      /* where f writes (uct_file.h) */
 	int binary;
 	struct uct_hdr hdr;
 	uint64_t end, nseg;
@@ -1428,6 +1429,7 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 {
 	struct uct_writer *w = calloc(1, sizeof(*w));
 	const struct ucm_platform *p = h->plat;
+	int rc;
 
 	*out = NULL;
 	if (!w || !(w->blk = malloc(MAXBLOCK)) || !(w->chk = calloc(1, sizeof(*w->chk)))) {
@@ -1452,12 +1454,13 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 		return -EINVAL;
 	}
 	snprintf(w->path, sizeof(w->path), "%s", path);
-	if (!(w->f = uct_file_create(path, w->tmp, sizeof(w->tmp), err, n))) {
+	if ((rc = uct_file_open(&w->uf, path, err, n))) {
 		free(w->chk);
 		free(w->blk);
 		free(w);
-		return -EIO;
+		return -EIO; /* a file error, not a usage error */
 	}
+	w->f = w->uf.f;
 	if (binary) {
 		unsigned char m[12] = { 'U', 'C', 'T', 'R', 'A', 'C', 'E', 0, (unsigned char)w->hdr.version,
 					0, 0, 0 };
@@ -1636,7 +1639,8 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 	}
 	w->end = seg->start + seg->ncycles;
 	w->nseg++;
-	return ferror(w->f) ? werr(w, -EIO, "write failed") : 0;
+	/* errno still tells why the write that set the error flag failed */
+	return ferror(w->f) ? werr(w, -EIO, "%s", strerror(errno ? errno : EIO)) : 0;
 }
 
 int uct_writer_commit(struct uct_writer *w)
@@ -1653,15 +1657,15 @@ int uct_writer_commit(struct uct_writer *w)
 			rc = put_block(w, 'E', e, n);
 		}
 	}
-	if (!rc && (fflush(w->f) || ferror(w->f)))
-		rc = werr(w, -EIO, "write failed: %s", strerror(errno));
-	if (fclose(w->f) && !rc)
-		rc = werr(w, -EIO, "close failed: %s", strerror(errno));
+	if (rc) {
+		uct_file_abort(&w->uf);
+	} else {
+		char e[600];
+
+		if ((rc = uct_file_commit(&w->uf, e, sizeof(e))))
+			snprintf(w->err, sizeof(w->err), "%.500s", e);
+	}
 	w->f = NULL;
-	if (!rc && rename(w->tmp, w->path))
-		rc = werr(w, -EIO, "rename failed: %s", strerror(errno));
-	if (rc)
-		unlink(w->tmp);
 	free(w->blk);
 	free(w->chk);
 	w->blk = NULL;
@@ -1675,9 +1679,7 @@ void uct_writer_abort(struct uct_writer *w)
 {
 	if (!w)
 		return;
-	if (w->f)
-		fclose(w->f);
-	unlink(w->tmp);
+	uct_file_abort(&w->uf);
 	free(w->blk);
 	free(w->chk);
 	free(w);

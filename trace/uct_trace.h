@@ -84,8 +84,11 @@ int uct_next(struct uct_reader *r, struct uct_seg *seg);
 const char *uct_reader_error(const struct uct_reader *r);
 void uct_close(struct uct_reader *r);
 
-/* Writers create path only when committed: they write beside it and
- * rename; uct_writer_abort leaves nothing behind. */
+/* Writers create a regular file only when committed: they write beside it
+ * and rename (a link is written through, a device or FIFO directly;
+ * uct_file.h); uct_writer_abort leaves nothing behind.  A commit that
+ * fails keeps the writer for uct_writer_error: free it with
+ * uct_writer_abort. */
 int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 		    struct uct_writer **out, char *err, size_t n);
 /* Segments must not overlap and must come in time order. */
