@@ -795,4 +795,29 @@ CT_TEST(default_events)
 	rig_close(&r);
 }
 
+/* Issue 18 (12): a term given twice is refused, naming the second and the
+ * first with their columns; thresh and cmask are one field. */
+CT_TEST(repeated_terms_refused)
+{
+	static const struct {
+		const char *list, *what;
+		size_t col;
+	} c[] = {
+		{ "cbo/event=0x34,umask=0x8f,umask=0x8f/", "'umask' given twice (first 'umask' at col 16)", 27 },
+		{ "cbo/event=0x34,umask=0x8f,event=0x22/", "'event' given twice (first 'event' at col 5)", 27 },
+		{ "arb/event=0x80,umask=0x1,thresh=1,cmask=2/", "'cmask' given twice (first 'thresh' at col 26)",
+		  35 },
+		{ "arb/event=0x80,umask=0x1,edge,edge/", "'edge' given twice (first 'edge' at col 26)", 31 },
+	};
+	struct rig r;
+
+	CT_REQUIRE(rig_open(&r, 0) == 0);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		BAD(&r, c[i].list, -EINVAL, c[i].list, c[i].col, c[i].what);
+		/* after a valid event: the columns count from the list's start */
+		BAD2(&r, c[i].list, c[i].list, c[i].col, "given twice");
+	}
+	rig_close(&r);
+}
+
 CT_MAIN()

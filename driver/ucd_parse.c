@@ -581,7 +581,8 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 	uint64_t xctl = 0, xctl_mask = 0;
 	const struct ucm_event *named = NULL;
 	int user_filt;
-	size_t i = 0;
+	size_t i = 0, nseen = 0;
+	struct term seen[64];
 
 	while (i < n) {
 		struct term tm = { s + i, NULL, 0, 0, col + i };
@@ -598,6 +599,20 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		}
 		if (!tm.kn)
 			return tokerr(d, t, tm.col, "empty term");
+		/* a term given twice is an error naming both: which should win is
+		 * not for the parser to guess (cmask is thresh's other name) */
+		for (size_t k = 0; k < nseen; k++) {
+			int same = teq(seen[k].k, seen[k].kn, "cmask") || teq(seen[k].k, seen[k].kn, "thresh")
+					   ? teq(tm.k, tm.kn, "cmask") || teq(tm.k, tm.kn, "thresh")
+					   : seen[k].kn == tm.kn && !memcmp(seen[k].k, tm.k, tm.kn);
+
+			if (same && (tm.v || xterm_find(tm.k, tm.kn) || teq(tm.k, tm.kn, "inv") ||
+				     teq(tm.k, tm.kn, "edge")))
+				return tokerr(d, t, tm.col, "'%.*s' given twice (first '%.*s' at col %zu)",
+					      (int)tm.kn, tm.k, (int)seen[k].kn, seen[k].k, seen[k].col);
+		}
+		if (nseen < sizeof(seen) / sizeof(seen[0]))
+			seen[nseen++] = tm;
 		if (tm.v && parse_num(tm.v, tm.vn, &v))
 			return tokerr(d, t, tm.col + tm.kn + 1, "'%.*s' is not a number", (int)tm.vn,
 				      tm.v);
