@@ -1150,6 +1150,40 @@ case_outputs() {
 	done
 }
 
+# Zero is a value, never "unset"; values outside what the option can mean
+# are refused naming the option (issue 18, item 8).
+case_option_values() {
+	run stat --platform snbep --node-ids 0,0 --duration 0.001
+	expect_rc 2
+	expect_err "sockets 0 and 1 with one node ID 0"
+	run stat --platform snbep --pci-bus 0,0 --duration 0.001
+	expect_rc 2
+	expect_err "sockets 0 and 1 on one PCI bus 0x00"
+	# node 0 given for socket 1 is node 0, not "the default"
+	run stat --platform snbep --node-ids 1,0 --duration 0.001 --check
+	expect_rc 0
+	run trace gen stream --period 0 -o "$work/t.uct"
+	expect_rc 2
+	expect_err "--period: 0 cycles"
+	[ ! -e "$work/t.uct" ] || fail "$last: wrote a trace"
+	for v in 1e-9 0.001 99999; do
+		run stat --uclk-mhz "$v" --duration 0.001
+		expect_rc 2
+		expect_err "--uclk-mhz: $v is outside 100-10000 MHz"
+	done
+	run stat --pmi-cores 0x100 --duration 0.001
+	expect_rc 2
+	expect_err "--pmi-cores 0x100: skl selects cores 0-3 (a mask up to 0xf)"
+	run stat --pmi-cores 0xffffffffffffffff --duration 0.001
+	expect_rc 2
+	expect_err "--pmi-cores 0xffffffffffffffff: skl selects cores 0-3"
+	run stat --platform snbep --pmi-cores 1 --duration 0.001
+	expect_rc 2
+	expect_err "--pmi-cores: snbep's uncore raises no PMI"
+	run stat --platform ivt --sockets 1 --pmi-cores 0x7fff --duration 0.001 --check
+	expect_rc 0
+}
+
 # put FILE OFFSET HEX32: a little-endian dword into a fake register file.
 put32() {
 	local h

@@ -337,8 +337,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_UCLK:
 			if ((rc = parse_double("--uclk-mhz", optarg, &o->uclk_mhz, 0)))
 				return rc;
-			if (o->uclk_mhz > 1e6)
-				return cli_fail(EXIT_USAGE, "--uclk-mhz: %s is more than 1 THz", optarg);
+			/* what an uncore clock can be: 100 MHz to 10 GHz */
+			if (!(o->uclk_mhz >= 100 && o->uclk_mhz <= 10000))
+				return cli_fail(EXIT_USAGE, "--uclk-mhz: %s is outside 100-10000 MHz", optarg);
 			break;
 		case O_CHECK: o->check = 1; break;
 		case O_PER_SOCKET: o->per_socket = 1; break;
@@ -387,6 +388,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_PERIOD:
 			if ((rc = parse_u64("--period", optarg, &o->gen.period)))
 				return rc;
+			if (!o->gen.period)
+				return cli_fail(EXIT_USAGE, "--period: 0 cycles; a slice is at least 1 cycle");
 			break;
 		case O_HW_ROOT: o->hw_root = optarg; break;
 		case O_HW_MSR:
@@ -595,6 +598,9 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 					p->name);
 		memcpy(cfg->pci_bus, o->pci_bus, sizeof(cfg->pci_bus));
 		memcpy(cfg->node_id, o->node_id, sizeof(cfg->node_id));
+		/* a 0 given is a bus or a node ID, not "the default" */
+		cfg->pci_bus_given = o->npci_bus != 0;
+		cfg->node_id_given = o->nnode_ids != 0;
 	}
 	if (o->uclk_mhz) {
 		uint64_t hz = (uint64_t)(o->uclk_mhz * 1e6);

@@ -376,6 +376,30 @@ static void print_samples(struct statctx *c)
 		fprintf(c->f, " (%llu later samples counted, not kept)\n", (unsigned long long)dropped);
 }
 
+/* --pmi-cores names cores the global control can select: refused where the
+ * uncore has no PMI (the E5-2600) or beyond its PMI_SEL fields, not cut. */
+static int check_pmi_cores(const struct opts *o, const struct ucm_platform *p)
+{
+	unsigned nsel = 0;
+
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		const struct ucm_regdef *g = ucm_regdef_find(p->boxes[i].type, UCM_K_GLOBAL_CTL, 0);
+
+		for (unsigned k = 0; g && k < g->layout->nfields; k++)
+			nsel += g->layout->fields[k].role == UCM_R_PMI_SEL;
+		if (g)
+			break;
+	}
+	if (!nsel)
+		return cli_fail(EXIT_USAGE, "--pmi-cores: %s's uncore raises no PMI (no global control)",
+				p->name);
+	if (nsel < 64 && o->pmi_cores >> nsel)
+		return cli_fail(EXIT_USAGE, "--pmi-cores 0x%llx: %s selects cores 0-%u (a mask up to 0x%llx)",
+				(unsigned long long)o->pmi_cores, p->name, nsel - 1,
+				(unsigned long long)((1ull << nsel) - 1));
+	return 0;
+}
+
 int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 {
 	struct ucd_opts dopt = { o->platform, o->force, (uint32_t)o->pmi_cores, o->freeze_on_pmi, 0,
@@ -388,6 +412,10 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 	if (ucd_open(mc->be, &dopt, &d) || machine_attach(mc, d))
 		goto err;
 	c.d = d;
+	if (o->pmi_cores && (rc = check_pmi_cores(o, ucd_platform(d)))) {
+		ucd_close(d);
+		return rc;
+	}
 	/* -M alone counts only the metrics' events, as perf does */
 	if ((o->events || !o->metrics) &&
 	    ucd_add_events(d, o->events ? o->events : ucd_default_events(d))) {

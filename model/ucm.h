@@ -39,6 +39,9 @@ struct ucm_config {
 	 * ID (0-7); all 0: the platform's buses, socket i is node i */
 	uint8_t pci_bus[UCM_MAXSOCK];
 	uint8_t node_id[UCM_MAXSOCK];
+	/* the arrays above hold the values to use even where they are 0
+	 * (otherwise all 0 means the platform's defaults) */
+	uint8_t pci_bus_given, node_id_given;
 };
 
 /* Default access costs, picoseconds: a /dev/cpu/N/msr pread, a sysfs PCI

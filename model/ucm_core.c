@@ -372,15 +372,15 @@ static int sockets_layout(struct ucm_model *m, const struct ucm_config *cfg)
 		any_node |= cfg->node_id[s] != 0;
 	}
 	for (unsigned s = 0; s < m->nsockets; s++) {
-		m->bus[s] = any_bus ? cfg->pci_bus[s] : p->pci_bus ? p->pci_bus[s] : 0;
-		m->node[s] = any_node ? cfg->node_id[s] : (uint8_t)s;
-		if (any_bus && !cfg->pci_bus[s])
+		m->bus[s] = any_bus || cfg->pci_bus_given ? cfg->pci_bus[s] : p->pci_bus ? p->pci_bus[s] : 0;
+		m->node[s] = any_node || cfg->node_id_given ? cfg->node_id[s] : (uint8_t)s;
+		if (any_bus && !cfg->pci_bus_given && !cfg->pci_bus[s])
 			return ucm_seterr(m, -EINVAL, "PCI buses: socket %u has none (give one per socket)", s);
 		if (m->node[s] > 7)
 			return ucm_seterr(m, -EINVAL, "node ID %u of socket %u: node IDs are 3 bits (0-7)",
 					  m->node[s], s);
 		for (unsigned t = 0; t < s; t++) {
-			if (m->bus[t] == m->bus[s] && (any_bus || p->pci_bus))
+			if (m->bus[t] == m->bus[s] && (any_bus || cfg->pci_bus_given || p->pci_bus))
 				return ucm_seterr(m, -EINVAL, "sockets %u and %u on one PCI bus 0x%02x", t, s,
 						  m->bus[s]);
 			if (m->node[t] == m->node[s])
