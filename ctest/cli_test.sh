@@ -1182,6 +1182,11 @@ case_option_values() {
 	expect_err "--pmi-cores: snbep's uncore raises no PMI"
 	run stat --platform ivt --sockets 1 --pmi-cores 0x7fff --duration 0.001 --check
 	expect_rc 0
+	# trace numbers are decimal (or 0x hex), never octal: 10 + 8 + 16 cycles
+	printf 'uncore-trace 2\nplatform skl\nrun 010: cbo.CACHE_LOOKUP.READ_I=1\nrun 08: cbo.CACHE_LOOKUP.READ_I=1\nrun 0x10: cbo.CACHE_LOOKUP.READ_I=1\n' >"$work/oct.uct"
+	run trace info "$work/oct.uct"
+	expect_rc 0
+	grep -qE '^cycles +34$' "$work/out" || fail "$last: $(grep cycles "$work/out")"
 }
 
 # put FILE OFFSET HEX32: a little-endian dword into a fake register file.

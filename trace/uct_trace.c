@@ -553,8 +553,13 @@ static int number(struct uct_reader *r, struct cur *c, uint64_t max, uint64_t *v
 	start = c->p;
 	if (!isdigit((unsigned char)*c->p))
 		return rerr(r, col(c), "expected %s (a number)", what);
+	/* decimal, or hex after 0x, as in event strings: a leading 0 is not
+	 * octal (run 010: is ten cycles) */
 	errno = 0;
-	*v = strtoull(c->p, &end, 0);
+	if (c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X'))
+		*v = strtoull(c->p, &end, 16);
+	else
+		*v = strtoull(c->p, &end, 10);
 	if (errno == ERANGE || *v > max) {
 		c->p = start;
 		return rerr(r, col(c), "%s %.*s out of range (max %llu)", what, (int)(end - start),
