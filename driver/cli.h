@@ -53,6 +53,12 @@ struct machine {
 };
 
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The command line (cli_opts.c): 0, an exit code, or -1 after --help or
+ * --version printed their page. */
+int cli_parse(int argc, char **argv, struct opts *o);
+/* The trace gen options the kind o->arg uses, with their values
+ * ("--bandwidth 10 --read-ratio 0.7"), for its error messages. */
+void cli_gen_settings(const struct opts *o, char *buf, size_t n);
 
 struct out {
 	FILE *f;

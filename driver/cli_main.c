@@ -4,7 +4,6 @@
  * 2, run-time errors 1; every message names the option, token or file.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <jansson.h>
@@ -29,444 +28,6 @@ int cli_fail(int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s <command> [options]\n"
-		"\n"
-		"commands:\n"
-		"  list                 the platform's events and derived metrics with\n"
-		"                       descriptions (--metrics: the metrics only)\n"
-		"  stat                 count events (a built-in workload on the simulator)\n"
-		"  regs                 read and decode every uncore PMU register\n"
-		"  trace gen KIND       generate an event trace (stream, llc, burst, idle;\n"
-		"                       snbep also qpi, cstate)\n"
-		"  trace convert IN     convert an event trace between text and binary\n"
-		"  trace info IN        header, length and fed totals of an event trace\n"
-		"  allowlist            the platform's MSRs as an msr-safe allow-list (MSRs\n"
-		"                       only; --backend=hw: this CPU's platform)\n"
-		"  run [--] PROG [ARGS] run an unmodified program (PCM, likwid, rdmsr, setpci,\n"
-		"                       ...) on the simulated machine: CPUID, /proc, /sys,\n"
-		"                       MSR, PCI and /dev/mem are the model's, and so is its\n"
-		"                       clock (docs/tools.md)\n"
-		"\n"
-		"common options:\n"
-		"  --platform NAME      platform (default: detect; simulator default skl)\n"
-		"  --backend B          sim (default), hw (this machine), or replay:FILE\n"
-		"  --hw-root DIR        hw: find /dev, /sys, /proc under DIR (tests; or\n"
-		"                       $UNCORE_HW_ROOT)\n"
-		"  --hw-msr M           hw: auto, msr (/dev/cpu/N/msr) or msr-safe\n"
-		"  --hw-pci P           hw: auto, sysfs or proc\n"
-		"  --record FILE        log every register access to FILE (an access trace)\n"
-		"  --force              program a platform the CPU does not identify as\n"
-		"  -o FILE              write output to FILE (appears only when complete)\n"
-		"\n"
-		"stat options:\n"
-		"  -e EVENTS            comma-separated events: manual names\n"
-		"                       (UNC_CBO_CACHE_LOOKUP.ANY_MESI), aliases (uclk,\n"
-		"                       data_reads) or PMU/terms/ (cbo0/event=0x34,umask=0x8f/)\n"
-		"  -M METRICS           comma-separated derived metrics ('uncore list\n"
-		"                       --metrics'), or NAME=EXPR of your own; counts their\n"
-		"                       events (and -e's, if given) and prints each metric\n"
-		"  -I MS                print counts every MS milliseconds\n"
-		"  -x SEP               CSV-like output with separator SEP\n"
-		"  --json               one JSON object per count\n"
-		"  --duration SEC       how long to count (default 1; with --trace: its length)\n"
-		"  --per-socket         counts per socket\n"
-		"  --pmi-cores MASK     cores to interrupt on overflow (PMI_SEL)\n"
-		"  --freeze-on-pmi      let overflow freeze the counters (driver re-arms)\n"
-		"  --sample-period N    stat: preload each counter that reports overflow so\n"
-		"                       that it overflows every N events; list the overflows\n"
-		"\n"
-		"simulator options:\n"
-		"  --workload NAME      built-in workload (mixed, stream, idle; default mixed)\n"
-		"  --trace FILE         replay an event trace instead of a workload\n"
-		"  --seed N             workload or generator seed (default 1)\n"
-		"  --ncbo N             number of C-Boxes (skl 1-4, snbep 1-8, ivt 1-15; default all)\n"
-		"  --qpi-links N        ivt: QPI ports and R3QPI links (1-3; default 2)\n"
-		"  --sockets N          sockets (snbep 1-2, default 2; skl 1)\n"
-		"  --uclk-mhz F         uncore clock (default: skl 3000, snbep 2700)\n"
-		"  --pci-bus B,B        each socket's uncore PCI bus (default: snbep 0x3f,0x7f)\n"
-		"  --node-ids N,N       each socket's node ID, 0-7 (default 0,1)\n"
-		"  --check              compare every count with the model's ground truth and\n"
-		"                       fail on a difference or on any strict-mode record\n"
-		"\n"
-		"trace options:\n"
-		"  --binary | --text    output encoding (convert: default the other one)\n"
-		"  --bandwidth GBPS     stream, qpi: bandwidth in 1e9 bytes/s over all sockets\n"
-		"                       (default 10)\n"
-		"  --read-ratio R       stream, qpi: share of reads (default 0.7)\n"
-		"  --hit-ratio R        llc: share of lookups that hit (default 0.9); cstate:\n"
-		"                       share of a core's idle time in C3 (the rest C6)\n"
-		"  --lookups L          llc: lookups per cycle per CBo (default 0.5)\n"
-		"  --duty D             burst: share of time streaming (default 0.2); cstate:\n"
-		"                       share of time a core is in C0\n"
-		"  --burst-us US        burst: length of a burst (default 10)\n"
-		"  --period CYCLES      slice length (default 300000)\n"
-		"\n"
-		"run options (and the simulator options):\n"
-		"  --clock C            sim: the program's clocks and sleeps are the machine's\n"
-		"                       (default; faster than real time); wall: the machine\n"
-		"                       follows the wall clock\n"
-		"  --report FILE        at exit (and on SIGUSR1), the ground truth of every\n"
-		"                       counter the program read, what the workload fed and\n"
-		"                       the undefined programming it did, as text\n"
-		"  --report-json FILE   the same as JSON\n"
-		"  --log                the preload library reports what it serves (stderr)\n",
-		prog);
-}
-
-static int parse_u64(const char *opt, const char *s, uint64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (errno || !*s || *end || *s == '-')
-		return cli_fail(EXIT_USAGE, "%s: '%s' is not a non-negative integer", opt, s);
-	return 0;
-}
-
-/* A count of boxes or sockets: 1..max (the platform checks its own range). */
-static int parse_count(const char *opt, const char *s, unsigned max, unsigned *out)
-{
-	uint64_t v;
-	int rc;
-
-	if ((rc = parse_u64(opt, s, &v)))
-		return rc;
-	if (!v || v > max)
-		return cli_fail(EXIT_USAGE, "%s: %s out of range", opt, s);
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* One value per socket, comma-separated, each at most max. */
-static int parse_per_socket(const char *opt, const char *s, unsigned max, uint8_t *out, unsigned *n)
-{
-	char buf[128];
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	*n = 0;
-	for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
-		int rc;
-
-		if (*n == UCM_MAXSOCK)
-			return cli_fail(EXIT_USAGE, "%s: more than %u sockets", opt, UCM_MAXSOCK);
-		if ((rc = parse_u64(opt, w, &v)))
-			return rc;
-		if (v > max)
-			return cli_fail(EXIT_USAGE, "%s: %s out of range (max %u)", opt, w, max);
-		out[(*n)++] = (uint8_t)v;
-	}
-	if (!*n || strlen(s) >= sizeof(buf) || s[strlen(s) - 1] == ',' || strstr(s, ",,") || *s == ',')
-		return cli_fail(EXIT_USAGE, "%s: '%s' is not a list of numbers (one per socket)", opt, s);
-	return 0;
-}
-
-static int parse_double(const char *opt, const char *s, double *v, int zero_ok)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (errno || !*s || *end || *v != *v || *v < 0 || (!zero_ok && *v == 0))
-		return cli_fail(EXIT_USAGE, "%s: '%s' is not a %s number", opt, s,
-				zero_ok ? "non-negative" : "positive");
-	return 0;
-}
-
-/* The option getopt_long refused.  Inside a cluster (-qx) optind has not
- * moved past the word, so argv[optind - 1] would name the word before it:
- * name the letter of a short option, the word of a long one. */
-static const char *refused(char *const *argv, int word, char buf[3])
-{
-	if (!strncmp(argv[word], "--", 2))
-		return argv[word];
-	buf[0] = '-';
-	buf[1] = (char)optopt;
-	buf[2] = 0;
-	return buf;
-}
-
-enum { O_PLATFORM = 256, O_BACKEND, O_JSON, O_DURATION, O_WORKLOAD, O_SEED, O_NCBO, O_SOCKETS, O_UCLK, O_PCI_BUS, O_NODE_IDS,
-       O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD, O_BINARY,
-       O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
-       O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG, O_SAMPLE, O_QPI_LINKS };
-
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	static const struct option lo[] = {
-		{ "platform", required_argument, 0, O_PLATFORM },
-		{ "backend", required_argument, 0, O_BACKEND },
-		{ "json", no_argument, 0, O_JSON },
-		{ "duration", required_argument, 0, O_DURATION },
-		{ "workload", required_argument, 0, O_WORKLOAD },
-		{ "seed", required_argument, 0, O_SEED },
-		{ "ncbo", required_argument, 0, O_NCBO },
-		{ "qpi-links", required_argument, 0, O_QPI_LINKS },
-		{ "sockets", required_argument, 0, O_SOCKETS },
-		{ "pci-bus", required_argument, 0, O_PCI_BUS },
-		{ "node-ids", required_argument, 0, O_NODE_IDS },
-		{ "uclk-mhz", required_argument, 0, O_UCLK },
-		{ "check", no_argument, 0, O_CHECK },
-		{ "per-socket", no_argument, 0, O_PER_SOCKET },
-		{ "pmi-cores", required_argument, 0, O_PMI },
-		{ "freeze-on-pmi", no_argument, 0, O_FRZ },
-		{ "sample-period", required_argument, 0, O_SAMPLE },
-		{ "force", no_argument, 0, O_FORCE },
-		{ "version", no_argument, 0, O_VERSION },
-		{ "trace", required_argument, 0, O_TRACE },
-		{ "record", required_argument, 0, O_RECORD },
-		{ "binary", no_argument, 0, O_BINARY },
-		{ "text", no_argument, 0, O_TEXT },
-		{ "bandwidth", required_argument, 0, O_BW },
-		{ "read-ratio", required_argument, 0, O_RR },
-		{ "hit-ratio", required_argument, 0, O_HR },
-		{ "lookups", required_argument, 0, O_LOOK },
-		{ "duty", required_argument, 0, O_DUTY },
-		{ "burst-us", required_argument, 0, O_BURST },
-		{ "period", required_argument, 0, O_PERIOD },
-		{ "hw-root", required_argument, 0, O_HW_ROOT },
-		{ "hw-msr", required_argument, 0, O_HW_MSR },
-		{ "hw-pci", required_argument, 0, O_HW_PCI },
-		{ "metrics", no_argument, 0, O_METRICS },
-		{ "clock", required_argument, 0, O_CLOCK },
-		{ "report", required_argument, 0, O_REPORT },
-		{ "report-json", required_argument, 0, O_REPORT_JSON },
-		{ "log", no_argument, 0, O_RUN_LOG },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 },
-	};
-	int c, rc, first = 2, word;
-	char opt[3];
-	double x;
-
-	memset(o, 0, sizeof(*o));
-	o->backend = "sim";
-	o->duration_s = 1.0;
-	o->seed = 1;
-	o->workload = "mixed";
-	o->gen = (struct uct_gen_opts){ NULL, 1.0, 10.0, 0.7, 0.9, 0.5, 0.2, 10000, 0, 1 };
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return -1;
-	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("uncore 0.1.0\n");
-		return -1;
-	}
-	o->cmd = argv[1];
-	if (!strcmp(o->cmd, "trace")) {
-		if (argc < 3 || (strcmp(argv[2], "gen") && strcmp(argv[2], "convert") && strcmp(argv[2], "info")))
-			return cli_fail(EXIT_USAGE, "trace: expected gen, convert or info");
-		o->sub = argv[2];
-		first = 3;
-	} else if (strcmp(o->cmd, "list") && strcmp(o->cmd, "stat") && strcmp(o->cmd, "regs") &&
-		   strcmp(o->cmd, "allowlist") && strcmp(o->cmd, "run")) {
-		return cli_fail(EXIT_USAGE, "unknown command '%s' (expected list, stat, regs, trace, allowlist or run)",
-				o->cmd);
-	}
-	optind = first;
-	opterr = 0;
-	if (o->sub && optind < argc && argv[optind][0] != '-')
-		o->arg = argv[optind++];
-	while ((word = optind, c = getopt_long(argc, argv, "+:e:M:I:x:o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'e': o->events = optarg; break;
-		case 'M': o->metrics = optarg; break;
-		case O_METRICS: o->list_metrics = 1; break;
-		case 'I':
-			if ((rc = parse_u64("-I", optarg, &o->interval_ms)))
-				return rc;
-			if (!o->interval_ms)
-				return cli_fail(EXIT_USAGE, "-I: the interval must be at least 1 ms");
-			break;
-		case 'x':
-			if (!*optarg)
-				return cli_fail(EXIT_USAGE, "-x: empty separator");
-			o->sep = optarg;
-			break;
-		case 'o': o->out = optarg; break;
-		case 'h': usage(stdout); return -1;
-		case O_PLATFORM: o->platform = optarg; break;
-		case O_BACKEND: o->backend = optarg; break;
-		case O_JSON: o->json = 1; break;
-		case O_DURATION:
-			if ((rc = parse_double("--duration", optarg, &o->duration_s, 0)))
-				return rc;
-			if (o->duration_s > 1e6)
-				return cli_fail(EXIT_USAGE, "--duration: %s s is more than 1e6 s", optarg);
-			o->have_duration = 1;
-			o->gen.seconds = o->duration_s;
-			break;
-		case O_WORKLOAD: o->workload = optarg; break;
-		case O_SEED:
-			if ((rc = parse_u64("--seed", optarg, &o->seed)))
-				return rc;
-			o->have_seed = 1;
-			o->gen.seed = o->seed;
-			break;
-		case O_NCBO:
-			if ((rc = parse_count("--ncbo", optarg, 64, &o->ncbo)))
-				return rc;
-			break;
-		case O_QPI_LINKS:
-			if ((rc = parse_count("--qpi-links", optarg, 8, &o->qpi_links)))
-				return rc;
-			break;
-		case O_SOCKETS:
-			if ((rc = parse_count("--sockets", optarg, 8, &o->sockets)))
-				return rc;
-			break;
-		case O_PCI_BUS:
-			if ((rc = parse_per_socket("--pci-bus", optarg, 255, o->pci_bus, &o->npci_bus)))
-				return rc;
-			break;
-		case O_NODE_IDS:
-			if ((rc = parse_per_socket("--node-ids", optarg, 7, o->node_id, &o->nnode_ids)))
-				return rc;
-			break;
-		case O_UCLK:
-			if ((rc = parse_double("--uclk-mhz", optarg, &o->uclk_mhz, 0)))
-				return rc;
-			/* what an uncore clock can be: 100 MHz to 10 GHz */
-			if (!(o->uclk_mhz >= 100 && o->uclk_mhz <= 10000))
-				return cli_fail(EXIT_USAGE, "--uclk-mhz: %s is outside 100-10000 MHz", optarg);
-			break;
-		case O_CHECK: o->check = 1; break;
-		case O_PER_SOCKET: o->per_socket = 1; break;
-		case O_PMI:
-			if ((rc = parse_u64("--pmi-cores", optarg, &o->pmi_cores)))
-				return rc;
-			break;
-		case O_FRZ: o->freeze_on_pmi = 1; break;
-		case O_SAMPLE:
-			if ((rc = parse_u64("--sample-period", optarg, &o->sample_period)))
-				return rc;
-			if (!o->sample_period)
-				return cli_fail(EXIT_USAGE, "--sample-period: must be at least 1");
-			break;
-		case O_FORCE: o->force = 1; break;
-		case O_VERSION: printf("uncore 0.1.0\n"); return -1;
-		case O_TRACE: o->trace = optarg; break;
-		case O_RECORD: o->record = optarg; break;
-		case O_BINARY: o->binary = 1; break;
-		case O_TEXT: o->text = 1; break;
-		case O_BW:
-			if ((rc = parse_double("--bandwidth", optarg, &o->gen.gbps, 1)))
-				return rc;
-			break;
-		case O_RR:
-			if ((rc = parse_double("--read-ratio", optarg, &o->gen.read_ratio, 1)))
-				return rc;
-			break;
-		case O_HR:
-			if ((rc = parse_double("--hit-ratio", optarg, &o->gen.hit_ratio, 1)))
-				return rc;
-			break;
-		case O_LOOK:
-			if ((rc = parse_double("--lookups", optarg, &o->gen.lookups, 1)))
-				return rc;
-			break;
-		case O_DUTY:
-			if ((rc = parse_double("--duty", optarg, &o->gen.duty, 1)))
-				return rc;
-			break;
-		case O_BURST:
-			if ((rc = parse_double("--burst-us", optarg, &x, 0)))
-				return rc;
-			o->gen.burst_ns = (uint64_t)(x * 1000);
-			break;
-		case O_PERIOD:
-			if ((rc = parse_u64("--period", optarg, &o->gen.period)))
-				return rc;
-			if (!o->gen.period)
-				return cli_fail(EXIT_USAGE, "--period: 0 cycles; a slice is at least 1 cycle");
-			break;
-		case O_HW_ROOT: o->hw_root = optarg; break;
-		case O_HW_MSR:
-			if (!strcmp(optarg, "auto"))
-				o->hw_msr = UCB_HW_AUTO;
-			else if (!strcmp(optarg, "msr"))
-				o->hw_msr = UCB_HW_MSR;
-			else if (!strcmp(optarg, "msr-safe"))
-				o->hw_msr = UCB_HW_MSR_SAFE;
-			else
-				return cli_fail(EXIT_USAGE, "--hw-msr: '%s' (expected auto, msr or msr-safe)", optarg);
-			break;
-		case O_HW_PCI:
-			if (!strcmp(optarg, "auto"))
-				o->hw_pci = UCB_HW_AUTO;
-			else if (!strcmp(optarg, "sysfs"))
-				o->hw_pci = UCB_HW_PCI_SYSFS;
-			else if (!strcmp(optarg, "proc"))
-				o->hw_pci = UCB_HW_PCI_PROC;
-			else
-				return cli_fail(EXIT_USAGE, "--hw-pci: '%s' (expected auto, sysfs or proc)", optarg);
-			break;
-		case O_CLOCK:
-			if (!strcmp(optarg, "sim") || !strcmp(optarg, "wall"))
-				o->wall_clock = !strcmp(optarg, "wall");
-			else
-				return cli_fail(EXIT_USAGE, "--clock: '%s' (expected sim or wall)", optarg);
-			break;
-		case O_REPORT: o->report = optarg; break;
-		case O_REPORT_JSON: o->report_json = optarg; break;
-		case O_RUN_LOG: o->run_log = 1; break;
-		case ':': return cli_fail(EXIT_USAGE, "option '%s' needs a value", refused(argv, word, opt));
-		default: return cli_fail(EXIT_USAGE, "unknown option '%s' (see '%s --help')",
-					 refused(argv, word, opt), prog);
-		}
-		/* options may follow a positional argument */
-		if (optind < argc && argv[optind][0] != '-' && o->sub && !o->arg)
-			o->arg = argv[optind++];
-	}
-	if (optind < argc && o->sub && !o->arg)
-		o->arg = argv[optind++];
-	if (!strcmp(o->cmd, "run")) {
-		/* getopt stopped at the program (or after "--") */
-		if (optind >= argc)
-			return cli_fail(EXIT_USAGE, "run: expected a program to run (uncore run [options] -- PROGRAM [ARGS])");
-		o->run_argv = argv + optind;
-		optind = argc;
-	}
-	if (optind < argc)
-		return cli_fail(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	if (strcmp(o->cmd, "run") && (o->report || o->report_json || o->wall_clock || o->run_log))
-		return cli_fail(EXIT_USAGE, "--clock, --report, --report-json and --log go with 'run'");
-	if (!strcmp(o->cmd, "run") && strcmp(o->backend, "sim"))
-		return cli_fail(EXIT_USAGE, "run: the program runs on the simulated machine (--backend sim)");
-	if (o->sub && !o->arg)
-		return cli_fail(EXIT_USAGE, "trace %s: expected %s", o->sub,
-				!strcmp(o->sub, "gen") ? "a kind (stream, llc, burst, idle, qpi, cstate)" : "an input file");
-	if (o->json && o->sep)
-		return cli_fail(EXIT_USAGE, "-x and --json exclude each other");
-	if (o->binary && o->text)
-		return cli_fail(EXIT_USAGE, "--binary and --text exclude each other");
-	if (!o->hw_root)
-		o->hw_root = getenv("UNCORE_HW_ROOT");
-	if (strcmp(o->backend, "sim") && strcmp(o->backend, "hw") && strncmp(o->backend, "replay:", 7))
-		return cli_fail(EXIT_USAGE, "--backend: '%s' (expected sim, hw or replay:FILE)", o->backend);
-	if (strcmp(o->backend, "sim") && (o->check || o->trace || strcmp(o->workload, "mixed") || o->ncbo || o->qpi_links ||
-					  o->sockets || o->uclk_mhz || o->npci_bus || o->nnode_ids))
-		return cli_fail(EXIT_USAGE,
-				"--check, --trace, --workload, --ncbo, --qpi-links, --sockets, --uclk-mhz, --pci-bus and --node-ids need the sim backend");
-	if (strcmp(o->cmd, "stat") &&
-	    (o->events || o->metrics || o->interval_ms || o->sep || o->check || o->per_socket || o->trace))
-		return cli_fail(EXIT_USAGE, "-e, -M, -I, -x, --per-socket, --trace and --check go with 'stat'");
-	if (strcmp(o->cmd, "list") && o->list_metrics)
-		return cli_fail(EXIT_USAGE, "--metrics goes with 'list' (stat takes -M NAME)");
-	if (o->trace && strcmp(o->workload, "mixed"))
-		return cli_fail(EXIT_USAGE, "--trace and --workload exclude each other");
-	return 0;
 }
 
 /* ---- output that appears only complete ---- */
@@ -549,6 +110,9 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 
 		if (bi < 0)
 			return cli_fail(EXIT_USAGE, "--ncbo: %s has no variable box count", p->name);
+		if (o->ncbo < p->counted->ninst_min || o->ncbo > p->counted->ninst_max)
+			return cli_fail(EXIT_USAGE, "--ncbo: %u out of range for %s (%u-%u)", o->ncbo, p->name,
+					p->counted->ninst_min, p->counted->ninst_max);
 		if (h && h->ninst[bi] && h->ninst[bi] != o->ncbo)
 			return cli_fail(EXIT_USAGE, "--ncbo %u, but the trace has %u", o->ncbo, h->ninst[bi]);
 		cfg->ninst[bi] = o->ncbo;
@@ -565,6 +129,9 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 
 				if (strcmp(bt->name, link_types[t]) || bt->ninst_min == bt->ninst_max)
 					continue;
+				if (o->qpi_links < bt->ninst_min || o->qpi_links > bt->ninst_max)
+					return cli_fail(EXIT_USAGE, "--qpi-links: %u out of range for %s (%u-%u)",
+							o->qpi_links, p->name, bt->ninst_min, bt->ninst_max);
 				if (h && h->ninst[ucm_boxtype_index(p, bt)] &&
 				    h->ninst[ucm_boxtype_index(p, bt)] != o->qpi_links)
 					return cli_fail(EXIT_USAGE, "--qpi-links %u, but the trace has %u %s boxes",
@@ -596,6 +163,15 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 			return cli_fail(EXIT_USAGE,
 					"--pci-bus and --node-ids: %s is a one-socket platform at fixed PCI addresses",
 					p->name);
+		for (unsigned i = 0; i < ns; i++)
+			for (unsigned j = i + 1; j < ns; j++) {
+				if (o->npci_bus && o->pci_bus[i] == o->pci_bus[j])
+					return cli_fail(EXIT_USAGE, "--pci-bus: sockets %u and %u on one PCI bus 0x%02x", i, j,
+							o->pci_bus[i]);
+				if (o->nnode_ids && o->node_id[i] == o->node_id[j])
+					return cli_fail(EXIT_USAGE, "--node-ids: sockets %u and %u with one node ID %u", i,
+							j, o->node_id[i]);
+			}
 		memcpy(cfg->pci_bus, o->pci_bus, sizeof(cfg->pci_bus));
 		memcpy(cfg->node_id, o->node_id, sizeof(cfg->node_id));
 		/* a 0 given is a bus or a node ID, not "the default" */
@@ -959,7 +535,7 @@ int main(int argc, char **argv)
 	struct machine mc;
 	int rc, c;
 
-	rc = parse_args(argc, argv, &o);
+	rc = cli_parse(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	catch_signals();

@@ -440,6 +440,8 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 			return rc;
 		}
 		c.replay = mc->replay;
+	} else if (ucd_start(d)) {
+		goto err; /* before any output: a refused start prints nothing */
 	}
 	if (mc->trace && !o->have_duration) {
 		/* until the trace ends: look every simulated millisecond */
@@ -501,7 +503,12 @@ err:
 		ucd_close(d); /* stops and restores */
 		return 128 + cli_interrupted();
 	}
-	rc = cli_fail(1, "%s", ucd_error(d));
+	/* what the counters of this platform cannot sample is the option's error */
+	if (o->sample_period && !strncmp(ucd_error(d), "sampl", 5))
+		rc = cli_fail(EXIT_USAGE, "--sample-period %llu: %s", (unsigned long long)o->sample_period,
+			      ucd_error(d));
+	else
+		rc = cli_fail(1, "%s", ucd_error(d));
 	ucd_close(d);
 	return rc;
 }

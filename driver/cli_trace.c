@@ -41,10 +41,14 @@ static int trace_gen(const struct opts *o)
 	}
 	g.kind = o->arg;
 	if ((rc = uct_writer_open(o->out, o->binary, &h, &w, err, sizeof(err))))
-		return cli_fail(1, "%s", err);
+		return cli_fail(1, "-o %s", err);
 	if ((rc = uct_generate(&h, &g, w, err, sizeof(err)))) {
+		char set[256];
+
 		uct_writer_abort(w);
-		return cli_fail(rc == -EIO ? 1 : EXIT_USAGE, "trace gen %s: %s", o->arg, err);
+		/* name the options the refused request came from */
+		cli_gen_settings(o, set, sizeof(set));
+		return cli_fail(rc == -EIO ? 1 : EXIT_USAGE, "trace gen %s%s%s: %s", o->arg, *set ? " " : "", set, err);
 	}
 	if ((rc = uct_writer_commit(w))) {
 		rc = cli_fail(1, "%s", uct_writer_error(w));
@@ -71,7 +75,7 @@ static int trace_convert(const struct opts *o)
 	if (!seg || (rc = uct_writer_open(o->out, binary, uct_header(r), &w, err, sizeof(err)))) {
 		free(seg);
 		uct_close(r);
-		return cli_fail(1, "%s", seg ? err : "out of memory");
+		return cli_fail(1, "%s%s", seg ? "-o " : "", seg ? err : "out of memory");
 	}
 	while ((rc = uct_next(r, seg)) > 0)
 		if ((rc = uct_write(w, seg)))

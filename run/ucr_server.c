@@ -471,7 +471,7 @@ static int write_report(struct srv *s, char *err, size_t n)
 		if (!paths[i])
 			continue;
 		if ((rc = uct_file_open(&uf, paths[i], e, sizeof(e)))) {
-			snprintf(err, n, "--report: %s", e);
+			snprintf(err, n, "%s: %s", i ? "--report-json" : "--report", e);
 			break;
 		}
 		if (i == 0)
@@ -480,9 +480,9 @@ static int write_report(struct srv *s, char *err, size_t n)
 			rc = -EIO;
 		if (rc) {
 			uct_file_abort(&uf);
-			snprintf(err, n, "--report: %s: %s", paths[i], strerror(-rc));
+			snprintf(err, n, "%s: %s: %s", i ? "--report-json" : "--report", paths[i], strerror(-rc));
 		} else if ((rc = uct_file_commit(&uf, e, sizeof(e)))) {
-			snprintf(err, n, "--report: %s", e);
+			snprintf(err, n, "%s: %s", i ? "--report-json" : "--report", e);
 		}
 	}
 	json_decref(j);
