@@ -3,6 +3,8 @@
  * program on the simulated machine (run/ucr_server.h, docs/tools.md).
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,17 +12,37 @@
 #include "cli.h"
 #include "ucr_server.h"
 
-/* The preload library: $UNCORE_RUN_LIB, else the one this build made. */
-static const char *preload_path(void)
+/* The preload library: $UNCORE_RUN_LIB; else the installed one, found from
+ * this executable (UNCORE_RUN_LIB_REL: bindir to libdir/uncore/, so a tree
+ * installed under another prefix or DESTDIR, or moved, finds its own); else
+ * the one this build made. */
+static const char *preload_path(char *buf)
 {
 	const char *e = getenv("UNCORE_RUN_LIB");
+	char exe[PATH_MAX], rel[PATH_MAX + sizeof(UNCORE_RUN_LIB_REL) + 1];
+	ssize_t len;
+	char *slash;
 
-	return e && *e ? e : UNCORE_RUN_LIB;
+	if (e && *e)
+		return e;
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = 0;
+		if ((slash = strrchr(exe, '/'))) {
+			*slash = 0;
+			snprintf(rel, sizeof(rel), "%s/%s", exe, UNCORE_RUN_LIB_REL);
+			if (realpath(rel, buf))
+				return buf;
+		}
+	}
+	return UNCORE_RUN_LIB;
 }
 
 int cmd_run(const struct opts *o, struct machine *mc)
 {
-	struct ucr_opts ro = { o->run_argv, o->wall_clock, o->report, o->report_json, preload_path(), o->run_log };
+	char lib[PATH_MAX];
+	struct ucr_opts ro = { o->run_argv, o->wall_clock, o->report, o->report_json, preload_path(lib),
+			       o->run_log };
 	char err[1024];
 	int status, rc;
 
