@@ -87,6 +87,39 @@ int ucb_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned
 	return done(b, OP(b, pci_write)(b, d, off, width, val), "PCI config write", off);
 }
 
+int ucb_pci_read_ctr_dwords(struct ucb *b, int (*rd)(struct ucb *, const struct ucb_pci *, unsigned,
+						     unsigned, uint64_t *),
+			    const struct ucb_pci *d, unsigned off, uint64_t *val)
+{
+	uint64_t hi1 = 0, lo = 0, hi2 = 0;
+	int rc;
+
+	*val = 0;
+	if ((rc = rd(b, d, off + 4, 4, &hi1)) || (rc = rd(b, d, off, 4, &lo)) || (rc = rd(b, d, off + 4, 4, &hi2)))
+		return rc;
+	/* the high dword moved: the low one may be from before the carry */
+	if (hi1 != hi2 && (rc = rd(b, d, off, 4, &lo)))
+		return rc;
+	*val = (hi2 & 0xFFFFFFFFu) << 32 | (lo & 0xFFFFFFFFu);
+	return 0;
+}
+
+int ucb_pci_read_ctrs(struct ucb *b, const struct ucb_pci *d, const unsigned *off, unsigned n,
+		      uint64_t *val)
+{
+	int rc = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		val[i] = 0;
+	if (!n)
+		return 0;
+	if (b->ops->pci_read_ctrs)
+		return done(b, OP(b, pci_read_ctrs)(b, d, off, n, val), "PCI config read", off[0]);
+	for (unsigned i = 0; i < n && !rc; i++)
+		rc = ucb_pci_read_ctr_dwords(b, ucb_pci_read, d, off[i], &val[i]);
+	return rc;
+}
+
 int ucb_mmio_read(struct ucb *b, uint64_t pa, unsigned width, uint64_t *val)
 {
 	if (!b->ops->mmio_read)

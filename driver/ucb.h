@@ -57,6 +57,12 @@ struct ucb_ops {
 	 * NULL and the driver polls. */
 	int (*wait_pmi)(struct ucb *b, uint64_t ns, int *pmi);
 	void (*destroy)(struct ucb *b);
+	/* Optional: n 8-byte counters of one PCI function at off[0..n-1], each
+	 * read whole, as ucb_pci_read_ctrs defines it (the hardware backend:
+	 * one read of the block they span).  Without it, ucb_pci_read_ctrs
+	 * issues the dword reads itself. */
+	int (*pci_read_ctrs)(struct ucb *b, const struct ucb_pci *d, const unsigned *off, unsigned n,
+			     uint64_t *val);
 };
 
 struct ucb {
@@ -74,6 +80,20 @@ int ucb_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned 
 		 uint64_t *val);
 int ucb_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width,
 		  uint64_t val);
+/* n 8-byte counters of one PCI function, in order.  Configuration space is
+ * dword-wide, so each is read as its dwords high, low, high again (and low
+ * again when the high dword moved): a carry between the halves is never
+ * reported as 2^32.  That sequence of single reads is the operation's
+ * definition: a backend without pci_read_ctrs gets exactly it, and the
+ * recording backend logs it, so a log does not say which backend made it.
+ * Returns the first failure; val[i] is 0 from the failed counter on. */
+int ucb_pci_read_ctrs(struct ucb *b, const struct ucb_pci *d, const unsigned *off, unsigned n,
+		      uint64_t *val);
+/* The dword reads of one counter that ucb_pci_read_ctrs defines, through
+ * pci_read (rd) of backend b; the recording backend and the fallback share it. */
+int ucb_pci_read_ctr_dwords(struct ucb *b, int (*rd)(struct ucb *, const struct ucb_pci *, unsigned,
+						     unsigned, uint64_t *),
+			    const struct ucb_pci *d, unsigned off, uint64_t *val);
 int ucb_mmio_read(struct ucb *b, uint64_t pa, unsigned width, uint64_t *val);
 int ucb_mmio_write(struct ucb *b, uint64_t pa, unsigned width, uint64_t val);
 int ucb_cpuid(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4]);

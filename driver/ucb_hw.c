@@ -4,6 +4,14 @@
  * system call), PCI configuration through sysfs or /proc/bus/pci, MMIO
  * through an mmap of /dev/mem (page-aligned, 32-bit loads only).
  *
+ * System calls: every file is opened once per session and kept open (the
+ * MSR devices, each PCI function's configuration file, /dev/mem with its
+ * mapped pages) until the backend is destroyed, which the CLI does on
+ * every exit, signals included; a PCI function's counters are read in one
+ * pread of the block they span (hw_pci_read_ctrs).  One sample of every
+ * counter: one system call per PCI function with counters plus one batch
+ * for every MSR (docs/hw-validation.md, "System calls").
+ *
  * Safety: until ucb_hw_allow() names the platform, every write is refused;
  * after it, only the registers of that platform's PMON tables can be
  * written, and PCI ones only on the uncore buses this backend finds itself
@@ -59,6 +67,20 @@ struct allow {
 };
 
 #define MAXBUS 8             /* uncore buses: one per socket, at most 8 nodes */
+#define MAXPCIFD 96          /* PCI functions kept open (two E5-2600 v2 sockets: 42) */
+#define MAXPAGES 16          /* /dev/mem pages kept mapped (the client's window: 8) */
+
+struct pcifd {
+	struct ucb_pci at;
+	int fd;
+	int rw;                    /* opened for writing too */
+};
+
+struct page {
+	uint64_t pa;               /* page-aligned physical address */
+	void *p;
+	int rw;                    /* mapped writable */
+};
 
 struct hw {
 	char root[1024];
@@ -81,6 +103,14 @@ struct hw {
 	char bus_names[3 * MAXBUS + 16]; /* "3f 7f", for messages */
 	int cpu_sockets[64];       /* first cpu of each socket, -1 none */
 	unsigned nsockets;
+	struct pcifd pcifd[MAXPCIFD];
+	unsigned npcifd, pcifd_next; /* entries; the next to reuse when full */
+	int mem_fd, mem_rw;        /* /dev/mem, -1 until the first MMIO access */
+	struct page pages[MAXPAGES];
+	unsigned npages, page_next;
+	uint64_t ctr_rate;         /* events per microsecond no PCI counter of the
+				    * allowed platform exceeds; 0: unknown */
+	uint64_t fn_rate[32][8];   /* the same for the counters of device, function; 0: unknown */
 };
 
 static struct hw *H(struct ucb *b)
@@ -288,7 +318,7 @@ static void pci_path(const struct hw *h, int proc, const struct ucb_pci *d, char
 		path(h, p, n, "/sys/bus/pci/devices/%04x:%02x:%02x.%x/config", d->seg, d->bus, d->dev, d->fn);
 }
 
-static int pci_fd(struct ucb *b, const struct ucb_pci *d, int write, int *fd)
+static int pci_open(struct ucb *b, const struct ucb_pci *d, int write, int *fd)
 {
 	struct hw *h = H(b);
 	char p[1200], alt[1200];
@@ -318,6 +348,46 @@ static int pci_fd(struct ucb *b, const struct ucb_pci *d, int write, int *fd)
 	return ucb_seterr(b, -e, "%s: %s", p, strerror(e));
 }
 
+/* A function's configuration file, opened once and kept: for writing too
+ * where the user may (reads through the same descriptor), else read-only
+ * until a write asks again.  Functions that are not there are not kept:
+ * the bus scans ask about 256 of them once. */
+static int pci_fd(struct ucb *b, const struct ucb_pci *d, int write, int *fd)
+{
+	struct hw *h = H(b);
+	struct pcifd *c = NULL;
+	int rc, rw = 1;
+
+	for (unsigned i = 0; i < h->npcifd; i++)
+		if (!memcmp(&h->pcifd[i].at, d, sizeof(*d))) {
+			c = &h->pcifd[i];
+			if (c->rw || !write) {
+				*fd = c->fd;
+				return 0;
+			}
+			break;
+		}
+	if ((rc = pci_open(b, d, 1, fd))) {
+		if (write || rc == -ENODEV)
+			return rc;
+		rw = 0;
+		if ((rc = pci_open(b, d, 0, fd)))
+			return rc;
+		b->err[0] = 0;
+	}
+	if (!c && h->npcifd < MAXPCIFD) {
+		c = &h->pcifd[h->npcifd++];
+	} else if (!c) {
+		c = &h->pcifd[h->pcifd_next];
+		h->pcifd_next = (h->pcifd_next + 1) % MAXPCIFD;
+		close(c->fd);
+	} else {
+		close(c->fd);
+	}
+	*c = (struct pcifd){ *d, *fd, rw };
+	return 0;
+}
+
 /* Names the function and the uncore buses found, which is what a user
  * whose firmware numbers buses unusually needs to see. */
 static int refuse_pci(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width)
@@ -332,6 +402,16 @@ static int refuse_pci(struct ucb *b, const struct ucb_pci *d, unsigned off, unsi
 			  width, d->bus, d->dev, d->fn, off, h->plat->name, h->bus_names);
 }
 
+static int pci_read_error(struct ucb *b, const struct ucb_pci *d, unsigned off, ssize_t n)
+{
+	if (n >= 0 && off >= 64)
+		return ucb_seterr(b, -EACCES,
+				  "PCI %02x:%02x.%x offset 0x%x: the kernel shows only 64 bytes of configuration to non-root users",
+				  d->bus, d->dev, d->fn, off);
+	return ucb_seterr(b, n < 0 ? -errno : -EIO, "PCI %02x:%02x.%x offset 0x%x: %s", d->bus, d->dev, d->fn, off,
+			  n < 0 ? strerror(errno) : "short read");
+}
+
 static int hw_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width, uint64_t *val)
 {
 	int fd, rc;
@@ -341,15 +421,66 @@ static int hw_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, uns
 	if ((rc = pci_fd(b, d, 0, &fd)))
 		return rc;
 	n = pread(fd, val, width, off);
-	close(fd);
 	if (n == (ssize_t)width)
 		return 0;
-	if (n >= 0 && off >= 64)
-		return ucb_seterr(b, -EACCES,
-				  "PCI %02x:%02x.%x offset 0x%x: the kernel shows only 64 bytes of configuration to non-root users",
-				  d->bus, d->dev, d->fn, off);
-	return ucb_seterr(b, n < 0 ? -errno : -EIO, "PCI %02x:%02x.%x offset 0x%x: %s", d->bus, d->dev, d->fn, off,
-			  n < 0 ? strerror(errno) : "short read");
+	return pci_read_error(b, d, off, n);
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The counters of one function in one pread of the block they span.  The
+ * kernel reads configuration space a dword at a time, upwards: each
+ * counter's low dword before its high one, so a carry between the two
+ * reads would show as 2^32 too much.  It can only have happened to a
+ * counter whose low dword was within what a counter can add during the
+ * read (the function's fastest event at its clock's maximum, over the time
+ * the pread took, measured around it, plus 2 us for the clock's
+ * granularity; the clock is no system call):
+ * those few are read again as ucb_pci_read_ctrs defines it, high, low,
+ * high (hw_pci_read: more system calls, rarely). */
+static int hw_pci_read_ctrs(struct ucb *b, const struct ucb_pci *d, const unsigned *off, unsigned n,
+			    uint64_t *val)
+{
+	struct hw *h = H(b);
+	uint8_t buf[4096];
+	unsigned lo = 4096, end = 0;
+	uint64_t t0, t1, rate, guard;
+	ssize_t got;
+	int fd, rc;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (off[i] % 4 || off[i] + 8 > sizeof(buf))
+			return ucb_seterr(b, -EINVAL, "PCI %02x:%02x.%x counter at 0x%x: not an aligned offset below 0x1000",
+					  d->bus, d->dev, d->fn, off[i]);
+		lo = off[i] < lo ? off[i] : lo;
+		end = off[i] + 8 > end ? off[i] + 8 : end;
+	}
+	if ((rc = pci_fd(b, d, 0, &fd)))
+		return rc;
+	t0 = now_us();
+	got = pread(fd, buf, end - lo, lo);
+	t1 = now_us();
+	if (got != (ssize_t)(end - lo))
+		return pci_read_error(b, d, got >= 0 && lo + (unsigned)got >= 64 ? lo + (unsigned)got : lo, got);
+	rate = d->dev < 32 && d->fn < 8 && h->fn_rate[d->dev][d->fn] ? h->fn_rate[d->dev][d->fn] : h->ctr_rate;
+	guard = rate ? rate * (t1 - t0 + 2) : UINT64_MAX;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t l, hi;
+
+		memcpy(&l, buf + off[i] - lo, 4);
+		memcpy(&hi, buf + off[i] - lo + 4, 4);
+		val[i] = (uint64_t)hi << 32 | l;
+		if ((uint64_t)UINT32_MAX - l < guard &&
+		    (rc = ucb_pci_read_ctr_dwords(b, hw_pci_read, d, off[i], &val[i])))
+			return rc;
+	}
+	return 0;
 }
 
 static int hw_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned width, uint64_t val)
@@ -362,7 +493,6 @@ static int hw_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, un
 	if ((rc = pci_fd(b, d, 1, &fd)))
 		return rc;
 	n = pwrite(fd, &val, width, off);
-	close(fd);
 	if (n == (ssize_t)width)
 		return 0;
 	return ucb_seterr(b, n < 0 ? -errno : -EIO, "PCI %02x:%02x.%x offset 0x%x write: %s", d->bus, d->dev, d->fn,
@@ -388,29 +518,70 @@ static int lockdown(const struct hw *h, char *mode, size_t n)
 	return strcmp(mode, "none") != 0;
 }
 
-static int mmio_map(struct ucb *b, uint64_t pa, int write, volatile uint32_t **p, void **base, size_t *len)
+/* /dev/mem, opened once: for writing too where the user may, else
+ * read-only until a write asks again. */
+static int mem_open(struct ucb *b, int write)
+{
+	struct hw *h = H(b);
+	char dev[1200], mode[64];
+	int fd, e;
+
+	if (h->mem_fd >= 0 && (h->mem_rw || !write))
+		return 0;
+	path(h, dev, sizeof(dev), "/dev/mem");
+	fd = open(dev, O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd >= 0) {
+		/* pages mapped read-only stay so; new ones map writable */
+		if (h->mem_fd >= 0)
+			close(h->mem_fd);
+		h->mem_fd = fd;
+		h->mem_rw = 1;
+		return 0;
+	}
+	e = errno;
+	if (!write && (e == EACCES || e == EPERM || e == EROFS)) {
+		if ((fd = open(dev, O_RDONLY | O_SYNC | O_CLOEXEC)) >= 0) {
+			h->mem_fd = fd;
+			h->mem_rw = 0;
+			return 0;
+		}
+		e = errno;
+	}
+	if (lockdown(h, mode, sizeof(mode)))
+		return ucb_seterr(b, -EPERM,
+				  "%s: kernel lockdown (%s, e.g. Secure Boot) blocks /dev/mem: the IMC counters cannot be read; disable Secure Boot or boot with lockdown=none",
+				  dev, mode);
+	if (e == EACCES || e == EPERM)
+		return ucb_seterr(b, -EACCES, "%s: permission denied: /dev/mem needs root (CAP_SYS_RAWIO)", dev);
+	return ucb_seterr(b, -e, "%s: %s", dev, strerror(e));
+}
+
+/* The page around pa, mapped once and kept until the backend goes. */
+static int mmio_map(struct ucb *b, uint64_t pa, int write, volatile uint32_t **p)
 {
 	struct hw *h = H(b);
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t start = pa & ~(uint64_t)(page - 1);
+	struct page *pg = NULL;
 	char dev[1200], mode[64];
-	int fd;
+	void *base;
+	int rc;
 
+	for (unsigned i = 0; i < h->npages; i++)
+		if (h->pages[i].pa == start) {
+			pg = &h->pages[i];
+			if (pg->rw || !write) {
+				*p = (volatile uint32_t *)((char *)pg->p + (pa - start));
+				return 0;
+			}
+			break;
+		}
+	if ((rc = mem_open(b, write)))
+		return rc;
 	path(h, dev, sizeof(dev), "/dev/mem");
-	fd = open(dev, (write ? O_RDWR : O_RDONLY) | O_SYNC | O_CLOEXEC);
-	if (fd < 0) {
-		if (lockdown(h, mode, sizeof(mode)))
-			return ucb_seterr(b, -EPERM,
-					  "%s: kernel lockdown (%s, e.g. Secure Boot) blocks /dev/mem: the IMC counters cannot be read; disable Secure Boot or boot with lockdown=none",
-					  dev, mode);
-		if (errno == EACCES || errno == EPERM)
-			return ucb_seterr(b, -EACCES, "%s: permission denied: /dev/mem needs root (CAP_SYS_RAWIO)", dev);
-		return ucb_seterr(b, -errno, "%s: %s", dev, strerror(errno));
-	}
-	*len = (size_t)page;
-	*base = mmap(NULL, *len, PROT_READ | (write ? PROT_WRITE : 0), MAP_SHARED, fd, (off_t)start);
-	close(fd);
-	if (*base == MAP_FAILED) {
+	base = mmap(NULL, (size_t)page, PROT_READ | (h->mem_rw ? PROT_WRITE : 0), MAP_SHARED, h->mem_fd,
+		    (off_t)start);
+	if (base == MAP_FAILED) {
 		int e = errno;
 
 		if (lockdown(h, mode, sizeof(mode)))
@@ -421,46 +592,50 @@ static int mmio_map(struct ucb *b, uint64_t pa, int write, volatile uint32_t **p
 					  pa, dev);
 		return ucb_seterr(b, -e, "mapping 0x%" PRIx64 " from %s: %s", pa, dev, strerror(e));
 	}
-	*p = (volatile uint32_t *)((char *)*base + (pa - start));
+	if (!pg && h->npages < MAXPAGES) {
+		pg = &h->pages[h->npages++];
+	} else {
+		if (!pg) {
+			pg = &h->pages[h->page_next];
+			h->page_next = (h->page_next + 1) % MAXPAGES;
+		}
+		munmap(pg->p, (size_t)page);
+	}
+	*pg = (struct page){ start, base, h->mem_rw };
+	*p = (volatile uint32_t *)((char *)base + (pa - start));
 	return 0;
 }
 
 /* 32-bit loads only: a 64-bit load over two counters returns both, torn */
 static int hw_mmio_read(struct ucb *b, uint64_t pa, unsigned width, uint64_t *val)
 {
-	volatile uint32_t *p;
-	void *base;
-	size_t len;
+	volatile uint32_t *lo, *hi;
 	int rc;
 
 	*val = 0;
 	if ((width != 4 && width != 8) || pa % 4)
 		return ucb_seterr(b, -EINVAL, "MMIO read of %u bytes at 0x%" PRIx64 ": 4 or 8, aligned", width, pa);
-	if ((rc = mmio_map(b, pa, 0, &p, &base, &len)))
+	if ((rc = mmio_map(b, pa, 0, &lo)) || (width == 8 && (rc = mmio_map(b, pa + 4, 0, &hi))))
 		return rc;
-	*val = p[0];
+	*val = *lo;
 	if (width == 8)
-		*val |= (uint64_t)p[1] << 32;
-	munmap(base, len);
+		*val |= (uint64_t)*hi << 32;
 	return 0;
 }
 
 static int hw_mmio_write(struct ucb *b, uint64_t pa, unsigned width, uint64_t val)
 {
 	struct hw *h = H(b);
-	volatile uint32_t *p;
-	void *base;
-	size_t len;
+	volatile uint32_t *lo, *hi;
 	int rc;
 
 	if (!h->bar || pa < h->bar || !allowed(h, UCM_MMIO, pa - h->bar, width))
 		return refuse(b, "MMIO write at", pa);
-	if ((rc = mmio_map(b, pa, 1, &p, &base, &len)))
+	if ((rc = mmio_map(b, pa, 1, &lo)) || (width == 8 && (rc = mmio_map(b, pa + 4, 1, &hi))))
 		return rc;
-	p[0] = (uint32_t)val;
+	*lo = (uint32_t)val;
 	if (width == 8)
-		p[1] = (uint32_t)(val >> 32);
-	munmap(base, len);
+		*hi = (uint32_t)(val >> 32);
 	return 0;
 }
 
@@ -578,6 +753,12 @@ static void hw_destroy(struct ucb *b)
 			close(h->msr_fd[i]);
 	if (h->batch_fd >= 0)
 		close(h->batch_fd);
+	for (unsigned i = 0; i < h->npcifd; i++)
+		close(h->pcifd[i].fd);
+	for (unsigned i = 0; i < h->npages; i++)
+		munmap(h->pages[i].p, (size_t)sysconf(_SC_PAGESIZE));
+	if (h->mem_fd >= 0)
+		close(h->mem_fd);
 	free(h->allow);
 	free(h);
 	free(b);
@@ -590,6 +771,7 @@ static const struct ucb_ops hw_ops = {
 	.msr_batch = hw_msr_batch,
 	.pci_read = hw_pci_read,
 	.pci_write = hw_pci_write,
+	.pci_read_ctrs = hw_pci_read_ctrs,
 	.mmio_read = hw_mmio_read,
 	.mmio_write = hw_mmio_write,
 	.cpuid = hw_cpuid,
@@ -616,6 +798,7 @@ int ucb_hw_create(const struct ucb_hw_opts *o, struct ucb **out, char *err, size
 	for (unsigned i = 0; i < MAXCPU; i++)
 		h->msr_fd[i] = -1;
 	h->batch_fd = -1;
+	h->mem_fd = -1;
 	/* msr-safe when asked, or when it is there and the plain driver is not
 	 * usable; the plain msr driver otherwise */
 	h->msr_mode = o ? o->msr : UCB_HW_AUTO;
@@ -796,6 +979,35 @@ static int build_allow(struct hw *h, const struct ucm_platform *p)
 	return 0;
 }
 
+/* What a PCI counter of platform p can add in a microsecond at most: its
+ * box's largest increment per cycle (1 for a box without event codes: a
+ * fixed or free-running counter) at its clock's maximum, rounded up; per
+ * device and function in h->fn_rate, the largest in h->ctr_rate. */
+static void ctr_rates(struct hw *h, const struct ucm_platform *p)
+{
+	memset(h->fn_rate, 0, sizeof(h->fn_rate));
+	h->ctr_rate = 0;
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		const struct ucm_boxinst *bi = &p->boxes[i];
+		const struct ucm_boxtype *bt = bi->type;
+		uint64_t inc = 1, r;
+
+		if (bt->space != UCM_PCI || !bt->nctr)
+			continue;
+		for (unsigned c = 0; c < bt->ncodes; c++)
+			inc = bt->codes[c].max_inc > inc ? bt->codes[c].max_inc : inc;
+		r = (inc * p->clocks[bt->clock].hz_max + 999999) / 1000000;
+		h->ctr_rate = r > h->ctr_rate ? r : h->ctr_rate;
+		/* counters past 0xFFF are on the next function (UCM_PCI_FN) */
+		for (unsigned k = 0; k < bt->nregs; k++) {
+			unsigned fn = bi->fn + (unsigned)((bi->base + bt->regs[k].off) >> 12);
+
+			if (bt->regs[k].kind == UCM_K_CTR && bi->dev < 32 && fn < 8 && r > h->fn_rate[bi->dev][fn])
+				h->fn_rate[bi->dev][fn] = r;
+		}
+	}
+}
+
 int ucb_hw_allow(struct ucb *b, const struct ucm_platform *p, uint64_t mmio_base)
 {
 	struct hw *h = H(b);
@@ -806,9 +1018,12 @@ int ucb_hw_allow(struct ucb *b, const struct ucm_platform *p, uint64_t mmio_base
 	h->nbus = 0;
 	h->plat = p;
 	h->bar = mmio_base;
+	h->ctr_rate = 0;
+	memset(h->fn_rate, 0, sizeof(h->fn_rate));
 	if (!p)
 		return 0;
 	find_buses(b, p);
+	ctr_rates(h, p);
 	snprintf(h->bus_names, sizeof(h->bus_names), "none found");
 	for (unsigned i = 0, k = 0; i < h->nbus; i++)
 		k += (unsigned)snprintf(h->bus_names + k, sizeof(h->bus_names) - k, "%s%02x", i ? " " : "", h->bus[i]);

@@ -103,6 +103,37 @@ static int rec_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, un
 		      d->fn, off, w, rc ? 0 : *val);
 }
 
+/* As the single dword reads that define the operation (ucb.h), so that a
+ * log says the same whether the inner backend reads a counter block at
+ * once (the hardware) or dword by dword (the simulator), and a replay,
+ * which reads dwords, matches it.  The values logged are the inner
+ * backend's: high, low, high with the high dword unchanged.  A backend
+ * that reads the block at once fails it whole: the failure is logged at
+ * the block's first dword. */
+#define PCIRD_FMT "pcird %04x:%02x:%02x.%x 0x%x %u -> 0x%" PRIx64
+static int rec_pci_read_ctrs(struct ucb *b, const struct ucb_pci *d, const unsigned *off, unsigned n,
+			     uint64_t *val)
+{
+	struct ucb *in = R(b)->inner;
+	int rc = 0;
+
+	if (!in->ops->pci_read_ctrs) {
+		for (unsigned i = 0; i < n && !rc; i++)
+			rc = ucb_pci_read_ctr_dwords(b, rec_pci_read, d, off[i], &val[i]);
+		return rc;
+	}
+	if ((rc = ucb_pci_read_ctrs(in, d, off, n, val)))
+		return logged(b, rc, PCIRD_FMT, d->seg, d->bus, d->dev, d->fn, off[0] + 4, 4u, (uint64_t)0);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t hi = val[i] >> 32, lo = val[i] & 0xFFFFFFFFu;
+
+		logged(b, 0, PCIRD_FMT, d->seg, d->bus, d->dev, d->fn, off[i] + 4, 4u, hi);
+		logged(b, 0, PCIRD_FMT, d->seg, d->bus, d->dev, d->fn, off[i], 4u, lo);
+		logged(b, 0, PCIRD_FMT, d->seg, d->bus, d->dev, d->fn, off[i] + 4, 4u, hi);
+	}
+	return 0;
+}
+
 static int rec_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t val)
 {
 	return logged(b, ucb_pci_write(R(b)->inner, d, off, w, val),
@@ -169,6 +200,7 @@ static const struct ucb_ops rec_ops = {
 	.msr_batch = rec_msr_batch,
 	.pci_read = rec_pci_read,
 	.pci_write = rec_pci_write,
+	.pci_read_ctrs = rec_pci_read_ctrs,
 	.mmio_read = rec_mmio_read,
 	.mmio_write = rec_mmio_write,
 	.cpuid = rec_cpuid,

@@ -85,6 +85,8 @@ struct ucd {
 	int started, running;
 	uint64_t t_start, t_last;
 	uint64_t overflows, freezes, pmis;
+	uint64_t gstat[8];       /* each socket's global status, read with the counters */
+	int gstat_valid;         /* gstat is this sample's (read_all, then service_status) */
 	int pmi_mode;            /* waiting for PMIs, not polling every counter */
 	int freeze_on_pmi;       /* the user's, or sampling's */
 	size_t nsamples, samples_cap;

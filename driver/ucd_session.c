@@ -784,8 +784,9 @@ static int service_status(struct ucd *d, uint64_t t_pmi)
 	const struct ucm_boxinst *sb = global_box(d, &sdef, UCM_K_GLOBAL_STATUS);
 	const struct ucm_boxinst *gb = global_box(d, &gdef, UCM_K_GLOBAL_CTL);
 	uint64_t mine = our_status_bits(d);
-	int rc;
+	int rc, have = d->gstat_valid;
 
+	d->gstat_valid = 0; /* one sample's, used once */
 	if (!sb || !mine)
 		return 0;
 	for (unsigned s = 0; s < d->nsockets; s++) {
@@ -795,7 +796,9 @@ static int service_status(struct ucd *d, uint64_t t_pmi)
 		int frozen = 0;
 
 		ucd_reg_of(d, s, sb, sdef, &r);
-		if ((rc = reg_read(d, &r, &v)))
+		if (have)
+			v = d->gstat[s]; /* read with the counters (read_all) */
+		else if ((rc = reg_read(d, &r, &v)))
 			return rc;
 		if (!(v & mine))
 			continue;
@@ -875,35 +878,86 @@ static void accumulate(struct ucd_ctr *c, uint64_t v, int first)
 	c->last = v;
 }
 
-/* One sample: the MSR counters in one batch (one system call where the
- * backend can), then the others, then shared counters copy their source. */
-static int read_all(struct ucd *d, int first)
+/* One sample at the least system calls a backend allows: each PCI
+ * function's counters in one block read (ucb_pci_read_ctrs: the hardware
+ * backend reads the block they span at once), the MMIO counters (a mapping
+ * kept by the backend), then every MSR counter and, when the status will
+ * be serviced (status), each socket's global status in one batch (one
+ * system call where the backend can).  The status comes last, after every
+ * counter read, as count_wrap() expects; service_status() takes it from
+ * here.  Shared counters copy their source. */
+static int read_all(struct ucd *d, int first, int status)
 {
-	struct ucb_msr_op *ops = malloc(d->nctr * sizeof(*ops) + 1);
-	size_t n = 0;
+	const struct ucm_regdef *sdef;
+	const struct ucm_boxinst *sb = global_box(d, &sdef, UCM_K_GLOBAL_STATUS);
+	size_t nops = 0, nstat = 0, cap = d->nctr + d->nsockets + 1;
+	struct ucb_msr_op *ops = malloc(cap * sizeof(*ops));
+	uint64_t *val = calloc(2 * cap, sizeof(*val)); /* by counter, then one block's */
+	unsigned *off = malloc(cap * sizeof(*off));
+	size_t *idx = malloc(cap * sizeof(*idx));
+	uint8_t *got = calloc(cap, 1);
 	int rc = 0;
 
-	if (!ops)
-		return ucd_seterr(d, -ENOMEM, "out of memory");
-	for (size_t j = 0; j < d->nctr; j++) {
-		const struct ucd_ctr *c = &d->ctr[j];
-
-		if (c->shared_with < 0 && c->ctr.space == UCM_MSR)
-			ops[n++] = (struct ucb_msr_op){ c->ctr.cpu, (uint32_t)c->ctr.addr, 0, 0, 0 };
+	d->gstat_valid = 0;
+	if (!ops || !val || !off || !idx || !got) {
+		rc = ucd_seterr(d, -ENOMEM, "out of memory");
+		goto out;
 	}
-	if (n && (rc = ucb_msr_batch(d->be, ops, (unsigned)n)))
+	for (size_t j = 0; !rc && j < d->nctr; j++) {
+		const struct ucd_reg *r = &d->ctr[j].ctr;
+		unsigned n = 0;
+
+		if (d->ctr[j].shared_with >= 0 || got[j] || r->space != UCM_PCI || r->def->layout->width <= 32)
+			continue;
+		for (size_t k = j; k < d->nctr; k++) {
+			const struct ucd_reg *q = &d->ctr[k].ctr;
+
+			if (d->ctr[k].shared_with >= 0 || got[k] || q->space != UCM_PCI || q->def->layout->width <= 32 ||
+			    memcmp(&q->pci, &r->pci, sizeof(r->pci)))
+				continue;
+			off[n] = (unsigned)q->addr;
+			idx[n++] = k;
+			got[k] = 1;
+		}
+		if ((rc = ucb_pci_read_ctrs(d->be, &r->pci, off, n, val + d->nctr))) {
+			rc = be_err(d, rc, "reading", r);
+			break;
+		}
+		for (unsigned i = 0; i < n; i++)
+			val[idx[i]] = val[d->nctr + i];
+	}
+	for (size_t j = 0; !rc && j < d->nctr; j++) {
+		struct ucd_ctr *c = &d->ctr[j];
+
+		if (c->shared_with >= 0 || got[j])
+			continue;
+		if (c->ctr.space == UCM_MSR) {
+			ops[nops++] = (struct ucb_msr_op){ c->ctr.cpu, (uint32_t)c->ctr.addr, 0, 0, 0 };
+		} else {
+			rc = reg_read(d, &c->ctr, &val[j]);
+			got[j] = 1;
+		}
+	}
+	if (!rc && status && sb && sb->type->space == UCM_MSR && our_status_bits(d))
+		for (unsigned s = 0; s < d->nsockets; s++) {
+			struct ucd_reg r;
+
+			ucd_reg_of(d, s, sb, sdef, &r);
+			ops[nops++] = (struct ucb_msr_op){ r.cpu, (uint32_t)r.addr, 0, 0, 0 };
+			nstat++;
+		}
+	if (!rc && nops && (rc = ucb_msr_batch(d->be, ops, (unsigned)nops)))
 		rc = ucd_seterr(d, rc, "reading counters: %s", ucb_error(d->be));
 	for (size_t j = 0, k = 0; !rc && j < d->nctr; j++) {
 		struct ucd_ctr *c = &d->ctr[j];
-		uint64_t v;
 
-		if (c->shared_with >= 0)
-			continue;
-		if (c->ctr.space == UCM_MSR) {
-			accumulate(c, ops[k++].val, first);
-		} else if (!(rc = reg_read(d, &c->ctr, &v))) {
-			accumulate(c, v, first);
-		}
+		if (c->shared_with < 0)
+			accumulate(c, got[j] ? val[j] : ops[k++].val, first);
+	}
+	if (!rc && nstat) {
+		for (unsigned s = 0; s < d->nsockets; s++)
+			d->gstat[s] = ops[nops - nstat + s].val;
+		d->gstat_valid = 1;
 	}
 	for (size_t j = 0; !rc && j < d->nctr; j++) {
 		struct ucd_ctr *c = &d->ctr[j];
@@ -913,7 +967,12 @@ static int read_all(struct ucd *d, int first)
 			c->last = d->ctr[c->shared_with].last;
 		}
 	}
+out:
 	free(ops);
+	free(val);
+	free(off);
+	free(idx);
+	free(got);
 	return rc;
 }
 
@@ -1119,7 +1178,7 @@ int ucd_start(struct ucd *d)
 		if ((rc = reg_write(d, &c->ctl, v)))
 			return rc;
 	}
-	if ((rc = service_status(d, 0)) || (rc = read_all(d, 1)))
+	if ((rc = service_status(d, 0)) || (rc = read_all(d, 1, 0)))
 		return rc;
 	d->started = 1;
 	if ((rc = ucb_now_ns(d->be, &d->t_start)))
@@ -1140,7 +1199,7 @@ int ucd_sample(struct ucd *d)
 		return ucd_seterr(d, -EINVAL, "not started");
 	if ((rc = ucb_now_ns(d->be, &t)))
 		return ucd_seterr(d, rc, "clock: %s", ucb_error(d->be));
-	if ((rc = read_all(d, 0)) || (rc = service_status(d, t)))
+	if ((rc = read_all(d, 0, 1)) || (rc = service_status(d, t)))
 		return rc;
 	if ((rc = ucb_now_ns(d->be, &d->t_last)))
 		return ucd_seterr(d, rc, "clock: %s", ucb_error(d->be));
