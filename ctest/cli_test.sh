@@ -188,6 +188,56 @@ case_snbep_stat() {
 	done
 }
 
+# Linux perf's PMU names and format terms (issue 16, item 2): perf command
+# lines of each platform count what the model counted.  Counter counts:
+# skl one per named PMU plus the four CBos of uncore_cbox; the Xeons one
+# per PMU a socket (two sockets), the unnumbered uncore_imc being the four
+# channels (snbep) and uncore_r3qpi the two links (ivt).
+case_perf_names() {
+	local l
+	run stat --check --duration 0.02 -x, -e 'uncore_cbox_0/event=0x34,umask=0x8f/,uncore_arb/event=0x81,umask=0x01/,uncore_imc/data_reads/,uncore_cbox_1/clockticks/,uncore_cbox/event=0x22,umask=0x41,edge,cmask=1/'
+	expect_rc 0
+	grep -qxF "uncore: check: 8 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err" || fail "$last: no check line for 8 counters: $(cat "$work/err")"
+	grep -qE '^[0-9]+,,uncore_cbox_0/event=0x34,umask=0x8f/,' "$work/out" || fail "$last: $(cat "$work/out")"
+	run stat --platform snbep --check --duration 0.02 -e 'uncore_ubox/event=0xff/,uncore_cbox_0/event=0x35,umask=0x03,filter_opc=0x182/,uncore_imc_0/cas_count_read/,uncore_imc/cas_count_write/,uncore_pcu/event=0x80,occ_sel=1/,uncore_qpi_1/drs_data/,uncore_ha/event=0x01,umask=0x03/,uncore_r2pcie/event=0x01/,uncore_r3qpi_0/event=0x01/'
+	expect_rc 0
+	grep -qxF "uncore: check: 24 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err" || fail "$last: no check line for 24 counters: $(cat "$work/err")"
+	run stat --platform ivt --check --duration 0.02 -e 'uncore_ubox/event=0xff/,uncore_cbox_0/event=0x34,umask=0x03,filter_state=0x1f/,uncore_imc_0/cas_count_read/,uncore_ha_1/event=0x01,umask=0x03/,uncore_irp/event=0x15,umask=0x01/,uncore_qpi_0/event=0x14/,uncore_pcu/event=0x80,occ_sel=1/,uncore_r3qpi/event=0x01/'
+	expect_rc 0
+	grep -qxF "uncore: check: 18 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err" || fail "$last: no check line for 18 counters: $(cat "$work/err")"
+	# the third QPI port and R3QPI link of a --qpi-links 3 part (ivt V23)
+	run stat --platform ivt --qpi-links 3 --check --duration 0.001 -e 'uncore_qpi_2/event=0x14/,uncore_r3qpi_2/event=0x01/'
+	expect_rc 0
+	grep -qxF "uncore: check: 4 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err" || fail "$last: no check line for 4 counters: $(cat "$work/err")"
+	# what perf would refuse is a usage error naming the term and the
+	# kernel's formats
+	run stat --platform ivt -e 'uncore_cbox_0/event=0x34,umask=0x03,inv/'
+	expect_rc 2
+	expect_err "'inv' is not a format of perf's uncore_cbox (Linux defines: event, umask, edge, tid_en, thresh,"
+	expect_no_stdout
+	# list: each event's perf spelling and the PMUs
+	run list
+	expect_rc 0
+	grep -qxF '      perf: uncore_cbox/event=0x34,umask=0x8f/' "$work/out" || fail "$last: no perf line"
+	grep -qxF '      perf: uncore_cbox_0/event=0xff/' "$work/out" || fail "$last: no perf line for the clock"
+	grep -qxF '      perf: uncore_imc/event=0x01/' "$work/out" || fail "$last: no perf line for data reads"
+	for l in '    uncore_cbox_0 .. uncore_cbox_3 (or uncore_cbox: every one)' '    uncore_arb' '    uncore_imc'; do
+		grep -qxF -- "$l" "$work/out" || fail "$last: no PMU line '$l'"
+	done
+	run list --platform ivt --json
+	expect_rc 0
+	python3 - "$work/out" <<'PY' || fail "$last: JSON"
+import json, sys
+ev = {e["name"]: e for e in json.load(open(sys.argv[1]))}
+assert ev["UNC_M_CAS_COUNT.RD"]["perf"] == "uncore_imc/event=0x04,umask=0x03/", ev["UNC_M_CAS_COUNT.RD"]
+assert ev["UNC_P_POWER_STATE_OCCUPANCY.CORES_C0"]["perf"] == "uncore_pcu/event=0x80,occ_sel=1/"
+PY
+}
+
 case_check() {
 	run stat --check --duration 0.2
 	expect_rc 0
@@ -304,12 +354,13 @@ case_stat_json() {
 	python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' <"$work/out" ||
 		fail "$last: a line is not JSON"
 	cat >"$work/check.py" <<'EOF'
-import json, sys
+import json, re, sys
 want = sys.argv[1:]
 objs = [json.loads(l) for l in sys.stdin]
 assert [o["event"] for o in objs] == want, [o.get("event") for o in objs]
 for o in objs:
-    assert o["counter-value"].isdigit() and int(o["counter-value"]) > 0, o
+    # perf prints the count as a string of "%f"
+    assert re.fullmatch(r"[0-9]+\.000000", o["counter-value"]) and float(o["counter-value"]) > 0, o
     assert isinstance(o["event-runtime"], int) and o["event-runtime"] > 0, o
     assert o["pcnt-running"] == 100.0 and o["unit"] == "", o
     unit = "GHz" if o["event"] == "UNC_CLOCK.SOCKET" else "GB/s" if o["event"].startswith("DRAM_DATA") else None
@@ -648,8 +699,9 @@ for k in range(3):
     assert [o.get("event") for o in grp[:2]] == ["data_reads", "data_writes"], grp
     assert [o.get("metric") for o in grp[2:]] == ["rd_bw", "ratio", "zero"], grp
     assert len({o["interval"] for o in grp}) == 1, grp
-    assert abs(grp[2]["metric-value"] - grp[0]["metric-value"]) < 1e-9, grp
-    assert grp[4]["metric-value"] is None and grp[4]["metric-unit"] == "", grp
+    # strings of "%f", as perf prints them; 0/0 is "nan"
+    assert abs(float(grp[2]["metric-value"]) - float(grp[0]["metric-value"])) < 1e-5, grp
+    assert grp[4]["metric-value"] == "nan" and grp[4]["metric-unit"] == "", grp
 ' <"$work/out" >"$work/why" 2>&1 || fail "$last: $(cat "$work/why")"
 
 	run stat -M "$own_metrics" --per-socket --duration 0.2

@@ -391,6 +391,30 @@ static const char *filter_name(const struct ucm_event *e, unsigned k)
 	return rd ? rd->layout->name : "filter";
 }
 
+/* Linux perf's PMUs of the platform, with their formats and aliases. */
+static void list_perf_pmus(const struct ucm_platform *p, FILE *f)
+{
+	char fmts[512];
+
+	if (!p->nperfpmus)
+		return;
+	fprintf(f, "\nLinux perf's PMU names (-e PMU/terms/ as perf takes them)\n\n");
+	for (unsigned i = 0; i < p->nperfpmus; i++) {
+		const struct ucm_perfpmu *pm = &p->perfpmus[i];
+
+		ucd_perf_formats(pm, fmts, sizeof(fmts));
+		if (pm->numbered)
+			fprintf(f, "    %s_0 .. %s_%u (or %s: every one)\n", pm->name, pm->name,
+				pm->box->ninst_default - 1, pm->name);
+		else
+			fprintf(f, "    %s\n", pm->name);
+		fprintf(f, "        [%s; %s]\n        formats: %s\n", pm->box->name, pm->cite, fmts);
+		for (unsigned k = 0; k < pm->naliases; k++)
+			fprintf(f, "%s%s=%s%s", k ? "" : "        events: ", pm->aliases[k].name,
+				pm->aliases[k].terms, k + 1 < pm->naliases ? ", " : "\n");
+	}
+}
+
 static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 {
 	if (o->list_metrics)
@@ -402,7 +426,7 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 		for (unsigned i = 0; i < p->nevents; i++) {
 			const struct ucm_event *e = &p->events[i];
 			const struct ucm_evcode *ec = ucm_code_named(e->box, e->code);
-			char ctrs[64];
+			char ctrs[64], perf[160];
 
 			json_t *ev;
 
@@ -412,6 +436,8 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 				       (int)e->code, "umask", (int)e->umask, "thresh", (int)e->thresh,
 				       "counters", ctrs, "max_inc", ec ? (int)ec->max_inc : 0,
 				       "description", e->desc, "source", e->cite);
+			if (ev && ucd_perf_name(p, e, perf, sizeof(perf)))
+				json_object_set_new(ev, "perf", json_string(perf));
 			if (ev && e->nfilt) {
 				/* the filter register values the event needs (Table 2-92) */
 				json_t *fl = json_object();
@@ -433,7 +459,7 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 	fprintf(f, "%s uncore events (%s)\n\n", p->title, p->name);
 	for (unsigned i = 0; i < p->nevents; i++) {
 		const struct ucm_event *e = &p->events[i];
-		char ctrs[64];
+		char ctrs[64], perf[160];
 
 		counters_of(e, ctrs, sizeof(ctrs));
 		fprintf(f, "  %s%s%s%s\n", e->name, e->alias ? " (" : "", e->alias ? e->alias : "",
@@ -443,8 +469,11 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 		for (unsigned k = 0; k < e->nfilt; k++)
 			fprintf(f, " %s=0x%x", filter_name(e, k), e->filt[k].val);
 		fprintf(f, " counters %s; %s]\n", ctrs, e->cite);
+		if (ucd_perf_name(p, e, perf, sizeof(perf)))
+			fprintf(f, "      perf: %s\n", perf);
 		fprintf(f, "      %s\n", e->desc);
 	}
+	list_perf_pmus(p, f);
 	if (p->nmetrics) {
 		fputc('\n', f);
 		return list_metrics(o, p, f);

@@ -87,14 +87,16 @@ static void print_line(struct statctx *c, double t_s, int interval, const char *
 			json_object_set_new(j, "socket", json_string(sock));
 			json_object_set_new(j, "aggregate-number", json_integer(units));
 		}
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)count);
+		/* perf prints both values as strings of "%f" */
+		snprintf(num, sizeof(num), "%llu.000000", (unsigned long long)count);
 		json_object_set_new(j, "counter-value", json_string(num));
 		json_object_set_new(j, "unit", json_string(""));
 		json_object_set_new(j, "event", json_string(ei->name));
 		json_object_set_new(j, "event-runtime", json_integer((json_int_t)ns));
 		json_object_set_new(j, "pcnt-running", json_real(100.0));
 		if (mu) {
-			json_object_set_new(j, "metric-value", json_real(mv));
+			snprintf(num, sizeof(num), "%f", mv);
+			json_object_set_new(j, "metric-value", json_string(num));
 			json_object_set_new(j, "metric-unit", json_string(mu));
 		}
 		put_json(c, j);
@@ -149,7 +151,10 @@ static void print_metric(struct statctx *c, double t_s, int interval, const char
 		if (sock)
 			json_object_set_new(j, "socket", json_string(sock));
 		json_object_set_new(j, "metric", json_string(name));
-		json_object_set_new(j, "metric-value", isfinite(v) ? json_real(v) : json_null());
+		/* a string of "%f", as perf prints it: "nan" for NaN */
+		if (isfinite(v))
+			snprintf(val, sizeof(val), "%f", v);
+		json_object_set_new(j, "metric-value", json_string(val));
 		json_object_set_new(j, "metric-unit", json_string(unit));
 		json_object_set_new(j, "event-runtime", json_integer((json_int_t)ns));
 		put_json(c, j);

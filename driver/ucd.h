@@ -55,6 +55,17 @@ uint64_t ucd_mmio_base(const struct ucd *d);
  * (cbo0/event=0x34,umask=0x8f,thresh=1,inv,edge/, cbo/.../ for every CBo,
  * imc/data_reads/).  Errors name the token and its column in the string. */
 int ucd_add_events(struct ucd *d, const char *list);
+/* Linux perf's names (the platform's struct ucm_perfpmu tables): an event
+ * string accepts perf's PMU names (uncore_cbox_0, uncore_cbox for every
+ * CBo, uncore_imc, uncore_qpi_1, ...) with exactly the format terms, the
+ * widths and the event aliases the kernel defines for that PMU.  The perf
+ * spelling of a named event ("uncore_cbox/event=0x34,umask=0x8f/") in buf:
+ * 1, or 0 when perf's formats cannot say it (filter register values, a
+ * box without a perf PMU). */
+int ucd_perf_name(const struct ucm_platform *p, const struct ucm_event *e, char *buf, size_t n);
+/* A perf PMU's format names, comma-separated. */
+void ucd_perf_formats(const struct ucm_perfpmu *pm, char *buf, size_t n);
+
 /* The platform's default event set for a bare 'stat'. */
 const char *ucd_default_events(const struct ucd *d);
 

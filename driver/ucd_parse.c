@@ -45,6 +45,8 @@ static int teq(const char *a, size_t n, const char *b)
 	return b && strlen(b) == n && strncasecmp(a, b, n) == 0;
 }
 
+static int parse_num(const char *s, size_t n, uint64_t *v);
+
 /* A row matches by full name, alias, or the name without UNC_<BOX>_. */
 static int row_matches(const struct ucm_event *e, const char *s, size_t n)
 {
@@ -131,33 +133,53 @@ enum xkind {
 	XT_MASK,      /* every mask-side filter field of the role */
 	XT_REG_MATCH, /* the whole register that holds the role's match field */
 	XT_REG_MASK,  /* the whole register that holds the role's mask field */
+	XT_FNAME,     /* a filter field by its table name (.fname) */
 };
 
+/* part: a gathered term that holds only attribute bits alo..ahi (perf's
+ * match_rnid30 and match_rnid4 halves of the QPI RNID); input only. */
 static const struct xterm {
 	const char *name;
 	uint8_t kind, role, arg;
+	uint8_t part, alo, ahi;
+	const char *fname;
 } xterms[] = {
-	{ "occ_sel", XT_CTL, UCM_R_OCC_SEL, 0 },     { "occ_invert", XT_CTL, UCM_R_OCC_INV, 0 },
-	{ "occ_edge", XT_CTL, UCM_R_OCC_EDGE, 0 },   { "tid_en", XT_CTL, UCM_R_TID_EN, 0 },
-	{ "filter_tid", XT_FIELD, UCM_R_FILT_TID, 0 }, { "filter_nid", XT_FIELD, UCM_R_FILT_NID, 0 },
-	{ "filter_state", XT_FIELD, UCM_R_FILT_STATE, 0 },
-	{ "filter_opc", XT_FIELD, UCM_R_FILT_OPC, 0 },
-	{ "filter_band0", XT_FIELD, UCM_R_FILT_BAND, 0 },
-	{ "filter_band1", XT_FIELD, UCM_R_FILT_BAND, 1 },
-	{ "filter_band2", XT_FIELD, UCM_R_FILT_BAND, 2 },
-	{ "filter_band3", XT_FIELD, UCM_R_FILT_BAND, 3 },
-	{ "filter_addr", XT_MATCH, UCM_R_FILT_ADDR, 0 },
-	{ "match0", XT_REG_MATCH, UCM_R_FILT_MC, 0 },  { "match1", XT_REG_MATCH, UCM_R_FILT_RDS, 0 },
-	{ "mask0", XT_REG_MASK, UCM_R_FILT_MC, 0 },    { "mask1", XT_REG_MASK, UCM_R_FILT_RDS, 0 },
-	{ "match_mc", XT_MATCH, UCM_R_FILT_MC, 0 },    { "mask_mc", XT_MASK, UCM_R_FILT_MC, 0 },
-	{ "match_opc", XT_MATCH, UCM_R_FILT_PKT_OPC, 0 },
-	{ "mask_opc", XT_MASK, UCM_R_FILT_PKT_OPC, 0 },
-	{ "match_vnw", XT_MATCH, UCM_R_FILT_VNW, 0 },  { "mask_vnw", XT_MASK, UCM_R_FILT_VNW, 0 },
-	{ "match_dnid", XT_MATCH, UCM_R_FILT_DNID, 0 },
-	{ "mask_dnid", XT_MASK, UCM_R_FILT_DNID, 0 },
-	{ "match_rnid", XT_MATCH, UCM_R_FILT_RNID, 0 },
-	{ "mask_rnid", XT_MASK, UCM_R_FILT_RNID, 0 },
-	{ "match_rds", XT_MATCH, UCM_R_FILT_RDS, 0 },  { "mask_rds", XT_MASK, UCM_R_FILT_RDS, 0 },
+	{ "occ_sel", XT_CTL, UCM_R_OCC_SEL, 0, 0, 0, 0, NULL },
+	{ "occ_invert", XT_CTL, UCM_R_OCC_INV, 0, 0, 0, 0, NULL },
+	{ "occ_edge", XT_CTL, UCM_R_OCC_EDGE, 0, 0, 0, 0, NULL },
+	{ "tid_en", XT_CTL, UCM_R_TID_EN, 0, 0, 0, 0, NULL },
+	{ "filter_tid", XT_FIELD, UCM_R_FILT_TID, 0, 0, 0, 0, NULL },
+	{ "filter_nid", XT_FIELD, UCM_R_FILT_NID, 0, 0, 0, 0, NULL },
+	{ "filter_state", XT_FIELD, UCM_R_FILT_STATE, 0, 0, 0, 0, NULL },
+	{ "filter_opc", XT_FIELD, UCM_R_FILT_OPC, 0, 0, 0, 0, NULL },
+	{ "filter_band0", XT_FIELD, UCM_R_FILT_BAND, 0, 0, 0, 0, NULL },
+	{ "filter_band1", XT_FIELD, UCM_R_FILT_BAND, 1, 0, 0, 0, NULL },
+	{ "filter_band2", XT_FIELD, UCM_R_FILT_BAND, 2, 0, 0, 0, NULL },
+	{ "filter_band3", XT_FIELD, UCM_R_FILT_BAND, 3, 0, 0, 0, NULL },
+	{ "filter_addr", XT_MATCH, UCM_R_FILT_ADDR, 0, 0, 0, 0, NULL },
+	{ "match0", XT_REG_MATCH, UCM_R_FILT_MC, 0, 0, 0, 0, NULL },
+	{ "match1", XT_REG_MATCH, UCM_R_FILT_RDS, 0, 0, 0, 0, NULL },
+	{ "mask0", XT_REG_MASK, UCM_R_FILT_MC, 0, 0, 0, 0, NULL },
+	{ "mask1", XT_REG_MASK, UCM_R_FILT_RDS, 0, 0, 0, 0, NULL },
+	{ "match_mc", XT_MATCH, UCM_R_FILT_MC, 0, 0, 0, 0, NULL },
+	{ "mask_mc", XT_MASK, UCM_R_FILT_MC, 0, 0, 0, 0, NULL },
+	{ "match_opc", XT_MATCH, UCM_R_FILT_PKT_OPC, 0, 0, 0, 0, NULL },
+	{ "mask_opc", XT_MASK, UCM_R_FILT_PKT_OPC, 0, 0, 0, 0, NULL },
+	{ "match_vnw", XT_MATCH, UCM_R_FILT_VNW, 0, 0, 0, 0, NULL },
+	{ "mask_vnw", XT_MASK, UCM_R_FILT_VNW, 0, 0, 0, 0, NULL },
+	{ "match_dnid", XT_MATCH, UCM_R_FILT_DNID, 0, 0, 0, 0, NULL },
+	{ "mask_dnid", XT_MASK, UCM_R_FILT_DNID, 0, 0, 0, 0, NULL },
+	{ "match_rnid", XT_MATCH, UCM_R_FILT_RNID, 0, 0, 0, 0, NULL },
+	{ "mask_rnid", XT_MASK, UCM_R_FILT_RNID, 0, 0, 0, 0, NULL },
+	{ "match_rds", XT_MATCH, UCM_R_FILT_RDS, 0, 0, 0, 0, NULL },
+	{ "mask_rds", XT_MASK, UCM_R_FILT_RDS, 0, 0, 0, 0, NULL },
+	{ "match_rnid30", XT_MATCH, UCM_R_FILT_RNID, 0, 1, 0, 3, NULL },
+	{ "match_rnid4", XT_MATCH, UCM_R_FILT_RNID, 0, 1, 4, 4, NULL },
+	{ "mask_rnid30", XT_MASK, UCM_R_FILT_RNID, 0, 1, 0, 3, NULL },
+	{ "mask_rnid4", XT_MASK, UCM_R_FILT_RNID, 0, 1, 4, 4, NULL },
+	/* the v2 CBo's FILTER1 nc and isoc (IVT Table 2-17; perf's names) */
+	{ "filter_nc", XT_FNAME, 0, 0, 0, 0, 0, "nc" },
+	{ "filter_isoc", XT_FNAME, 0, 0, 0, 0, 0, "isoc" },
 };
 
 #define NXTERMS (sizeof(xterms) / sizeof(xterms[0]))
@@ -167,7 +189,26 @@ static int xfield_of(const struct xterm *x, const struct ucm_field *f)
 {
 	int mask = x->kind == XT_MASK || x->kind == XT_REG_MASK;
 
-	return f->role == x->role && UCM_FA_IS_MASK(f->arg) == mask;
+	if (x->kind == XT_FNAME || f->role != x->role || UCM_FA_IS_MASK(f->arg) != mask)
+		return 0;
+	return !x->part || (UCM_FA_BIT(f->arg) >= x->alo &&
+			    UCM_FA_BIT(f->arg) + (unsigned)(f->hi - f->lo) <= x->ahi);
+}
+
+/* A filter field of the box by its table name, and its register's .idx. */
+static const struct ucm_field *fname_field(const struct ucm_boxtype *bt, const char *name,
+					   unsigned *idx)
+{
+	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
+		const struct ucm_layout *l = filter_layout(bt, k);
+
+		for (unsigned i = 0; l && i < l->nfields; i++)
+			if (!strcmp(l->fields[i].name, name)) {
+				*idx = k;
+				return &l->fields[i];
+			}
+	}
+	return NULL;
 }
 
 /* The filter register .idx a register term writes, -1: none on this box. */
@@ -350,6 +391,11 @@ static void canonical(struct ucd_ev *e)
 			show = f && (e->filt_mask[fi] & ucm_field_mask(f));
 			v = f ? ucm_field_get(f, e->filt[fi]) : 0;
 			break;
+		case XT_FNAME:
+			f = fname_field(e->box, x->fname, &fi);
+			show = f && (e->filt_mask[fi] & ucm_field_mask(f));
+			v = f ? ucm_field_get(f, e->filt[fi]) : 0;
+			break;
 		case XT_REG_MATCH:
 		case XT_REG_MASK: {
 			int r = xreg_idx(e->box, x);
@@ -359,6 +405,8 @@ static void canonical(struct ucd_ev *e)
 			break;
 		}
 		default:
+			if (x->part)
+				break;
 			/* a box with register terms shows those instead */
 			for (size_t j = 0; j < NXTERMS; j++)
 				if ((xterms[j].kind == XT_REG_MATCH || xterms[j].kind == XT_REG_MASK) &&
@@ -434,11 +482,134 @@ static int parse_num(const char *s, size_t n, uint64_t *v)
 	return errno || *end ? -1 : 0;
 }
 
-/* "cbo", "cbo0", "cbo_0", "uncore_cbo_1": box type and instance (-1). */
-static int parse_pmu(struct ucd *d, const struct tok *t, const char *s, size_t n,
-		     const struct ucm_boxtype **bt, int *inst)
+/* ---- Linux perf's names (struct ucm_perfpmu: data of each platform) ---- */
+
+/* Format "name" of a perf PMU: its width in bits (the sum of its bit
+ * ranges, "config:0-7,21" is 9) and its kernel spec; 0: no such format. */
+static unsigned perf_format(const struct ucm_perfpmu *pm, const char *k, size_t kn, const char **spec,
+			    size_t *specn)
+{
+	const char *f = pm->formats;
+
+	while (*f) {
+		const char *end = strchr(f, ';'), *eq = strchr(f, '=');
+		unsigned w = 0;
+
+		if (!end)
+			end = f + strlen(f);
+		if (eq && eq < end && (size_t)(eq - f) == kn &&
+		    !strncasecmp(f, k, kn)) {
+			const char *r = strchr(eq, ':');
+
+			*spec = eq + 1;
+			*specn = (size_t)(end - eq - 1);
+			/* ranges "a-b" or "a", comma-separated, after "configN:" */
+			while (r && r < end) {
+				char *q;
+				unsigned long lo = strtoul(r + 1, &q, 10), hi = lo;
+
+				if (*q == '-')
+					hi = strtoul(q + 1, &q, 10);
+				w += (unsigned)(hi - lo + 1);
+				r = *q == ',' ? q : NULL;
+			}
+			return w;
+		}
+		f = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* The format names of a perf PMU, comma-separated, for messages. */
+static void perf_format_names(const struct ucm_perfpmu *pm, char *buf, size_t n)
+{
+	const char *f = pm->formats;
+	size_t k = 0;
+
+	buf[0] = 0;
+	while (*f && k + 1 < n) {
+		size_t len = strcspn(f, "=;");
+
+		k += (size_t)snprintf(buf + k, n - k, "%s%.*s", k ? ", " : "", (int)len, f);
+		f += strcspn(f, ";");
+		if (*f)
+			f++;
+	}
+}
+
+static const struct ucm_perfalias *perf_alias(const struct ucm_perfpmu *pm, const char *k,
+					      size_t kn)
+{
+	for (unsigned i = 0; i < pm->naliases; i++)
+		if (teq(k, kn, pm->aliases[i].name))
+			return &pm->aliases[i];
+	return NULL;
+}
+
+static const struct ucm_perfcode *perf_code(const struct ucm_perfpmu *pm, uint64_t v)
+{
+	for (unsigned i = 0; i < pm->ncodes; i++)
+		if (pm->codes[i].perf == v)
+			return &pm->codes[i];
+	return NULL;
+}
+
+/* The named event a perf code means. */
+static const struct ucm_event *perf_code_row(const struct ucm_platform *p,
+					     const struct ucm_perfcode *pc)
+{
+	for (unsigned i = 0; i < p->nevents; i++)
+		if (p->events[i].box == pc->box && p->events[i].code == pc->code)
+			return &p->events[i];
+	return NULL;
+}
+
+/* The perf PMU "s" names: NAME (every instance) or NAME_N; NULL: none. */
+static const struct ucm_perfpmu *perf_pmu(struct ucd *d, const struct tok *t, const char *s,
+					  size_t n, int *inst, int *rc)
 {
 	const struct ucm_platform *p = d->plat;
+
+	*rc = 0;
+	for (unsigned i = 0; i < p->nperfpmus; i++) {
+		const struct ucm_perfpmu *pm = &p->perfpmus[i];
+		size_t pn = strlen(pm->name);
+		uint64_t v;
+
+		if (n < pn || strncasecmp(s, pm->name, pn))
+			continue;
+		if (n == pn) {
+			*inst = -1;
+			return pm;
+		}
+		if (!pm->numbered || s[pn] != '_' || parse_num(s + pn + 1, n - pn - 1, &v))
+			continue;
+		if (v >= ucd_ninst(d, pm->box)) {
+			*rc = tokerr(d, t, t->col, "perf's %s_%llu: this system has %s_0 to %s_%u (the %s)",
+				     pm->name, (unsigned long long)v, pm->name, pm->name,
+				     ucd_ninst(d, pm->box) - 1, pm->box->title);
+			return NULL;
+		}
+		*inst = (int)v;
+		return pm;
+	}
+	return NULL;
+}
+
+/* "cbo", "cbo0", "cbo_0", "uncore_cbo_1", or perf's "uncore_cbox_1": box
+ * type and instance (-1), and the perf PMU if it was perf's name. */
+static int parse_pmu(struct ucd *d, const struct tok *t, const char *s, size_t n,
+		     const struct ucm_boxtype **bt, int *inst, const struct ucm_perfpmu **perf)
+{
+	const struct ucm_platform *p = d->plat;
+	int rc;
+
+	if ((*perf = perf_pmu(d, t, s, n, inst, &rc)) != NULL) {
+		*bt = (*perf)->box;
+		return 0;
+	}
+	if (rc)
+		return rc;
 
 	if (n > 7 && strncasecmp(s, "uncore_", 7) == 0)
 		s += 7, n -= 7;
@@ -467,7 +638,7 @@ static int parse_pmu(struct ucd *d, const struct tok *t, const char *s, size_t n
 		return 0;
 	}
 	{
-		char list[256];
+		char list[512];
 		size_t k = 0;
 
 		list[0] = 0;
@@ -478,6 +649,9 @@ static int parse_pmu(struct ucd *d, const struct tok *t, const char *s, size_t n
 				k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", k ? ", " : "",
 						      b->name);
 		}
+		for (unsigned i = 0; i < p->nperfpmus && k < sizeof(list) - 40; i++)
+			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s%s", i ? ", " : "; perf's ",
+					      p->perfpmus[i].name, p->perfpmus[i].numbered ? "_N" : "");
 		return tokerr(d, t, t->col, "unknown PMU '%.*s' (expected one of: %s)", (int)n, s,
 			      list);
 	}
@@ -532,6 +706,11 @@ static int apply_xterm(struct ucd *d, const struct tok *t, const struct term *tm
 
 		if (!held)
 			break;
+		if (x->part && v >> (x->ahi - x->alo + 1))
+			return tokerr(d, t, tm->col + tm->kn + 1,
+				      "%.*s=0x%llx out of range: it holds bits %u..%u of the attribute",
+				      (int)tm->kn, tm->k, (unsigned long long)v, x->alo, x->ahi);
+		v <<= x->alo;
 		if (v & ~held)
 			return tokerr(d, t, tm->col + tm->kn + 1,
 				      "%.*s=0x%llx: bits 0x%llx have no field (the registers hold 0x%llx; %s)",
@@ -543,6 +722,10 @@ static int apply_xterm(struct ucd *d, const struct tok *t, const struct term *tm
 	}
 	case XT_FIELD:
 		f = filter_field(e->box, x->role, x->arg, &fi);
+		xl = f ? filter_layout(e->box, fi) : NULL;
+		break;
+	case XT_FNAME:
+		f = fname_field(e->box, x->fname, &fi);
 		xl = f ? filter_layout(e->box, fi) : NULL;
 		break;
 	default:
@@ -557,7 +740,7 @@ static int apply_xterm(struct ucd *d, const struct tok *t, const struct term *tm
 			      "%.*s=%llu out of range: the field is %u bits, max %llu (%s)",
 			      (int)tm->kn, tm->k, (unsigned long long)v, f->hi - f->lo + 1,
 			      (unsigned long long)(ucm_field_mask(f) >> f->lo), xl->cite);
-	if (x->kind == XT_FIELD) {
+	if (x->kind == XT_FIELD || x->kind == XT_FNAME) {
 		e->filt[fi] = ucm_field_put(f, e->filt[fi], v);
 		e->filt_mask[fi] |= ucm_field_mask(f);
 		if (x->role == UCM_R_FILT_TID && ucm_layout_field(l, UCM_R_TID_EN)) {
@@ -572,10 +755,94 @@ static int apply_xterm(struct ucd *d, const struct tok *t, const struct term *tm
 	return 0;
 }
 
-static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, const char *s,
-		       size_t n, size_t col)
+/* Whether the tables have the field a term sets (a perf format may name a
+ * bit the manual reserves). */
+static int term_has_field(const struct ucd_ev *e, const struct term *tm)
 {
 	const struct ucm_layout *l = ctl_layout(e->box);
+	const struct xterm *x = xterm_find(tm->k, tm->kn);
+	unsigned fi;
+
+	if (teq(tm->k, tm->kn, "event"))
+		return ucm_layout_field(l, UCM_R_EVSEL) != NULL;
+	if (teq(tm->k, tm->kn, "umask"))
+		return ucm_layout_field(l, UCM_R_UMASK) != NULL;
+	if (teq(tm->k, tm->kn, "edge"))
+		return ucm_layout_field(l, UCM_R_EDGE) != NULL;
+	if (teq(tm->k, tm->kn, "inv"))
+		return ucm_layout_field(l, UCM_R_INV) != NULL;
+	if (teq(tm->k, tm->kn, "thresh") || teq(tm->k, tm->kn, "cmask"))
+		return ucm_layout_field(l, UCM_R_THRESH) != NULL;
+	if (!x)
+		return 0;
+	switch (x->kind) {
+	case XT_CTL: return ucm_layout_field(l, x->role) != NULL;
+	case XT_FIELD: return filter_field(e->box, x->role, x->arg, &fi) != NULL;
+	case XT_FNAME: return fname_field(e->box, x->fname, &fi) != NULL;
+	case XT_REG_MATCH:
+	case XT_REG_MASK: return xreg_idx(e->box, x) >= 0;
+	default: return xheld(e->box, x) != 0;
+	}
+}
+
+/* A term of an event on a perf PMU: one of the kernel's formats for it,
+ * within the format's width, or (valueless) an alias or an event name.
+ * *skip: a format the tables have no field for, given as 0: nothing to
+ * program. */
+static int perf_term(struct ucd *d, const struct tok *t, const struct term *tm,
+		     const struct ucm_perfpmu *pm, const struct ucd_ev *e, uint64_t v, int *skip)
+{
+	const char *spec = NULL;
+	size_t specn = 0;
+	unsigned w = perf_format(pm, tm->k, tm->kn, &spec, &specn);
+	char names[256];
+
+	*skip = 0;
+	if (!w) {
+		/* valueless: an event name, which the caller looks up, unless it is
+		 * one of the terms of the tables' own names */
+		if (!tm->v && !xterm_find(tm->k, tm->kn) && !teq(tm->k, tm->kn, "inv") &&
+		    !teq(tm->k, tm->kn, "edge"))
+			return 0;
+		perf_format_names(pm, names, sizeof(names));
+		return tokerr(d, t, tm->col, "'%.*s' is not a format of perf's %s (Linux defines: %s; %s)",
+			      (int)tm->kn, tm->k, pm->name, names, pm->cite);
+	}
+	if (w < 64 && v >> w)
+		return tokerr(d, t, tm->col + tm->kn + 1,
+			      "%.*s=0x%llx does not fit perf's %u-bit format %.*s=%.*s of %s (%s)",
+			      (int)tm->kn, tm->k, (unsigned long long)v, w, (int)tm->kn, tm->k, (int)specn,
+			      spec, pm->name, pm->cite);
+	if (teq(tm->k, tm->kn, "event") && pm->ncodes && !ucm_layout_field(ctl_layout(e->box), UCM_R_EVSEL)) {
+		/* the client IMC: perf's codes are the only events */
+		if (perf_code(pm, v))
+			return 0;
+		return tokerr(d, t, tm->col + tm->kn + 1,
+			      "event=0x%llx is not an event of perf's %s (event=0x%02x to 0x%02x: its aliases %s...; %s)",
+			      (unsigned long long)v, pm->name, pm->codes[0].perf,
+			      pm->codes[pm->ncodes - 1].perf, pm->naliases ? pm->aliases[0].name : "",
+			      pm->cite);
+	}
+	if (term_has_field(e, tm) || (teq(tm->k, tm->kn, "event") && perf_code(pm, v)))
+		return 0;
+	if (v)
+		return tokerr(d, t, tm->col,
+			      "perf's %s format %.*s (Linux: %.*s) has no field in the %s tables (%s): the bits are reserved, only %.*s=0 can be given",
+			      pm->name, (int)tm->kn, tm->k, (int)specn, spec, e->box->name, e->box->cite,
+			      (int)tm->kn, tm->k);
+	*skip = 1;
+	return 0;
+}
+
+static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, const char *s,
+		       size_t n, size_t col, const struct ucm_perfpmu *pm)
+{
+	const struct ucm_layout *l = ctl_layout(e->box);
+	const struct ucm_perfcode *pcm = NULL;
+	/* the terms come from s, or from a perf alias being expanded, each of
+	 * whose terms takes the alias's column */
+	const char *as = NULL;
+	size_t ai = 0, an = 0, acol = 0;
 	int have_ev = 0, have_umask = 0, have_thr = 0;
 	uint64_t evsel = 0, umask = 0, thr = 0, inv = 0, edge = 0;
 	uint64_t xctl = 0, xctl_mask = 0;
@@ -584,21 +851,36 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 	size_t i = 0, nseen = 0;
 	struct term seen[64];
 
-	while (i < n) {
-		struct term tm = { s + i, NULL, 0, 0, col + i };
-		size_t j = i;
+	while (i < n || as) {
+		const char *src = as ? as : s;
+		size_t *pi = as ? &ai : &i, sn = as ? an : n, at = *pi;
+		struct term tm = { src + at, NULL, 0, 0, as ? acol : col + at };
+		size_t j = at;
 		uint64_t v = 1;
+		const struct ucm_perfalias *al;
+		int skip;
 
-		while (j < n && s[j] != ',')
+		while (j < sn && src[j] != ',')
 			j++;
-		while (tm.kn < j - i && s[i + tm.kn] != '=')
+		while (tm.kn < j - at && src[at + tm.kn] != '=')
 			tm.kn++;
-		if (tm.kn < j - i) {
-			tm.v = s + i + tm.kn + 1;
-			tm.vn = j - i - tm.kn - 1;
+		if (tm.kn < j - at) {
+			tm.v = src + at + tm.kn + 1;
+			tm.vn = j - at - tm.kn - 1;
 		}
+		/* step past the term now, so that every branch below may continue */
+		*pi = j + 1;
+		if (as && ai >= an)
+			as = NULL;
 		if (!tm.kn)
 			return tokerr(d, t, tm.col, "empty term");
+		if (pm && !tm.v && src == s && (al = perf_alias(pm, tm.k, tm.kn)) != NULL) {
+			as = al->terms;
+			an = strlen(as);
+			ai = 0;
+			acol = tm.col;
+			continue;
+		}
 		/* a term given twice is an error naming both: which should win is
 		 * not for the parser to guess (cmask is thresh's other name) */
 		for (size_t k = 0; k < nseen; k++) {
@@ -616,6 +898,21 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		if (tm.v && parse_num(tm.v, tm.vn, &v))
 			return tokerr(d, t, tm.col + tm.kn + 1, "'%.*s' is not a number", (int)tm.vn,
 				      tm.v);
+		if (pm) {
+			int rc = perf_term(d, t, &tm, pm, e, v, &skip);
+
+			if (rc)
+				return rc;
+			if (skip)
+				continue;
+			/* event=0xff and the client IMC's codes: an event of the tables */
+			if (teq(tm.k, tm.kn, "event") && perf_code(pm, v)) {
+				pcm = perf_code(pm, v);
+				evsel = v;
+				have_ev = 1;
+				continue;
+			}
+		}
 #define FIELD_MAX(role) (ucm_field_mask(ucm_layout_field(l, role)) >> ucm_layout_field(l, role)->lo)
 		if (teq(tm.k, tm.kn, "event") || teq(tm.k, tm.kn, "umask") || teq(tm.k, tm.kn, "thresh") ||
 		    teq(tm.k, tm.kn, "cmask") || teq(tm.k, tm.kn, "inv") || teq(tm.k, tm.kn, "edge")) {
@@ -635,7 +932,6 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 			if (role == UCM_R_EVSEL && ucm_layout_field(l, UCM_R_EXTSEL) && v <= 0x1FF) {
 				evsel = v;
 				have_ev = 1;
-				i = j + 1;
 				continue;
 			}
 			if (v > FIELD_MAX(role))
@@ -677,14 +973,32 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 				      "unknown term '%.*s' (expected event, umask, thresh, inv or edge)",
 				      (int)tm.kn, tm.k);
 		}
-		i = j + 1;
 	}
 #undef FIELD_MAX
 	user_filt = any_filter(e);
+	if (pcm) {
+		/* perf's code for an event of the tables: that event, unmodified */
+		const struct ucm_event *row = perf_code_row(d->plat, pcm);
+
+		if (!row)
+			return tokerr(d, t, col, "perf's %s event=0x%x has no event in the %s tables",
+				      pm->name, pcm->perf, pcm->box->name);
+		if (named)
+			return tokerr(d, t, col, "both an event name and event=");
+		if (umask || thr || inv || edge || xctl_mask || user_filt)
+			return tokerr(d, t, col, "event=0x%x of perf's %s is %s (%s): it takes no other terms",
+				      pcm->perf, pm->name, row->name, row->cite);
+		/* the CBo PMUs' event=0xff is the one UCLK counter, a box of its own */
+		if (row->box != e->box)
+			e->inst = -1;
+		named = row;
+		have_ev = have_umask = have_thr = 0;
+	}
 	if (named) {
 		if (have_ev)
 			return tokerr(d, t, col, "both an event name and event=");
 		from_row(e, named);
+		l = ctl_layout(e->box);
 		if (e->code->flags & UCM_EC_FIXED) {
 			/* a fixed counter counts one thing: nothing to modify */
 			if (have_umask || have_thr || inv || edge || xctl_mask || user_filt)
@@ -722,11 +1036,14 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		/* a raw encoding identical to a table row takes its name */
 		for (unsigned k = 0; !named && k < d->plat->nevents; k++) {
 			const struct ucm_event *r = &d->plat->events[k];
+			struct ucd_ev as_row;
 
-			if (r->box == e->box && r->code == evsel && r->umask == umask && !xctl_mask &&
-			    !r->nfilt && !user_filt &&
-			    r->thresh == ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), e->ctl) &&
-			    !inv && !edge)
+			/* compared as programmed: an occupancy row's umask is OCC_SEL */
+			if (r->box != e->box || r->code != evsel || r->nfilt || user_filt || inv || edge)
+				continue;
+			memset(&as_row, 0, sizeof(as_row));
+			from_row(&as_row, r);
+			if (as_row.ctl == e->ctl)
 				e->row = r;
 		}
 		if (named && (have_thr || inv || edge || have_umask || xctl_mask || user_filt))
@@ -760,6 +1077,7 @@ static int parse_one(struct ucd *d, const struct tok *t)
 		const char *terms = slash + 1;
 		size_t tn = t->len - pn - 1;
 		const char *close = memchr(terms, '/', tn);
+		const struct ucm_perfpmu *pm;
 		int rc;
 
 		if (!close)
@@ -772,11 +1090,11 @@ static int parse_one(struct ucd *d, const struct tok *t)
 				      (int)(t->len - at), close + 1);
 		}
 		tn--;
-		if ((rc = parse_pmu(d, t, t->s, pn, &e->box, &e->inst)))
+		if ((rc = parse_pmu(d, t, t->s, pn, &e->box, &e->inst, &pm)))
 			return rc;
 		if (!tn)
 			return tokerr(d, t, t->col + pn + 1, "no terms between the slashes");
-		if ((rc = parse_terms(d, t, e, terms, tn, t->col + pn + 1)))
+		if ((rc = parse_terms(d, t, e, terms, tn, t->col + pn + 1, pm)))
 			return rc;
 	} else {
 		const struct ucm_event *row = NULL;
@@ -801,6 +1119,62 @@ static int parse_one(struct ucd *d, const struct tok *t)
 		return tokerr(d, t, t->col, "no such event code in the %s tables", e->box->name);
 	canonical(e);
 	d->nev++;
+	return 0;
+}
+
+void ucd_perf_formats(const struct ucm_perfpmu *pm, char *buf, size_t n)
+{
+	perf_format_names(pm, buf, n);
+}
+
+int ucd_perf_name(const struct ucm_platform *p, const struct ucm_event *e, char *buf, size_t n)
+{
+	const char *spec;
+	size_t specn;
+	int k;
+
+	for (unsigned i = 0; i < p->nperfpmus; i++) {
+		const struct ucm_perfpmu *pm = &p->perfpmus[i];
+
+		for (unsigned c = 0; c < pm->ncodes; c++)
+			if (pm->codes[c].box == e->box && pm->codes[c].code == e->code)
+				/* the fixed counter a numbered PMU shares: on its first */
+				return snprintf(buf, n, "%s%s/event=0x%02x/", pm->name,
+						pm->numbered && pm->box != e->box ? "_0" : "",
+						pm->codes[c].perf) < (int)n;
+	}
+	for (unsigned i = 0; i < p->nperfpmus; i++) {
+		const struct ucm_perfpmu *pm = &p->perfpmus[i];
+		unsigned w = perf_format(pm, "event", 5, &spec, &specn);
+		const struct ucm_evcode *ec = ucm_code_named(e->box, e->code);
+
+		if (pm->box != e->box)
+			continue;
+		/* filter register values (Table 2-92), codes past the format, a
+		 * fixed counter: not expressible in perf's terms; an event that
+		 * needs a filter value given (an opcode or address match) is not
+		 * one event without it */
+		if (e->nfilt || !ec || (ec->flags & UCM_EC_FIXED) || (w < 16 && e->code >> w))
+			return 0;
+		for (unsigned r = 0; r < ec->nrules; r++)
+			if ((ec->rules[r].how == UCM_FM_EQ || ec->rules[r].how == UCM_FM_EQ_BITS) &&
+			    !ec->rules[r].ctl_role &&
+			    (!ec->rules[r].umask_bits || (e->umask & ec->rules[r].umask_bits)))
+				return 0;
+		k = snprintf(buf, n, "%s/event=0x%02x", pm->name, e->code);
+		if (e->umask && perf_format(pm, "umask", 5, &spec, &specn))
+			k += snprintf(buf + k, n - (size_t)k, ",umask=0x%02x", e->umask);
+		else if (e->umask && (e->code & 0x80) && !(e->umask & 0x3F) &&
+			 perf_format(pm, "occ_sel", 7, &spec, &specn))
+			k += snprintf(buf + k, n - (size_t)k, ",occ_sel=%u", e->umask >> 6);
+		else if (e->umask)
+			return 0;
+		if (e->thresh)
+			k += snprintf(buf + k, n - (size_t)k, ",%s=%u",
+				      perf_format(pm, "cmask", 5, &spec, &specn) ? "cmask" : "thresh",
+				      e->thresh);
+		return snprintf(buf + k, n - (size_t)k, "/") + k < (int)n;
+	}
 	return 0;
 }
 

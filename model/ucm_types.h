@@ -289,6 +289,47 @@ struct ucm_event {
 	const struct ucm_filtval *filt;
 };
 
+/* ---- the names other tools give these boxes (read by the driver, never by
+ * the model) ---- */
+
+/* A perf event code that means an event the tables number otherwise: the
+ * client IMC's event=0x01..0x05 (free-running counters the tables number by
+ * offset) and event=0xff, the fixed counter a PMU's box shares (Linux's
+ * UNCORE_FIXED_EVENT). */
+struct ucm_perfcode {
+	uint16_t perf;                  /* perf's event= value */
+	const struct ucm_boxtype *box;  /* the box type that counts it */
+	uint16_t code;                  /* its code in that box type's tables */
+};
+
+/* A perf event alias (the kernel's events/ directory of the PMU). */
+struct ucm_perfalias {
+	const char *name;   /* "cas_count_read" */
+	const char *terms;  /* "event=0x04,umask=0x03" */
+};
+
+/* A Linux perf PMU of the platform (arch/x86/events/intel/uncore_*.c): its
+ * name, the box type it drives, and the format terms the kernel defines
+ * for it.  A PMU of several boxes is named NAME_0..NAME_n-1 (the kernel's
+ * num_boxes > 1), of one box NAME. */
+struct ucm_perfpmu {
+	const char *name;               /* "uncore_cbox" */
+	const struct ucm_boxtype *box;
+	uint8_t numbered;
+	const char *formats;            /* the kernel's format attributes, in
+					 * its order: "event,umask,edge,inv,cmask" */
+	uint8_t ncodes, naliases;
+	const struct ucm_perfcode *codes;
+	const struct ucm_perfalias *aliases;
+	const char *cite;               /* the kernel's type, for messages */
+};
+
+/* The "Unit" of Intel's perfmon event files (perfmon JSON) for a box type. */
+struct ucm_perfmon_unit {
+	const char *unit;               /* "CBO", "QPI LL", "iMC" */
+	const struct ucm_boxtype *box;
+};
+
 /* A derived metric of the manual's "Common Metrics" tables.  expr is in
  * the driver's metric syntax (docs/usage.md): event strings in brackets,
  * numbers, + - * / and parentheses, and the interval terms the driver
@@ -407,6 +448,10 @@ struct ucm_platform {
 	const char *doc;           /* docs/ page with the platform's decisions */
 	const struct ucm_machine *machine; /* CPU identity, caches, other MSRs */
 	uint8_t ovf_flags;         /* UCM_OVF_*: how overflow reaches the UBox */
+	/* Linux perf's PMUs for the boxes, Intel's perfmon units */
+	uint8_t nperfpmus, nperfmon_units;
+	const struct ucm_perfpmu *perfpmus;
+	const struct ucm_perfmon_unit *perfmon_units;
 };
 
 #endif

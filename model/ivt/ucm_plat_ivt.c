@@ -638,6 +638,83 @@ static const uint8_t ivt_models[] = { 0x3E };
 static const uint16_t ivt_devids[] = { 0x0E1E };
 static const uint8_t ivt_bus[] = { 0x3F, 0x7F };
 
+/* ---- other tools' names for these boxes ----
+ * Linux perf (arch/x86/events/intel/uncore_snbep.c, IvyTown part; facts
+ * only), as for the E5-2600.  The kernel's v2 formats differ: no inv on
+ * the CBo, PCU and QPI PMUs (its other PCI boxes list inv, but its event
+ * mask drops bit 23), filter_nid, filter_state and filter_opc at the v2's
+ * FILTER/FILTER1 places (config1 = FILTER | FILTER1 << 32), and
+ * filter_link and filter_c6, bits the v2's tables reserve (V9): the driver
+ * accepts those two only as 0 (docs/platform-ivt.md).  Two home agents:
+ * uncore_ha_0 and uncore_ha_1. */
+static const struct ucm_perfcode perf_ubox_codes[] = { { 0xFF, &ivt_bt_ubox, 0x0FF } };
+static const struct ucm_perfcode perf_imc_codes[] = { { 0xFF, &ivt_bt_imc, 0x0FF } };
+static const struct ucm_perfalias perf_imc_aliases[] = {
+	{ "clockticks", "event=0xff,umask=0x00" },
+	{ "cas_count_read", "event=0x04,umask=0x03" },
+	{ "cas_count_write", "event=0x04,umask=0x0c" },
+};
+static const struct ucm_perfpmu ivt_perfpmus[] = {
+	{ "uncore_ubox", &ivt_bt_ubox, 0,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-28",
+	  ARRAY_LEN(perf_ubox_codes), 0, perf_ubox_codes, NULL, "Linux uncore_snbep.c ivbep_uncore_ubox" },
+	{ "uncore_cbox", &ivt_bt_cbo, 1,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;tid_en=config:19;"
+	  "thresh=config:24-31;filter_tid=config1:0-4;filter_link=config1:5-8;"
+	  "filter_state=config1:17-22;filter_nid=config1:32-47;filter_opc=config1:52-60;"
+	  "filter_nc=config1:62;filter_c6=config1:61;filter_isoc=config1:63",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c ivbep_uncore_cbox" },
+	{ "uncore_pcu", &ivt_bt_pcu, 0,
+	  "event=config:0-7;occ_sel=config:14-15;edge=config:18;thresh=config:24-28;"
+	  "occ_invert=config:30;occ_edge=config:14-51;filter_band0=config1:0-7;"
+	  "filter_band1=config1:8-15;filter_band2=config1:16-23;filter_band3=config1:24-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c ivbep_uncore_pcu" },
+	{ "uncore_ha", &ivt_bt_ha, 1,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c ivbep_uncore_ha" },
+	{ "uncore_imc", &ivt_bt_imc, 1,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31",
+	  ARRAY_LEN(perf_imc_codes), ARRAY_LEN(perf_imc_aliases), perf_imc_codes, perf_imc_aliases, "Linux uncore_snbep.c ivbep_uncore_imc" },
+	{ "uncore_irp", &ivt_bt_irp, 0,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c ivbep_uncore_irp" },
+	{ "uncore_qpi", &ivt_bt_qpi, 1,
+	  "event=config:0-7,21;umask=config:8-15;edge=config:18;thresh=config:24-31;"
+	  "match_rds=config1:48-51;match_rnid30=config1:32-35;match_rnid4=config1:31;"
+	  "match_dnid=config1:13-17;match_mc=config1:9-12;match_opc=config1:5-8;"
+	  "match_vnw=config1:3-4;match0=config1:0-31;match1=config1:32-63;"
+	  "mask_rds=config2:48-51;mask_rnid30=config2:32-35;mask_rnid4=config2:31;"
+	  "mask_dnid=config2:13-17;mask_mc=config2:9-12;mask_opc=config2:5-8;"
+	  "mask_vnw=config2:3-4;mask0=config2:0-31;mask1=config2:32-63",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c ivbep_uncore_qpi" },
+	{ "uncore_r2pcie", &ivt_bt_r2pcie, 0,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c ivbep_uncore_r2pcie" },
+	{ "uncore_r3qpi", &ivt_bt_r3qpi, 1,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c ivbep_uncore_r3qpi" },
+};
+/* Intel's perfmon event file (IVT/events/ivytown_uncore.json): its Unit
+ * names. */
+static const struct ucm_perfmon_unit ivt_perfmon_units[] = {
+	{ "CBO", &ivt_bt_cbo },
+	{ "HA", &ivt_bt_ha },
+	{ "iMC", &ivt_bt_imc },
+	{ "IRP", &ivt_bt_irp },
+	{ "PCU", &ivt_bt_pcu },
+	{ "QPI LL", &ivt_bt_qpi },
+	{ "R2PCIe", &ivt_bt_r2pcie },
+	{ "R3QPI", &ivt_bt_r3qpi },
+	{ "UBOX", &ivt_bt_ubox },
+};
+
+
 extern const struct ucm_machine ucm_mach_ivt; /* ucm_plat_ivt_mach.c */
 
 const struct ucm_platform ucm_plat_ivt = {
@@ -672,6 +749,10 @@ const struct ucm_platform ucm_plat_ivt = {
 	.metrics = ivt_metrics,
 	.doc = "docs/platform-ivt.md",
 	.machine = &ucm_mach_ivt,
+	.nperfpmus = ARRAY_LEN(ivt_perfpmus),
+	.nperfmon_units = ARRAY_LEN(ivt_perfmon_units),
+	.perfpmus = ivt_perfpmus,
+	.perfmon_units = ivt_perfmon_units,
 	/* an overflow message is sent on a status bit's rise, and freezes
 	 * the socket (2.7.2.1, 2.1.4; V1) */
 	.ovf_flags = UCM_OVF_EDGE | UCM_OVF_FREEZE,

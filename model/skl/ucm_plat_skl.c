@@ -309,6 +309,41 @@ static const uint8_t skl_models[] = { 0x5E, 0x4E };
 static const uint16_t skl_devids[] = { 0x191F, 0x1904, 0x190C, 0x1900, 0x1910, 0x190F, 0x1918 };
 static const uint8_t skl_bus[] = { 0 };
 
+/* ---- other tools' names for these boxes ----
+ * Linux perf (arch/x86/events/intel/uncore_snb.c, facts only): the CBos are
+ * PMUs uncore_cbox_0..n-1 and the ARB uncore_arb, both with the formats
+ * event (config:0-7), umask (8-15), edge (18), inv (23) and cmask (24-28),
+ * which is this manual's THRESH; event=0xff on a CBo PMU is the fixed UCLK
+ * counter (clockticks), which the tables keep as a box of its own.  The
+ * IMC is uncore_imc with the format event alone: event=0x01..0x05 are the
+ * free-running counters data_reads, data_writes, gt_requests, ia_requests
+ * and io_requests, which the tables number by their offsets. */
+static const struct ucm_perfcode perf_cbox_codes[] = { { 0xFF, &bt_clock, 0x00 } };
+static const struct ucm_perfalias perf_cbox_aliases[] = { { "clockticks", "event=0xff,umask=0x00" } };
+static const struct ucm_perfcode perf_imc_codes[] = {
+	{ 0x01, &bt_imc, 0x5050 }, { 0x02, &bt_imc, 0x5054 }, { 0x03, &bt_imc, 0x5040 },
+	{ 0x04, &bt_imc, 0x5044 }, { 0x05, &bt_imc, 0x5048 },
+};
+static const struct ucm_perfalias perf_imc_aliases[] = {
+	{ "data_reads", "event=0x01" },  { "data_writes", "event=0x02" },
+	{ "gt_requests", "event=0x03" }, { "ia_requests", "event=0x04" },
+	{ "io_requests", "event=0x05" },
+};
+static const struct ucm_perfpmu skl_perfpmus[] = {
+	{ "uncore_cbox", &bt_cbo, 1, "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;cmask=config:24-28", ARRAY_LEN(perf_cbox_codes),
+	  ARRAY_LEN(perf_cbox_aliases), perf_cbox_codes, perf_cbox_aliases,
+	  "Linux uncore_snb.c skl_uncore_cbox" },
+	{ "uncore_arb", &bt_arb, 0, "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;cmask=config:24-28", 0, 0, NULL, NULL,
+	  "Linux uncore_snb.c snb_uncore_arb" },
+	{ "uncore_imc", &bt_imc, 0, "event=config:0-7", ARRAY_LEN(perf_imc_codes), ARRAY_LEN(perf_imc_aliases),
+	  perf_imc_codes, perf_imc_aliases, "Linux uncore_snb.c snb_uncore_imc" },
+};
+/* Intel's perfmon event file (SKL/events/skylake_uncore.json): the fixed
+ * UCLK counter is in unit NCU. */
+static const struct ucm_perfmon_unit skl_perfmon_units[] = {
+	{ "CBO", &bt_cbo }, { "ARB", &bt_arb }, { "NCU", &bt_clock },
+};
+
 extern const struct ucm_machine ucm_mach_skl; /* ucm_plat_skl_mach.c */
 
 const struct ucm_platform ucm_plat_skl = {
@@ -340,4 +375,8 @@ const struct ucm_platform ucm_plat_skl = {
 			  "UNC_ARB_TRK_OCCUPANCY.ALL,DRAM_DATA_READS,DRAM_DATA_WRITES",
 	.doc = "docs/platform-skl.md",
 	.machine = &ucm_mach_skl,
+	.nperfpmus = ARRAY_LEN(skl_perfpmus),
+	.nperfmon_units = ARRAY_LEN(skl_perfmon_units),
+	.perfpmus = skl_perfpmus,
+	.perfmon_units = skl_perfmon_units,
 };

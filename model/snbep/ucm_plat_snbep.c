@@ -533,6 +533,85 @@ static const uint16_t snbep_devids[] = { 0x3CE0 };
 /* uncore bus of each socket (public facts: typical 0x3F, 0x7F) */
 static const uint8_t snbep_bus[] = { 0x3F, 0x7F };
 
+/* ---- other tools' names for these boxes ----
+ * Linux perf (arch/x86/events/intel/uncore_snbep.c, SandyBridge-EP part;
+ * facts only): each PMU with the format attributes the kernel defines for
+ * it, "name=configN:bits" as its sysfs format files say, in its order.
+ * event=0xff is a box's fixed counter (UNCORE_FIXED_EVENT); the iMC and
+ * QPI aliases are the kernel's events/ files.  Linux's occ_edge is
+ * config:14-51 (its occ_edge_det is the bit 31 the guide means); the
+ * driver maps the term to OCC_EDGE (docs/platform-snbep.md, "Linux perf's
+ * names"). */
+static const struct ucm_perfcode perf_ubox_codes[] = { { 0xFF, &snbep_bt_ubox, 0x0FF } };
+static const struct ucm_perfcode perf_imc_codes[] = { { 0xFF, &snbep_bt_imc, 0x0FF } };
+static const struct ucm_perfalias perf_imc_aliases[] = {
+	{ "clockticks", "event=0xff,umask=0x00" },
+	{ "cas_count_read", "event=0x04,umask=0x03" },
+	{ "cas_count_write", "event=0x04,umask=0x0c" },
+};
+static const struct ucm_perfalias perf_qpi_aliases[] = {
+	{ "clockticks", "event=0x14" },
+	{ "txl_flits_active", "event=0x00,umask=0x06" },
+	{ "drs_data", "event=0x102,umask=0x08" },
+	{ "ncb_data", "event=0x103,umask=0x04" },
+};
+static const struct ucm_perfpmu snbep_perfpmus[] = {
+	{ "uncore_ubox", &snbep_bt_ubox, 0,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-28",
+	  ARRAY_LEN(perf_ubox_codes), 0, perf_ubox_codes, NULL, "Linux uncore_snbep.c snbep_uncore_ubox" },
+	{ "uncore_cbox", &snbep_bt_cbo, 1,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;tid_en=config:19;"
+	  "inv=config:23;thresh=config:24-31;filter_tid=config1:0-4;"
+	  "filter_nid=config1:10-17;filter_state=config1:18-22;filter_opc=config1:23-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c snbep_uncore_cbox" },
+	{ "uncore_pcu", &snbep_bt_pcu, 0,
+	  "event=config:0-7;occ_sel=config:14-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-28;occ_invert=config:30;occ_edge=config:14-51;"
+	  "filter_band0=config1:0-7;filter_band1=config1:8-15;filter_band2=config1:16-23;"
+	  "filter_band3=config1:24-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c snbep_uncore_pcu" },
+	{ "uncore_ha", &snbep_bt_ha, 0,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c snbep_uncore_ha" },
+	{ "uncore_imc", &snbep_bt_imc, 1,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31",
+	  ARRAY_LEN(perf_imc_codes), ARRAY_LEN(perf_imc_aliases), perf_imc_codes, perf_imc_aliases, "Linux uncore_snbep.c snbep_uncore_imc" },
+	{ "uncore_qpi", &snbep_bt_qpi, 1,
+	  "event=config:0-7,21;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31;match_rds=config1:48-51;match_rnid30=config1:32-35;"
+	  "match_rnid4=config1:31;match_dnid=config1:13-17;match_mc=config1:9-12;"
+	  "match_opc=config1:5-8;match_vnw=config1:3-4;match0=config1:0-31;"
+	  "match1=config1:32-63;mask_rds=config2:48-51;mask_rnid30=config2:32-35;"
+	  "mask_rnid4=config2:31;mask_dnid=config2:13-17;mask_mc=config2:9-12;"
+	  "mask_opc=config2:5-8;mask_vnw=config2:3-4;mask0=config2:0-31;"
+	  "mask1=config2:32-63",
+	  0, ARRAY_LEN(perf_qpi_aliases), NULL, perf_qpi_aliases, "Linux uncore_snbep.c snbep_uncore_qpi" },
+	{ "uncore_r2pcie", &snbep_bt_r2pcie, 0,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c snbep_uncore_r2pcie" },
+	{ "uncore_r3qpi", &snbep_bt_r3qpi, 1,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
+	  "thresh=config:24-31",
+	  0, 0, NULL, NULL, "Linux uncore_snbep.c snbep_uncore_r3qpi" },
+};
+/* Intel's perfmon event file (JKT/events/Jaketown_uncore.json): its Unit
+ * names.  Its IRP unit has no box here: the guide defines none. */
+static const struct ucm_perfmon_unit snbep_perfmon_units[] = {
+	{ "CBO", &snbep_bt_cbo },
+	{ "PCU", &snbep_bt_pcu },
+	{ "UBOX", &snbep_bt_ubox },
+	{ "QPI LL", &snbep_bt_qpi },
+	{ "R3QPI", &snbep_bt_r3qpi },
+	{ "R2PCIe", &snbep_bt_r2pcie },
+	{ "HA", &snbep_bt_ha },
+	{ "iMC", &snbep_bt_imc },
+};
+
+
 extern const struct ucm_machine ucm_mach_snbep; /* ucm_plat_snbep_mach.c */
 
 const struct ucm_platform ucm_plat_snbep = {
@@ -566,4 +645,8 @@ const struct ucm_platform ucm_plat_snbep = {
 	.metrics = snbep_metrics,
 	.doc = "docs/platform-snbep.md",
 	.machine = &ucm_mach_snbep,
+	.nperfpmus = ARRAY_LEN(snbep_perfpmus),
+	.nperfmon_units = ARRAY_LEN(snbep_perfmon_units),
+	.perfpmus = snbep_perfpmus,
+	.perfmon_units = snbep_perfmon_units,
 };
