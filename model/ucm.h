@@ -123,6 +123,10 @@ const struct ucm_evcode *ucm_subev_code(const struct ucm_boxtype *bt, unsigned i
  * (-ERANGE) when the event code's inputs would exceed its max increment. */
 int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc);
 uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub);
+/* How many counters a change of this input reaches: those whose programmed
+ * selection sums it or takes it as their occupancy (the work an input
+ * change costs, docs/performance.md); 0 for a bad box or sub-event. */
+unsigned ucm_input_fanout(const struct ucm_model *m, int box, unsigned sub);
 /* Run-time attribute of a sub-event (enum ucm_attr) that box filters compare
  * with: the thread that issues it, the node it targets, the frequency...
  * Starts as the table's value (UCM_ATTR_NONE where it has none). */

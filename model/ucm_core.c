@@ -57,6 +57,7 @@ unsigned ucm_node_id(const struct ucm_model *m, unsigned socket)
 }
 
 static uint64_t nodemap(const struct ucm_model *m);
+static int msr_hash_build(struct ucm_model *m);
 
 unsigned ucm_cpus_per_socket(const struct ucm_model *m)
 {
@@ -420,6 +421,7 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 	}
 	for (unsigned i = 0; i < p->nclocks && i < UCM_MAXCLK; i++)
 		m->clk_hz[i] = cfg->clock_hz[i] ? cfg->clock_hz[i] : p->clocks[i].hz_default;
+	ucm_clocks_init(m);
 	for (unsigned i = 0; i < p->nboxes; i++) {
 		const struct ucm_boxtype *bt = p->boxes[i].type;
 		int ti = ucm_boxtype_index(p, bt);
@@ -467,7 +469,10 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 				b->code_sum = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_sum));
 				b->act_pos = calloc(b->nsub, sizeof(*b->act_pos));
 				b->code_first = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_first));
-				if (!b->input || !b->fed || !b->attr || !b->sub_code || !b->code_first || !b->act || !b->act_pos || !b->code_sum)
+				b->selmask = calloc(b->nsub, sizeof(*b->selmask));
+				b->occmask = calloc(b->nsub, sizeof(*b->occmask));
+				if (!b->input || !b->fed || !b->attr || !b->sub_code || !b->code_first || !b->act ||
+				    !b->act_pos || !b->code_sum || !b->selmask || !b->occmask)
 					goto nomem;
 				for (unsigned c = 0, first = 0; c < bi->type->ncodes; c++) {
 					unsigned k = bi->type->codes[c].nsubs ? bi->type->codes[c].nsubs : 1;
@@ -478,6 +483,14 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 					first += k;
 				}
 				init_attrs(m, b);
+			}
+			for (unsigned c = 0; c < UCM_MAXCTR; c++) {
+				b->ctr[c].box = b;
+				b->ctr[c].idx = (uint8_t)c;
+				b->ctr[c].clock = (uint8_t)bi->type->clock;
+				b->ctr[c].occ_sub = -1;
+				b->ctr[c].heap_pos = -1;
+				b->ctr[c].wrap_ps = UINT64_MAX;
 			}
 			nr += bi->type->nregs;
 		}
@@ -516,6 +529,7 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 				b->ctr[d->idx].reg = r;
 				b->ctr[d->idx].wmask = ucm_field_mask(
 					ucm_layout_field(d->layout, UCM_R_VALUE));
+				b->ctr[d->idx].wbits = (uint8_t)__builtin_popcountll(b->ctr[d->idx].wmask);
 				break;
 			case UCM_K_GLOBAL_CTL: so->gctl = r; break;
 			case UCM_K_GLOBAL_STATUS: so->gstatus = r; break;
@@ -551,6 +565,9 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 	}
 	for (unsigned s = 0; s < UCM_NSPACES; s++)
 		qsort(m->sorted[s], m->nsorted[s], sizeof(struct ucm_reg *), reg_cmp);
+	m->heap = calloc((size_t)m->nboxes * UCM_MAXCTR + 1, sizeof(*m->heap));
+	if (!m->heap || msr_hash_build(m))
+		goto nomem;
 	ucm_reset(m);
 	*out = m;
 	return 0;
@@ -572,7 +589,11 @@ void ucm_destroy(struct ucm_model *m)
 		free(m->boxes[i].code_sum);
 		free(m->boxes[i].act_pos);
 		free(m->boxes[i].code_first);
+		free(m->boxes[i].selmask);
+		free(m->boxes[i].occmask);
 	}
+	free(m->heap);
+	free(m->msr_hash);
 	for (unsigned s = 0; s < UCM_NSPACES; s++)
 		free(m->sorted[s]);
 	free(m->boxes);
@@ -584,6 +605,9 @@ void ucm_destroy(struct ucm_model *m)
 
 void ucm_reset(struct ucm_model *m)
 {
+	for (unsigned i = 0; i < m->nboxes; i++)
+		for (unsigned c = 0; c < m->boxes[i].def->type->nctr; c++)
+			ucm_ctr_sync(m, &m->boxes[i].ctr[c]);
 	for (unsigned s = 0; s < m->nsockets; s++)
 		m->sockets[s].gfrozen = 0;
 	for (size_t i = 0; i < m->nregs; i++) {
@@ -604,8 +628,10 @@ void ucm_reset(struct ucm_model *m)
 			b->ctr[c].val = 0;
 			b->ctr[c].prev_cmp = 0;
 		}
-		ucm_box_recompute(m, b);
 	}
+	/* after every register: a counter's gate reads the global control */
+	for (unsigned i = 0; i < m->nboxes; i++)
+		ucm_box_recompile(m, &m->boxes[i]);
 }
 
 /* ---- strict mode ---- */
@@ -711,11 +737,20 @@ static void global_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t 
 		so->gfrozen = 1;
 	else if (unfrz && (ucm_field_mask(unfrz) & bm) && ucm_field_get(unfrz, v))
 		so->gfrozen = 0;
+	ucm_socket_regate(m, r->box->socket);
 }
 
 static struct ucm_ctr *reg_ctr(struct ucm_reg *r)
 {
 	return &r->box->ctr[r->def->idx];
+}
+
+/* The counter bits of a counter register (its VALUE field, found once). */
+static uint64_t value_mask(const struct ucm_reg *r)
+{
+	int f = r->role[UCM_R_VALUE];
+
+	return f < 0 ? 0 : ucm_field_mask(&r->def->layout->fields[f]);
 }
 
 /* Current value of a register, as hardware would present it. */
@@ -724,7 +759,7 @@ static uint64_t reg_value(const struct ucm_reg *r)
 	if (r->def->kind == UCM_K_CTR) {
 		const struct ucm_ctr *c = &r->box->ctr[r->def->idx];
 
-		return (r->val & ~ucm_field_mask(ucm_layout_field(r->def->layout, UCM_R_VALUE))) |
+		return (r->val & ~value_mask(r)) |
 		       c->val;
 	}
 	return r->val;
@@ -732,7 +767,11 @@ static uint64_t reg_value(const struct ucm_reg *r)
 
 static uint64_t reg_read(struct ucm_model *m, struct ucm_reg *r, int side_effects)
 {
-	uint64_t v = reg_value(r) & ~r->rsvd & ~r->wo;
+	uint64_t v;
+
+	if (r->def->kind == UCM_K_CTR)
+		ucm_ctr_sync(m, reg_ctr(r));
+	v = reg_value(r) & ~r->rsvd & ~r->wo;
 
 	if (side_effects && r->def->kind == UCM_K_CTR) {
 		struct ucm_ctr *c = reg_ctr(r);
@@ -760,6 +799,8 @@ static void box_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, 
 	const struct ucm_layout *l = r->def->layout;
 	const struct ucm_field *f;
 
+	for (unsigned i = 0; i < b->def->type->nctr; i++)
+		ucm_ctr_sync(m, &b->ctr[i]);
 	/* frz_en/frz hold state whether the manual calls them WO or RW */
 	if ((f = ucm_layout_field(l, UCM_R_FRZ_EN)) && (ucm_field_mask(f) & bm))
 		b->frz_en = (int)ucm_field_get(f, v);
@@ -783,12 +824,16 @@ static void box_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, 
 			b->ctr[i].write_total = b->ctr[i].total;
 			b->ctr[i].write_ps = m->now_ps;
 		}
-	ucm_box_recompute(m, b);
+	ucm_box_recompile(m, b);
 }
 
 static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_t bm)
 {
-	uint64_t old = reg_value(r), nv;
+	uint64_t old, nv;
+
+	if (r->def->kind == UCM_K_CTR)
+		ucm_ctr_sync(m, reg_ctr(r));
+	old = reg_value(r);
 
 	if (m->strict) {
 		if (v & bm & r->rsvd)
@@ -811,7 +856,7 @@ static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64
 	switch (r->def->kind) {
 	case UCM_K_CTR: {
 		struct ucm_ctr *c = reg_ctr(r);
-		uint64_t vm = ucm_field_mask(ucm_layout_field(r->def->layout, UCM_R_VALUE));
+		uint64_t vm = value_mask(r);
 
 		c->val = nv & vm & c->wmask;
 		r->val = nv & ~vm;
@@ -819,6 +864,7 @@ static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64
 			c->write_total = c->total;
 			c->write_ps = m->now_ps;
 		}
+		ucm_ctr_resched(m, c);
 		break;
 	}
 	case UCM_K_CTL:
@@ -831,7 +877,7 @@ static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64
 		break;
 	case UCM_K_FILTER:
 		r->val = nv;
-		ucm_box_recompute(m, r->box);
+		ucm_box_recompile(m, r->box);
 		break;
 	case UCM_K_GLOBAL_CTL:
 		r->val = nv;
@@ -874,11 +920,42 @@ static struct ucm_reg *find_first(struct ucm_model *m, unsigned space, unsigned 
 	return i < m->nsorted[space] ? m->sorted[space][i] : NULL;
 }
 
+static size_t msr_slot(const struct ucm_model *m, unsigned socket, uint64_t addr)
+{
+	return (size_t)(((uint64_t)socket << 32 | addr) * 0x9E3779B97F4A7C15ull >> 32) & m->msr_hmask;
+}
+
+/* The MSR at addr on a socket: the decode every rdmsr/wrmsr does, by hash
+ * (the sorted index serves the ranges of PCI and MMIO byte lanes). */
 static struct ucm_reg *find_msr(struct ucm_model *m, unsigned socket, uint32_t addr)
 {
-	struct ucm_reg *r = find_first(m, UCM_MSR, socket, addr);
+	for (size_t h = msr_slot(m, socket, addr);; h = (h + 1) & m->msr_hmask) {
+		struct ucm_reg *r = m->msr_hash[h];
 
-	return r && r->box->socket == socket && r->key == addr ? r : NULL;
+		if (!r || (r->key == addr && r->box->socket == socket))
+			return r;
+	}
+}
+
+static int msr_hash_build(struct ucm_model *m)
+{
+	size_t n = 16;
+
+	while (n < 2 * m->nsorted[UCM_MSR] + 2)
+		n *= 2;
+	m->msr_hash = calloc(n, sizeof(*m->msr_hash));
+	if (!m->msr_hash)
+		return -ENOMEM;
+	m->msr_hmask = n - 1;
+	for (size_t i = 0; i < m->nsorted[UCM_MSR]; i++) {
+		struct ucm_reg *r = m->sorted[UCM_MSR][i];
+		size_t h = msr_slot(m, r->box->socket, r->key);
+
+		while (m->msr_hash[h])
+			h = (h + 1) & m->msr_hmask;
+		m->msr_hash[h] = r;
+	}
+	return 0;
 }
 
 /* Time passes for every access: the cost of the access itself. */
@@ -1194,17 +1271,6 @@ unsigned ucm_box_socket(const struct ucm_model *m, int box)
 	return m->boxes[box].socket;
 }
 
-/* What the inputs fed over the cycles since the last change, into fed[]:
- * before an input changes. */
-static void fed_flush(struct ucm_box *b)
-{
-	if (!b->fed_pending)
-		return;
-	for (unsigned k = 0; k < b->nact; k++)
-		b->fed[b->act[k]] += (uint64_t)b->input[b->act[k]] * b->fed_pending;
-	b->fed_pending = 0;
-}
-
 /* Keep the list of nonzero inputs (what fed_flush visits) with an input. */
 static void input_put(struct ucm_box *b, unsigned sub, uint32_t inc)
 {
@@ -1244,9 +1310,11 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 				  ucm_subev_name(b->def->type, sub, name, sizeof(name)),
 				  (unsigned long long)sum, ec->max_inc, ec->cite);
 	if (b->input[sub] != inc) {
-		fed_flush(b);
+		uint32_t old = b->input[sub];
+
+		ucm_fed_flush(m, b);
 		input_put(b, sub, inc);
-		ucm_box_stale(m, b);
+		ucm_input_changed(m, b, sub, old);
 	}
 	return 0;
 }
@@ -1254,6 +1322,16 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub)
 {
 	return m->boxes[box].input[sub];
+}
+
+unsigned ucm_input_fanout(const struct ucm_model *m, int box, unsigned sub)
+{
+	const struct ucm_box *b;
+
+	if (box < 0 || (unsigned)box >= m->nboxes || sub >= m->boxes[box].nsub)
+		return 0;
+	b = &m->boxes[box];
+	return (unsigned)__builtin_popcount((unsigned)(b->selmask[sub] | b->occmask[sub]));
 }
 
 int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v)
@@ -1266,8 +1344,11 @@ int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr
 	if (sub >= b->nsub || attr >= UCM_NATTR)
 		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u attribute %u",
 				  b->def->type->name, b->def->inst, sub, attr);
-	b->attr[sub * UCM_NATTR + attr] = v;
-	ucm_box_stale(m, b);
+	if (b->attr[sub * UCM_NATTR + attr] != v) {
+		b->attr[sub * UCM_NATTR + attr] = v;
+		/* what the filters pass may change, for this sub-event only */
+		ucm_attr_changed(m, b, sub);
+	}
 	return 0;
 }
 
@@ -1283,10 +1364,14 @@ void ucm_clear_inputs(struct ucm_model *m)
 
 		if (!b->nact)
 			continue;
-		fed_flush(b);
-		while (b->nact)
-			input_put(b, b->act[b->nact - 1], 0);
-		ucm_box_stale(m, b);
+		ucm_fed_flush(m, b);
+		while (b->nact) {
+			unsigned sub = b->act[b->nact - 1];
+			uint32_t old = b->input[sub];
+
+			input_put(b, sub, 0);
+			ucm_input_changed(m, b, sub, old);
+		}
 	}
 }
 
@@ -1294,7 +1379,8 @@ uint64_t ucm_fed(const struct ucm_model *m, int box, unsigned sub)
 {
 	const struct ucm_box *b = &m->boxes[box];
 
-	return b->fed[sub] + (uint64_t)b->input[sub] * b->fed_pending;
+	return b->fed[sub] +
+	       (uint64_t)b->input[sub] * (m->clk_cycles[b->def->type->clock] - b->fed_c0);
 }
 
 void ucm_truth_mark(struct ucm_model *m)
@@ -1309,15 +1395,15 @@ void ucm_truth_mark(struct ucm_model *m)
 int ucm_truth(const struct ucm_model *m, int box, unsigned ctr, struct ucm_truth *t)
 {
 	const struct ucm_ctr *c;
+	uint64_t val;
 
 	if (box < 0 || (unsigned)box >= m->nboxes || ctr >= m->boxes[box].def->type->nctr)
 		return -ENOENT;
 	c = &m->boxes[box].ctr[ctr];
-	t->total = c->total;
+	ucm_ctr_view(m, c, &val, &t->total, &t->wraps);
 	t->first_read = c->first_read;
 	t->last_read = c->last_read;
 	t->reads = c->reads;
-	t->wraps = c->wraps;
 	t->first_value = c->first_value;
 	t->last_value = c->last_value;
 	t->first_ps = c->first_ps;

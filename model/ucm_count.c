@@ -6,10 +6,25 @@
  * edge-detected (E), gated by the local, box and global enables, added at
  * the counter's width, and on overflow with OVF_EN raise the unit's status
  * bit, a PMI request to the selected cores and, with FRZ_ON_PMI, the global
- * freeze.  Inputs are constant between changes, so a span of n cycles costs
- * O(counters) regardless of n: the output of a constant input is constant
- * after the first cycle (which alone can differ, through the edge latch).
- * Spans are split at the first overflow that has consequences.
+ * freeze.
+ *
+ * The cost follows what changes, not the platform's size:
+ * - what a control (with its box's filters and the sub-events' attributes)
+ *   selects is compiled when one of them is written (ucm_ctr_recompile):
+ *   the sub-events summed, marked in the box's per-sub-event counter masks
+ *   (the index from an input to the counters it affects), and the
+ *   pipeline's parameters;
+ * - an input change updates the increment of those counters only;
+ * - inputs are constant between changes, so the output of a counter is
+ *   constant after the first cycle (which alone can differ, through the edge
+ *   latch): a counter holds its value as of cycle c0 and its rate, and the
+ *   cycles since are added when it is read, written, changes rate or wraps
+ *   (lazy counters);
+ * - the counters that overflow with OVF_EN are in an event queue (a binary
+ *   heap by wrap time): time runs in one step to the next overflow that has
+ *   consequences or to the end, whatever the number of counters.
+ * The naive reference model (fuzz/ref_model.c) walks every cycle and derives
+ * everything again; the fuzzers diff the two.
  */
 #include <errno.h>
 #include <string.h>
@@ -20,17 +35,48 @@ typedef unsigned __int128 u128;
 
 #define PS_PER_S 1000000000000ull
 
-/* Cycles of a clock completed at time t. */
-static uint64_t cycles_at(uint64_t hz, uint64_t t_ps)
+static uint64_t gcd64(uint64_t a, uint64_t b)
 {
-	return (uint64_t)((u128)t_ps * hz / PS_PER_S);
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
 }
 
-/* Earliest time at which cycle number c of a clock has completed. */
-static uint64_t time_of_cycle(uint64_t hz, uint64_t c)
+/* Each clock's rate as a reduced fraction of 10^12 ps, so that the
+ * conversions below are one 64-bit multiply and divide where they fit. */
+void ucm_clocks_init(struct ucm_model *m)
 {
-	u128 t = ((u128)c * PS_PER_S + hz - 1) / hz;
+	for (unsigned d = 0; d < UCM_MAXCLK; d++) {
+		uint64_t hz = m->clk_hz[d] ? m->clk_hz[d] : 1, g = gcd64(hz, PS_PER_S);
 
+		m->clk_num[d] = hz / g;
+		m->clk_den[d] = PS_PER_S / g;
+	}
+}
+
+/* Cycles of clock d completed at time t: floor(t * hz / 10^12). */
+static uint64_t cycles_at(const struct ucm_model *m, unsigned d, uint64_t t_ps)
+{
+	uint64_t num = m->clk_num[d], den = m->clk_den[d];
+
+	if (t_ps <= UINT64_MAX / num)
+		return t_ps * num / den;
+	return (uint64_t)((u128)t_ps * num / den);
+}
+
+/* Earliest time at which cycle number c of clock d has completed. */
+static uint64_t time_of_cycle(const struct ucm_model *m, unsigned d, uint64_t c)
+{
+	uint64_t num = m->clk_num[d], den = m->clk_den[d];
+	u128 t;
+
+	if (c <= (UINT64_MAX - num) / den)
+		return (c * den + num - 1) / num;
+	t = ((u128)c * den + num - 1) / num;
 	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 
@@ -78,20 +124,15 @@ static void gather_fields(const struct ucm_box *b, unsigned role, int mask, uint
 	}
 }
 
-/* A filter rule reduced, for one control value, to a comparison of the
- * attribute with the box's filter registers as they are: worked out once
- * per code, not per sub-event. */
+/* A rule for one control value as a comparison with the filters as they
+ * are: worked out once per code when the control or a filter is written,
+ * not per sub-event and cycle (kinds of struct ucm_rule_cmp). */
 enum { CMP_SKIP, CMP_MASKED, CMP_EQ, CMP_BIT, CMP_GE };
-struct rule_cmp {
-	uint8_t kind;
-	uint8_t attr;
-	uint64_t fv, mask;
-};
 
-static struct rule_cmp rule_cmp(const struct ucm_box *b, const struct ucm_reg *ctl,
-				const struct ucm_filtrule *r, uint64_t umask)
+static struct ucm_rule_cmp rule_cmp_of(const struct ucm_box *b, const struct ucm_reg *ctl,
+				       const struct ucm_filtrule *r, uint64_t umask)
 {
-	struct rule_cmp c = { CMP_SKIP, r->attr, 0, 0 };
+	struct ucm_rule_cmp c = { CMP_SKIP, r->attr, 0, 0 };
 	uint64_t held, mheld;
 
 	if ((r->umask_bits && !(umask & r->umask_bits)) ||
@@ -121,7 +162,7 @@ static struct rule_cmp rule_cmp(const struct ucm_box *b, const struct ucm_reg *c
 }
 
 /* Whether sub-event idx's attributes pass every prepared comparison. */
-static int rules_pass(const struct ucm_box *b, const struct rule_cmp *c, unsigned n, unsigned idx)
+static int rules_pass(const struct ucm_box *b, const struct ucm_rule_cmp *c, unsigned n, unsigned idx)
 {
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t a = b->attr[idx * UCM_NATTR + c[i].attr];
@@ -140,83 +181,411 @@ static int rules_pass(const struct ucm_box *b, const struct rule_cmp *c, unsigne
 	return 1;
 }
 
-/* Sum of the inputs of code ec that the control selects and its filter
- * rules (Xeon 2.3.3.3, 2.4.3, 2.6.3.2, 2.7.3.3) pass. */
-static uint32_t code_inc(const struct ucm_box *b, const struct ucm_reg *ctl,
-			 const struct ucm_evcode *ec, int all, uint64_t umask)
+/* ---- the event queue: counters by wrap time ---- */
+
+static void heap_place(struct ucm_model *m, unsigned i, struct ucm_ctr *c)
+{
+	m->heap[i] = c;
+	c->heap_pos = (int32_t)i;
+}
+
+static void heap_up(struct ucm_model *m, unsigned i)
+{
+	struct ucm_ctr *c = m->heap[i];
+
+	while (i) {
+		unsigned p = (i - 1) / 2;
+
+		if (m->heap[p]->wrap_ps <= c->wrap_ps)
+			break;
+		heap_place(m, i, m->heap[p]);
+		i = p;
+	}
+	heap_place(m, i, c);
+}
+
+static void heap_down(struct ucm_model *m, unsigned i)
+{
+	struct ucm_ctr *c = m->heap[i];
+
+	for (;;) {
+		unsigned k = 2 * i + 1;
+
+		if (k >= m->nheap)
+			break;
+		if (k + 1 < m->nheap && m->heap[k + 1]->wrap_ps < m->heap[k]->wrap_ps)
+			k++;
+		if (m->heap[k]->wrap_ps >= c->wrap_ps)
+			break;
+		heap_place(m, i, m->heap[k]);
+		i = k;
+	}
+	heap_place(m, i, c);
+}
+
+/* Queue a counter at time t (UINT64_MAX: not at all). */
+static void heap_set(struct ucm_model *m, struct ucm_ctr *c, uint64_t t)
+{
+	if (t == UINT64_MAX) {
+		if (c->heap_pos >= 0) {
+			unsigned i = (unsigned)c->heap_pos;
+			struct ucm_ctr *last = m->heap[--m->nheap];
+
+			c->heap_pos = -1;
+			c->wrap_ps = t;
+			if (last != c) {
+				heap_place(m, i, last);
+				heap_up(m, i);
+				heap_down(m, (unsigned)last->heap_pos);
+			}
+		}
+		c->wrap_ps = t;
+		return;
+	}
+	if (c->heap_pos < 0) {
+		c->wrap_ps = t;
+		heap_place(m, m->nheap++, c);
+		heap_up(m, m->nheap - 1);
+	} else if (t < c->wrap_ps) {
+		c->wrap_ps = t;
+		heap_up(m, (unsigned)c->heap_pos);
+	} else if (t > c->wrap_ps) {
+		c->wrap_ps = t;
+		heap_down(m, (unsigned)c->heap_pos);
+	}
+}
+
+/* ---- compiling what a control selects ---- */
+
+/* Mark the sub-events of code ec that the control selects and its filter
+ * rules (Xeon 2.3.3.3, 2.4.3, 2.6.3.2, 2.7.3.3) pass in the box's masks. */
+static void select_code(struct ucm_box *b, struct ucm_ctr *c, const struct ucm_evcode *ec,
+			int all, uint64_t umask)
 {
 	unsigned first = code_first_sub(b, ec);
 	unsigned n = ec->nrules; /* at most UCM_MAXRULES: ucm_create checks */
-	struct rule_cmp c[UCM_MAXRULES];
-	uint32_t inc = 0;
+	struct ucm_rule_cmp *rc = c->rc;
+	uint8_t bit = (uint8_t)(1u << c->idx);
 
-	if (ec->flags & UCM_EC_CLOCK)
-		return 1;
+	if (ec->flags & UCM_EC_CLOCK) {
+		c->konst = 1;
+		return;
+	}
 	for (unsigned i = 0; i < n; i++)
-		c[i] = rule_cmp(b, ctl, &ec->rules[i], umask);
-	if (!ec->nsubs)
-		return rules_pass(b, c, n, first) ? b->input[first] : 0;
+		rc[i] = rule_cmp_of(b, c->ctl, &ec->rules[i], umask);
+	c->sel_ec = ec;
+	c->sel_all = (uint8_t)all;
+	c->sel_umask = umask;
+	c->nrc = (uint8_t)n;
+	c->sel_first = (uint16_t)first;
+	if (!ec->nsubs) {
+		c->sel_n = 1;
+		if (rules_pass(b, rc, n, first))
+			b->selmask[first] |= bit;
+		return;
+	}
+	c->sel_n = (uint16_t)ec->nsubs;
 	for (unsigned s = 0; s < ec->nsubs; s++)
-		if ((all || ucm_umask_selects(ec, s, umask)) && rules_pass(b, c, n, first + s))
-			inc += b->input[first + s];
-	return inc;
+		if ((all || ucm_umask_selects(ec, s, umask)) && rules_pass(b, rc, n, first + s))
+			b->selmask[first + s] |= bit;
 }
 
-void ucm_ctr_recompute(struct ucm_model *m, struct ucm_box *b, unsigned i)
+static uint64_t ctl_field(const struct ucm_ctr *c, unsigned role)
+{
+	return c->ctl ? ucm_reg_field(c->ctl, role) : 0;
+}
+
+static int ctr_gate(const struct ucm_model *m, const struct ucm_box *b, const struct ucm_ctr *c)
+{
+	if (b->def->type->flags & UCM_BT_FREERUN)
+		return 1;
+	if (!c->ctl || !ucm_reg_field(c->ctl, UCM_R_EN))
+		return 0;
+	if (b->frz_en && b->frozen)
+		return 0;
+	return ucm_global_enabled(m, b->socket);
+}
+
+/* The output of the first cycle after c0 and of each later one, from the
+ * compiled parameters and the current inputs. */
+static void ctr_rate(struct ucm_ctr *c)
+{
+	uint64_t thr = c->thr;
+	int cmp;
+
+	c->cmp_valid = 0;
+	switch (c->mode) {
+	case UCM_CM_OCC:
+		/* the occupancy alone: THRESH with OCC_INV, then OCC_EDGE
+		 * (Table 2-80 cases 2-4) */
+		if (!thr) {
+			c->first = c->steady = c->occ;
+			return;
+		}
+		cmp = c->occ_inv ? c->occ < thr : c->occ >= thr;
+		break;
+	case UCM_CM_OCC_AND:
+		/* base event (INV: its negation) in cycles where the occupancy
+		 * passes THRESH/OCC_INV; either edge bit counts rising edges of
+		 * the result (Table 2-80 cases 5-6; docs/platform-snbep.md) */
+		cmp = (c->inv ? c->inc == 0 : c->inc != 0) &&
+		      (!thr || (c->occ_inv ? c->occ < thr : c->occ >= thr));
+		break;
+	default:
+		if (!thr) {
+			/* comparison disabled: the increment passes unmodified; INV
+			 * and E have no effect (docs: D4) */
+			c->first = c->steady = c->inc;
+			return;
+		}
+		cmp = c->inv ? c->inc < thr : c->inc >= thr;
+		break;
+	}
+	c->cmp = (uint8_t)cmp;
+	c->cmp_valid = 1;
+	if (c->edge) {
+		c->first = cmp && !c->prev_cmp;
+		c->steady = 0;
+	} else {
+		c->first = c->steady = (uint64_t)cmp;
+	}
+}
+
+/* Cycles from c0 to the counter's first wrap, 0: never. */
+static uint64_t cycles_to_wrap(const struct ucm_ctr *c)
+{
+	if (c->wbits < 64) {
+		uint64_t room = (c->wmask - c->val) + 1;
+
+		if (c->first >= room)
+			return 1;
+		if (!c->steady)
+			return 0;
+		return 1 + (room - c->first + c->steady - 1) / c->steady;
+	} else {
+		u128 room = (u128)c->wmask + 1 - c->val, j;
+
+		if (c->first >= room)
+			return 1;
+		if (!c->steady)
+			return 0;
+		j = 1 + (room - c->first + c->steady - 1) / c->steady;
+		return j > UINT64_MAX ? 0 : (uint64_t)j;
+	}
+}
+
+void ucm_ctr_resched(struct ucm_model *m, struct ucm_ctr *c)
+{
+	uint64_t t = UINT64_MAX;
+
+	if (c->counting && c->ovf_en) {
+		uint64_t j = cycles_to_wrap(c);
+
+		if (j && c->c0 <= UINT64_MAX - j)
+			t = time_of_cycle(m, c->clock, c->c0 + j);
+	}
+	heap_set(m, c, t);
+}
+
+/* n cycles of the counter's current output: value, total and wraps. */
+static void ctr_project(const struct ucm_ctr *c, uint64_t n, uint64_t *val, uint64_t *total,
+			uint64_t *wraps)
+{
+	u128 add = c->first + (u128)(n - 1) * c->steady;
+	u128 sum = (u128)c->val + add;
+
+	*val = (uint64_t)sum & c->wmask;
+	*total = c->total + (uint64_t)add;
+	*wraps = c->wraps + (uint64_t)(sum >> c->wbits);
+}
+
+/* Add the cycles since c0; returns 1 if the counter wrapped. */
+static int ctr_advance(struct ucm_model *m, struct ucm_ctr *c)
+{
+	uint64_t now = m->clk_cycles[c->clock], n = now - c->c0, w;
+
+	c->c0 = now;
+	if (!n || !c->counting)
+		return 0;
+	w = c->wraps;
+	ctr_project(c, n, &c->val, &c->total, &c->wraps);
+	if (c->cmp_valid && c->prev_cmp != c->cmp) {
+		c->prev_cmp = c->cmp;
+		ctr_rate(c);
+	}
+	return c->wraps != w;
+}
+
+void ucm_ctr_sync(struct ucm_model *m, struct ucm_ctr *c)
+{
+	ctr_advance(m, c);
+}
+
+void ucm_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *val,
+		  uint64_t *total, uint64_t *wraps)
+{
+	uint64_t n = m->clk_cycles[c->clock] - c->c0;
+
+	*val = c->val;
+	*total = c->total;
+	*wraps = c->wraps;
+	if (n && c->counting)
+		ctr_project(c, n, val, total, wraps);
+}
+
+/* Compile counter i of box b from its control, the box's filters and the
+ * sub-events' attributes, as they are now (the counter is synced). */
+static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *c)
 {
 	const struct ucm_boxtype *bt = b->def->type;
-	struct ucm_ctr *c = &b->ctr[i];
 	const struct ucm_reg *ctl = c->ctl;
-	const struct ucm_evcode *ec, *occ = NULL;
+	const struct ucm_evcode *ec = NULL, *occ = NULL;
+	uint8_t bit = (uint8_t)(1u << c->idx);
 	unsigned code;
 
-	(void)m;
-	c->inc = c->occ = 0;
+	for (unsigned s = c->sel_first; s < (unsigned)c->sel_first + c->sel_n; s++)
+		b->selmask[s] &= (uint8_t)~bit;
+	if (c->occ_sub >= 0)
+		b->occmask[c->occ_sub] &= (uint8_t)~bit;
+	c->sel_first = c->sel_n = 0;
+	c->sel_ec = NULL;
+	c->nrc = 0;
+	c->occ_sub = -1;
+	c->konst = 0;
 	c->mode = UCM_CM_PLAIN;
-	/* a disabled counter's increment is never used (ctr_counting), and
-	 * enabling it is a control write, which derives it again */
-	if (ctl && !(bt->flags & UCM_BT_FREERUN) && !ucm_reg_field(ctl, UCM_R_EN))
-		return;
+	c->thr = ctl_field(c, UCM_R_THRESH);
+	c->inv = (uint8_t)ctl_field(c, UCM_R_INV);
+	c->occ_inv = (uint8_t)ctl_field(c, UCM_R_OCC_INV);
+	c->edge = (uint8_t)ctl_field(c, UCM_R_EDGE);
+	c->ovf_en = (uint8_t)ctl_field(c, UCM_R_OVF_EN);
+	c->counting = (uint8_t)ctr_gate(m, b, c);
 	if (!ctl || !ucm_layout_field(ctl->def->layout, UCM_R_EVSEL)) {
 		/* a fixed counter counts its code, every sub-event of it */
 		if (bt->fixed_code)
-			c->inc = code_inc(b, ctl, &bt->codes[bt->fixed_code[i]], 1, 0);
-		return;
-	}
-	ec = ucm_ctl_code(bt, ctl->def->layout, ctl->val, &code, &occ);
-	if (occ) {
-		/* OCC_SEL 1..3 picks sub-counter 0..2 (C0, C3, C6) */
-		unsigned sel = (unsigned)ucm_reg_field(ctl, UCM_R_OCC_SEL);
+			select_code(b, c, &bt->codes[bt->fixed_code[c->idx]], 1, 0);
+	} else {
+		ec = ucm_ctl_code(bt, ctl->def->layout, ctl->val, &code, &occ);
+		if (occ) {
+			/* OCC_SEL 1..3 picks sub-counter 0..2 (C0, C3, C6) */
+			unsigned sel = (unsigned)ucm_reg_field(ctl, UCM_R_OCC_SEL);
 
-		if (sel && sel <= occ->nsubs)
-			c->occ = b->input[code_first_sub(b, occ) + sel - 1];
-		c->mode = ec == occ ? UCM_CM_OCC : UCM_CM_OCC_AND;
-		if (ec == occ)
-			return;
+			if (sel && sel <= occ->nsubs) {
+				c->occ_sub = (int32_t)(code_first_sub(b, occ) + sel - 1);
+				b->occmask[c->occ_sub] |= bit;
+			}
+			if (ec == occ) {
+				c->mode = UCM_CM_OCC;
+				c->edge = (uint8_t)ctl_field(c, UCM_R_OCC_EDGE);
+				ec = NULL;
+			} else {
+				c->mode = UCM_CM_OCC_AND;
+				c->edge = c->edge || ctl_field(c, UCM_R_OCC_EDGE);
+			}
+		}
+		if (ec)
+			select_code(b, c, ec, 0, ucm_reg_field(ctl, UCM_R_UMASK));
 	}
-	if (ec)
-		c->inc = code_inc(b, ctl, ec, 0, ucm_reg_field(ctl, UCM_R_UMASK));
+	c->inc = c->konst;
+	for (unsigned s = c->sel_first; s < (unsigned)c->sel_first + c->sel_n; s++)
+		if (b->selmask[s] & bit)
+			c->inc += b->input[s];
+	c->occ = c->occ_sub >= 0 ? b->input[c->occ_sub] : 0;
+	ctr_rate(c);
 }
 
-void ucm_box_recompute(struct ucm_model *m, struct ucm_box *b)
+void ucm_ctr_recompile(struct ucm_model *m, struct ucm_box *b, unsigned i)
+{
+	struct ucm_ctr *c = &b->ctr[i];
+
+	ctr_advance(m, c);
+	ctr_compile(m, b, c);
+	ucm_ctr_resched(m, c);
+}
+
+void ucm_box_recompile(struct ucm_model *m, struct ucm_box *b)
 {
 	for (unsigned i = 0; i < b->def->type->nctr; i++)
-		ucm_ctr_recompute(m, b, i);
-	b->stale = 0;
+		ucm_ctr_recompile(m, b, i);
 }
 
-void ucm_box_stale(struct ucm_model *m, struct ucm_box *b)
+void ucm_socket_regate(struct ucm_model *m, unsigned socket)
 {
-	b->stale = 1;
-	m->stale = 1;
+	for (unsigned bi = 0; bi < m->nboxes; bi++) {
+		struct ucm_box *b = &m->boxes[bi];
+
+		if (b->socket != socket)
+			continue;
+		for (unsigned i = 0; i < b->def->type->nctr; i++) {
+			struct ucm_ctr *c = &b->ctr[i];
+			uint8_t g = (uint8_t)ctr_gate(m, b, c);
+
+			if (g == c->counting)
+				continue;
+			ctr_advance(m, c);
+			c->counting = g;
+			ucm_ctr_resched(m, c);
+		}
+	}
 }
 
-static void recompute_stale(struct ucm_model *m)
+void ucm_input_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub, uint32_t old)
 {
-	for (unsigned i = 0; i < m->nboxes; i++)
-		if (m->boxes[i].stale)
-			ucm_box_recompute(m, &m->boxes[i]);
-	m->stale = 0;
+	uint32_t now = b->input[sub];
+	unsigned sel = b->selmask[sub], occ = b->occmask[sub];
+
+	while (sel | occ) {
+		unsigned i = (unsigned)__builtin_ctz(sel | occ);
+		struct ucm_ctr *c = &b->ctr[i];
+
+		ctr_advance(m, c);
+		if (sel >> i & 1)
+			c->inc += now - old;
+		if (occ >> i & 1)
+			c->occ = now;
+		ctr_rate(c);
+		ucm_ctr_resched(m, c);
+		sel &= ~(1u << i);
+		occ &= ~(1u << i);
+	}
+}
+
+void ucm_attr_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub)
+{
+	for (unsigned i = 0; i < b->def->type->nctr; i++) {
+		struct ucm_ctr *c = &b->ctr[i];
+		const struct ucm_evcode *ec = c->sel_ec;
+		uint8_t bit = (uint8_t)(1u << i);
+		unsigned k;
+		int on;
+
+		/* only a code with filter rules reads attributes */
+		if (!ec || !c->nrc || sub < c->sel_first || sub >= (unsigned)c->sel_first + c->sel_n)
+			continue;
+		k = sub - c->sel_first;
+		on = (!ec->nsubs || c->sel_all || ucm_umask_selects(ec, k, c->sel_umask)) &&
+		     rules_pass(b, c->rc, c->nrc, sub);
+		if (on == !!(b->selmask[sub] & bit))
+			continue;
+		ctr_advance(m, c);
+		b->selmask[sub] ^= bit;
+		if (on)
+			c->inc += b->input[sub];
+		else
+			c->inc -= b->input[sub];
+		ctr_rate(c);
+		ucm_ctr_resched(m, c);
+	}
+}
+
+void ucm_fed_flush(struct ucm_model *m, struct ucm_box *b)
+{
+	uint64_t now = m->clk_cycles[b->def->type->clock], n = now - b->fed_c0;
+
+	b->fed_c0 = now;
+	if (!n)
+		return;
+	for (unsigned k = 0; k < b->nact; k++)
+		b->fed[b->act[k]] += (uint64_t)b->input[b->act[k]] * n;
 }
 
 /* Strict check of a control register that enables its counter. */
@@ -235,126 +604,18 @@ void ucm_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_
 	struct ucm_ctr *c = &r->box->ctr[r->def->idx];
 	const struct ucm_field *rst = ucm_layout_field(r->def->layout, UCM_R_RST);
 
+	ctr_advance(m, c);
 	/* a new programming starts with a clear edge latch (docs: D4) */
 	c->prev_cmp = 0;
 	/* a write-only rst bit clears the counter; it is never stored */
 	if (rst && (ucm_field_mask(rst) & bm) && ucm_field_get(rst, v))
 		c->val = 0;
-	ucm_ctr_recompute(m, r->box, r->def->idx);
+	ucm_ctr_recompile(m, r->box, r->def->idx);
 	if (m->strict)
 		ctl_strict(m, r);
 }
 
 /* ---- counting ---- */
-
-static int ctr_counting(const struct ucm_model *m, const struct ucm_box *b, unsigned i)
-{
-	const struct ucm_ctr *c = &b->ctr[i];
-
-	if (b->def->type->flags & UCM_BT_FREERUN)
-		return 1;
-	if (!c->ctl || !ucm_reg_field(c->ctl, UCM_R_EN))
-		return 0;
-	if (b->frz_en && b->frozen)
-		return 0;
-	return ucm_global_enabled(m, b->socket);
-}
-
-struct ctr_rate {
-	uint64_t first, steady; /* output of the first cycle, of each later one */
-	int cmp_valid;
-	uint8_t cmp;
-};
-
-static void ctr_rate(const struct ucm_box *b, unsigned i, struct ctr_rate *o)
-{
-	const struct ucm_ctr *c = &b->ctr[i];
-	uint64_t thr = c->ctl ? ucm_reg_field(c->ctl, UCM_R_THRESH) : 0;
-	int edge;
-
-	memset(o, 0, sizeof(*o));
-	switch (c->mode) {
-	case UCM_CM_OCC:
-		/* the occupancy alone: THRESH with OCC_INV, then OCC_EDGE
-		 * (Table 2-80 cases 2-4) */
-		if (!thr) {
-			o->first = o->steady = c->occ;
-			return;
-		}
-		o->cmp = ucm_reg_field(c->ctl, UCM_R_OCC_INV) ? c->occ < thr : c->occ >= thr;
-		edge = (int)ucm_reg_field(c->ctl, UCM_R_OCC_EDGE);
-		break;
-	case UCM_CM_OCC_AND: {
-		/* base event (INV: its negation) in cycles where the occupancy
-		 * passes THRESH/OCC_INV; either edge bit counts rising edges of
-		 * the result (Table 2-80 cases 5-6; docs/platform-snbep.md) */
-		int base = ucm_reg_field(c->ctl, UCM_R_INV) ? c->inc == 0 : c->inc != 0;
-		int occ_ok = !thr || (ucm_reg_field(c->ctl, UCM_R_OCC_INV) ? c->occ < thr
-									  : c->occ >= thr);
-
-		o->cmp = base && occ_ok;
-		edge = ucm_reg_field(c->ctl, UCM_R_EDGE) || ucm_reg_field(c->ctl, UCM_R_OCC_EDGE);
-		break;
-	}
-	default:
-		if (!thr) {
-			/* comparison disabled: the increment passes unmodified; INV
-			 * and E have no effect (docs: D4) */
-			o->first = o->steady = c->inc;
-			return;
-		}
-		o->cmp = ucm_reg_field(c->ctl, UCM_R_INV) ? c->inc < thr : c->inc >= thr;
-		edge = (int)ucm_reg_field(c->ctl, UCM_R_EDGE);
-		break;
-	}
-	o->cmp_valid = 1;
-	if (edge) {
-		o->first = o->cmp && !c->prev_cmp;
-		o->steady = 0;
-	} else {
-		o->first = o->steady = o->cmp;
-	}
-}
-
-static int ctr_ovf_en(const struct ucm_ctr *c)
-{
-	return c->ctl && ucm_reg_field(c->ctl, UCM_R_OVF_EN);
-}
-
-/* Cycles until the counter's first wrap, 0 if not within max cycles. */
-static uint64_t cycles_to_wrap(const struct ucm_ctr *c, const struct ctr_rate *r, uint64_t max)
-{
-	u128 room = (u128)c->wmask + 1 - c->val;
-
-	if (!max)
-		return 0;
-	if (r->first >= room)
-		return 1;
-	if (!r->steady)
-		return 0;
-	u128 j = 1 + (room - r->first + r->steady - 1) / r->steady;
-
-	return j <= max ? (uint64_t)j : 0;
-}
-
-/* Add n cycles of output to a counter; returns 1 if it wrapped. */
-static int ctr_apply(struct ucm_ctr *c, const struct ctr_rate *r, uint64_t n)
-{
-	u128 add, sum;
-	uint64_t wraps;
-
-	if (!n)
-		return 0;
-	add = r->first + (u128)(n - 1) * r->steady;
-	sum = (u128)c->val + add;
-	wraps = (uint64_t)(sum / ((u128)c->wmask + 1));
-	c->val = (uint64_t)(sum & c->wmask);
-	c->total += (uint64_t)add;
-	c->wraps += wraps;
-	if (r->cmp_valid)
-		c->prev_cmp = r->cmp;
-	return wraps > 0;
-}
 
 static void deliver_pmi(struct ucm_model *m, unsigned s)
 {
@@ -396,6 +657,7 @@ static void deliver_pmi(struct ucm_model *m, unsigned s)
 	}
 	if (ucm_reg_field(g, UCM_R_FRZ_ON_PMI))
 		g->val = ucm_field_put(ucm_layout_field(l, UCM_R_GLOBAL_EN), g->val, 0);
+	ucm_socket_regate(m, s);
 }
 
 /* Counter i of box b overflowed with OVF_EN: set its box status bit and its
@@ -427,61 +689,34 @@ static int ovf_message(struct ucm_model *m, struct ucm_box *b, unsigned i)
 	return !edge;
 }
 
-/* Advance every domain to time t, splitting at consequential overflows. */
+/* Time t on every clock (the counters follow lazily). */
+static void set_time(struct ucm_model *m, uint64_t t)
+{
+	for (unsigned d = 0; d < m->plat->nclocks; d++)
+		m->clk_cycles[d] = cycles_at(m, d, t);
+	m->now_ps = t;
+}
+
+/* Advance to time t, stopping at each overflow that has consequences: the
+ * earliest in the event queue.  Counters that wrap at the same time all
+ * send their messages before the sockets' PMIs are delivered. */
 static void advance_span(struct ucm_model *m, uint64_t t)
 {
-	if (m->stale)
-		recompute_stale(m);
 	while (m->now_ps < t) {
-		uint64_t stop = t;
-		uint64_t ncyc[UCM_MAXCLK];
+		uint64_t stop = m->nheap && m->heap[0]->wrap_ps < t ? m->heap[0]->wrap_ps : t;
 		unsigned pmi_mask = 0; /* sockets with a PMI request, <= 32 */
 
-		/* earliest overflow with OVF_EN before t */
-		for (unsigned bi = 0; bi < m->nboxes; bi++) {
-			struct ucm_box *b = &m->boxes[bi];
-			unsigned d = b->def->type->clock;
-			uint64_t avail = cycles_at(m->clk_hz[d], t) - m->clk_cycles[d];
+		set_time(m, stop);
+		if (!m->nheap || m->heap[0]->wrap_ps > stop)
+			return;
+		while (m->nheap && m->heap[0]->wrap_ps <= stop) {
+			struct ucm_ctr *c = m->heap[0];
+			struct ucm_box *b = c->box;
 
-			for (unsigned i = 0; i < b->def->type->nctr; i++) {
-				struct ctr_rate r;
-				uint64_t j;
-
-				if (!ctr_ovf_en(&b->ctr[i]) || !ctr_counting(m, b, i))
-					continue;
-				ctr_rate(b, i, &r);
-				j = cycles_to_wrap(&b->ctr[i], &r, avail);
-				if (j) {
-					uint64_t tj = time_of_cycle(m->clk_hz[d], m->clk_cycles[d] + j);
-
-					if (tj < stop)
-						stop = tj;
-				}
-			}
+			if (ctr_advance(m, c) && ovf_message(m, b, c->idx))
+				pmi_mask |= 1u << (b->socket & 31);
+			ucm_ctr_resched(m, c);
 		}
-		for (unsigned d = 0; d < m->plat->nclocks; d++)
-			ncyc[d] = cycles_at(m->clk_hz[d], stop) - m->clk_cycles[d];
-		for (unsigned bi = 0; bi < m->nboxes; bi++) {
-			struct ucm_box *b = &m->boxes[bi];
-			uint64_t n = ncyc[b->def->type->clock];
-
-			if (!n)
-				continue;
-			b->fed_pending += n;
-			for (unsigned i = 0; i < b->def->type->nctr; i++) {
-				struct ctr_rate r;
-
-				if (!ctr_counting(m, b, i))
-					continue;
-				ctr_rate(b, i, &r);
-				if (ctr_apply(&b->ctr[i], &r, n) && ctr_ovf_en(&b->ctr[i]) &&
-				    ovf_message(m, b, i))
-					pmi_mask |= 1u << (b->socket & 31);
-			}
-		}
-		for (unsigned d = 0; d < m->plat->nclocks; d++)
-			m->clk_cycles[d] += ncyc[d];
-		m->now_ps = stop;
 		for (unsigned s = 0; s < m->nsockets; s++)
 			if (pmi_mask & (1u << (s & 31)))
 				deliver_pmi(m, s);
@@ -573,7 +808,8 @@ int ucm_run_cycles(struct ucm_model *m, unsigned clock, uint64_t n)
 
 	if (clock >= m->plat->nclocks)
 		return ucm_seterr(m, -EINVAL, "no clock domain %u", clock);
-	t = time_of_cycle(m->clk_hz[clock], m->clk_cycles[clock] + n);
+	t = m->clk_cycles[clock] > UINT64_MAX - n ? UINT64_MAX
+						   : time_of_cycle(m, clock, m->clk_cycles[clock] + n);
 	if (t == UINT64_MAX)
 		return ucm_seterr(m, -EOVERFLOW, "simulated time would exceed 2^64 ps");
 	return ucm_advance_to(m, t);

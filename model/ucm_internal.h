@@ -10,6 +10,15 @@
 
 struct ucm_box;
 
+/* A filter rule reduced, for one control value, to a comparison of a
+ * sub-event attribute with the box's filter registers as they are
+ * (ucm_count.c). */
+struct ucm_rule_cmp {
+	uint8_t kind;
+	uint8_t attr;
+	uint64_t fv, mask;
+};
+
 /* A register instance with masks derived once from its layout. */
 struct ucm_reg {
 	const struct ucm_regdef *def;
@@ -22,12 +31,14 @@ struct ucm_reg {
 };
 
 struct ucm_ctr {
-	uint64_t val;            /* counter value, < 2^width */
+	uint64_t val;            /* counter value, < 2^width, as of cycle c0 */
 	uint64_t wmask;          /* 2^width - 1 */
 	struct ucm_reg *ctl;     /* control register or NULL */
 	struct ucm_reg *reg;     /* the counter register */
+	struct ucm_box *box;
+	uint8_t idx, clock, wbits; /* counter number in its box, clock domain, width */
 	uint8_t prev_cmp;        /* edge detector latch */
-	/* ground truth */
+	/* ground truth (as of cycle c0, like val) */
 	uint64_t total, first_read, last_read, reads, wraps;
 	uint64_t first_value, last_value; /* the counter at those reads */
 	uint64_t first_ps, last_ps;       /* and when */
@@ -35,10 +46,33 @@ struct ucm_ctr {
 	uint64_t write_ps;       /* when; 0: never since the mark */
 	uint64_t last_since;     /* total - write_total at the latest read */
 	uint64_t prev_read, prev_ps; /* total and time at the read before the latest */
-	/* per-cycle output under the current input, see ucm_count.c */
+	/* What the control and filter registers select, compiled when they are
+	 * written (ucm_count.c): the sub-events summed (the box's selmask bits
+	 * in [sel_first, sel_first + sel_n)), the occupancy sub-event, and the
+	 * pipeline's parameters, so that an input change costs O(1) here. */
+	uint16_t sel_first, sel_n;
+	int32_t occ_sub;         /* -1: none */
+	const struct ucm_evcode *sel_ec; /* the code summed, NULL: none */
+	uint64_t sel_umask;      /* its umask; sel_all: every sub-event (fixed counters) */
+	uint8_t sel_all, nrc;
+	struct ucm_rule_cmp rc[UCM_MAXRULES]; /* its filter rules: an attribute change
+					       * rechecks one sub-event with them */
+	uint64_t thr;
+	uint8_t mode;            /* enum ucm_ctr_mode */
+	uint8_t konst;           /* a clock code: 1 every cycle, no inputs */
+	uint8_t inv, occ_inv, edge, ovf_en;
+	uint8_t counting;        /* enabled, not frozen, globally enabled */
+	/* per-cycle output under the current inputs */
 	uint32_t inc;            /* raw selected increment */
 	uint32_t occ;            /* occupancy sub-counter value (PCU) */
-	uint8_t mode;            /* enum ucm_ctr_mode */
+	uint8_t cmp, cmp_valid;  /* threshold compare, and whether there is one */
+	uint64_t first, steady;  /* output of the first cycle after c0, of each later one */
+	/* lazy counting: val/total/wraps hold what was counted up to cycle c0
+	 * of the counter's clock; the cycles since are added when the counter
+	 * is read, written, changes rate or overflows */
+	uint64_t c0;
+	uint64_t wrap_ps;        /* time of the next wrap with OVF_EN (event queue key) */
+	int32_t heap_pos;        /* position in the model's event queue, -1: none */
 };
 
 /* How a counter's pipeline runs (Xeon Table 2-75/2-80 for the PCU modes). */
@@ -59,8 +93,10 @@ struct ucm_box {
 	unsigned nsub;
 	uint32_t *input;         /* current per-cycle increment per sub-event */
 	uint64_t *fed;           /* increments fed per sub-event */
-	uint64_t fed_pending;    /* cycles the current inputs ran since fed[] was brought up to
-				  * date: fed lazily, not per sub-event at every access */
+	uint64_t fed_c0;         /* cycle of the box clock up to which fed[] is brought: the
+				  * inputs are fed lazily, not per sub-event at every access */
+	uint8_t *selmask;        /* per sub-event: the counters whose increment sums it */
+	uint8_t *occmask;        /* per sub-event: the counters whose occupancy it is */
 	uint64_t *attr;          /* UCM_NATTR run-time attributes per sub-event */
 	uint16_t *sub_code;      /* per sub-event: index of its code in the box type */
 	uint16_t *act, *act_pos; /* the sub-events with a nonzero input; position + 1 of each */
@@ -68,7 +104,6 @@ struct ucm_box {
 	uint16_t *code_first;    /* per code: its first sub-event */
 	uint64_t *code_sum;      /* per code: the sum of its sub-events' inputs */
 	struct ucm_ctr ctr[UCM_MAXCTR];
-	int stale;               /* inputs changed since the counters' increments were derived */
 };
 
 struct ucm_socket {
@@ -90,6 +125,9 @@ struct ucm_model {
 	struct ucm_reg *regs;
 	struct ucm_reg **sorted[UCM_NSPACES];
 	size_t nsorted[UCM_NSPACES];
+	/* MSR decode: open addressing on (socket, address), a power of two */
+	struct ucm_reg **msr_hash;
+	size_t msr_hmask;
 	/* boxes */
 	unsigned nboxes;
 	struct ucm_box *boxes;
@@ -98,13 +136,16 @@ struct ucm_model {
 	uint64_t now_ps;
 	uint64_t clk_hz[UCM_MAXCLK];
 	uint64_t clk_cycles[UCM_MAXCLK];
+	uint64_t clk_num[UCM_MAXCLK], clk_den[UCM_MAXCLK]; /* hz/10^12 reduced: cycles = t * num / den */
+	/* event queue: the counters that overflow with OVF_EN, by wrap time */
+	struct ucm_ctr **heap;
+	unsigned nheap;
 	ucm_workload_fn wl_fn;
 	void *wl_ctx;
 	uint64_t wl_next;
 	int in_workload;
 	/* ucm_run_ps_pmi: stop advancing once a PMI reaches a core */
 	int stop_on_pmi, pmi_hit;
-	int stale;                   /* some box is stale: recompute before time runs */
 	ucm_pmi_fn pmi_fn;
 	void *pmi_ctx;
 	/* strict mode */
@@ -123,12 +164,27 @@ uint64_t ucm_reg_field(const struct ucm_reg *r, unsigned role);
 int ucm_global_enabled(const struct ucm_model *m, unsigned socket);
 
 /* ucm_count.c */
-void ucm_ctr_recompute(struct ucm_model *m, struct ucm_box *b, unsigned i);
-void ucm_box_recompute(struct ucm_model *m, struct ucm_box *b);
-/* Inputs changed: the box's increments are derived again before time
- * next runs (a workload phase sets many inputs of a box at once). */
-void ucm_box_stale(struct ucm_model *m, struct ucm_box *b);
+void ucm_clocks_init(struct ucm_model *m);
+/* Bring a counter's value and truth up to the current cycle (before it is
+ * read or set); after a set, ucm_ctr_resched. */
+void ucm_ctr_sync(struct ucm_model *m, struct ucm_ctr *c);
+void ucm_ctr_resched(struct ucm_model *m, struct ucm_ctr *c);
+/* A counter's control, or a box's filters, attributes or freeze changed:
+ * what it selects is compiled again (the counters are synced first). */
+void ucm_ctr_recompile(struct ucm_model *m, struct ucm_box *b, unsigned i);
+void ucm_box_recompile(struct ucm_model *m, struct ucm_box *b);
+/* The socket's global enable or freeze changed. */
+void ucm_socket_regate(struct ucm_model *m, unsigned socket);
+/* An attribute of sub-event sub of box b changed. */
+void ucm_attr_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub);
+/* Input sub of box b changed from old to its current value. */
+void ucm_input_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub, uint32_t old);
+/* What the box's inputs fed since fed_c0, into fed[]. */
+void ucm_fed_flush(struct ucm_model *m, struct ucm_box *b);
 int ucm_advance_to(struct ucm_model *m, uint64_t t_ps);
 void ucm_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_t bm);
+/* Counter value, total and wraps as of now, without syncing (const paths). */
+void ucm_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *val,
+		  uint64_t *total, uint64_t *wraps);
 
 #endif
