@@ -9,7 +9,8 @@
 #   consumer_cmake      consumer/ with find_package(uncore CONFIG): shared
 #                       (from the installed tree) and static, run; with
 #                       SystemC, the example virtual platform on uncore::systemc
-#   consumer_pkgconfig  consumer.c with `pkg-config --cflags --libs uncore`, run
+#   consumer_pkgconfig  consumer.c with `pkg-config --cflags --libs uncore`, and
+#                       with --static against libuncore.a, run
 #   installed_cli       the installed uncore: --version, and `uncore run` loading
 #                       the installed libuncore-run.so from the tree, moved
 set -u
@@ -91,6 +92,14 @@ consumer_pkgconfig)
 	# shellcheck disable=SC2086  # the flags are words
 	run "$CC" -std=c11 -Wall -Wextra -Werror -o "$WORK/consumer_pc" "$CONSUMER/consumer.c" $flags
 	LD_LIBRARY_PATH=$P/$LIBDIR run "$WORK/consumer_pc"
+	# linked statically, with what --static adds (Requires.private, Libs.private)
+	sflags=$("$PKG_CONFIG" --cflags --libs --static uncore) || fail "pkg-config --static"
+	echo "pkg-config --static: $sflags"
+	# shellcheck disable=SC2086
+	run "$CC" -std=c11 -Wall -Wextra -Werror -o "$WORK/consumer_pc_static" "$CONSUMER/consumer.c" \
+		${sflags/-luncore/-l:libuncore.a}
+	ldd "$WORK/consumer_pc_static" | grep -q libuncore && fail "consumer_pc_static loads libuncore.so"
+	run "$WORK/consumer_pc_static"
 	;;
 installed_cli)
 	# a tree that was moved after installation still finds its preload library
