@@ -238,6 +238,77 @@ assert ev["UNC_P_POWER_STATE_OCCUPANCY.CORES_C0"]["perf"] == "uncore_pcu/event=0
 PY
 }
 
+# Intel's perfmon event files (issue 16, item 3), read by python as well:
+# every entry of each of the three is either used or reported by index and
+# name; the entries of Intel's IRP unit, a box the E5-2600 guide lacks, are
+# all reported; a loaded event counts by name; a syntax error names the
+# file, line and column.
+case_event_file() {
+	local d f
+	d=$(dirname "$0")/data/perfmon
+	for f in skl:skylake_uncore.json snbep:Jaketown_uncore.json ivt:ivytown_uncore.json; do
+		run list --platform "${f%%:*}" --event-file "$d/${f#*:}"
+		expect_rc 0
+		python3 - "$d/${f#*:}" "$work/err" "$work/out" "${f%%:*}" <<'PY' || fail "$last: $(cat "$work/why" 2>/dev/null)"
+import json, re, sys
+ev = json.load(open(sys.argv[1]))["Events"]
+err = open(sys.argv[2]).read().splitlines()
+out = open(sys.argv[3]).read()
+path = sys.argv[1]
+summary = [l for l in err if " entries for " in l]
+assert len(summary) == 1, err[-3:]
+m = re.search(r": (\d+) entries for \w+: (\d+) new events, (\d+) already in the tables, (\d+) reported$", summary[0])
+assert m and int(m.group(1)) == len(ev), summary
+n, new, known, rep = map(int, m.groups())
+assert new + known + rep == n, summary
+reported = {}
+for l in err:
+    if l in summary:
+        continue
+    r = re.fullmatch(r"uncore: (.*): entry (\d+) \((.*?)\): (.+)", l)
+    assert r and r.group(1) == path, l
+    i = int(r.group(2))
+    assert ev[i]["EventName"] == r.group(3), (l, ev[i]["EventName"])
+    reported[i] = r.group(4)
+assert len(reported) == rep, (len(reported), rep)
+for i, e in enumerate(ev):
+    if e["Unit"] == "IRP" and sys.argv[4] == "snbep":
+        assert "Unit 'IRP' is no box" in reported.get(i, ""), (i, e["EventName"])
+    if i not in reported:
+        # used: listed by name, in the tables' events or the file's
+        assert re.search(r"^  " + re.escape(e["EventName"]) + r"( |$)", out, re.M | re.I), e["EventName"]
+PY
+	done
+	run stat --event-file "$d/skylake_uncore.json" -e UNC_ARB_TRK_REQUESTS.DATA_READ,UNC_ARB_TRK_OCCUPANCY.DATA_READ --check --duration 0.05 -x,
+	expect_rc 0
+	grep -qxF "uncore: check: 2 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err" || fail "$last: no check line for 2 counters: $(cat "$work/err")"
+	grep -qE '^[1-9][0-9]*,,UNC_ARB_TRK_REQUESTS.DATA_READ,' "$work/out" || fail "$last: $(cat "$work/out")"
+	# without the file the name is unknown; the encoding counts all the same (D16)
+	run stat -e UNC_ARB_TRK_REQUESTS.DATA_READ --duration 0.01
+	expect_rc 2
+	expect_err "unknown event"
+	run stat -e 'arb/event=0x81,umask=0x02/' --check --duration 0.05
+	expect_rc 0
+	run list --json --event-file "$d/skylake_uncore.json"
+	expect_rc 0
+	python3 -c '
+import json, sys
+a = {e["name"]: e for e in json.load(sys.stdin)}
+e = a["UNC_ARB_TRK_REQUESTS.DATA_READ"]
+assert e["unit"] == "arb" and e["code"] == 0x81 and e["umask"] == 2 and "entry 22" in e["source"], e
+assert e["perf"] == "uncore_arb/event=0x81,umask=0x02/", e
+' <"$work/out" || fail "$last: JSON"
+	printf '{"Events": [\n  {"EventName": "X",\n   "Unit" "CBO"}\n]}\n' >"$work/bad.json"
+	run stat --event-file "$work/bad.json" --duration 0.01
+	expect_rc 2
+	expect_err "--event-file: $work/bad.json:3:"
+	expect_no_stdout
+	run list --event-file "$work/none.json"
+	expect_rc 2
+	expect_err "$work/none.json"
+}
+
 case_check() {
 	run stat --check --duration 0.2
 	expect_rc 0

@@ -24,6 +24,7 @@ struct opts {
 	const char *cmd, *sub, *arg;          /* command, trace subcommand, positional */
 	const char *platform, *backend, *events, *out, *sep, *workload, *trace, *record;
 	const char *metrics;                  /* -M */
+	const char *event_file;               /* --event-file */
 	const char *hw_root;
 	int hw_msr, hw_pci;
 	int json, per_socket, force, check, freeze_on_pmi, binary, text, list_metrics;
@@ -81,6 +82,9 @@ int cli_interrupted(void);
 int machine_finish(struct machine *mc);
 void machine_close(struct machine *mc);
 
+/* Read --event-file FILE for platform p, report on stderr each entry not
+ * used and a summary; 0, or the exit code of a usage or run-time error. */
+int cli_event_file(const char *path, const struct ucm_platform *p, struct ucd_evfile **out);
 int cmd_stat(const struct opts *o, struct machine *mc, FILE *f);
 int cmd_trace(const struct opts *o);
 int cmd_run(const struct opts *o, struct machine *mc);

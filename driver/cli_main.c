@@ -415,41 +415,98 @@ static void list_perf_pmus(const struct ucm_platform *p, FILE *f)
 	}
 }
 
+/* The JSON object of a named event. */
+static json_t *event_json(const struct ucm_platform *p, const struct ucm_event *e)
+{
+	const struct ucm_evcode *ec = ucm_code_named(e->box, e->code);
+	char ctrs[64], perf[160];
+	json_t *ev;
+
+	counters_of(e, ctrs, sizeof(ctrs));
+	ev = json_pack("{s:s, s:s?, s:s, s:i, s:i, s:i, s:s, s:i, s:s, s:s}", "name", e->name, "alias",
+		       e->alias, "unit", e->box->name, "code", (int)e->code, "umask", (int)e->umask,
+		       "thresh", (int)e->thresh, "counters", ctrs, "max_inc", ec ? (int)ec->max_inc : 0,
+		       "description", e->desc, "source", e->cite);
+	if (ev && ucd_perf_name(p, e, perf, sizeof(perf)))
+		json_object_set_new(ev, "perf", json_string(perf));
+	if (ev && e->nfilt) {
+		/* the filter register values the event needs (Table 2-92) */
+		json_t *fl = json_object();
+
+		for (unsigned k = 0; k < e->nfilt; k++)
+			json_object_set_new(fl, filter_name(e, k), json_integer(e->filt[k].val));
+		json_object_set_new(ev, "filters", fl);
+	}
+	return ev;
+}
+
+static void event_text(const struct ucm_platform *p, const struct ucm_event *e, FILE *f)
+{
+	char ctrs[64], perf[160];
+
+	counters_of(e, ctrs, sizeof(ctrs));
+	fprintf(f, "  %s%s%s%s\n", e->name, e->alias ? " (" : "", e->alias ? e->alias : "",
+		e->alias ? ")" : "");
+	fprintf(f, "      [%s event=0x%02x umask=0x%02x%s%.0u", e->box->name, e->code, e->umask,
+		e->thresh ? " thresh=" : "", e->thresh);
+	for (unsigned k = 0; k < e->nfilt; k++)
+		fprintf(f, " %s=0x%x", filter_name(e, k), e->filt[k].val);
+	fprintf(f, " counters %s; %s]\n", ctrs, e->cite);
+	if (ucd_perf_name(p, e, perf, sizeof(perf)))
+		fprintf(f, "      perf: %s\n", perf);
+	fprintf(f, "      %s\n", e->desc);
+}
+
+int cli_event_file(const char *path, const struct ucm_platform *p, struct ucd_evfile **out)
+{
+	char err[512];
+	size_t nk = 0, nl = 0, nr = 0, n;
+	int rc = ucd_evfile_load(p, path, out, err, sizeof(err));
+
+	if (rc)
+		return cli_fail(rc == -EINVAL ? EXIT_USAGE : 1, "--event-file: %s", err);
+	n = ucd_evfile_nentries(*out);
+	for (size_t i = 0; i < n; i++) {
+		const struct ucd_evfile_entry *en = ucd_evfile_entry(*out, i);
+
+		if (en->status == UCD_EF_REPORTED) {
+			fprintf(stderr, "uncore: %s: entry %zu (%s): %s\n", path, en->index,
+				en->name ? en->name : "no name", en->reason);
+			nr++;
+		} else {
+			*(en->status == UCD_EF_LOADED ? &nl : &nk) += 1;
+		}
+	}
+	fprintf(stderr, "uncore: %s: %zu entries for %s: %zu new events, %zu already in the tables, %zu reported\n",
+		path, n, p->name, nl, nk, nr);
+	return 0;
+}
+
 static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 {
+	struct ucd_evfile *ef = NULL;
+	const struct ucm_event *xev = NULL;
+	size_t nxev = 0;
+	int rc;
+
 	if (o->list_metrics)
 		return list_metrics(o, p, f);
+	if (o->event_file) {
+		if ((rc = cli_event_file(o->event_file, p, &ef)))
+			return rc;
+		xev = ucd_evfile_events(ef, &nxev);
+	}
 	if (o->json) {
 		json_t *arr = json_array();
 		char *s;
 
-		for (unsigned i = 0; i < p->nevents; i++) {
-			const struct ucm_event *e = &p->events[i];
-			const struct ucm_evcode *ec = ucm_code_named(e->box, e->code);
-			char ctrs[64], perf[160];
-
-			json_t *ev;
-
-			counters_of(e, ctrs, sizeof(ctrs));
-			ev = json_pack("{s:s, s:s?, s:s, s:i, s:i, s:i, s:s, s:i, s:s, s:s}", "name",
-				       e->name, "alias", e->alias, "unit", e->box->name, "code",
-				       (int)e->code, "umask", (int)e->umask, "thresh", (int)e->thresh,
-				       "counters", ctrs, "max_inc", ec ? (int)ec->max_inc : 0,
-				       "description", e->desc, "source", e->cite);
-			if (ev && ucd_perf_name(p, e, perf, sizeof(perf)))
-				json_object_set_new(ev, "perf", json_string(perf));
-			if (ev && e->nfilt) {
-				/* the filter register values the event needs (Table 2-92) */
-				json_t *fl = json_object();
-
-				for (unsigned k = 0; k < e->nfilt; k++)
-					json_object_set_new(fl, filter_name(e, k), json_integer(e->filt[k].val));
-				json_object_set_new(ev, "filters", fl);
-			}
-			json_array_append_new(arr, ev);
-		}
+		for (unsigned i = 0; i < p->nevents; i++)
+			json_array_append_new(arr, event_json(p, &p->events[i]));
+		for (size_t i = 0; i < nxev; i++)
+			json_array_append_new(arr, event_json(p, &xev[i]));
 		s = json_dumps(arr, JSON_INDENT(2));
 		json_decref(arr);
+		ucd_evfile_free(ef);
 		if (!s)
 			return cli_fail(1, "out of memory");
 		fprintf(f, "%s\n", s);
@@ -457,22 +514,14 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 		return 0;
 	}
 	fprintf(f, "%s uncore events (%s)\n\n", p->title, p->name);
-	for (unsigned i = 0; i < p->nevents; i++) {
-		const struct ucm_event *e = &p->events[i];
-		char ctrs[64], perf[160];
-
-		counters_of(e, ctrs, sizeof(ctrs));
-		fprintf(f, "  %s%s%s%s\n", e->name, e->alias ? " (" : "", e->alias ? e->alias : "",
-			e->alias ? ")" : "");
-		fprintf(f, "      [%s event=0x%02x umask=0x%02x%s%.0u", e->box->name, e->code, e->umask,
-			e->thresh ? " thresh=" : "", e->thresh);
-		for (unsigned k = 0; k < e->nfilt; k++)
-			fprintf(f, " %s=0x%x", filter_name(e, k), e->filt[k].val);
-		fprintf(f, " counters %s; %s]\n", ctrs, e->cite);
-		if (ucd_perf_name(p, e, perf, sizeof(perf)))
-			fprintf(f, "      perf: %s\n", perf);
-		fprintf(f, "      %s\n", e->desc);
+	for (unsigned i = 0; i < p->nevents; i++)
+		event_text(p, &p->events[i], f);
+	if (ef) {
+		fprintf(f, "\nEvents of %s that the tables do not name\n\n", o->event_file);
+		for (size_t i = 0; i < nxev; i++)
+			event_text(p, &xev[i], f);
 	}
+	ucd_evfile_free(ef);
 	list_perf_pmus(p, f);
 	if (p->nmetrics) {
 		fputc('\n', f);

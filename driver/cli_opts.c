@@ -70,7 +70,7 @@ enum {
 	O_PCI_BUS, O_NODE_IDS, O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD,
 	O_BINARY, O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
 	O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG, O_SAMPLE, O_QPI_LINKS,
-	O_END
+	O_EVENT_FILE, O_END
 };
 
 struct cli_opt {
@@ -107,6 +107,9 @@ static const struct cli_opt opts[] = {
 	{ O_JSON, "json", NULL, C_LIST, NULL, "a JSON array" },
 	{ O_JSON, "json", NULL, C_STAT, NULL, "one JSON object per count" },
 	{ O_METRICS, "metrics", NULL, C_LIST, NULL, "the derived metrics only" },
+	{ O_EVENT_FILE, "event-file", "FILE", C_LIST | C_STAT, NULL,
+	  "an Intel perfmon uncore event file (JSON): its events by name; each entry the tables lack "
+	  "or contradict is reported on stderr" },
 	{ 'e', NULL, "EVENTS", C_STAT, NULL,
 	  "comma-separated events, at most 64: manual names (UNC_CBO_CACHE_LOOKUP.ANY_MESI), aliases "
 	  "(uclk, data_reads) or PMU/terms/ (cbo0/event=0x34,umask=0x8f/)" },
@@ -590,6 +593,7 @@ int cli_parse(int argc, char **argv, struct opts *o)
 		case 'e': o->events = optarg; break;
 		case 'M': o->metrics = optarg; break;
 		case O_METRICS: o->list_metrics = 1; break;
+		case O_EVENT_FILE: o->event_file = optarg; break;
 		case 'I':
 			if ((rc = parse_u64("-I", optarg, &o->interval_ms)))
 				return rc;

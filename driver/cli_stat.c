@@ -405,7 +405,19 @@ static int check_pmi_cores(const struct opts *o, const struct ucm_platform *p)
 	return 0;
 }
 
+static int stat_run(const struct opts *o, struct machine *mc, FILE *f, struct ucd_evfile **ef);
+
+/* The event file outlives the driver session that uses its events. */
 int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
+{
+	struct ucd_evfile *ef = NULL;
+	int rc = stat_run(o, mc, f, &ef);
+
+	ucd_evfile_free(ef);
+	return rc;
+}
+
+static int stat_run(const struct opts *o, struct machine *mc, FILE *f, struct ucd_evfile **ef)
 {
 	struct ucd_opts dopt = { o->platform, o->force, (uint32_t)o->pmi_cores, o->freeze_on_pmi, 0,
 				 o->sample_period };
@@ -420,6 +432,13 @@ int cmd_stat(const struct opts *o, struct machine *mc, FILE *f)
 	if (o->pmi_cores && (rc = check_pmi_cores(o, ucd_platform(d)))) {
 		ucd_close(d);
 		return rc;
+	}
+	if (o->event_file) {
+		if ((rc = cli_event_file(o->event_file, ucd_platform(d), ef))) {
+			ucd_close(d);
+			return rc;
+		}
+		ucd_use_evfile(d, *ef);
 	}
 	/* -M alone counts only the metrics' events, as perf does */
 	if ((o->events || !o->metrics) &&

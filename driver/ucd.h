@@ -66,6 +66,34 @@ int ucd_perf_name(const struct ucm_platform *p, const struct ucm_event *e, char 
 /* A perf PMU's format names, comma-separated. */
 void ucd_perf_formats(const struct ucm_perfpmu *pm, char *buf, size_t n);
 
+/* ---- Intel's perfmon event files (ucd_evfile.c, docs/formats.md) ----
+ * A file of github.com/intel/perfmon's uncore format is read and every
+ * entry checked against platform p's tables: LOADED entries become named
+ * events; KNOWN ones are a row the tables already have, under that name;
+ * REPORTED ones are not used, and say why. */
+enum { UCD_EF_LOADED, UCD_EF_KNOWN, UCD_EF_REPORTED };
+struct ucd_evfile_entry {
+	size_t index;                  /* 0-based, in the file's "Events" */
+	const char *name;              /* its EventName, NULL if it has none */
+	int status;                    /* UCD_EF_* */
+	const char *reason;            /* REPORTED: why */
+	const struct ucm_event *event; /* LOADED: the event made; KNOWN: the row */
+};
+struct ucd_evfile;
+/* 0; or -EINVAL with "FILE:LINE:COL: jansson's message" (or a file-level
+ * reason) in err, -ENOMEM. */
+int ucd_evfile_load(const struct ucm_platform *p, const char *path, struct ucd_evfile **out,
+		    char *err, size_t n);
+void ucd_evfile_free(struct ucd_evfile *f);
+size_t ucd_evfile_nentries(const struct ucd_evfile *f);
+const struct ucd_evfile_entry *ucd_evfile_entry(const struct ucd_evfile *f, size_t i);
+const struct ucm_event *ucd_evfile_events(const struct ucd_evfile *f, size_t *n);
+/* d's event strings also take the loaded events' names (after the tables'
+ * own); f must outlive d.  -EINVAL if f was read for another platform. */
+int ucd_use_evfile(struct ucd *d, const struct ucd_evfile *f);
+/* Named events besides the platform's, for d's event strings (NULL: none). */
+void ucd_set_xevents(struct ucd *d, const struct ucm_event *ev, size_t n);
+
 /* The platform's default event set for a bare 'stat'. */
 const char *ucd_default_events(const struct ucd *d);
 

@@ -93,6 +93,8 @@ struct ucd {
 	uint64_t samples_dropped;
 	struct ucd_samp *samples;
 	char err[512];
+	const struct ucm_event *xev;  /* named events of an event file */
+	size_t nxev;
 };
 
 int ucd_seterr(struct ucd *d, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

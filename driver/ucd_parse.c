@@ -59,6 +59,26 @@ static int row_matches(const struct ucm_event *e, const char *s, size_t n)
 	return 0;
 }
 
+/* The named event s means (of box type bt, or any when NULL): the
+ * platform's tables first, then an event file's. */
+static const struct ucm_event *find_named(const struct ucd *d, const struct ucm_boxtype *bt,
+					  const char *s, size_t n)
+{
+	for (unsigned k = 0; k < d->plat->nevents; k++)
+		if ((!bt || d->plat->events[k].box == bt) && row_matches(&d->plat->events[k], s, n))
+			return &d->plat->events[k];
+	for (size_t k = 0; k < d->nxev; k++)
+		if ((!bt || d->xev[k].box == bt) && row_matches(&d->xev[k], s, n))
+			return &d->xev[k];
+	return NULL;
+}
+
+void ucd_set_xevents(struct ucd *d, const struct ucm_event *ev, size_t n)
+{
+	d->xev = ev;
+	d->nxev = ev ? n : 0;
+}
+
 static const struct ucm_layout *ctl_layout(const struct ucm_boxtype *bt)
 {
 	const struct ucm_regdef *rd = ucm_regdef_find(bt, UCM_K_CTL, 0);
@@ -953,14 +973,8 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 			if (rc)
 				return rc;
 		} else if (!tm.v) {
-			const struct ucm_event *row = NULL;
+			const struct ucm_event *row = find_named(d, e->box, tm.k, tm.kn);
 
-			for (unsigned k = 0; k < d->plat->nevents; k++)
-				if (d->plat->events[k].box == e->box &&
-				    row_matches(&d->plat->events[k], tm.k, tm.kn)) {
-					row = &d->plat->events[k];
-					break;
-				}
 			if (!row)
 				return tokerr(d, t, tm.col,
 					      "unknown term '%.*s' (expected event=, umask=, thresh=, inv, edge or a %s event name)",
@@ -1097,13 +1111,8 @@ static int parse_one(struct ucd *d, const struct tok *t)
 		if ((rc = parse_terms(d, t, e, terms, tn, t->col + pn + 1, pm)))
 			return rc;
 	} else {
-		const struct ucm_event *row = NULL;
+		const struct ucm_event *row = find_named(d, NULL, t->s, t->len);
 
-		for (unsigned k = 0; k < d->plat->nevents; k++)
-			if (row_matches(&d->plat->events[k], t->s, t->len)) {
-				row = &d->plat->events[k];
-				break;
-			}
 		if (!row)
 			return tokerr(d, t, t->col, "unknown event (see 'uncore list' for %s)",
 				      d->plat->name);

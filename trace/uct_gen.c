@@ -111,7 +111,7 @@ static const struct grow skl_stream[] = {
 	  { { "cbo", G_SAME, "CACHE_LOOKUP.READ_I", 1, 0, 0 } } },
 	{ GQ_WR, 1, G_ALL, 1, 0, NULL, { { "cbo", G_SAME, "CACHE_LOOKUP.WRITE_M", 1, 0, 0 } } },
 	{ GQ_RD, 1, 0, 2, 0, "one ARB request per cycle",
-	  { { "arb", G_SAME, "TRK_REQUESTS.NONWRITES", 1, 0, 0 } } },
+	  { { "arb", G_SAME, "TRK_REQUESTS.DATA_READS", 1, 0, 0 } } },
 	{ GQ_WR, 1, 0, 2, 0, NULL, { { "arb", G_SAME, "TRK_REQUESTS.WRITES", 1, 0, 0 } } },
 };
 

@@ -19,7 +19,7 @@ static const struct uct_input hit[] = {
 };
 static const struct uct_input stream[] = {
 	{ "cbo", -1, "CACHE_LOOKUP.READ_I", 1 },
-	{ "arb", 0, "TRK_REQUESTS.NONWRITES", 1 }, { "arb", 0, "TRK_OCCUPANCY.ALL", 24 },
+	{ "arb", 0, "TRK_REQUESTS.DATA_READS", 1 }, { "arb", 0, "TRK_OCCUPANCY.DATA_READS", 24 },
 	{ "imc", 0, "DRAM_DATA_READS", 1 }, { "imc", 0, "DRAM_IA_REQUESTS", 1 },
 	{ "cbo", -1, "XSNP_RESPONSE.XCORE_MISS", 1 },
 };

@@ -131,13 +131,22 @@ static const struct ucm_evcode c_cbo[] = {
 
 /* Table 3-2.  TRK_OCCUPANCY adds the number of valid tracker entries each
  * cycle (max 32: decision D6); TRK_REQUESTS.ALL (0x01) counts writes and
- * the rest, WRITES (0x20) only writes. */
-static const struct ucm_subev s_trk_occ[] = { { "ALL", { 0x01 } } };
-static const struct ucm_subev s_trk_req[] = { { "WRITES", { 0x21 } }, { "NONWRITES", { 0x01 } } };
+ * the rest, WRITES (0x20) only writes.  Beyond the manual, Intel's event
+ * file (SKL skylake_uncore.json) defines umask 0x02 of both codes,
+ * TRK_OCCUPANCY.DATA_READ and TRK_REQUESTS.DATA_READ (also DRD_DIRECT):
+ * the core's data reads, a part of ALL (decision D16).  DATA_READS is
+ * that input; ALL (occupancy) and NONWRITES (requests) are the entries
+ * that are not data reads. */
+static const struct ucm_subev s_trk_occ[] = { { "ALL", { 0x01 } }, { "DATA_READS", { 0x03 } } };
+static const struct ucm_subev s_trk_req[] = {
+	{ "WRITES", { 0x21 } }, { "NONWRITES", { 0x01 } }, { "DATA_READS", { 0x03 } },
+};
 static const struct ucm_subev s_coh_req[] = { { "ALL", { 0x01 } } };
 static const struct ucm_evcode c_arb[] = {
-	{ 0x80, "TRK_OCCUPANCY", 32, 0x1, 1, { 0xFF }, 1, 0, s_trk_occ, "SKL Table 3-2", 0, 0, NULL, NULL },
-	{ 0x81, "TRK_REQUESTS", 1, 0x3, 1, { 0xFF }, 2, 0, s_trk_req, "SKL Table 3-2", 0, 0, NULL, NULL },
+	{ 0x80, "TRK_OCCUPANCY", 32, 0x1, 1, { 0xFF }, ARRAY_LEN(s_trk_occ), 0, s_trk_occ,
+	  "SKL Table 3-2; umask 0x02: Intel's event file (D16)", 0, 0, NULL, NULL },
+	{ 0x81, "TRK_REQUESTS", 1, 0x3, 1, { 0xFF }, ARRAY_LEN(s_trk_req), 0, s_trk_req,
+	  "SKL Table 3-2; umask 0x02: Intel's event file (D16)", 0, 0, NULL, NULL },
 	{ 0x84, "COH_TRK_REQUESTS", 1, 0x3, 1, { 0xFF }, 1, 0, s_coh_req, "SKL Table 3-2", 0, 0, NULL, NULL },
 };
 
