@@ -303,6 +303,52 @@ CT_TEST(perf_pcu_occ_edge_is_bit_31)
 	ct_rig_close(&r);
 }
 
+/* perf's raw terms.  config is the control register as the kernel writes
+ * it (SKL Table 2-7: THR 28:24, INV 23, E 18, UMASK 15:8, EVT_SEL 7:0);
+ * config1/config2 the filter registers, the second in the upper half
+ * (ivt: FILTER | FILTER1 << 32, IVT Tables 2-16/2-17: FILTER1 nid 15:0,
+ * opc 28:20, nc 30; QPI: MATCH0 | MATCH1 << 32, MASK0 | MASK1 << 32). */
+CT_TEST(perf_raw_config)
+{
+	struct ct_rig r;
+	struct ucd_evinfo a, b;
+	uint64_t v = 0;
+
+	CT_REQUIRE(open_plat(&r, "skl") == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "uncore_cbox_3/config=0x01848f34/") == 0);
+	CT_REQUIRE(ucd_start(r.d) == 0);
+	CT_REQUIRE(ucm_msr_peek(r.m, 0, 0x730, &v) == 0);
+	CT_EQ(v & ~(1ull << 20), 0x34ull | 0x8full << 8 | 1ull << 18 | 1ull << 22 | 1ull << 23 | 1ull << 24);
+	CT_REQUIRE(ucd_stop(r.d) == 0 && ucd_restore(r.d) == 0);
+	ct_no_strict(&r, "config", __FILE__, __LINE__);
+	ct_rig_close(&r);
+
+	one("skl", "uncore_imc/config=0x02/", "DRAM_DATA_WRITES", __LINE__);
+	one("skl", "uncore_cbox_0/config=0xff/", "UNC_CLOCK.SOCKET", __LINE__);
+	one("snbep", "uncore_imc_0/config=0x0304/", "UNC_M_CAS_COUNT.RD", __LINE__);
+
+	CT_REQUIRE(open_plat(&r, "ivt") == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "uncore_cbox_1/config=0x0335,config1=0x5800000100000000/") == 0);
+	CT_REQUIRE(ucd_start(r.d) == 0);
+	CT_REQUIRE(ucm_msr_peek(r.m, 0, 0xD3A, &v) == 0);
+	CT_EQ(v, 0x58000001ull);
+	CT_REQUIRE(ucm_msr_peek(r.m, 0, 0xD34, &v) == 0);
+	CT_EQ(v, 0);
+	CT_REQUIRE(ucd_stop(r.d) == 0 && ucd_restore(r.d) == 0);
+	ct_no_strict(&r, "config1", __FILE__, __LINE__);
+	ct_rig_close(&r);
+
+	CT_REQUIRE(open_plat(&r, "snbep") == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "uncore_qpi_0/config=0x200038,config1=0x500001c00,"
+				       "config2=0xf00001f00/") == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "qpi0/event=0x138,match0=0x1c00,match1=0x5,mask0=0x1f00,"
+				       "mask1=0xf/") == 0);
+	CT_REQUIRE(ucd_event(r.d, 0, &a) == 0 && ucd_event(r.d, 1, &b) == 0);
+	CT_STREQ(a.canonical, b.canonical);
+	session(&r, "config2", __LINE__);
+	ct_rig_close(&r);
+}
+
 /* What perf itself would refuse, and what the tables reserve. */
 static void refused(const char *plat, const char *ev, const char *what, int line)
 {
@@ -349,6 +395,13 @@ CT_TEST(perf_refusals)
 	refused("ivt", "uncore_ha_2/event=0x01/", "uncore_ha_0 to uncore_ha_1", __LINE__);
 	refused("snbep", "uncore_qpi_0/event=0x138,match_rnid4=2/", "does not fit perf's 1-bit format",
 		__LINE__);
+	/* raw config: EN (22) is the driver's; a reserved filter bit */
+	refused("skl", "uncore_cbox_0/config=0x408f34/", "bits 0x400000 are not event-select fields",
+		__LINE__);
+	refused("ivt", "uncore_cbox_0/config=0x0334,config1=0x100/", "sets reserved bits of", __LINE__);
+	refused("skl", "uncore_imc/config=0x09/", "config=0x9 is not an event of perf's uncore_imc",
+		__LINE__);
+	refused("skl", "uncore_arb/config1=0x1/", "the arb has no filter register", __LINE__);
 }
 
 /* perf command lines, counted on each platform: ground truth. */

@@ -854,6 +854,47 @@ static int perf_term(struct ucd *d, const struct tok *t, const struct term *tm,
 	return 0;
 }
 
+/* The control fields perf's raw config may set: the kernel writes config
+ * into the counter's control register (its event mask drops the rest). */
+static const uint8_t raw_roles[] = { UCM_R_EVSEL, UCM_R_EXTSEL, UCM_R_UMASK, UCM_R_EDGE, UCM_R_INV,
+				     UCM_R_THRESH, UCM_R_TID_EN, UCM_R_OCC_SEL, UCM_R_OCC_INV,
+				     UCM_R_OCC_EDGE };
+
+static uint64_t raw_ctl_bits(const struct ucm_layout *l)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < sizeof(raw_roles); i++)
+		if (ucm_layout_field(l, raw_roles[i]))
+			m |= ucm_field_mask(ucm_layout_field(l, raw_roles[i]));
+	return m;
+}
+
+/* perf's config1 (config2): the box's filter registers 0 and 1 (2 and 3),
+ * the second in the upper 32 bits (Linux: CBo FILTER | FILTER1 << 32 on
+ * the v2, QPI MATCH0 | MATCH1 << 32, MASK0 | MASK1 << 32). */
+static int raw_filters(struct ucd *d, const struct tok *t, const struct term *tm, struct ucd_ev *e,
+		       uint64_t v, unsigned first)
+{
+	const struct ucm_layout *lo = filter_layout(e->box, first), *hi = filter_layout(e->box, first + 1);
+	uint64_t vlo = hi ? v & 0xFFFFFFFFull : v, vhi = hi ? v >> 32 : 0;
+
+	if (!lo)
+		return tokerr(d, t, tm->col, "%.*s: the %s has no filter register %u in the tables (%s)",
+			      (int)tm->kn, tm->k, e->box->name, first, e->box->cite);
+	if ((vlo & ~layout_bits(lo)) || (vhi & ~layout_bits(hi)))
+		return tokerr(d, t, tm->col + tm->kn + 1,
+			      "%.*s=0x%llx sets reserved bits of %s%s%s (%s)", (int)tm->kn, tm->k,
+			      (unsigned long long)v, lo->name, hi ? " | " : "", hi ? hi->name : "", lo->cite);
+	e->filt[first] = vlo;
+	e->filt_mask[first] = layout_bits(lo);
+	if (hi) {
+		e->filt[first + 1] = vhi;
+		e->filt_mask[first + 1] = layout_bits(hi);
+	}
+	return 0;
+}
+
 static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, const char *s,
 		       size_t n, size_t col, const struct ucm_perfpmu *pm)
 {
@@ -918,6 +959,52 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		if (tm.v && parse_num(tm.v, tm.vn, &v))
 			return tokerr(d, t, tm.col + tm.kn + 1, "'%.*s' is not a number", (int)tm.vn,
 				      tm.v);
+		/* perf's raw terms: the control register, the filter registers */
+		if (pm && tm.kn >= 6 && !strncasecmp(tm.k, "config", 6) &&
+		    (tm.kn == 6 || teq(tm.k, tm.kn, "config1") || teq(tm.k, tm.kn, "config2"))) {
+			int rc;
+
+			if (!tm.v)
+				return tokerr(d, t, tm.col, "'%.*s' needs a value", (int)tm.kn, tm.k);
+			if (tm.kn > 6) {
+				if ((rc = raw_filters(d, t, &tm, e, v, tm.k[6] == '1' ? 0 : 2)))
+					return rc;
+				continue;
+			}
+			if (!ucm_layout_field(l, UCM_R_EVSEL)) {
+				/* the client IMC: perf's config is its event code */
+				if (!(pcm = perf_code(pm, v)))
+					return tokerr(d, t, tm.col + tm.kn + 1,
+						      "config=0x%llx is not an event of perf's %s (%s)",
+						      (unsigned long long)v, pm->name, pm->cite);
+				evsel = v;
+				have_ev = 1;
+				continue;
+			}
+			if (v & ~raw_ctl_bits(l))
+				return tokerr(d, t, tm.col + tm.kn + 1,
+					      "config=0x%llx: bits 0x%llx are not event-select fields of %s (%s)",
+					      (unsigned long long)v,
+					      (unsigned long long)(v & ~raw_ctl_bits(l)), l->name, l->cite);
+			evsel = ucm_field_get(ucm_layout_field(l, UCM_R_EVSEL), v) |
+				ucm_field_get(ucm_layout_field(l, UCM_R_EXTSEL), v) << 8;
+			umask = ucm_field_get(ucm_layout_field(l, UCM_R_UMASK), v);
+			thr = ucm_field_get(ucm_layout_field(l, UCM_R_THRESH), v);
+			inv = ucm_field_get(ucm_layout_field(l, UCM_R_INV), v);
+			edge = ucm_field_get(ucm_layout_field(l, UCM_R_EDGE), v);
+			have_ev = have_umask = have_thr = 1;
+			if ((pcm = perf_code(pm, evsel)) != NULL)
+				continue;
+			for (size_t k = 6; k < sizeof(raw_roles); k++) {
+				const struct ucm_field *f = ucm_layout_field(l, raw_roles[k]);
+
+				if (f && ucm_field_get(f, v)) {
+					xctl = ucm_field_put(f, xctl, ucm_field_get(f, v));
+					xctl_mask |= ucm_field_mask(f);
+				}
+			}
+			continue;
+		}
 		if (pm) {
 			int rc = perf_term(d, t, &tm, pm, e, v, &skip);
 
