@@ -286,6 +286,233 @@ run --report-json /nonexistent/r -- true|--report-json: /nonexistent/r
 EOF
 }
 
+
+# ---- signals in the middle of long operations ----
+#
+# Each operation is caught in the middle without timing: stat counts for
+# 1e6 s and is signalled once it says it runs; trace gen and convert once
+# their temporary FILE.XXXXXX exists; trace info once it holds the trace
+# open; run once the program printed.  The process is stopped (SIGSTOP)
+# before the signal is sent and continued after, so it cannot finish in
+# between.  Nothing asserts how fast it stops; a generous bound (120 s)
+# only keeps a hung case from hanging the suite.
+
+# start ARGS...: uncore in the background (stdout $work/out, stderr
+# $work/err), its pid in $pid
+start() {
+	"$bin" "$@" >"$work/out" 2>"$work/err" &
+	pid=$!
+	last="uncore $*"
+}
+
+# wait_for CMD...: until CMD succeeds, or the process ended
+wait_for() {
+	local i
+	for i in $(seq 12000); do
+		if "$@"; then
+			return 0
+		fi
+		if ! kill -0 "$pid" 2>/dev/null; then
+			"$@"
+			return
+		fi
+		sleep 0.01
+	done
+	return 1
+}
+
+# interrupt SIG: stop the process, send SIG, continue it, collect $rc
+interrupt() {
+	local i
+	if ! kill -0 "$pid" 2>/dev/null; then
+		fail "$last: ended before it could be signalled"
+	fi
+	kill -STOP "$pid" 2>/dev/null || true
+	kill "-$1" "$pid" 2>/dev/null || true
+	kill -CONT "$pid" 2>/dev/null || true
+	for i in $(seq 12000); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.01
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		fail "$last: still running 120 s after SIG$1"
+		kill -KILL "$pid"
+	fi
+	rc=0
+	wait "$pid" || rc=$?
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
+		fail "sanitizer report from: $last"
+		cat "$work/err" >&2
+	fi
+}
+
+# no_temp DIR: nothing named *.XXXXXX (a writer's temporary file) in DIR
+no_temp() {
+	local left
+	left=$(find "$1" -name '*.??????' -newer "$work/stamp" 2>/dev/null | grep -E '\.[A-Za-z0-9]{6}$' || true)
+	if [ -n "$left" ]; then
+		fail "$last: left temporary files: $left"
+	fi
+}
+
+running() { grep -q "simulated" "$work/err"; }
+
+# The restore, from a --record log: every register written ends with the
+# value it had before its first write (ctest/restored.awk).
+restored() {
+	if ! awk -f "$(dirname "$0")/restored.awk" "$1" >"$work/restored" 2>&1; then
+		fail "$last: registers not restored: $(head -c 400 "$work/restored")"
+	fi
+}
+
+case_signal_stat() {
+	local sig want
+	touch "$work/stamp"
+	mkdir "$work/o"
+	for sig in INT TERM; do
+		[ "$sig" = INT ] && want=130 || want=143
+		# plain, into -o: the counts so far, marked, and the file complete
+		start stat --duration 1e6 -o "$work/o/stat.txt" --record "$work/o/stat.log"
+		wait_for running
+		interrupt "$sig"
+		expect_rc "$want"
+		if ! grep -q "^# interrupted by SIG$sig after [0-9.]* s: the counts cover the time until then" "$work/o/stat.txt"; then
+			fail "$last: -o file not marked interrupted: $(tail -c 300 "$work/o/stat.txt" 2>/dev/null)"
+		fi
+		if ! grep -q "seconds time elapsed" "$work/o/stat.txt" || ! grep -q "UNC_CLOCK.SOCKET" "$work/o/stat.txt"; then
+			fail "$last: -o file lacks the counts"
+		fi
+		expect_err "interrupted by SIG$sig; every register written was restored"
+		restored "$work/o/stat.log"
+		if ! grep -q '^sleep [0-9]* -> rc=-4 ' "$work/o/stat.log"; then
+			fail "$last: the log does not end its wait as interrupted"
+		fi
+		no_temp "$work/o"
+	done
+	# the restore check itself fails on a log whose restore was cut off
+	grep -v '^wrmsr 0 0xe01 0x0 ' "$work/o/stat.log" | awk -f "$(dirname "$0")/restored.awk" >/dev/null 2>&1 &&
+		fail "restored.awk passes a log without the restore of 0xe01"
+	# the log replays, interrupted at the same place
+	run stat --duration 1e6 --backend "replay:$work/o/stat.log"
+	expect_rc 1
+	expect_err "the replayed session was interrupted here, as the recorded one was"
+	if ! grep -q "^# interrupted as the recorded session was after" "$work/out"; then
+		fail "$last: counts not marked as interrupted"
+	fi
+	# intervals, -x and JSON; the two-socket Xeon with its PCI boxes
+	start stat --platform snbep --duration 1e6 -I 100 -x, --record "$work/o/snbep.log"
+	wait_for running
+	interrupt INT
+	expect_rc 130
+	if ! tail -1 "$work/out" | grep -q "^# interrupted by SIGINT after"; then
+		fail "$last: -x output does not end marked: $(tail -1 "$work/out")"
+	fi
+	restored "$work/o/snbep.log"
+	start stat --platform ivt --duration 1e6 --json
+	wait_for running
+	interrupt TERM
+	expect_rc 143
+	if ! tail -1 "$work/out" | grep -q '^{"interrupted":"SIGTERM","elapsed-s":'; then
+		fail "$last: JSON does not end with the interrupted object: $(tail -1 "$work/out")"
+	fi
+	# a trace replayed (the model runs the trace in the wait)
+	run trace gen stream --duration 2 -o "$work/s.uct"
+	start stat --trace "$work/s.uct" --duration 1e6 -e data_reads
+	wait_for running
+	interrupt INT
+	expect_rc 130
+	expect_err "interrupted by SIGINT"
+	no_temp "$work"
+}
+
+case_signal_trace() {
+	local sig want tmpf
+	touch "$work/stamp"
+	mkdir "$work/g"
+	for sig in INT TERM; do
+		[ "$sig" = INT ] && want=130 || want=143
+		# 2,000,000 slices: far more than it writes before the signal
+		start trace gen stream --duration 1e5 --period 150000000 -o "$work/g/big.uct"
+		tmpf() { compgen -G "$work/g/big.uct.??????" >/dev/null; }
+		wait_for tmpf
+		interrupt "$sig"
+		expect_rc "$want"
+		expect_err "trace gen interrupted by SIG$sig: nothing was written"
+		if [ -e "$work/g/big.uct" ]; then
+			fail "$last: left $work/g/big.uct"
+		fi
+		no_temp "$work/g"
+	done
+	run trace gen stream --duration 20 -o "$work/in.uct"
+	expect_rc 0
+	for sig in INT TERM; do
+		[ "$sig" = INT ] && want=130 || want=143
+		start trace convert "$work/in.uct" --binary -o "$work/g/out.bin"
+		tmpf() { compgen -G "$work/g/out.bin.??????" >/dev/null; }
+		wait_for tmpf
+		interrupt "$sig"
+		expect_rc "$want"
+		expect_err "trace convert interrupted by SIG$sig: nothing was written"
+		if [ -e "$work/g/out.bin" ]; then
+			fail "$last: left $work/g/out.bin"
+		fi
+		no_temp "$work/g"
+		start trace info "$work/in.uct" -o "$work/g/info.txt"
+		holds() { ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "in.uct"; }
+		wait_for holds
+		interrupt "$sig"
+		expect_rc "$want"
+		expect_err "trace info interrupted by SIG$sig"
+		if [ -e "$work/g/info.txt" ]; then
+			fail "$last: left $work/g/info.txt"
+		fi
+		no_temp "$work/g"
+	done
+}
+
+case_signal_run() {
+	local sig want
+	mkdir "$work/tmp"
+	for sig in INT TERM; do
+		[ "$sig" = INT ] && want=130 || want=143
+		# the program sleeps 1e5 simulated seconds: the signal reaches it
+		# in the middle of the machine's run to its deadline
+		TMPDIR="$work/tmp" start run --report "$work/r.txt" --report-json "$work/r.json" -- \
+			sh -c 'echo started; exec sleep 100000'
+		started() { grep -q started "$work/out"; }
+		wait_for started
+		interrupt "$sig"
+		expect_rc "$want"
+		if ! grep -q "^# interrupted by SIG$sig (passed on to the program)" "$work/r.txt"; then
+			fail "$last: text report not marked interrupted"
+		fi
+		if ! grep -q "\"interrupted\": \"SIG$sig\"" "$work/r.json"; then
+			fail "$last: JSON report not marked interrupted"
+		fi
+		if [ -n "$(ls -A "$work/tmp")" ]; then
+			fail "$last: left $(ls -A "$work/tmp") in TMPDIR"
+		fi
+	done
+}
+
+# ---- bounded trace generation ----
+
+case_gen_bounds() {
+	usage_error trace gen stream --period 1 --duration 0.05 -o "$work/t.uct" :: \
+		"trace gen stream --duration 0.05 --period 1: 0.05 s at 3000000000 Hz in slices of 1 cycles is 150000000 slices, more than the 2000000 a trace may have (UCT_GEN_MAX_SLICES)"
+	usage_error trace gen burst --burst-us 0.001 --duration 0.05 -o "$work/t.uct" :: \
+		"trace gen burst --duration 0.05 --burst-us 0.001 --duty 0.2:" "more than the 2000000 a trace may have"
+	usage_error trace gen stream --duration 1e5 -o "$work/t.uct" :: "more than the 2000000 a trace may have"
+	if [ -e "$work/t.uct" ]; then
+		fail "a refused trace gen left $work/t.uct"
+	fi
+	# the limit itself: 1 s at 3 GHz in slices of 1500 cycles is 2,000,000
+	# slices, accepted; of 1499 cycles, 2,001,335, refused
+	run trace gen idle --duration 1 --period 1500 -o "$work/t.uct"
+	expect_rc 0
+	usage_error trace gen idle --duration 1 --period 1499 -o "$work/u.uct" :: "is 2001335 slices, more than the 2000000"
+}
+
 "case_$name"
 if [ "$failures" -ne 0 ]; then
 	echo "$name: $failures failure(s)" >&2

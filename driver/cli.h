@@ -6,6 +6,7 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -78,8 +79,15 @@ int machine_start_trace(struct machine *mc);
 int machine_attach(struct machine *mc, struct ucd *d);
 /* The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP), or 0. */
 int cli_interrupted(void);
-/* Commits a recording, checks a replay was consumed; 0 or an exit code. */
-int machine_finish(struct machine *mc);
+/* The flag cli_interrupted() reads, for loops outside the CLI. */
+const volatile sig_atomic_t *cli_stop_flag(void);
+/* After a signal stopped a command: says so (naming the command and what
+ * became of its work) and returns 128 + the signal. */
+int cli_signal_exit(const char *cmd, const char *what);
+const char *cli_signame(int sig);    /* "SIGINT", "SIGTERM", "SIGHUP" */
+/* Commits a recording, checks a replay was consumed (unless the session
+ * was interrupted); 0 or an exit code. */
+int machine_finish(struct machine *mc, int interrupted);
 void machine_close(struct machine *mc);
 
 /* Read --event-file FILE for platform p, report on stderr each entry not

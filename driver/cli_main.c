@@ -304,13 +304,15 @@ int machine_attach(struct machine *mc, struct ucd *d)
 	return 0;
 }
 
-int machine_finish(struct machine *mc)
+int machine_finish(struct machine *mc, int interrupted)
 {
 	char err[1024];
 
+	/* an interrupted session's log ends with the interrupted wait and the
+	 * restore: replayed, it is interrupted at the same place */
 	if (mc->be != mc->base && ucb_rec_commit(mc->be, err, sizeof(err)))
 		return cli_fail(1, "--record: %s", err);
-	if (mc->replaying && ucb_replay_finish(mc->base, err, sizeof(err)))
+	if (mc->replaying && !interrupted && ucb_replay_finish(mc->base, err, sizeof(err)))
 		return cli_fail(1, "%s", err);
 	return 0;
 }
@@ -589,12 +591,29 @@ int cli_interrupted(void)
 	return got_signal;
 }
 
+const volatile sig_atomic_t *cli_stop_flag(void)
+{
+	return &got_signal;
+}
+
+const char *cli_signame(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+}
+
+int cli_signal_exit(const char *cmd, const char *what)
+{
+	fprintf(stderr, "%s: %s interrupted by %s: %s\n", prog, cmd, cli_signame(got_signal), what);
+	return 128 + got_signal;
+}
+
 /* SIGINT, SIGTERM and SIGHUP end a wait early (no SA_RESTART), so the
  * driver stops, restores every register it wrote, and the command exits. */
 static void catch_signals(void)
 {
 	struct sigaction sa;
 
+	ucb_stop_on(&got_signal);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -611,7 +630,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct out out;
 	struct machine mc;
-	int rc, c;
+	int rc, c, intr;
 
 	rc = cli_parse(argc, argv, &o);
 	if (rc)
@@ -661,16 +680,18 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	rc = !strcmp(o.cmd, "stat") ? cmd_stat(&o, &mc, out.f) : cmd_regs(&o, &mc, out.f);
-	if (!rc)
-		rc = machine_finish(&mc);
-	c = out_close(&out, rc == 0);
-	if (c && !rc)
+	/* interrupted, stat wrote the counts so far, marked so: they are kept */
+	intr = got_signal && rc == 128 + got_signal;
+	if (!rc || intr)
+		c = machine_finish(&mc, intr), rc = rc ? rc : c;
+	c = out_close(&out, rc == 0 || intr);
+	if (c && (!rc || intr))
 		rc = c;
 	machine_close(&mc);
 	if (got_signal) {
-		fprintf(stderr, "uncore: interrupted by signal %d; every register written was restored\n",
-			(int)got_signal);
-		return 128 + got_signal;
+		fprintf(stderr, "uncore: interrupted by %s; every register written was restored\n",
+			cli_signame(got_signal));
+		return rc && rc != 128 + got_signal ? rc : 128 + got_signal;
 	}
 	return rc;
 }

@@ -44,16 +44,20 @@ static const struct cli_cmd cmds[] = {
 	{ "stat", C_STAT, "[options]", "count events",
 	  "Count events: on the simulator (a built-in workload or an event trace), a recorded session "
 	  "(--backend replay:FILE) or this machine (--backend hw). SIGINT or SIGTERM ends the count "
-	  "after every register written is restored; the exit status is then 128 + the signal." },
+	  "within 100 ms: the counts so far are printed (or written to -o), marked interrupted, every "
+	  "register written is restored, and the exit status is 128 + the signal." },
 	{ "regs", C_REGS, "[options]", "read and decode every uncore PMU register",
 	  "Read and decode every uncore PMU register." },
 	{ "trace gen", C_GEN, "KIND -o FILE [options]", "generate an event trace",
 	  "Generate an event trace. KIND: stream, llc, burst, idle (every platform), qpi, cstate "
-	  "(snbep, ivt). A trace is at most 1e5 s long." },
+	  "(snbep, ivt). A trace is at most 1e5 s long and at most 2,000,000 slices (--duration x "
+	  "clock / --period; UCT_GEN_MAX_SLICES). SIGINT or SIGTERM stops it and removes the partial "
+	  "file." },
 	{ "trace convert", C_CONVERT, "IN -o OUT [options]", "convert an event trace",
-	  "Convert an event trace between text and binary (default: to the other one)." },
+	  "Convert an event trace between text and binary (default: to the other one). SIGINT or "
+	  "SIGTERM stops it and removes the partial file." },
 	{ "trace info", C_INFO, "IN [options]", "summarise an event trace",
-	  "The header, length and fed totals of an event trace." },
+	  "The header, length and fed totals of an event trace. SIGINT or SIGTERM stops it." },
 	{ "allowlist", C_ALLOW, "[options]", "the platform's MSRs as an msr-safe allow-list",
 	  "The platform's MSRs as an msr-safe allow-list (MSRs only; --backend hw: this CPU's "
 	  "platform)." },
@@ -61,7 +65,8 @@ static const struct cli_cmd cmds[] = {
 	  "Run an unmodified program (PCM, likwid, rdmsr, setpci, ...) on the simulated machine: "
 	  "CPUID, /proc, /sys, MSR, PCI and /dev/mem are the model's, and so is its clock "
 	  "(docs/tools.md). Exits with the program's status; SIGINT or SIGTERM is passed on to the "
-	  "program." },
+	  "program (even in a long simulated sleep), and the run then exits with 128 + the signal, "
+	  "its reports marked interrupted." },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

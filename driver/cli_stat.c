@@ -3,8 +3,10 @@
  * (plain, -x SEP, --json), with interval output, bandwidth and frequency
  * metrics, and the ground-truth check on the simulator.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,6 +383,26 @@ static void print_samples(struct statctx *c)
 		fprintf(c->f, " (%llu later samples counted, not kept)\n", (unsigned long long)dropped);
 }
 
+/* After the counts of an interrupted run: which signal, and when (as perf
+ * stat prints what it counted when Ctrl-C ends it). */
+static void print_interrupted(struct statctx *c, uint64_t el)
+{
+	int sig = cli_interrupted();
+	/* no signal: a replayed log whose wait was interrupted */
+	const char *name = sig ? cli_signame(sig) : NULL;
+
+	if (c->o->json) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "interrupted", json_string(name ? name : "recorded"));
+		json_object_set_new(j, "elapsed-s", json_real((double)el / 1e9));
+		put_json(c, j);
+	} else {
+		fprintf(c->f, "# interrupted %s%s after %.9f s: the counts cover the time until then\n",
+			name ? "by " : "as the recorded session was", name ? name : "", (double)el / 1e9);
+	}
+}
+
 /* --pmi-cores names cores the global control can select: refused where the
  * uncore has no PMI (the E5-2600) or beyond its PMI_SEL fields, not cut. */
 static int check_pmi_cores(const struct opts *o, const struct ucm_platform *p)
@@ -424,7 +446,7 @@ static int stat_run(const struct opts *o, struct machine *mc, FILE *f, struct uc
 	struct ucd *d;
 	struct statctx c = { o, f, NULL, mc->replay, NULL, 0, 0, 0 };
 	uint64_t dur = (uint64_t)(o->duration_s * 1e9), every = o->interval_ms * 1000000ull;
-	int rc;
+	int rc, interrupted = 0;
 
 	if (ucd_open(mc->be, &dopt, &d) || machine_attach(mc, d))
 		goto err;
@@ -484,7 +506,10 @@ static int stat_run(const struct opts *o, struct machine *mc, FILE *f, struct uc
 		if (o->interval_ms)
 			fprintf(f, "#           time                counts      event\n");
 	}
-	if (ucd_run(d, dur, every, on_interval, &c))
+	rc = ucd_run(d, dur, every, on_interval, &c);
+	if (rc == -EINTR)
+		interrupted = 1;
+	else if (rc)
 		goto err;
 	if (!o->interval_ms) {
 		uint64_t el = ucd_elapsed_ns(d);
@@ -508,11 +533,19 @@ static int stat_run(const struct opts *o, struct machine *mc, FILE *f, struct uc
 	if (ucd_overflows(d) && !o->json && !o->sep)
 		fprintf(f, "# %llu overflow notices, %llu freezes re-armed\n",
 			(unsigned long long)ucd_overflows(d), (unsigned long long)ucd_freezes(d));
+	if (interrupted)
+		print_interrupted(&c, ucd_elapsed_ns(d));
 	if (ucd_restore(d))
 		goto err;
 	rc = o->check && mc->m ? check_truth(d, mc->m) : 0;
 	ucd_metrics_free(c.ms);
 	ucd_close(d);
+	if (interrupted && !rc) {
+		/* without a signal: a replayed log whose wait was interrupted */
+		if (!cli_interrupted())
+			return cli_fail(1, "the replayed session was interrupted here, as the recorded one was");
+		return 128 + cli_interrupted();
+	}
 	return rc;
 err:
 	ucd_metrics_free(c.ms);

@@ -42,12 +42,21 @@ static int trace_gen(const struct opts *o)
 	g.kind = o->arg;
 	if ((rc = uct_writer_open(o->out, o->binary, &h, &w, err, sizeof(err))))
 		return cli_fail(1, "-o %s", err);
-	if ((rc = uct_generate(&h, &g, w, err, sizeof(err)))) {
+	if ((rc = uct_generate_until(&h, &g, w, cli_stop_flag(), err, sizeof(err)))) {
 		char set[256];
 
-		uct_writer_abort(w);
+		uct_writer_abort(w); /* removes the partial file */
+		if (rc == -EINTR)
+			return cli_signal_exit("trace gen", "nothing was written");
 		/* name the options the refused request came from */
-		cli_gen_settings(o, set, sizeof(set));
+		if (rc == -EFBIG && strcmp(o->arg, "burst"))
+			snprintf(set, sizeof(set), "--duration %g --period %llu", g.seconds,
+				 (unsigned long long)(g.period ? g.period : 300000));
+		else if (rc == -EFBIG)
+			snprintf(set, sizeof(set), "--duration %g --burst-us %g --duty %g", g.seconds,
+				 (double)g.burst_ns / 1000, g.duty);
+		else
+			cli_gen_settings(o, set, sizeof(set));
 		return cli_fail(rc == -EIO ? 1 : EXIT_USAGE, "trace gen %s%s%s: %s", o->arg, *set ? " " : "", set, err);
 	}
 	if ((rc = uct_writer_commit(w))) {
@@ -77,9 +86,16 @@ static int trace_convert(const struct opts *o)
 		uct_close(r);
 		return cli_fail(1, "%s%s", seg ? "-o " : "", seg ? err : "out of memory");
 	}
-	while ((rc = uct_next(r, seg)) > 0)
+	while ((rc = uct_next(r, seg)) > 0) {
 		if ((rc = uct_write(w, seg)))
 			break;
+		if (cli_interrupted()) {
+			uct_writer_abort(w); /* removes the partial file */
+			free(seg);
+			uct_close(r);
+			return cli_signal_exit("trace convert", "nothing was written");
+		}
+	}
 	if (rc < 0) {
 		cli_fail(1, "%s", rc == -EINVAL && uct_reader_error(r)[0] ? uct_reader_error(r)
 									 : uct_writer_error(w));
@@ -118,6 +134,10 @@ static int trace_info(const struct opts *o, FILE *f)
 	h = uct_header(r);
 	p = h->plat;
 	while ((rc = uct_next(r, seg)) > 0) {
+		if (cli_interrupted()) {
+			rc = cli_signal_exit("trace info", "it read part of the trace");
+			goto out;
+		}
 		nseg++;
 		end = seg->start + seg->ncycles;
 		for (unsigned i = 0; i < seg->nin; i++) {

@@ -20,6 +20,18 @@ int ucb_seterr(struct ucb *b, int rc, const char *fmt, ...)
 	return rc;
 }
 
+static const volatile sig_atomic_t *stop_flag;
+
+void ucb_stop_on(const volatile sig_atomic_t *flag)
+{
+	stop_flag = flag;
+}
+
+int ucb_stopping(void)
+{
+	return stop_flag && *stop_flag;
+}
+
 const char *ucb_error(const struct ucb *b)
 {
 	return b->err[0] ? b->err : "no error";

@@ -11,6 +11,7 @@
 #ifndef UCB_H
 #define UCB_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -105,6 +106,12 @@ int ucb_has_pmi(const struct ucb *b);
 int ucb_wait_pmi(struct ucb *b, uint64_t ns, int *pmi);
 void ucb_destroy(struct ucb *b);
 const char *ucb_error(const struct ucb *b);
+/* A stop request, for the whole process (signals are): once *flag is
+ * non-zero, every backend's waits end early with -EINTR ("interrupted"),
+ * the simulator's within a few milliseconds of wall time however long the
+ * simulated wait.  Register accesses go on, so the driver can restore. */
+void ucb_stop_on(const volatile sig_atomic_t *flag);
+int ucb_stopping(void);
 int ucb_seterr(struct ucb *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The simulated backend over a model (which it does not own). */

@@ -739,6 +739,9 @@ static int hw_sleep(struct ucb *b, uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
 
+	/* a signal that came before the wait began would not end it */
+	if (ucb_stopping())
+		return ucb_seterr(b, -EINTR, "interrupted");
 	if (nanosleep(&ts, NULL))
 		return ucb_seterr(b, -errno, "interrupted");
 	return 0;

@@ -448,6 +448,8 @@ static int rep_sleep(struct ucb *b, uint64_t ns)
 {
 	int rc = 0;
 
+	if (ucb_stopping())
+		return ucb_seterr(b, -EINTR, "interrupted");
 	EXPECT(b, NULL, 0, rc, "sleep %" PRIu64 " ->", ns);
 	return rc;
 }

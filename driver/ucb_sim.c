@@ -1,17 +1,43 @@
 /*
  * ucb_sim.c - the simulated backend: the backend operations answered by the
- * model.  Time is the model's simulated time; waiting runs the workload.
+ * model.  Time is the model's simulated time; waiting runs the workload, in
+ * slices short in wall time so that a stop request (a signal) is seen soon.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ucb.h"
 #include "ucm.h"
 
+/* A wait runs the model in slices of simulated time sized to take about
+ * SLICE_WALL_NS of wall time each: a slice that ran in less than half of
+ * it doubles, one that took more than twice halves.  How much simulated
+ * time a wall millisecond buys varies by workload, trace and build (a
+ * sanitizer build is ten times slower), so the size is learnt, not fixed.
+ * Slices change nothing the model computes: it advances to the same
+ * absolute times, calling the workload at the same boundaries. */
+#define SLICE_WALL_NS 2000000ull     /* 2 ms */
+#define SLICE_MIN_PS 1000000ull      /* 1 us simulated */
+#define SLICE_MAX_PS 1000000000000000ull /* 1000 s simulated */
+
+struct sim {
+	struct ucm_model *m;
+	uint64_t slice_ps;
+};
+
 static struct ucm_model *M(struct ucb *b)
 {
-	return b->priv;
+	return ((struct sim *)b->priv)->m;
+}
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Model errors carry their own message. */
@@ -89,18 +115,56 @@ static int sim_now_ns(struct ucb *b, uint64_t *ns)
 	return 0;
 }
 
+/* Run the model for ns, or until a PMI when pmi is given; -EINTR when a
+ * stop was requested (the model then stands where the last slice ended). */
+static int sim_run(struct ucb *b, uint64_t ns, int *pmi)
+{
+	struct sim *s = b->priv;
+	uint64_t left;
+
+	if (ns > UINT64_MAX / 1000)
+		return ucb_seterr(b, -EOVERFLOW, "a wait of %llu ns exceeds 2^64 ps",
+				  (unsigned long long)ns);
+	left = ns * 1000;
+	if (pmi)
+		*pmi = 0;
+	while (left) {
+		uint64_t step = left < s->slice_ps ? left : s->slice_ps, t0, dt;
+		int rc, hit = 0;
+
+		if (ucb_stopping())
+			return ucb_seterr(b, -EINTR, "interrupted");
+		t0 = wall_ns();
+		rc = pmi ? ucm_run_ps_pmi(s->m, step, &hit) : ucm_run_ps(s->m, step);
+		if (rc)
+			return fwd(b, rc);
+		if (hit) {
+			*pmi = 1;
+			return 0;
+		}
+		left -= step;
+		dt = wall_ns() - t0;
+		if (step == s->slice_ps && dt < SLICE_WALL_NS / 2 && s->slice_ps < SLICE_MAX_PS)
+			s->slice_ps *= 2;
+		else if (dt > 2 * SLICE_WALL_NS && s->slice_ps > SLICE_MIN_PS)
+			s->slice_ps /= 2;
+	}
+	return 0;
+}
+
 static int sim_sleep_ns(struct ucb *b, uint64_t ns)
 {
-	return fwd(b, ucm_run_ps(M(b), ns * 1000));
+	return sim_run(b, ns, NULL);
 }
 
 static int sim_wait_pmi(struct ucb *b, uint64_t ns, int *pmi)
 {
-	return fwd(b, ucm_run_ps_pmi(M(b), ns * 1000, pmi));
+	return sim_run(b, ns, pmi);
 }
 
 static void sim_destroy(struct ucb *b)
 {
+	free(b->priv);
 	free(b);
 }
 
@@ -123,12 +187,18 @@ static const struct ucb_ops sim_ops = {
 int ucb_sim_create(struct ucm_model *m, struct ucb **out)
 {
 	struct ucb *b = calloc(1, sizeof(*b));
+	struct sim *s = calloc(1, sizeof(*s));
 
 	*out = NULL;
-	if (!b)
+	if (!b || !s) {
+		free(b);
+		free(s);
 		return -ENOMEM;
+	}
+	s->m = m;
+	s->slice_ps = SLICE_MIN_PS;
 	b->ops = &sim_ops;
-	b->priv = m;
+	b->priv = s;
 	*out = b;
 	return 0;
 }

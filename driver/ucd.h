@@ -106,7 +106,9 @@ int ucd_restore(struct ucd *d);
 /* Run for duration_ns, sampling often enough for wrap safety; call back
  * every interval_ns (0: only at the end) after a sample.  A callback that
  * returns > 0 ends the run early (stop and final callback follow); < 0 is
- * an error. */
+ * an error.  A wait the backend ends with -EINTR (a stop request,
+ * ucb_stop_on) ends the run the same way, and ucd_run then returns -EINTR:
+ * the counts so far are read and valid. */
 typedef int (*ucd_interval_fn)(struct ucd *d, void *ctx, uint64_t elapsed_ns);
 int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_interval_fn fn,
 	    void *ctx);

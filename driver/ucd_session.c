@@ -1262,7 +1262,7 @@ int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_inter
 	    void *ctx)
 {
 	uint64_t poll, now = 0, next_cb = interval_ns ? interval_ns : UINT64_MAX;
-	int rc;
+	int rc, interrupted = 0;
 
 	if (!d->running && (rc = ucd_start(d)))
 		return rc;
@@ -1282,6 +1282,10 @@ int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_inter
 			rc = ucb_wait_pmi(d->be, step, &pmi);
 		else
 			rc = ucb_sleep_ns(d->be, step);
+		if (rc == -EINTR) {
+			interrupted = 1;
+			break; /* stopped as at the end, and said so */
+		}
 		if (rc)
 			return ucd_seterr(d, rc, "waiting: %s", ucb_error(d->be));
 		if (pmi)
@@ -1306,7 +1310,7 @@ int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_inter
 	if (fn && (rc = fn(d, ctx, d->t_last - d->t_start)) < 0)
 		return rc;
 	ucd_mark_interval(d);
-	return 0;
+	return interrupted ? ucd_seterr(d, -EINTR, "interrupted") : 0;
 }
 
 /* ---- results ---- */

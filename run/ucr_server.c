@@ -128,6 +128,8 @@ struct srv {
 	struct { int pid; uint64_t since_ns; } pend[MAXPEND];
 	unsigned npend;
 	char dir[108];
+	int interrupted;        /* SIGINT, SIGTERM or SIGHUP passed on to the program */
+	uint64_t slice_ps;      /* advance_to's slice of machine time */
 };
 
 static uint64_t host_ns(clockid_t c)
@@ -320,6 +322,40 @@ static void fmt_addr(char *buf, size_t n, const struct ucm_reginfo *ri)
 		snprintf(buf, n, "0x%llx", (unsigned long long)ri->addr);
 }
 
+/* The machine runs to t while every thread sleeps, in slices of about 2 ms
+ * of wall time (the slice learnt as ucb_sim.c does), and stops early when a
+ * signal waits on sfd: a SIGINT in a long simulated sleep must reach the
+ * program now.  Slices change nothing the model computes. */
+static int advance_to(struct srv *s, uint64_t t, int sfd)
+{
+	if (!s->slice_ps)
+		s->slice_ps = 1000000;
+	while (ucm_now_ps(s->m) < t) {
+		struct pollfd p = { sfd, POLLIN, 0 };
+		uint64_t step = t - ucm_now_ps(s->m), t0, dt;
+		int rc;
+
+		if (poll(&p, 1, 0) == 1)
+			return 0;
+		if (step > s->slice_ps)
+			step = s->slice_ps;
+		t0 = host_ns(CLOCK_MONOTONIC);
+		if ((rc = ucm_advance(s->m, ucm_now_ps(s->m) + step)))
+			return rc;
+		dt = host_ns(CLOCK_MONOTONIC) - t0;
+		if (step == s->slice_ps && dt < 1000000 && s->slice_ps < (1ull << 60))
+			s->slice_ps *= 2;
+		else if (dt > 4000000 && s->slice_ps > 1000000)
+			s->slice_ps /= 2;
+	}
+	return 0;
+}
+
+static const char *sig_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "";
+}
+
 static json_t *report_json(struct srv *s)
 {
 	struct ucm_model *m = s->m;
@@ -337,6 +373,8 @@ static json_t *report_json(struct srv *s)
 	json_object_set_new(j, "real_ns", json_integer((json_int_t)(host_ns(CLOCK_MONOTONIC) - s->wall_start_ns)));
 	json_object_set_new(j, "processes", json_integer(s->nprocs));
 	json_object_set_new(j, "quiet_jumps", json_integer((json_int_t)s->quiet_jumps));
+	if (s->interrupted)
+		json_object_set_new(j, "interrupted", json_string(sig_name(s->interrupted)));
 	for (unsigned i = 1; i < UCR_NOPS; i++)
 		json_object_set_new(req, ops[i], json_integer((json_int_t)s->nreq[i]));
 	json_object_set_new(j, "requests", req);
@@ -409,6 +447,9 @@ static void report_text(FILE *f, json_t *j)
 	json_t *v;
 
 	fprintf(f, "# uncore run: ground truth of what the program read\n");
+	if (json_object_get(j, "interrupted"))
+		fprintf(f, "# interrupted by %s (passed on to the program): the counts cover the time until it ended\n",
+			json_string_value(json_object_get(j, "interrupted")));
 	fprintf(f, "platform %s, %lld sockets, %lld cpus, %s clock\n", json_string_value(json_object_get(j, "platform")),
 		json_integer_value(json_object_get(j, "sockets")), json_integer_value(json_object_get(j, "cpus")),
 		json_string_value(json_object_get(j, "clock")));
@@ -771,7 +812,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				s.quiet_jumps++;
 			s.quiet_pending = 0;
 			s.settle_ns = 0;
-			if ((rc = ucm_advance(m, t))) {
+			if ((rc = advance_to(&s, t, sfd))) {
 				snprintf(err, n, "%s", ucm_error(m));
 				goto out_kill;
 			}
@@ -790,6 +831,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 						fprintf(stderr, "uncore: error: %s\n", err);
 				} else if (si.ssi_signo != SIGCHLD) {
 					kill(child, (int)si.ssi_signo);
+					s.interrupted = (int)si.ssi_signo;
 				}
 			}
 			if (waitpid(child, &ws, WNOHANG) == child) {
@@ -878,6 +920,9 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			}
 		}
 	}
+	/* interrupted, the run ends as every command does: 128 + the signal */
+	if (s.interrupted)
+		*status = 128 + s.interrupted;
 	rc = write_report(&s, err, n);
 out_kill:
 	if (child > 0) {

@@ -854,6 +854,12 @@ static int fail(struct mix *m, int rc)
 int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct uct_writer *w,
 		 char *err, size_t n)
 {
+	return uct_generate_until(h, o, w, NULL, err, n);
+}
+
+int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, struct uct_writer *w,
+		       const volatile sig_atomic_t *stop, char *err, size_t n)
+{
 	struct mix *m = calloc(1, sizeof(*m));
 	uint64_t hz = hz_of(h, 0), total, p = o->period ? o->period : 300000;
 	unsigned sockets = h->sockets ? h->sockets : 1;
@@ -993,12 +999,25 @@ int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct u
 			return fail(m, -ENOSPC);
 		}
 	}
+	/* the output is bounded before anything is written */
+	if (total / p + (total % p != 0) > UCT_GEN_MAX_SLICES) {
+		snprintf(err, n,
+			 "%.6g s at %llu Hz in slices of %llu cycles is %llu slices, more than the %llu a "
+			 "trace may have (UCT_GEN_MAX_SLICES): a longer slice or a shorter trace",
+			 o->seconds, (unsigned long long)hz, (unsigned long long)p,
+			 (unsigned long long)(total / p + (total % p != 0)), UCT_GEN_MAX_SLICES);
+		return fail(m, -EFBIG);
+	}
 	while (!rc && m->t < total) {
 		/* slices jittered +-25% from the seed: rates stay exact */
 		uint64_t jp = p - p / 4 + (p / 2 ? uct_rand(&m->rng) % (p / 2 + 1) : 0);
 		uint64_t len = total - m->t < jp ? total - m->t : jp;
 
 		rc = slice(m, len);
+		if (!rc && stop && *stop) {
+			snprintf(err, n, "interrupted");
+			rc = -EINTR;
+		}
 	}
 	if (!rc)
 		rc = flush(m);

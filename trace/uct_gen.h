@@ -7,6 +7,8 @@
 #ifndef UCT_GEN_H
 #define UCT_GEN_H
 
+#include <signal.h>
+
 #include "uct.h"
 #include "uct_trace.h"
 
@@ -30,10 +32,19 @@ struct uct_gen_opts {
 	uint64_t seed;        /* jitters slice lengths; same seed, same trace */
 };
 
+/* The most slices a generated trace may have (its length over the slice
+ * length, burst: bursts and gaps): what bounds the output, some 600 bytes a
+ * slice of text for stream, so at most about 1.2 GB (docs/usage.md). */
+#define UCT_GEN_MAX_SLICES 2000000ull
+
 const char *const *uct_gen_kinds(void);
 /* Write a generated trace for header h into w (not committed).  Every
- * socket of the header gets the workload; its rates are split over them. */
+ * socket of the header gets the workload; its rates are split over them.
+ * More than UCT_GEN_MAX_SLICES slices is refused (-EFBIG) before writing. */
 int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct uct_writer *w,
 		 char *err, size_t n);
+/* The same, ending early with -EINTR ("interrupted") once *stop is set. */
+int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, struct uct_writer *w,
+		       const volatile sig_atomic_t *stop, char *err, size_t n);
 
 #endif
