@@ -469,15 +469,17 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 				b->code_sum = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_sum));
 				b->act_pos = calloc(b->nsub, sizeof(*b->act_pos));
 				b->code_first = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_first));
+				b->code_max = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_max));
 				b->selmask = calloc(b->nsub, sizeof(*b->selmask));
 				b->occmask = calloc(b->nsub, sizeof(*b->occmask));
 				if (!b->input || !b->fed || !b->attr || !b->sub_code || !b->code_first || !b->act ||
-				    !b->act_pos || !b->code_sum || !b->selmask || !b->occmask)
+				    !b->act_pos || !b->code_sum || !b->code_max || !b->selmask || !b->occmask)
 					goto nomem;
 				for (unsigned c = 0, first = 0; c < bi->type->ncodes; c++) {
 					unsigned k = bi->type->codes[c].nsubs ? bi->type->codes[c].nsubs : 1;
 
 					b->code_first[c] = (uint16_t)first;
+					b->code_max[c] = bi->type->codes[c].max_inc;
 					for (unsigned j = 0; j < k && first + j < b->nsub; j++)
 						b->sub_code[first + j] = (uint16_t)c;
 					first += k;
@@ -589,6 +591,7 @@ void ucm_destroy(struct ucm_model *m)
 		free(m->boxes[i].code_sum);
 		free(m->boxes[i].act_pos);
 		free(m->boxes[i].code_first);
+		free(m->boxes[i].code_max);
 		free(m->boxes[i].selmask);
 		free(m->boxes[i].occmask);
 	}
@@ -1291,9 +1294,9 @@ static void input_put(struct ucm_box *b, unsigned sub, uint32_t inc)
 int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 {
 	struct ucm_box *b;
-	const struct ucm_evcode *ec;
+	uint32_t old;
 	uint64_t sum;
-	char name[96];
+	unsigned code;
 
 	if (box < 0 || (unsigned)box >= m->nboxes)
 		return ucm_seterr(m, -ENOENT, "no box %d", box);
@@ -1301,21 +1304,24 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 	if (sub >= b->nsub)
 		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u", b->def->type->name,
 				  b->def->inst, sub);
-	ec = &b->def->type->codes[b->sub_code[sub]];
-	sum = b->code_sum[b->sub_code[sub]] - b->input[sub] + inc;
-	if (sum > ec->max_inc)
+	old = b->input[sub];
+	if (old == inc)
+		return 0;
+	code = b->sub_code[sub];
+	sum = b->code_sum[code] - old + inc;
+	if (sum > b->code_max[code]) {
+		const struct ucm_evcode *ec = &b->def->type->codes[code];
+		char name[96];
+
 		return ucm_seterr(m, -ERANGE,
 				  "%s%u %s: increment %llu per cycle exceeds the event's maximum %u (%s)",
 				  b->def->type->name, b->def->inst,
 				  ucm_subev_name(b->def->type, sub, name, sizeof(name)),
 				  (unsigned long long)sum, ec->max_inc, ec->cite);
-	if (b->input[sub] != inc) {
-		uint32_t old = b->input[sub];
-
-		ucm_fed_flush(m, b);
-		input_put(b, sub, inc);
-		ucm_input_changed(m, b, sub, old);
 	}
+	ucm_fed_flush(m, b);
+	input_put(b, sub, inc);
+	ucm_input_changed(m, b, sub, old);
 	return 0;
 }
 

@@ -83,26 +83,28 @@ enum ucm_ctr_mode {
 };
 
 struct ucm_box {
+	/* what an input change reads first, together (one or two cache lines) */
 	const struct ucm_boxinst *def;
+	unsigned nsub, nact;
+	uint32_t *input;         /* current per-cycle increment per sub-event */
+	uint16_t *sub_code;      /* per sub-event: index of its code in the box type */
+	uint64_t *code_sum;      /* per code: the sum of its sub-events' inputs */
+	uint32_t *code_max;      /* per code: its maximum per cycle (the table's max_inc) */
+	uint8_t *selmask;        /* per sub-event: the counters whose increment sums it */
+	uint8_t *occmask;        /* per sub-event: the counters whose occupancy it is */
+	uint16_t *act, *act_pos; /* the sub-events with a nonzero input; position + 1 of each */
+	uint64_t *fed;           /* increments fed per sub-event */
+	uint64_t fed_c0;         /* cycle of the box clock up to which fed[] is brought: the
+				  * inputs are fed lazily, not per sub-event at every access */
+	/* the rest */
 	unsigned socket, index, subbase;
 	int present;
 	int frz_en, frozen;      /* box-level freeze (where the box has one) */
 	struct ucm_reg *filt[UCM_MAXFILT], *boxctl;  /* filter registers by .idx */
 	struct ucm_reg *boxstatus;   /* per-counter overflow bits (IVT), or NULL */
 	int8_t st_bit[UCM_MAXCTR];   /* each counter's bit in boxstatus, -1: none */
-	unsigned nsub;
-	uint32_t *input;         /* current per-cycle increment per sub-event */
-	uint64_t *fed;           /* increments fed per sub-event */
-	uint64_t fed_c0;         /* cycle of the box clock up to which fed[] is brought: the
-				  * inputs are fed lazily, not per sub-event at every access */
-	uint8_t *selmask;        /* per sub-event: the counters whose increment sums it */
-	uint8_t *occmask;        /* per sub-event: the counters whose occupancy it is */
 	uint64_t *attr;          /* UCM_NATTR run-time attributes per sub-event */
-	uint16_t *sub_code;      /* per sub-event: index of its code in the box type */
-	uint16_t *act, *act_pos; /* the sub-events with a nonzero input; position + 1 of each */
-	unsigned nact;
 	uint16_t *code_first;    /* per code: its first sub-event */
-	uint64_t *code_sum;      /* per code: the sum of its sub-events' inputs */
 	struct ucm_ctr ctr[UCM_MAXCTR];
 };
 

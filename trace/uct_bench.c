@@ -23,9 +23,10 @@
  *   G6  peak memory against trace length and run duration (constant), and
  *       MSR reads per second through the generic access path (>= 1.1e8).
  *
- * uncore-bench [--quick] [--only G1|G2|G3|G4|G6] [--seconds S] [--platform P]:
- * --quick runs each part briefly (the CTest case, to show it works);
- * --seconds sets G1's simulated time, --platform limits G1 and G2.
+ * uncore-bench [--quick] [--only G1|G2|G3|G4|G6] [--seconds S] [--platform P]
+ * [--feed F]: --quick runs each part briefly (the CTest case, to show it
+ * works); --seconds sets G1's simulated time, --platform limits G1 and G2,
+ * --feed G1 to one workload or trace kind.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -46,6 +47,7 @@
 static int quick;
 static double g1_secs;          /* --seconds: G1's simulated time */
 static const char *only_plat;  /* --platform: G1 and G2 on one platform */
+static const char *only_feed;  /* --feed: G1 on one workload or trace kind */
 static char tmp[96];
 
 /* The process's CPU time: the machine is shared, and a single-threaded
@@ -243,6 +245,8 @@ static void g1_run(const struct ucm_platform *p, const struct feed *f, double se
 	double t, dec = 0;
 	uint64_t nseg = 0;
 
+	if (only_feed && strcmp(only_feed, f->kind ? f->kind : f->wd->name))
+		return;
 	ucm_config_init(&cfg, p);
 	if (f->kind) {
 		if (gen_trace(p, f->kind, seconds))
@@ -651,9 +655,11 @@ int main(int argc, char **argv)
 			g1_secs = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--platform") && i + 1 < argc)
 			only_plat = argv[++i];
+		else if (!strcmp(argv[i], "--feed") && i + 1 < argc)
+			only_feed = argv[++i];
 		else {
 			fprintf(stderr, "usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6] "
-				"[--seconds S (G1)] [--platform P (G1, G2)]\n");
+				"[--seconds S (G1)] [--platform P (G1, G2)] [--feed WORKLOAD|KIND (G1)]\n");
 			return 2;
 		}
 	}
