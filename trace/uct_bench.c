@@ -69,6 +69,8 @@ static long peak_kib(void)
 	return ru.ru_maxrss;
 }
 
+static void die(const char *what, const char *why) __attribute__((noreturn));
+
 static void die(const char *what, const char *why)
 {
 	fprintf(stderr, "uncore-bench: %s: %s\n", what, why);
@@ -143,8 +145,30 @@ static void program_all(struct ucd *d, const struct ucm_model *m, struct prog *p
 			    ucd_add_events(d, p->events[e].name) == 0) {
 				pr->filt++;
 				pr->thresh += p->events[e].thresh != 0;
-				break;
+				goto rotate;
 			}
+		/* a table without such events: the first event that takes one
+		 * of the box filter terms (those the box has no field for are
+		 * refused) */
+		for (unsigned e = 0; e < p->nevents; e++) {
+			static const char *const terms[] = { "filter_state=0x1f", "filter_band0=20",
+							     "filter_opc=0x182", "filter_nid=0" };
+			const struct ucm_event *ev = &p->events[e];
+
+			if (ev->box != bt || ev->nfilt)
+				continue;
+			for (unsigned t = 0; t < sizeof(terms) / sizeof(terms[0]); t++) {
+				char s[160];
+
+				snprintf(s, sizeof(s), "%s/event=0x%x,umask=0x%x,%s/", bt->name, ev->code,
+					 ev->umask, terms[t]);
+				if (ucd_add_events(d, s) == 0) {
+					pr->filt++;
+					goto rotate;
+				}
+			}
+		}
+rotate:
 		for (unsigned e = 0; e < p->nevents && placed_of(d, bt) < want; e++) {
 			const struct ucm_event *ev = &p->events[e];
 			char s[160];
@@ -168,6 +192,9 @@ static void program_all(struct ucd *d, const struct ucm_model *m, struct prog *p
 				pr->filt += ev->nfilt != 0;
 			}
 		}
+		if (placed_of(d, bt) < want)
+			fprintf(stderr, "uncore-bench: %s %s: %u of %u counters programmed\n", p->name,
+				bt->name, placed_of(d, bt), want);
 next:;
 	}
 	pr->placed = placed_of(d, NULL);
@@ -183,7 +210,7 @@ struct feed {
 /* Decode a trace once: the baseline a replay is compared with. */
 static double decode_time(const char *path, uint64_t *nseg)
 {
-	struct uct_reader *r;
+	struct uct_reader *r = NULL;
 	struct uct_seg *s = malloc(sizeof(*s));
 	char err[768];
 	double t;
@@ -463,9 +490,9 @@ static void write_trace(uint64_t nseg, uint64_t len)
 static double replay(uint64_t cycles)
 {
 	struct ucm_model *m = skl_model();
-	struct uct_reader *r;
-	struct uct_replay *rp;
-	char err[768];
+	struct uct_reader *r = NULL;
+	struct uct_replay *rp = NULL;
+	char err[768] = "cannot attach the replay";
 	double t;
 
 	if (uct_open(tmp, &r, err, sizeof(err)) || uct_replay_attach(m, r, &rp))
