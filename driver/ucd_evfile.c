@@ -112,6 +112,76 @@ static const struct ucm_layout *ctl_layout(const struct ucm_boxtype *bt)
 	return rd ? rd->layout : NULL;
 }
 
+/* The filter register Intel's name means: "CBoFilter1" (a box's FILTER,
+ * FILTER1, ...: the register of that .idx, 0 without a digit), else the
+ * register whose table name ends as the name does ("HA_OpcodeMatch":
+ * ..._OPCODEMATCH; "QPIMask0": ..._PKT_MASK0), the longest ending first. */
+static const struct ucm_regdef *intel_filter(const struct ucm_boxtype *bt, const char *s, size_t n)
+{
+	for (size_t i = 0; i + 6 <= n; i++)
+		if (!strncasecmp(s + i, "Filter", 6)) {
+			unsigned idx = i + 6 < n ? (unsigned)(s[i + 6] - '0') : 0;
+
+			if (i + 6 < n && (i + 7 != n || idx > 9))
+				return NULL;
+			return ucm_regdef_find(bt, UCM_K_FILTER, idx);
+		}
+	for (size_t k = n; k >= 4; k--)
+		for (unsigned i = 0; i < UCM_MAXFILT; i++) {
+			const struct ucm_regdef *rd = ucm_regdef_find(bt, UCM_K_FILTER, i);
+			size_t rn = rd ? strlen(rd->name) : 0;
+
+			if (rd && rn >= k && !strncasecmp(rd->name + rn - k, s + n - k, k))
+				return rd;
+		}
+	return NULL;
+}
+
+/* Intel's Filter note, "CBoFilter1[28:20], CBoFilter1[15:0]": each range
+ * must lie in fields of the register it names.  0, or why not in why. */
+static int check_filter(const struct ucm_boxtype *bt, const char *filt, char *why, size_t n)
+{
+	const char *p = filt;
+
+	while (*p) {
+		const char *br = strchr(p, '['), *end = br ? strchr(br, ']') : NULL;
+		const struct ucm_regdef *rd;
+		unsigned long hi, lo;
+		uint64_t want, have = 0;
+		char *q;
+
+		while (*p == ' ')
+			p++;
+		if (!br || !end) {
+			snprintf(why, n, "Filter '%s': not NAME[HI:LO]", filt);
+			return -1;
+		}
+		hi = strtoul(br + 1, &q, 10);
+		lo = *q == ':' ? strtoul(q + 1, &q, 10) : hi;
+		if (q != end || lo > hi || hi > 63) {
+			snprintf(why, n, "Filter '%s': not NAME[HI:LO]", filt);
+			return -1;
+		}
+		if (!(rd = intel_filter(bt, p, (size_t)(br - p)))) {
+			snprintf(why, n, "Filter '%s': the %s has no filter register %.*s in the tables", filt,
+				 bt->name, (int)(br - p), p);
+			return -1;
+		}
+		for (unsigned i = 0; i < rd->layout->nfields; i++)
+			have |= ucm_field_mask(&rd->layout->fields[i]);
+		want = (hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1)) << lo;
+		if (want & ~have) {
+			snprintf(why, n, "Filter '%s': bits 0x%llx of %s are reserved in the tables (%s)", filt,
+				 (unsigned long long)(want & ~have), rd->layout->name, rd->layout->cite);
+			return -1;
+		}
+		p = end + 1;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return 0;
+}
+
 /* Entry i is reported (not used): why, formatted. */
 static int report(struct ucd_evfile *f, struct ucd_evfile_entry *en, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -200,6 +270,8 @@ static int check_entry(const struct ucm_platform *p, struct ucd_evfile *f, json_
 	if (filt && strcmp(filt, "null") && !ucm_regdef_find(bt, UCM_K_FILTER, 0))
 		return report(f, en, "Filter '%s': the %s has no filter register in the tables", filt,
 			      bt->name);
+	if (filt && strcmp(filt, "null") && check_filter(bt, filt, why, sizeof(why)))
+		return report(f, en, "%s", why);
 	if (!fixed && l) {
 		/* the control value the entry programs, checked by the manual's rules */
 		ctl = ucm_field_put(ucm_layout_field(l, UCM_R_EVSEL), 0, code & 0xFF);
