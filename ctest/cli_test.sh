@@ -910,7 +910,7 @@ case_trace() {
 	expect_rc 2
 	expect_err "bad.uct:3:12:"
 	run trace convert "$work/bad.uct" -o "$work/never.bin"
-	expect_rc 1
+	expect_rc 2
 	expect_err "bad.uct:3:12:"
 	[ ! -e "$work/never.bin" ] || fail "a failed convert left its output"
 	if ls "$work" | grep -q 'never.bin.'; then
@@ -918,7 +918,7 @@ case_trace() {
 	fi
 	head -c 200 "$work/s.bin" >"$work/cut.bin"
 	run trace info "$work/cut.bin"
-	expect_rc 1
+	expect_rc 2
 	expect_err "truncated"
 	run trace gen stream --bandwidth 500 --duration 0.01 -o "$work/x.uct"
 	expect_rc 2
@@ -1066,11 +1066,11 @@ case_trace_snbep() {
 	expect_err "bad.uct:4:10: socket 2: the trace has 2"
 	printf 'uncore-trace 2\nplatform snbep\nrun 10: qpi.RxL_FLITS_G0.DATA=3\n' >"$work/bad.uct"
 	run trace convert "$work/bad.uct" -o "$work/never.bin"
-	expect_rc 1
+	expect_rc 2
 	expect_err "bad.uct:3:9: qpi0 RxL_FLITS_G0: 3 per cycle exceeds"
 	printf 'uncore-trace 2\nplatform snbep\nrun 10: cbo0.LLC_LOOKUP.DATA_READ_I=1{opc=0x182}\n' >"$work/bad.uct"
 	run trace info "$work/bad.uct"
-	expect_rc 1
+	expect_rc 2
 	expect_err "bad.uct:3:39: no filter of LLC_LOOKUP compares 'opc'"
 	run trace gen stream --platform snbep --sockets 1 --bandwidth 60 --duration 0.01 -o "$work/x.uct"
 	expect_rc 2

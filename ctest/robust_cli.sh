@@ -287,6 +287,58 @@ EOF
 }
 
 
+# ---- one exit status per kind of failure, whatever the command ----
+
+case_exit_codes() {
+	local c
+	# a malformed trace is bad input (2) for every command that reads it
+	printf 'uncore-trace 2\nplatform skl\nrun 10: cbo9.CACHE_LOOKUP.READ_M=1\n' >"$work/bad.uct"
+	for c in "stat --trace" "trace info" "trace convert"; do
+		# shellcheck disable=SC2086
+		run $c "$work/bad.uct" -o "$work/out.x"
+		expect_rc 2
+		expect_err "bad.uct:3:12:"
+	done
+	# a truncated one too
+	run trace gen stream --duration 0.01 --binary -o "$work/s.bin"
+	head -c 200 "$work/s.bin" >"$work/cut.bin"
+	for c in "stat --trace" "trace info" "trace convert"; do
+		# shellcheck disable=SC2086
+		run $c "$work/cut.bin" -o "$work/out.x"
+		expect_rc 2
+		expect_err "truncated"
+	done
+	# a file that cannot be opened is a run-time error (1)
+	for c in "stat --trace" "trace info" "trace convert"; do
+		# shellcheck disable=SC2086
+		run $c "$work/none.uct" -o "$work/out.x"
+		expect_rc 1
+		expect_err "$work/none.uct: No such file or directory"
+	done
+	if [ -e "$work/out.x" ]; then
+		fail "a failed command left its output"
+	fi
+	# an unknown option is a usage error (2) everywhere
+	for c in list stat regs "trace gen stream" "trace convert x" "trace info x" allowlist run; do
+		# shellcheck disable=SC2086
+		run $c --bogus
+		expect_rc 2
+		expect_err "unknown option '--bogus'"
+	done
+	# a closed pipe (400 KB of JSON, far more than a pipe holds): 141, silently
+	{
+		rc=0
+		"$bin" list --platform ivt --json 2>"$work/err" || rc=$?
+		echo "$rc" >"$work/rc"
+	} | head -1 >/dev/null
+	rc=$(cat "$work/rc")
+	last="uncore list --platform ivt --json | head -1"
+	expect_rc 141
+	if [ -s "$work/err" ]; then
+		fail "uncore regs | head: said something: $(head -c 200 "$work/err")"
+	fi
+}
+
 # ---- signals in the middle of long operations ----
 #
 # Each operation is caught in the middle without timing: stat counts for

@@ -546,6 +546,9 @@ int cli_parse(int argc, char **argv, struct opts *o)
 			printf("\n'%s trace SUBCOMMAND --help' lists its options.\n", prog);
 			return -1;
 		}
+		if (argc >= 3 && argv[2][0] == '-')
+			return cli_fail(EXIT_USAGE, "trace: '%s' before the subcommand: expected gen, convert or info "
+					"first (see '%s trace gen --help')", argv[2], prog);
 		if (argc < 3 || (strcmp(argv[2], "gen") && strcmp(argv[2], "convert") && strcmp(argv[2], "info")))
 			return cli_fail(EXIT_USAGE, "trace: expected gen, convert or info");
 		o->sub = argv[2];

@@ -11,6 +11,14 @@
 
 #include "cli.h"
 
+/* The exit status of a reader's failure: a malformed or truncated trace is
+ * bad input (2), as stat --trace reports it; a read error or no memory is a
+ * run-time error (1). */
+static int bad_input(int rc)
+{
+	return rc == -EIO || rc == -ENOMEM || rc == -ENOENT || rc == -EACCES ? 1 : EXIT_USAGE;
+}
+
 static int trace_gen(const struct opts *o)
 {
 	const struct ucm_platform *p = ucm_platform_find(o->platform ? o->platform : "skl");
@@ -77,8 +85,9 @@ static int trace_convert(const struct opts *o)
 
 	if (!o->out)
 		return cli_fail(EXIT_USAGE, "trace convert: -o FILE is required");
+	/* a malformed trace is bad input (2), as for stat --trace */
 	if ((rc = uct_open(o->arg, &r, err, sizeof(err))))
-		return cli_fail(1, "%s", err);
+		return cli_fail(bad_input(rc), "%s", err);
 	binary = o->binary ? 1 : o->text ? 0 : !uct_is_binary(r);
 	seg = malloc(sizeof(*seg));
 	if (!seg || (rc = uct_writer_open(o->out, binary, uct_header(r), &w, err, sizeof(err)))) {
@@ -97,16 +106,17 @@ static int trace_convert(const struct opts *o)
 		}
 	}
 	if (rc < 0) {
-		cli_fail(1, "%s", rc == -EINVAL && uct_reader_error(r)[0] ? uct_reader_error(r)
-									 : uct_writer_error(w));
+		int bad = uct_reader_error(r)[0] && bad_input(rc) == EXIT_USAGE;
+
+		rc = cli_fail(bad ? EXIT_USAGE : 1, "%s", bad ? uct_reader_error(r) : uct_writer_error(w));
 		uct_writer_abort(w);
 	} else if ((rc = uct_writer_commit(w))) {
-		cli_fail(1, "%s", uct_writer_error(w));
+		rc = cli_fail(1, "%s", uct_writer_error(w));
 		uct_writer_abort(w);
 	}
 	free(seg);
 	uct_close(r);
-	return rc ? 1 : 0;
+	return rc;
 }
 
 /* Header, length and what every sub-event is fed, per instance summed. */
@@ -129,7 +139,7 @@ static int trace_info(const struct opts *o, FILE *f)
 	if ((rc = uct_open(o->arg, &r, err, sizeof(err)))) {
 		free(seg);
 		free(fed);
-		return cli_fail(1, "%s", err);
+		return cli_fail(bad_input(rc), "%s", err);
 	}
 	h = uct_header(r);
 	p = h->plat;
@@ -156,7 +166,7 @@ static int trace_info(const struct opts *o, FILE *f)
 		}
 	}
 	if (rc < 0) {
-		rc = cli_fail(1, "%s", uct_reader_error(r));
+		rc = cli_fail(bad_input(rc), "%s", uct_reader_error(r));
 		goto out;
 	}
 	hz = h->clock_hz[0] ? h->clock_hz[0] : p->clocks[0].hz_default;
