@@ -491,12 +491,15 @@ static int cmd_list(const struct opts *o, const struct ucm_platform *p, FILE *f)
 	size_t nxev = 0;
 	int rc;
 
-	if (o->list_metrics)
-		return list_metrics(o, p, f);
 	if (o->event_file) {
 		if ((rc = cli_event_file(o->event_file, p, &ef)))
 			return rc;
 		xev = ucd_evfile_events(ef, &nxev);
+	}
+	if (o->list_metrics) {
+		/* the file was checked and reported; its events are not metrics */
+		ucd_evfile_free(ef);
+		return list_metrics(o, p, f);
 	}
 	if (o->json) {
 		json_t *arr = json_array();
