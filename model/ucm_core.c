@@ -461,27 +461,19 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 			b->present = 1;
 			b->nsub = ucm_subev_count(bi->type);
 			if (b->nsub) {
-				b->input = calloc(b->nsub, sizeof(*b->input));
-				b->fed = calloc(b->nsub, sizeof(*b->fed));
+				b->sub = calloc(b->nsub, sizeof(*b->sub));
 				b->attr = calloc((size_t)b->nsub * UCM_NATTR, sizeof(*b->attr));
-				b->sub_code = calloc(b->nsub, sizeof(*b->sub_code));
 				b->act = calloc(b->nsub, sizeof(*b->act));
-				b->code_sum = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_sum));
-				b->act_pos = calloc(b->nsub, sizeof(*b->act_pos));
-				b->code_first = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_first));
-				b->code_max = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code_max));
-				b->selmask = calloc(b->nsub, sizeof(*b->selmask));
-				b->occmask = calloc(b->nsub, sizeof(*b->occmask));
-				if (!b->input || !b->fed || !b->attr || !b->sub_code || !b->code_first || !b->act ||
-				    !b->act_pos || !b->code_sum || !b->code_max || !b->selmask || !b->occmask)
+				b->code = calloc(bi->type->ncodes ? bi->type->ncodes : 1, sizeof(*b->code));
+				if (!b->sub || !b->attr || !b->act || !b->code)
 					goto nomem;
 				for (unsigned c = 0, first = 0; c < bi->type->ncodes; c++) {
 					unsigned k = bi->type->codes[c].nsubs ? bi->type->codes[c].nsubs : 1;
 
-					b->code_first[c] = (uint16_t)first;
-					b->code_max[c] = bi->type->codes[c].max_inc;
+					b->code[c].first = (uint16_t)first;
+					b->code[c].max = bi->type->codes[c].max_inc;
 					for (unsigned j = 0; j < k && first + j < b->nsub; j++)
-						b->sub_code[first + j] = (uint16_t)c;
+						b->sub[first + j].code = (uint16_t)c;
 					first += k;
 				}
 				init_attrs(m, b);
@@ -583,17 +575,10 @@ void ucm_destroy(struct ucm_model *m)
 	if (!m)
 		return;
 	for (unsigned i = 0; i < m->nboxes; i++) {
-		free(m->boxes[i].input);
-		free(m->boxes[i].fed);
+		free(m->boxes[i].sub);
 		free(m->boxes[i].attr);
-		free(m->boxes[i].sub_code);
 		free(m->boxes[i].act);
-		free(m->boxes[i].code_sum);
-		free(m->boxes[i].act_pos);
-		free(m->boxes[i].code_first);
-		free(m->boxes[i].code_max);
-		free(m->boxes[i].selmask);
-		free(m->boxes[i].occmask);
+		free(m->boxes[i].code);
 	}
 	free(m->heap);
 	free(m->msr_hash);
@@ -1274,21 +1259,27 @@ unsigned ucm_box_socket(const struct ucm_model *m, int box)
 	return m->boxes[box].socket;
 }
 
-/* Keep the list of nonzero inputs (what fed_flush visits) with an input. */
-static void input_put(struct ucm_box *b, unsigned sub, uint32_t inc)
+/* Set an input: what it fed until now goes into its ground truth, and the
+ * list of nonzero inputs (what ucm_clear_inputs visits) follows. */
+static void input_put(const struct ucm_model *m, struct ucm_box *b, unsigned sub, uint32_t inc)
 {
-	if (!b->input[sub] && inc) {
+	struct ucm_sub *s = &b->sub[sub];
+	uint64_t now = m->clk_cycles[b->def->type->clock];
+
+	s->fed += (uint64_t)s->input * (now - s->c0);
+	s->c0 = now;
+	if (!b->sub[sub].input && inc) {
 		b->act[b->nact++] = (uint16_t)sub;
-		b->act_pos[sub] = (uint16_t)b->nact;
-	} else if (b->input[sub] && !inc) {
-		unsigned k = b->act_pos[sub] - 1u, last = b->act[--b->nact];
+		b->sub[sub].act_pos = (uint16_t)b->nact;
+	} else if (b->sub[sub].input && !inc) {
+		unsigned k = b->sub[sub].act_pos - 1u, last = b->act[--b->nact];
 
 		b->act[k] = (uint16_t)last;
-		b->act_pos[last] = (uint16_t)(k + 1);
-		b->act_pos[sub] = 0;
+		b->sub[last].act_pos = (uint16_t)(k + 1);
+		b->sub[sub].act_pos = 0;
 	}
-	b->code_sum[b->sub_code[sub]] += (uint64_t)inc - b->input[sub];
-	b->input[sub] = inc;
+	b->code[b->sub[sub].code].sum += (uint64_t)inc - b->sub[sub].input;
+	b->sub[sub].input = inc;
 }
 
 int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
@@ -1304,12 +1295,12 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 	if (sub >= b->nsub)
 		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u", b->def->type->name,
 				  b->def->inst, sub);
-	old = b->input[sub];
+	old = b->sub[sub].input;
 	if (old == inc)
 		return 0;
-	code = b->sub_code[sub];
-	sum = b->code_sum[code] - old + inc;
-	if (sum > b->code_max[code]) {
+	code = b->sub[sub].code;
+	sum = b->code[code].sum - old + inc;
+	if (sum > b->code[code].max) {
 		const struct ucm_evcode *ec = &b->def->type->codes[code];
 		char name[96];
 
@@ -1319,15 +1310,14 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 				  ucm_subev_name(b->def->type, sub, name, sizeof(name)),
 				  (unsigned long long)sum, ec->max_inc, ec->cite);
 	}
-	ucm_fed_flush(m, b);
-	input_put(b, sub, inc);
+	input_put(m, b, sub, inc);
 	ucm_input_changed(m, b, sub, old);
 	return 0;
 }
 
 uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub)
 {
-	return m->boxes[box].input[sub];
+	return m->boxes[box].sub[sub].input;
 }
 
 unsigned ucm_input_fanout(const struct ucm_model *m, int box, unsigned sub)
@@ -1337,7 +1327,7 @@ unsigned ucm_input_fanout(const struct ucm_model *m, int box, unsigned sub)
 	if (box < 0 || (unsigned)box >= m->nboxes || sub >= m->boxes[box].nsub)
 		return 0;
 	b = &m->boxes[box];
-	return (unsigned)__builtin_popcount((unsigned)(b->selmask[sub] | b->occmask[sub]));
+	return (unsigned)__builtin_popcount((unsigned)(b->sub[sub].selmask | b->sub[sub].occmask));
 }
 
 int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v)
@@ -1370,12 +1360,11 @@ void ucm_clear_inputs(struct ucm_model *m)
 
 		if (!b->nact)
 			continue;
-		ucm_fed_flush(m, b);
 		while (b->nact) {
 			unsigned sub = b->act[b->nact - 1];
-			uint32_t old = b->input[sub];
+			uint32_t old = b->sub[sub].input;
 
-			input_put(b, sub, 0);
+			input_put(m, b, sub, 0);
 			ucm_input_changed(m, b, sub, old);
 		}
 	}
@@ -1384,9 +1373,9 @@ void ucm_clear_inputs(struct ucm_model *m)
 uint64_t ucm_fed(const struct ucm_model *m, int box, unsigned sub)
 {
 	const struct ucm_box *b = &m->boxes[box];
+	const struct ucm_sub *s = &b->sub[sub];
 
-	return b->fed[sub] +
-	       (uint64_t)b->input[sub] * (m->clk_cycles[b->def->type->clock] - b->fed_c0);
+	return s->fed + (uint64_t)s->input * (m->clk_cycles[b->def->type->clock] - s->c0);
 }
 
 void ucm_truth_mark(struct ucm_model *m)

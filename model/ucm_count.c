@@ -83,7 +83,7 @@ static uint64_t time_of_cycle(const struct ucm_model *m, unsigned d, uint64_t c)
 /* Index of a code's first sub-event in the box's input vector. */
 static unsigned code_first_sub(const struct ucm_box *b, const struct ucm_evcode *ec)
 {
-	return b->code_first[ec - b->def->type->codes];
+	return b->code[ec - b->def->type->codes].first;
 }
 
 /* The filter field a rule compares with, in any of the box's filter
@@ -281,13 +281,13 @@ static void select_code(struct ucm_box *b, struct ucm_ctr *c, const struct ucm_e
 	if (!ec->nsubs) {
 		c->sel_n = 1;
 		if (rules_pass(b, rc, n, first))
-			b->selmask[first] |= bit;
+			b->sub[first].selmask |= bit;
 		return;
 	}
 	c->sel_n = (uint16_t)ec->nsubs;
 	for (unsigned s = 0; s < ec->nsubs; s++)
 		if ((all || ucm_umask_selects(ec, s, umask)) && rules_pass(b, rc, n, first + s))
-			b->selmask[first + s] |= bit;
+			b->sub[first + s].selmask |= bit;
 }
 
 static uint64_t ctl_field(const struct ucm_ctr *c, unsigned role)
@@ -444,9 +444,9 @@ static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *
 	unsigned code;
 
 	for (unsigned s = c->sel_first; s < (unsigned)c->sel_first + c->sel_n; s++)
-		b->selmask[s] &= (uint8_t)~bit;
+		b->sub[s].selmask &= (uint8_t)~bit;
 	if (c->occ_sub >= 0)
-		b->occmask[c->occ_sub] &= (uint8_t)~bit;
+		b->sub[c->occ_sub].occmask &= (uint8_t)~bit;
 	c->sel_first = c->sel_n = 0;
 	c->sel_ec = NULL;
 	c->nrc = 0;
@@ -471,7 +471,7 @@ static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *
 
 			if (sel && sel <= occ->nsubs) {
 				c->occ_sub = (int32_t)(code_first_sub(b, occ) + sel - 1);
-				b->occmask[c->occ_sub] |= bit;
+				b->sub[c->occ_sub].occmask |= bit;
 			}
 			if (ec == occ) {
 				c->mode = UCM_CM_OCC;
@@ -487,9 +487,9 @@ static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *
 	}
 	c->inc = c->konst;
 	for (unsigned s = c->sel_first; s < (unsigned)c->sel_first + c->sel_n; s++)
-		if (b->selmask[s] & bit)
-			c->inc += b->input[s];
-	c->occ = c->occ_sub >= 0 ? b->input[c->occ_sub] : 0;
+		if (b->sub[s].selmask & bit)
+			c->inc += b->sub[s].input;
+	c->occ = c->occ_sub >= 0 ? b->sub[c->occ_sub].input : 0;
 	ctr_rate(c);
 }
 
@@ -530,8 +530,8 @@ void ucm_socket_regate(struct ucm_model *m, unsigned socket)
 
 void ucm_input_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub, uint32_t old)
 {
-	uint32_t now = b->input[sub];
-	unsigned sel = b->selmask[sub], occ = b->occmask[sub];
+	uint32_t now = b->sub[sub].input;
+	unsigned sel = b->sub[sub].selmask, occ = b->sub[sub].occmask;
 
 	while (sel | occ) {
 		unsigned i = (unsigned)__builtin_ctz(sel | occ);
@@ -564,28 +564,17 @@ void ucm_attr_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub)
 		k = sub - c->sel_first;
 		on = (!ec->nsubs || c->sel_all || ucm_umask_selects(ec, k, c->sel_umask)) &&
 		     rules_pass(b, c->rc, c->nrc, sub);
-		if (on == !!(b->selmask[sub] & bit))
+		if (on == !!(b->sub[sub].selmask & bit))
 			continue;
 		ctr_advance(m, c);
-		b->selmask[sub] ^= bit;
+		b->sub[sub].selmask ^= bit;
 		if (on)
-			c->inc += b->input[sub];
+			c->inc += b->sub[sub].input;
 		else
-			c->inc -= b->input[sub];
+			c->inc -= b->sub[sub].input;
 		ctr_rate(c);
 		ucm_ctr_resched(m, c);
 	}
-}
-
-void ucm_fed_flush(struct ucm_model *m, struct ucm_box *b)
-{
-	uint64_t now = m->clk_cycles[b->def->type->clock], n = now - b->fed_c0;
-
-	b->fed_c0 = now;
-	if (!n)
-		return;
-	for (unsigned k = 0; k < b->nact; k++)
-		b->fed[b->act[k]] += (uint64_t)b->input[b->act[k]] * n;
 }
 
 /* Strict check of a control register that enables its counter. */

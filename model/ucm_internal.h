@@ -82,20 +82,32 @@ enum ucm_ctr_mode {
 	UCM_CM_OCC_AND,   /* base event (INV: not) and occupancy compare -> edge */
 };
 
+/* What an input change reads and writes of a sub-event, in one place (two
+ * sub-events a cache line). */
+struct ucm_sub {
+	uint64_t fed;            /* increments fed up to cycle c0 of the box clock: the
+				  * ground truth is brought up to date when the input changes */
+	uint64_t c0;
+	uint32_t input;          /* current per-cycle increment */
+	uint16_t code;           /* index of its code in the box type */
+	uint16_t act_pos;        /* position + 1 in the box's act[], 0: input is 0 */
+	uint8_t selmask;         /* the counters whose increment sums it */
+	uint8_t occmask;         /* the counters whose occupancy it is */
+};
+
+struct ucm_codestate {
+	uint64_t sum;            /* the sum of its sub-events' inputs */
+	uint32_t max;            /* its maximum per cycle (the table's max_inc) */
+	uint16_t first;          /* its first sub-event */
+};
+
 struct ucm_box {
 	/* what an input change reads first, together (one or two cache lines) */
 	const struct ucm_boxinst *def;
 	unsigned nsub, nact;
-	uint32_t *input;         /* current per-cycle increment per sub-event */
-	uint16_t *sub_code;      /* per sub-event: index of its code in the box type */
-	uint64_t *code_sum;      /* per code: the sum of its sub-events' inputs */
-	uint32_t *code_max;      /* per code: its maximum per cycle (the table's max_inc) */
-	uint8_t *selmask;        /* per sub-event: the counters whose increment sums it */
-	uint8_t *occmask;        /* per sub-event: the counters whose occupancy it is */
-	uint16_t *act, *act_pos; /* the sub-events with a nonzero input; position + 1 of each */
-	uint64_t *fed;           /* increments fed per sub-event */
-	uint64_t fed_c0;         /* cycle of the box clock up to which fed[] is brought: the
-				  * inputs are fed lazily, not per sub-event at every access */
+	struct ucm_sub *sub;     /* per sub-event */
+	struct ucm_codestate *code; /* per event code of the box type */
+	uint16_t *act;           /* the sub-events with a nonzero input */
 	/* the rest */
 	unsigned socket, index, subbase;
 	int present;
@@ -104,7 +116,6 @@ struct ucm_box {
 	struct ucm_reg *boxstatus;   /* per-counter overflow bits (IVT), or NULL */
 	int8_t st_bit[UCM_MAXCTR];   /* each counter's bit in boxstatus, -1: none */
 	uint64_t *attr;          /* UCM_NATTR run-time attributes per sub-event */
-	uint16_t *code_first;    /* per code: its first sub-event */
 	struct ucm_ctr ctr[UCM_MAXCTR];
 };
 
@@ -181,8 +192,6 @@ void ucm_socket_regate(struct ucm_model *m, unsigned socket);
 void ucm_attr_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub);
 /* Input sub of box b changed from old to its current value. */
 void ucm_input_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub, uint32_t old);
-/* What the box's inputs fed since fed_c0, into fed[]. */
-void ucm_fed_flush(struct ucm_model *m, struct ucm_box *b);
 int ucm_advance_to(struct ucm_model *m, uint64_t t_ps);
 void ucm_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_t bm);
 /* Counter value, total and wraps as of now, without syncing (const paths). */
