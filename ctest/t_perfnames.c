@@ -349,6 +349,25 @@ CT_TEST(perf_raw_config)
 	ct_rig_close(&r);
 }
 
+/* perf's name= names the event in the output; the encoding is unchanged. */
+CT_TEST(perf_name_term)
+{
+	struct ct_rig r;
+	struct ucd_evinfo ei;
+
+	CT_REQUIRE(open_plat(&r, "skl") == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "uncore_imc/data_reads,name=rd/,uncore_cbox_1/event=0x34,"
+				       "umask=0x8f,name=lookups/") == 0);
+	CT_REQUIRE(ucd_event(r.d, 0, &ei) == 0);
+	CT_STREQ(ei.name, "rd");
+	CT_STREQ(ei.canonical, "DRAM_DATA_READS");
+	CT_REQUIRE(ucd_event(r.d, 1, &ei) == 0);
+	CT_STREQ(ei.name, "lookups");
+	CT_STREQ(ei.canonical, "UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	session(&r, "name=", __LINE__);
+	ct_rig_close(&r);
+}
+
 /* What perf itself would refuse, and what the tables reserve. */
 static void refused(const char *plat, const char *ev, const char *what, int line)
 {
@@ -402,6 +421,7 @@ CT_TEST(perf_refusals)
 	refused("skl", "uncore_imc/config=0x09/", "config=0x9 is not an event of perf's uncore_imc",
 		__LINE__);
 	refused("skl", "uncore_arb/config1=0x1/", "the arb has no filter register", __LINE__);
+	refused("skl", "uncore_imc/data_reads,name=/", "name= needs a name", __LINE__);
 }
 
 /* perf command lines, counted on each platform: ground truth. */

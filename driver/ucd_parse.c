@@ -896,7 +896,7 @@ static int raw_filters(struct ucd *d, const struct tok *t, const struct term *tm
 }
 
 static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, const char *s,
-		       size_t n, size_t col, const struct ucm_perfpmu *pm)
+		       size_t n, size_t col, const struct ucm_perfpmu *pm, char *label)
 {
 	const struct ucm_layout *l = ctl_layout(e->box);
 	const struct ucm_perfcode *pcm = NULL;
@@ -956,6 +956,14 @@ static int parse_terms(struct ucd *d, const struct tok *t, struct ucd_ev *e, con
 		}
 		if (nseen < sizeof(seen) / sizeof(seen[0]))
 			seen[nseen++] = tm;
+		/* perf's name=: what the event is called in the output */
+		if (pm && teq(tm.k, tm.kn, "name")) {
+			if (!tm.v || !tm.vn || tm.vn >= sizeof(e->name))
+				return tokerr(d, t, tm.col, "name= needs a name of 1 to %zu characters",
+					      sizeof(e->name) - 1);
+			snprintf(label, sizeof(e->name), "%.*s", (int)tm.vn, tm.v);
+			continue;
+		}
 		if (tm.v && parse_num(tm.v, tm.vn, &v))
 			return tokerr(d, t, tm.col + tm.kn + 1, "'%.*s' is not a number", (int)tm.vn,
 				      tm.v);
@@ -1179,6 +1187,7 @@ static int parse_one(struct ucd *d, const struct tok *t)
 		size_t tn = t->len - pn - 1;
 		const char *close = memchr(terms, '/', tn);
 		const struct ucm_perfpmu *pm;
+		char label[sizeof(e->name)] = "";
 		int rc;
 
 		if (!close)
@@ -1195,8 +1204,10 @@ static int parse_one(struct ucd *d, const struct tok *t)
 			return rc;
 		if (!tn)
 			return tokerr(d, t, t->col + pn + 1, "no terms between the slashes");
-		if ((rc = parse_terms(d, t, e, terms, tn, t->col + pn + 1, pm)))
+		if ((rc = parse_terms(d, t, e, terms, tn, t->col + pn + 1, pm, label)))
 			return rc;
+		if (*label)
+			snprintf(e->name, sizeof(e->name), "%s", label);
 	} else {
 		const struct ucm_event *row = find_named(d, NULL, t->s, t->len);
 
