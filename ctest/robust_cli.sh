@@ -265,6 +265,15 @@ stat --platform snbep --pmi-cores 1|--pmi-cores: snbep
 stat --backend replay:|--backend: 'replay:' names no log file
 stat --backend bogus|--backend: 'bogus'
 EOF
+	# the limits of docs/usage.md, named when hit: 64 events, 64 levels
+	local ev="" deep="1" i
+	for i in $(seq 65); do ev="$ev${ev:+,}uclk"; done
+	usage_error stat --duration 0.01 -e "$ev" :: "-e: event 'uclk' (col 321): more than 64 events"
+	for i in $(seq 65); do deep="($deep)"; done
+	usage_error stat --duration 0.01 -e uclk -M "x=[uclk]*$deep" :: "-M: metric x" "nested more than 64 deep"
+	deep="${deep:1:${#deep}-2}"
+	run stat --duration 0.01 -e uclk -M "x=[uclk]*$deep" -x,
+	expect_rc 0
 	# a generator's refusal names the options it came from, and leaves nothing
 	usage_error trace gen stream --bandwidth 1000 -o "$work/t" :: "trace gen stream --bandwidth 1000 --read-ratio 0.7:"
 	usage_error trace gen llc --platform snbep --lookups 0.9 -o "$work/t" :: "--hit-ratio 0.9 --lookups 0.9:"
