@@ -50,8 +50,8 @@ static const struct cli_cmd cmds[] = {
 	  "Read and decode every uncore PMU register." },
 	{ "trace gen", C_GEN, "KIND -o FILE [options]", "generate an event trace",
 	  "Generate an event trace. KIND: stream, llc, burst, idle (every platform), qpi, cstate "
-	  "(snbep, ivt). A trace is at most 1e5 s long and at most 2,000,000 slices (--duration x "
-	  "clock / --period; UCT_GEN_MAX_SLICES). SIGINT or SIGTERM stops it and removes the partial "
+	  "(snbep, ivt). A trace is at most 1e5 s long, 2,000,000 slices (--duration x clock / "
+	  "--period; UCT_GEN_MAX_SLICES) and 2,000,000 segments (UCT_GEN_MAX_SEGMENTS). SIGINT or SIGTERM stops it and removes the partial "
 	  "file." },
 	{ "trace convert", C_CONVERT, "IN -o OUT [options]", "convert an event trace",
 	  "Convert an event trace between text and binary (default: to the other one). SIGINT or "

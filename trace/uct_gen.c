@@ -442,6 +442,9 @@ struct mix {
 	struct uct_in cs_occ[3], cs_res[3], cs_band[4];
 	char *err;
 	size_t errn;
+	uint64_t nseg;                 /* segments written */
+	uint64_t total;                /* the trace's length, reference cycles */
+	double seconds;
 };
 
 static int same_inputs(const struct uct_seg *a, const struct uct_seg *b)
@@ -456,6 +459,13 @@ static int same_inputs(const struct uct_seg *a, const struct uct_seg *b)
 
 static int flush(struct mix *m)
 {
+	if (m->have_pend && ++m->nseg > UCT_GEN_MAX_SEGMENTS) {
+		snprintf(m->err, m->errn,
+			 "more than the %llu segments a trace may have (UCT_GEN_MAX_SEGMENTS), %.1f%% into "
+			 "%.6g s: a longer slice or a shorter trace", UCT_GEN_MAX_SEGMENTS,
+			 m->total ? 100.0 * (double)m->pend.start / (double)m->total : 0.0, m->seconds);
+		return -EFBIG;
+	}
 	if (m->have_pend && uct_write(m->w, &m->pend)) {
 		snprintf(m->err, m->errn, "%s", uct_writer_error(m->w));
 		return -EIO;
@@ -466,14 +476,16 @@ static int flush(struct mix *m)
 
 static int emit(struct mix *m, uint64_t start, uint64_t len, const struct uct_seg *tmpl)
 {
+	int rc;
+
 	if (!len)
 		return 0;
 	if (m->have_pend && m->pend.start + m->pend.ncycles == start && same_inputs(&m->pend, tmpl)) {
 		m->pend.ncycles += len;
 		return 0;
 	}
-	if (flush(m))
-		return -EIO;
+	if ((rc = flush(m)))
+		return rc;
 	m->pend.start = start;
 	m->pend.ncycles = len;
 	m->pend.nin = tmpl->nin;
@@ -535,6 +547,7 @@ static void compose_cstate(const struct mix *m, const unsigned (*cnt)[NSTATE], u
  * is), the others start together. */
 static int slice(struct mix *m, uint64_t p)
 {
+	int rc;
 	uint64_t cuts[4 * MAXSTREAM + 4], gend[MAXSTREAM + 1];
 	unsigned nc = 0;
 	struct uct_seg *tmpl = &m->tmpl;
@@ -621,8 +634,8 @@ static int slice(struct mix *m, uint64_t p)
 		}
 		if (m->cstate)
 			compose_cstate(m, (const unsigned (*)[NSTATE])cnt, busy, tmpl);
-		if (emit(m, m->t + from, to - from, tmpl))
-			return -EIO;
+		if ((rc = emit(m, m->t + from, to - from, tmpl)))
+			return rc;
 	}
 	m->t += p;
 	return 0;
@@ -875,11 +888,13 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	m->errn = n;
 	m->rng = o->seed;
 	m->nsock = sockets;
+	m->seconds = o->seconds;
 	if (!(o->seconds > 0) || o->seconds > 1e5) {
 		snprintf(err, n, "duration %.3f s outside (0, 1e5]", o->seconds);
 		return fail(m, -ERANGE);
 	}
 	total = (uint64_t)llround(o->seconds * (double)hz);
+	m->total = total;
 	if (!(m->gp = gplat_of(h->plat))) {
 		snprintf(err, n, "no generators for %s", h->plat->name);
 		return fail(m, -ENOTSUP);

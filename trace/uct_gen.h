@@ -33,9 +33,13 @@ struct uct_gen_opts {
 };
 
 /* The most slices a generated trace may have (its length over the slice
- * length, burst: bursts and gaps): what bounds the output, some 600 bytes a
- * slice of text for stream, so at most about 1.2 GB (docs/usage.md). */
+ * length; burst: a burst and its gap), refused before anything is written:
+ * the generator's work.  And the most segments it may write, refused when
+ * reached (the partial output is the caller's to abort): its size, at most
+ * some 1.5 GB of text (ivt cstate, the largest, is ~720 bytes a segment;
+ * docs/usage.md). */
 #define UCT_GEN_MAX_SLICES 2000000ull
+#define UCT_GEN_MAX_SEGMENTS 2000000ull
 
 const char *const *uct_gen_kinds(void);
 /* Write a generated trace for header h into w (not committed).  Every
