@@ -95,8 +95,8 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 		/* the trace says what it was made for; options may only agree */
 		p = h->plat;
 		if (o->platform && strcasecmp(o->platform, p->name))
-			return cli_fail(EXIT_USAGE, "--platform %s, but the trace is for %s", o->platform,
-					p->name);
+			return cli_fail(EXIT_USAGE, "--platform %s, but the trace %s is for %s", o->platform,
+					o->trace, p->name);
 		uct_config(h, cfg);
 	} else {
 		p = ucm_platform_find(o->platform ? o->platform : "skl");
@@ -113,8 +113,12 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 		if (o->ncbo < p->counted->ninst_min || o->ncbo > p->counted->ninst_max)
 			return cli_fail(EXIT_USAGE, "--ncbo: %u out of range for %s (%u-%u)", o->ncbo, p->name,
 					p->counted->ninst_min, p->counted->ninst_max);
-		if (h && h->ninst[bi] && h->ninst[bi] != o->ncbo)
-			return cli_fail(EXIT_USAGE, "--ncbo %u, but the trace has %u", o->ncbo, h->ninst[bi]);
+		/* a trace without a count has the platform's default: its
+		 * inputs to "every CBo" were meant for that many */
+		if (h && (h->ninst[bi] ? h->ninst[bi] : p->counted->ninst_default) != o->ncbo)
+			return cli_fail(EXIT_USAGE, "--ncbo %u, but the trace %s has %u %s boxes%s", o->ncbo,
+					o->trace, h->ninst[bi] ? h->ninst[bi] : p->counted->ninst_default,
+					p->counted->name, h->ninst[bi] ? "" : " (the platform's default)");
 		cfg->ninst[bi] = o->ncbo;
 	}
 	if (o->qpi_links) {
@@ -126,16 +130,17 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 		for (unsigned t = 0; t < sizeof(link_types) / sizeof(link_types[0]); t++)
 			for (unsigned i = 0; i < p->nboxes; i++) {
 				const struct ucm_boxtype *bt = p->boxes[i].type;
+				unsigned have = h ? h->ninst[ucm_boxtype_index(p, bt)] : 0;
 
 				if (strcmp(bt->name, link_types[t]) || bt->ninst_min == bt->ninst_max)
 					continue;
 				if (o->qpi_links < bt->ninst_min || o->qpi_links > bt->ninst_max)
 					return cli_fail(EXIT_USAGE, "--qpi-links: %u out of range for %s (%u-%u)",
 							o->qpi_links, p->name, bt->ninst_min, bt->ninst_max);
-				if (h && h->ninst[ucm_boxtype_index(p, bt)] &&
-				    h->ninst[ucm_boxtype_index(p, bt)] != o->qpi_links)
-					return cli_fail(EXIT_USAGE, "--qpi-links %u, but the trace has %u %s boxes",
-							o->qpi_links, h->ninst[ucm_boxtype_index(p, bt)], bt->name);
+				if (h && (have ? have : bt->ninst_default) != o->qpi_links)
+					return cli_fail(EXIT_USAGE, "--qpi-links %u, but the trace %s has %u %s boxes%s",
+							o->qpi_links, o->trace, have ? have : bt->ninst_default,
+							bt->name, have ? "" : " (the platform's default)");
 				cfg->ninst[ucm_boxtype_index(p, bt)] = o->qpi_links;
 				any = 1;
 				break;
@@ -148,8 +153,8 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 			return cli_fail(EXIT_USAGE, "--sockets %u: %s has at most %u", o->sockets, p->name,
 					p->max_sockets);
 		if (h && h->sockets && h->sockets != o->sockets)
-			return cli_fail(EXIT_USAGE, "--sockets %u, but the trace has %u", o->sockets,
-					h->sockets);
+			return cli_fail(EXIT_USAGE, "--sockets %u, but the trace %s has %u socket%s", o->sockets,
+					o->trace, h->sockets, h->sockets == 1 ? "" : "s");
 		cfg->sockets = o->sockets;
 	}
 	if (o->npci_bus || o->nnode_ids) {
@@ -181,9 +186,13 @@ static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct
 	if (o->uclk_mhz) {
 		uint64_t hz = (uint64_t)(o->uclk_mhz * 1e6);
 
-		if (h && h->clock_hz[0] && h->clock_hz[0] != hz)
-			return cli_fail(EXIT_USAGE, "--uclk-mhz, but the trace sets %llu Hz",
-					(unsigned long long)h->clock_hz[0]);
+		uint64_t th = h ? h->clock_hz[0] ? h->clock_hz[0] : p->clocks[0].hz_default : 0;
+
+		/* a trace without a clock line runs at the platform's default */
+		if (h && th != hz)
+			return cli_fail(EXIT_USAGE, "--uclk-mhz %g (%llu Hz), but the trace %s runs %s at %llu Hz%s",
+					o->uclk_mhz, (unsigned long long)hz, o->trace, p->clocks[0].name,
+					(unsigned long long)th, h->clock_hz[0] ? "" : " (the platform's default)");
 		cfg->clock_hz[0] = hz;
 	}
 	return 0;
@@ -210,7 +219,9 @@ static int sim_open(const struct opts *o, struct machine *mc)
 	int rc;
 
 	if (o->trace) {
-		if ((rc = uct_open(o->trace, &mc->trace, err, sizeof(err))))
+		/* checked whole before anything runs: a malformed trace is bad
+		 * input (2), as in `trace info`; a file not read is 1 */
+		if ((rc = uct_open_checked(o->trace, &mc->trace, err, sizeof(err))))
 			return cli_fail(rc == -EINVAL ? EXIT_USAGE : 1, "--trace: %s", err);
 	}
 	if ((rc = sim_config(o, &cfg, mc->trace ? uct_header(mc->trace) : NULL)))

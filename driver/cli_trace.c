@@ -16,7 +16,7 @@
  * run-time error (1). */
 static int bad_input(int rc)
 {
-	return rc == -EIO || rc == -ENOMEM || rc == -ENOENT || rc == -EACCES ? 1 : EXIT_USAGE;
+	return rc == -EIO || rc == -ENOMEM || rc == -ENOENT || rc == -EACCES || rc == -EISDIR ? 1 : EXIT_USAGE;
 }
 
 static int trace_gen(const struct opts *o)

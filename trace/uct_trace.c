@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -21,31 +22,79 @@
 #define MAXLINE 65536
 #define MAXBLOCK (1u << 20)
 #define MAXCYCLES (1ull << 56)
+/* The machine time a trace may last: what `trace gen --duration` writes at
+ * most.  A replay does work in proportion to it (the driver reads every
+ * counter within its safe interval), so a longer one is refused before
+ * anything runs. */
+#define MAXSECONDS 100000ull
 
 /* ---- input: a FILE or memory, read in order, never whole ---- */
 
+/* A FILE is read in order only (a pipe cannot rewind): the first bytes
+ * are peeked into look[] for the format check and served again.  A spool,
+ * when set, receives a copy of every byte read (uct_open_checked). */
 struct src {
 	FILE *f;
+	FILE *spool;
 	const unsigned char *mem;
 	size_t len, pos;
+	unsigned char look[8];
+	size_t nlook, plook;
+	int rd_errno;            /* a read that failed (not the end of input) */
 };
 
 static int src_getc(struct src *s)
 {
-	if (s->f)
-		return getc(s->f);
-	return s->pos < s->len ? s->mem[s->pos++] : EOF;
+	int c;
+
+	if (s->plook < s->nlook)
+		return s->look[s->plook++];
+	if (!s->f)
+		return s->pos < s->len ? s->mem[s->pos++] : EOF;
+	c = getc(s->f);
+	if (c == EOF && ferror(s->f) && !s->rd_errno)
+		s->rd_errno = errno ? errno : EIO;
+	if (c != EOF && s->spool)
+		putc(c, s->spool);
+	return c;
 }
 
 static size_t src_read(struct src *s, void *buf, size_t n)
 {
-	if (s->f)
-		return fread(buf, 1, n, s->f);
-	if (n > s->len - s->pos)
-		n = s->len - s->pos;
-	memcpy(buf, s->mem + s->pos, n);
-	s->pos += n;
-	return n;
+	size_t k = 0, got;
+
+	while (k < n && s->plook < s->nlook)
+		((unsigned char *)buf)[k++] = s->look[s->plook++];
+	if (!s->f) {
+		got = n - k > s->len - s->pos ? s->len - s->pos : n - k;
+		memcpy((unsigned char *)buf + k, s->mem + s->pos, got);
+		s->pos += got;
+		return k + got;
+	}
+	got = n > k ? fread((unsigned char *)buf + k, 1, n - k, s->f) : 0;
+	if (got < n - k && ferror(s->f) && !s->rd_errno)
+		s->rd_errno = errno ? errno : EIO;
+	if (got && s->spool)
+		fwrite((unsigned char *)buf + k, 1, got, s->spool);
+	return k + got;
+}
+
+/* The first bytes, without consuming them. */
+static size_t src_peek(struct src *s, const unsigned char **p)
+{
+	if (!s->f) {
+		*p = s->mem;
+		return s->len < sizeof(s->look) ? s->len : sizeof(s->look);
+	}
+	if (!s->nlook) {
+		s->nlook = fread(s->look, 1, sizeof(s->look), s->f);
+		if (s->nlook < sizeof(s->look) && ferror(s->f))
+			s->rd_errno = errno ? errno : EIO;
+		if (s->nlook && s->spool)
+			fwrite(s->look, 1, s->nlook, s->spool);
+	}
+	*p = s->look;
+	return s->nlook;
 }
 
 struct chk;
@@ -66,7 +115,9 @@ struct uct_reader {
 	uint64_t end;            /* end of the previous segment, in cycles */
 	uint64_t nseg;
 	/* binary */
-	uint64_t off;            /* file offset, for messages */
+	uint64_t off;            /* the offset an error names */
+	uint64_t pos;            /* file offset of the next block */
+	uint64_t pay;            /* file offset of the current block's payload */
 	unsigned char *blk;
 	size_t blen, bpos, brecs;/* current segment block: length, position, records left */
 	size_t bcap;             /* allocated for blk */
@@ -495,19 +546,23 @@ static int read_line(struct uct_reader *r)
 
 	if (!r->line && !(r->line = malloc(MAXLINE)))
 		return -ENOMEM;
-	while ((c = src_getc(&r->src)) != EOF && c != '\n') {
+	c = src_getc(&r->src);
+	if (c == EOF && !r->src.rd_errno)
+		return 0;
+	/* the line counts from its first byte: an error in it names it */
+	r->lineno++;
+	for (; c != EOF && c != '\n'; c = src_getc(&r->src)) {
 		if (k + 1 >= MAXLINE)
 			return rerr(r, k + 1, "line longer than %d bytes", MAXLINE - 1);
 		if (c == 0)
 			return rerr(r, k + 1, "NUL byte in a text trace");
 		r->line[k++] = (char)c;
 	}
-	if (c == EOF && k == 0)
-		return 0;
+	if (r->src.rd_errno)
+		return rerr(r, k + 1, "read error: %s", strerror(r->src.rd_errno));
 	if (k && r->line[k - 1] == '\r')
 		k--;
 	r->line[k] = 0;
-	r->lineno++;
 	/* comments end the line */
 	for (size_t i = 0; i < k; i++)
 		if (r->line[i] == '#') {
@@ -762,6 +817,25 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg,
 	return 1;
 }
 
+/* Whether a trace ending at reference cycle `end` lasts longer than
+ * MAXSECONDS of machine time (or 2^56 cycles); the message says which. */
+static int too_long(const struct uct_reader *r, uint64_t end, char *err, size_t n)
+{
+	uint64_t hz = hz_of(&r->hdr, 0);
+
+	if (end > MAXCYCLES) {
+		snprintf(err, n, "trace longer than 2^56 cycles");
+		return 1;
+	}
+	if (end <= MAXSECONDS * hz)
+		return 0;
+	snprintf(err, n,
+		 "the trace would last %.6g s of machine time (%llu cycles at %llu Hz %s): more than the limit of %llu s",
+		 (double)end / (double)hz, (unsigned long long)end, (unsigned long long)hz,
+		 r->hdr.plat->clocks[0].name, MAXSECONDS);
+	return 1;
+}
+
 static int parse_segment(struct uct_reader *r, struct uct_seg *seg)
 {
 	struct cur c = { r->line, r->line };
@@ -782,6 +856,8 @@ static int parse_segment(struct uct_reader *r, struct uct_seg *seg)
 			return rerr(r, at,
 				    "out-of-order time: segment starts at cycle %llu, before the end of the previous one (%llu)",
 				    (unsigned long long)v, (unsigned long long)r->end);
+		if (too_long(r, v, err, sizeof(err)))
+			return rerr(r, at, "%s", err);
 		seg->start = v;
 	}
 	at = (skip(&c), col(&c));
@@ -792,6 +868,8 @@ static int parse_segment(struct uct_reader *r, struct uct_seg *seg)
 			return -EINVAL;
 		if (!seg->ncycles)
 			return rerr(r, at, "a segment lasts at least one cycle");
+		if (too_long(r, seg->start + seg->ncycles, err, sizeof(err)))
+			return rerr(r, at, "%s", err);
 	} else if (n == 5 && !strncmp(w, "cycle", 5)) {
 		seg->ncycles = 1;
 	} else {
@@ -949,8 +1027,10 @@ static int parse_header(struct uct_reader *r)
 	}
 	if (rc < 0)
 		return rc;
-	if (!r->hdr.sockets)
+	if (!r->hdr.sockets) {
+		r->lineno = 1;
 		return rerr(r, 1, "empty file: expected 'uncore-trace %d'", UCT_VERSION);
+	}
 	if (!have_platform)
 		return rerr(r, 1, "no 'platform' line");
 	return 0;
@@ -982,6 +1062,7 @@ static int get_var(struct uct_reader *r, uint64_t *v)
 	unsigned shift = 0;
 
 	*v = 0;
+	r->off = r->pay + r->bpos; /* an error names the field's first byte */
 	for (;;) {
 		unsigned char b;
 
@@ -1019,8 +1100,9 @@ static int read_block(struct uct_reader *r, int *type)
 	unsigned char h[5], t[4];
 	uint32_t len, crc, want;
 
+	r->off = r->pos;
 	if (src_read(&r->src, h, 5) != 5)
-		return rerr(r, 0, "truncated: a block header is missing (no end block)");
+		return rerr(r, 0, r->src.rd_errno ? "read error" : "truncated: a block header is missing (no end block)");
 	len = (uint32_t)h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16 | (uint32_t)h[4] << 24;
 	if (len > MAXBLOCK)
 		return rerr(r, 0, "corrupt: block length %u exceeds %u", len, MAXBLOCK);
@@ -1044,7 +1126,9 @@ static int read_block(struct uct_reader *r, int *type)
 	*type = h[0];
 	r->blen = len;
 	r->bpos = 0;
-	r->off += 9 + len;
+	r->pay = r->pos + 5;
+	r->pos += 9 + len;
+	r->off = r->pay;
 	return 0;
 }
 
@@ -1055,19 +1139,24 @@ static int bin_header(struct uct_reader *r)
 	uint64_t v, n;
 	int type;
 
+	r->off = 0;
 	if (src_read(&r->src, m, 12) != 12 || memcmp(m, MAGIC, 8))
 		return rerr(r, 0, "not an uncore binary trace (bad magic)");
 	r->hdr.version = (unsigned)(m[8] | m[9] << 8);
+	r->off = 8;
 	if (r->hdr.version < 1 || r->hdr.version > UCT_VERSION)
 		return rerr(r, 8, "unsupported version %u (this build reads 1 to %d)", r->hdr.version,
 			    UCT_VERSION);
+	r->off = 10;
 	if (m[10] | m[11])
 		return rerr(r, 10, "unknown flags 0x%04x", m[10] | m[11] << 8);
-	r->off = 12;
+	r->pos = r->off = 12;
 	if (read_block(r, &type))
 		return -EINVAL;
-	if (type != 'H')
+	if (type != 'H') {
+		r->off = r->pay - 5;
 		return rerr(r, 0, "expected the header block first");
+	}
 	if (get_str(r, name, sizeof(name)))
 		return -EINVAL;
 	if (!(r->hdr.plat = ucm_platform_find(name)))
@@ -1102,6 +1191,7 @@ static int bin_header(struct uct_reader *r)
 			return rerr(r, 0, "box count %s=%llu invalid", name, (unsigned long long)v);
 		r->hdr.ninst[ucm_boxtype_index(r->hdr.plat, bt)] = (unsigned)v;
 	}
+	r->off = r->pay + r->bpos;
 	if (r->bpos != r->blen)
 		return rerr(r, 0, "junk after the header fields");
 	r->blen = r->bpos = 0;
@@ -1130,12 +1220,13 @@ static int bin_symbols(struct uct_reader *r)
 		r->sym[r->nsym].sub = (uint16_t)sub;
 		r->nsym++;
 	}
+	r->off = r->pay + r->bpos;
 	return r->bpos == r->blen ? 0 : rerr(r, 0, "junk after the symbols");
 }
 
 static int bin_next(struct uct_reader *r, struct uct_seg *seg)
 {
-	uint64_t v, nin;
+	uint64_t v, nin, rec;
 	char err[256];
 
 	while (!r->brecs) {
@@ -1160,20 +1251,29 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg)
 
 			if (get_var(r, &nseg) || get_var(r, &end))
 				return -EINVAL;
+			r->off = r->pay + r->bpos;
+			if (r->bpos != r->blen)
+				return rerr(r, 0, "junk after the end block's counts");
+			r->off = r->pay;
 			if (nseg != r->nseg || end != r->end)
 				return rerr(r, 0,
 					    "end block says %llu segments over %llu cycles; read %llu over %llu",
 					    (unsigned long long)nseg, (unsigned long long)end,
 					    (unsigned long long)r->nseg, (unsigned long long)r->end);
+			r->off = r->pos;
 			if (src_read(&r->src, &x, 1) == 1)
 				return rerr(r, 0, "data after the end block");
+			if (r->src.rd_errno)
+				return rerr(r, 0, "read error: %s", strerror(r->src.rd_errno));
 			r->ended = 1;
 			return 0;
 		} else {
+			r->off = r->pay - 5;
 			return rerr(r, 0, "unknown block type 0x%02x", type);
 		}
 	}
 	memset(seg, 0, offsetof(struct uct_seg, in));
+	rec = r->pay + r->bpos;
 	if (get_var(r, &v))
 		return -EINVAL;
 	if (v > MAXCYCLES - r->end)
@@ -1237,13 +1337,16 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg)
 			last = sock;
 		}
 	}
+	/* a rule the record breaks: the record's offset */
+	r->off = rec;
 	if (seg_check(r->chk, &r->hdr, seg, err, sizeof(err)))
 		return rerr(r, 0, "%s", err);
-	if (seg->ncycles > MAXCYCLES - seg->start)
-		return rerr(r, 0, "trace longer than 2^56 cycles");
+	if (seg->ncycles > MAXCYCLES - seg->start || too_long(r, seg->start + seg->ncycles, err, sizeof(err)))
+		return rerr(r, 0, "%s", seg->ncycles > MAXCYCLES - seg->start ? "trace longer than 2^56 cycles" : err);
 	r->end = seg->start + seg->ncycles;
 	r->nseg++;
 	r->brecs--;
+	r->off = r->pay + r->bpos;
 	if (!r->brecs && r->bpos != r->blen)
 		return rerr(r, 0, "junk after the last record of a block");
 	return 1;
@@ -1253,20 +1356,13 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg)
 
 static int open_common(struct uct_reader *r, char *err, size_t n)
 {
-	unsigned char b[8];
+	const unsigned char *b;
 	int rc;
 
-	if (!(r->chk = calloc(1, sizeof(*r->chk))))
+	if (!r->chk && !(r->chk = calloc(1, sizeof(*r->chk))))
 		return -ENOMEM;
-	/* peek at the magic without consuming it */
-	if (r->src.f) {
-		size_t k = fread(b, 1, sizeof(b), r->src.f);
-
-		r->binary = k == 8 && !memcmp(b, MAGIC, 8);
-		rewind(r->src.f);
-	} else {
-		r->binary = r->src.len >= 8 && !memcmp(r->src.mem, MAGIC, 8);
-	}
+	/* peek at the magic without consuming it: a pipe cannot rewind */
+	r->binary = src_peek(&r->src, &b) == 8 && !memcmp(b, MAGIC, 8);
 	rc = r->binary ? bin_header(r) : parse_header(r);
 	if (rc) {
 		snprintf(err, n, "%s", r->err[0] ? r->err : strerror(-rc));
@@ -1275,28 +1371,118 @@ static int open_common(struct uct_reader *r, char *err, size_t n)
 	return 0;
 }
 
-int uct_open(const char *path, struct uct_reader **out, char *err, size_t n)
+/* The file to read, refused with its name if it cannot be (a directory is
+ * not a trace); *regular says whether it can be read again from the start. */
+static FILE *open_input(const char *path, int *regular, int *rc, char *err, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+
+	if (!f || fstat(fileno(f), &st)) {
+		*rc = -errno;
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		*rc = -EISDIR;
+		snprintf(err, n, "%s: %s", path, strerror(EISDIR));
+		fclose(f);
+		return NULL;
+	}
+	*regular = S_ISREG(st.st_mode);
+	return f;
+}
+
+static int open_file(const char *path, FILE *f, struct uct_reader **out, char *err, size_t n)
 {
 	struct uct_reader *r = calloc(1, sizeof(*r));
 	int rc;
 
 	*out = NULL;
-	if (!r)
+	if (!r) {
+		fclose(f);
 		return -ENOMEM;
-	snprintf(r->name, sizeof(r->name), "%s", path);
-	r->src.f = fopen(path, "rb");
-	if (!r->src.f) {
-		rc = -errno;
-		snprintf(err, n, "%s: %s", path, strerror(errno));
-		free(r);
-		return rc;
 	}
+	snprintf(r->name, sizeof(r->name), "%s", path);
+	r->src.f = f;
 	if ((rc = open_common(r, err, n))) {
 		uct_close(r);
 		return rc;
 	}
 	*out = r;
 	return 0;
+}
+
+int uct_open(const char *path, struct uct_reader **out, char *err, size_t n)
+{
+	int regular, rc = 0;
+	FILE *f = open_input(path, &regular, &rc, err, n);
+
+	*out = NULL;
+	return f ? open_file(path, f, out, err, n) : rc;
+}
+
+int uct_open_checked(const char *path, struct uct_reader **out, char *err, size_t n)
+{
+	struct uct_reader *r;
+	struct uct_seg *seg = malloc(sizeof(*seg));
+	int regular, rc = 0;
+	FILE *f = open_input(path, &regular, &rc, err, n), *spool = NULL;
+
+	*out = NULL;
+	if (!f || !seg) {
+		free(seg);
+		if (f)
+			fclose(f);
+		return f ? -ENOMEM : rc;
+	}
+	/* a pipe is read once: what the check reads is kept for the replay */
+	if (!regular && !(spool = tmpfile())) {
+		rc = -errno;
+		snprintf(err, n, "%s: a temporary copy of the trace: %s", path, strerror(errno));
+		free(seg);
+		fclose(f);
+		return rc;
+	}
+	if (!(r = calloc(1, sizeof(*r)))) {
+		free(seg);
+		fclose(f);
+		if (spool)
+			fclose(spool);
+		return -ENOMEM;
+	}
+	snprintf(r->name, sizeof(r->name), "%s", path);
+	r->src.f = f;
+	r->src.spool = spool;
+	rc = open_common(r, err, n);
+	if (!rc)
+		while ((rc = uct_next(r, seg)) > 0)
+			;
+	if (!rc && spool && (fflush(spool) || ferror(spool))) {
+		rc = -EIO;
+		snprintf(r->err, sizeof(r->err), "%s: a temporary copy of the trace: %s", path,
+			 strerror(errno ? errno : EIO));
+	}
+	free(seg);
+	if (rc) {
+		if (r->err[0])
+			snprintf(err, n, "%s", r->err);
+		uct_close(r); /* closes f */
+		if (spool)
+			fclose(spool);
+		return rc;
+	}
+	/* the same bytes again, from the start, for the replay */
+	r->src.f = NULL;
+	uct_close(r);
+	if (spool) {
+		fclose(f);
+		f = spool;
+	}
+	rewind(f);
+	return open_file(path, f, out, err, n);
 }
 
 int uct_open_mem(const char *name, const void *buf, size_t len, struct uct_reader **out,

@@ -74,6 +74,12 @@ struct uct_writer;
 
 /* Open a trace of either encoding (detected by its first bytes). */
 int uct_open(const char *path, struct uct_reader **out, char *err, size_t n);
+/* Open a trace for a replay: every segment is read and checked first (a
+ * malformed line anywhere, or a trace longer than the limit, is refused
+ * before anything runs), then the reader starts again at the first
+ * segment.  A stream that cannot be read twice (a pipe) is copied to an
+ * unnamed temporary file as it is checked. */
+int uct_open_checked(const char *path, struct uct_reader **out, char *err, size_t n);
 /* The same from memory (parsers under test and fuzzing); buf is borrowed. */
 int uct_open_mem(const char *name, const void *buf, size_t len, struct uct_reader **out,
 		 char *err, size_t n);

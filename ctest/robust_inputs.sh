@@ -1,0 +1,336 @@
+#!/usr/bin/env bash
+# robust_inputs.sh UNCORE CASE - inputs that are malformed, unbounded,
+# contradictory or come through a pipe (issue 18, items 4-7, 10, 12):
+# every case asserts the exit code, where the message says the fault is
+# (file:line:col, or the byte offset of a binary trace) and that nothing
+# partial was written.  ctest/CMakeLists.txt registers each case as
+# robust.<CASE>.
+#
+# Expected locations are where the fault was put: a file's lines are
+# written here and counted by hand, a binary trace is rebuilt here with a
+# CRC-32 of its own (python3's zlib) after the layout of docs/formats.md.
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+	echo "usage: $0 UNCORE CASE" >&2
+	exit 2
+fi
+bin=$1
+name=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL [$name]: $*" >&2
+	failures=$((failures + 1))
+}
+
+# run ARGS...: stdout in $work/out, stderr in $work/err, exit code in $rc;
+# killed after 60 s (an unbounded input must not run that long: the
+# bounded ones here take well under a second).
+run() {
+	rc=0
+	timeout -s KILL 60 "$bin" "$@" >"$work/out" 2>"$work/err" || rc=$?
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
+		fail "sanitizer report from: uncore $*"
+		cat "$work/err" >&2
+	fi
+	last="uncore $*"
+}
+
+# run_sh CMD: the same through bash (pipes, process substitution).
+run_sh() {
+	rc=0
+	timeout -s KILL 60 bash -c "$1" >"$work/out" 2>"$work/err" || rc=$?
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
+		fail "sanitizer report from: $1"
+	fi
+	last="$1"
+}
+
+expect_rc() {
+	if [ "$rc" -ne "$1" ]; then
+		fail "$last: exit code $rc, want $1; stderr: $(head -c 400 "$work/err")"
+	fi
+}
+
+# expect_err STRING: stderr contains STRING (fixed text)
+expect_err() {
+	if ! grep -qF -- "$1" "$work/err"; then
+		fail "$last: stderr lacks \"$1\": $(head -c 600 "$work/err")"
+	fi
+}
+
+expect_no_stdout() {
+	if [ -s "$work/out" ]; then
+		fail "$last: wrote to stdout on an error: $(head -c 200 "$work/out")"
+	fi
+}
+
+# expect_no_file PATH: neither PATH nor a temporary beside it is left
+expect_no_file() {
+	if [ -e "$1" ]; then
+		fail "$last: left $1"
+	fi
+	if ls "$(dirname "$1")" | grep -qF "$(basename "$1")."; then
+		fail "$last: left a temporary of $1"
+	fi
+}
+
+# bad_trace FILE LOCATION [RC]: refused alike by trace info, trace convert
+# and stat --trace (exit RC, 2 unless given: bad input is a usage error,
+# docs/usage.md; FILE then LOCATION; nothing printed or written).
+bad_trace() {
+	local f=$1 loc=$1$2 want=${3:-2}
+	run trace info "$f"
+	expect_rc "$want"
+	expect_err "$loc"
+	expect_no_stdout
+	run trace convert "$f" -o "$work/conv.out"
+	expect_rc "$want"
+	expect_err "$loc"
+	expect_no_file "$work/conv.out"
+	run stat --trace "$f" -e data_reads
+	expect_rc "$want"
+	expect_err "--trace: $loc"
+	expect_no_stdout
+	run stat --trace "$f" -e data_reads -I 1 -o "$work/stat.out"
+	expect_rc "$want"
+	expect_err "--trace: $loc"
+	expect_no_stdout
+	expect_no_file "$work/stat.out"
+}
+
+hdr='uncore-trace 2\nplatform skl\n'
+
+# Work a trace demands is bounded before it starts: a trace may last 1e5 s
+# of machine time (docs/formats.md); 2^56 cycles at 3 GHz is 2.4e7 s, and
+# 1e11 cycles of a 1 Hz clock is 1e11 s.  Both are refused at the cycle
+# count's column (line 3 col 5; line 4 col 5), by every reader.
+case_trace_bounds() {
+	printf "${hdr}run 72057594037927936: cbo.CACHE_LOOKUP.READ_I=1\n" >"$work/b1.uct"
+	bad_trace "$work/b1.uct" ":3:5: the trace would last 2.40192e+07 s of machine time"
+	expect_err "more than the limit of 100000 s"
+	printf "${hdr}clock uclk 1\nrun 100000000000: cbo.CACHE_LOOKUP.READ_I=1\n" >"$work/b2.uct"
+	bad_trace "$work/b2.uct" ":4:5: the trace would last 1e+11 s of machine time (100000000000 cycles at 1 Hz uclk)"
+	# an idle gap counts: @CYCLE is refused at its number (col 2)
+	printf "${hdr}run 1:\n@300000000000001 run 1:\n" >"$work/b3.uct"
+	bad_trace "$work/b3.uct" ":4:2: the trace would last 100000 s"
+	# the limit itself is a trace: 1e5 s at 3 GHz (trace info only: it
+	# would replay for hours)
+	printf "${hdr}run 300000000000000: cbo.CACHE_LOOKUP.READ_I=1\n" >"$work/ok.uct"
+	run trace info "$work/ok.uct"
+	expect_rc 0
+	grep -qx 'seconds    100000.000000000' "$work/out" || fail "a trace of 1e5 s: $(cat "$work/out")"
+	# binary: the same limit, at the segment record's offset (the 'S'
+	# block's payload, after its record count)
+	printf "${hdr}run 1:\n" >"$work/one.uct"
+	run trace convert "$work/one.uct" --binary -o "$work/one.bin"
+	expect_rc 0
+	python3 - "$work/one.bin" "$work/b4.bin" <<-'EOF'
+	import struct, sys, zlib
+	b = open(sys.argv[1], 'rb').read()
+	out, off = bytearray(b[:12]), 12
+	while off < len(b):
+	    t, n = b[off], struct.unpack('<I', b[off + 1:off + 5])[0]
+	    p = b[off + 5:off + 5 + n]
+	    if t == ord('S'):
+	        # one record: start gap 0, 2^50 cycles, no input, no sleep mask
+	        v, c = bytearray(), 1 << 50
+	        while c >= 0x80:
+	            v.append(c & 0x7f | 0x80)
+	            c >>= 7
+	        v.append(c)
+	        p = bytes([1, 0]) + bytes(v) + bytes([0, 0])
+	    if t == ord('E'):
+	        v, c = bytearray(), 1 << 50
+	        while c >= 0x80:
+	            v.append(c & 0x7f | 0x80)
+	            c >>= 7
+	        v.append(c)
+	        p = bytes([1]) + bytes(v)
+	    h = bytes([t]) + struct.pack('<I', len(p))
+	    out += h + p + struct.pack('<I', zlib.crc32(h + p) & 0xffffffff)
+	    off += 9 + n
+	open(sys.argv[2], 'wb').write(out)
+	EOF
+	local at
+	at=$(python3 - "$work/b4.bin" <<-'EOF'
+	import struct, sys
+	b = open(sys.argv[1], 'rb').read()
+	off = 12
+	while b[off] != ord('S'):
+	    off += 9 + struct.unpack('<I', b[off + 1:off + 5])[0]
+	print(off + 5 + 1)
+	EOF
+	)
+	bad_trace "$work/b4.bin" ": offset $at: the trace would last"
+}
+
+# A trace is checked whole before anything runs: line 5 is malformed, and
+# stat --trace says so before printing or counting anything, as trace info
+# does (exit 2 from both).
+case_trace_checked_first() {
+	printf "${hdr}run 10: cbo.CACHE_LOOKUP.READ_I=1\nrun 10:\nrun 10: bogus.X=1\n" >"$work/bad5.uct"
+	bad_trace "$work/bad5.uct" ":5:9: unknown box 'bogus.X'"
+	# and after a long valid replay too: nothing printed for the first part
+	{
+		printf "$hdr"
+		for i in $(seq 1 200); do printf 'run 30000: cbo.CACHE_LOOKUP.READ_I=1\n'; done
+		printf 'run 10: cbo.CACHE_LOOKUP.READ_I=2\n'
+	} >"$work/late.uct"
+	bad_trace "$work/late.uct" ":203:9: cbo0 CACHE_LOOKUP: 2 per cycle exceeds the event's maximum increment 1"
+}
+
+# Error locations in text traces: a NUL byte and an over-long line on the
+# line they are on, an error on line 1 as line 1, an empty file at 1:1, a
+# directory as a directory.
+case_trace_locations() {
+	printf "${hdr}run 10: cbo.CACHE_LOOKUP.READ_I=1\nrun 1\0000:\n" >"$work/nul.uct"
+	bad_trace "$work/nul.uct" ":4:6: NUL byte in a text trace"
+	{
+		printf "$hdr"
+		printf 'run 1:'
+		head -c 70000 /dev/zero | tr '\0' ' '
+		printf '\nrun 1:\n'
+	} >"$work/long.uct"
+	bad_trace "$work/long.uct" ":3:65536: line longer than 65535 bytes"
+	head -c 70000 /dev/zero | tr '\0' x >"$work/long1.uct"
+	bad_trace "$work/long1.uct" ":1:65536: line longer than 65535 bytes"
+	printf 'uncore-trace 9\n' >"$work/v.uct"
+	bad_trace "$work/v.uct" ":1:14: unsupported version 9"
+	: >"$work/empty.uct"
+	bad_trace "$work/empty.uct" ":1:1: empty file"
+	mkdir "$work/dir.uct"
+	# a file that cannot be read is a run-time error (1)
+	bad_trace "$work/dir.uct" ": Is a directory" 1
+}
+
+# Binary traces: the offset an error names is the byte at fault.  The
+# header block starts at 12 (after magic, version, flags), its payload at
+# 17: the platform string (a length byte and "skl") then the sockets
+# varint at 21.
+case_trace_binary_offsets() {
+	printf "${hdr}run 5: cbo.CACHE_LOOKUP.READ_I=1\n" >"$work/t.uct"
+	run trace convert "$work/t.uct" --binary -o "$work/t.bin"
+	expect_rc 0
+	# edit.py IN OUT WHAT: rewrite one thing, blocks re-checksummed
+	cat >"$work/edit.py" <<-'EOF'
+	import struct, sys, zlib
+	src, dst, what = sys.argv[1], sys.argv[2], sys.argv[3]
+	b = open(src, 'rb').read()
+	out = bytearray(b[:12])
+	if what == 'version':
+	    out[8:10] = struct.pack('<H', 9)
+	off = 12
+	while off < len(b):
+	    t, n = b[off], struct.unpack('<I', b[off + 1:off + 5])[0]
+	    p = bytearray(b[off + 5:off + 5 + n])
+	    if what == 'sockets' and t == ord('H'):
+	        p[4] = 9
+	    if what == 'trailing' and t == ord('E'):
+	        print(len(out) + 5 + len(p))
+	        p += b'\0'
+	    if what == 'trailing_s' and t == ord('S'):
+	        print(len(out) + 5 + len(p))
+	        p += b'\0'
+	    h = bytes([t]) + struct.pack('<I', len(p))
+	    out += h + p + struct.pack('<I', zlib.crc32(h + bytes(p)) & 0xffffffff)
+	    off += 9 + n
+	open(dst, 'wb').write(out)
+	EOF
+	python3 "$work/edit.py" "$work/t.bin" "$work/ver.bin" version
+	bad_trace "$work/ver.bin" ": offset 8: unsupported version 9"
+	python3 "$work/edit.py" "$work/t.bin" "$work/sock.bin" sockets
+	bad_trace "$work/sock.bin" ": offset 21: 9 sockets out of range"
+	local at
+	at=$(python3 "$work/edit.py" "$work/t.bin" "$work/trail.bin" trailing)
+	bad_trace "$work/trail.bin" ": offset $at: junk after the end block's counts"
+	at=$(python3 "$work/edit.py" "$work/t.bin" "$work/trails.bin" trailing_s)
+	bad_trace "$work/trails.bin" ": offset $at: junk after the last record of a block"
+	# a flipped bit: the block at fault, at its first byte (the header
+	# block at 12)
+	python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[18] ^= 1; open(sys.argv[2], 'wb').write(b)" \
+		"$work/t.bin" "$work/crc.bin"
+	bad_trace "$work/crc.bin" ": offset 12: corrupt: block checksum"
+}
+
+# Traces through pipes and process substitution, text and binary: the same
+# summary and the same counts as from the file.
+case_trace_pipes() {
+	run trace gen stream --duration 0.002 -o "$work/s.uct"
+	expect_rc 0
+	run trace convert "$work/s.uct" --binary -o "$work/s.bin"
+	expect_rc 0
+	for f in s.uct s.bin; do
+		run trace info "$work/$f"
+		expect_rc 0
+		grep -v '^file' "$work/out" >"$work/info.file" || true
+		run_sh "cat '$work/$f' | '$bin' trace info /dev/stdin"
+		expect_rc 0
+		grep -v '^file' "$work/out" >"$work/info.pipe" || true
+		cmp -s "$work/info.file" "$work/info.pipe" || fail "$f: trace info from a pipe differs: $(cat "$work/err")"
+		grep -q '^fed        imc.DRAM_DATA_READS [1-9]' "$work/info.pipe" || fail "$f: nothing fed through a pipe"
+		run stat --trace "$work/$f" -e data_reads,data_writes -x,
+		expect_rc 0
+		cp "$work/out" "$work/stat.file"
+		run_sh "'$bin' stat --trace <(cat '$work/$f') -e data_reads,data_writes -x,"
+		expect_rc 0
+		cmp -s "$work/stat.file" "$work/out" || fail "$f: stat --trace <(...) differs: $(cat "$work/out" "$work/err")"
+		run_sh "cat '$work/$f' | '$bin' stat --trace /dev/stdin -e data_reads,data_writes -x,"
+		expect_rc 0
+		cmp -s "$work/stat.file" "$work/out" || fail "$f: stat --trace /dev/stdin differs: $(cat "$work/out" "$work/err")"
+	done
+	# a malformed trace through a pipe: located, nothing counted
+	run_sh "printf '${hdr}run 10:\nrun 10: bogus.X=1\n' | '$bin' stat --trace /dev/stdin"
+	expect_rc 2
+	expect_err "/dev/stdin:4:9: unknown box 'bogus.X'"
+	expect_no_stdout
+}
+
+# Options that contradict a trace are refused naming both sides, also
+# where the trace leaves a value at the platform's default.
+case_trace_options() {
+	run trace gen stream --duration 0.001 -o "$work/s.uct"
+	expect_rc 0
+	run stat --trace "$work/s.uct" --ncbo 2
+	expect_rc 2
+	expect_err "--ncbo 2, but the trace $work/s.uct has 4 cbo boxes (the platform's default)"
+	expect_no_stdout
+	run stat --trace "$work/s.uct" --uclk-mhz 100
+	expect_rc 2
+	expect_err "--uclk-mhz 100 (100000000 Hz), but the trace $work/s.uct runs uclk at 3000000000 Hz (the platform's default)"
+	expect_no_stdout
+	run stat --trace "$work/s.uct" --platform snbep
+	expect_rc 2
+	expect_err "--platform snbep, but the trace $work/s.uct is for skl"
+	# agreeing options are taken
+	run stat --trace "$work/s.uct" --ncbo 4 --uclk-mhz 3000 --platform skl -e data_reads -x,
+	expect_rc 0
+	printf 'uncore-trace 2\nplatform snbep\nsockets 2\nclock uclk 2000000000\nboxes cbo=6\nrun 10:\n' >"$work/x.uct"
+	run stat --trace "$work/x.uct" --sockets 1
+	expect_rc 2
+	expect_err "--sockets 1, but the trace $work/x.uct has 2 sockets"
+	run stat --trace "$work/x.uct" --ncbo 8
+	expect_rc 2
+	expect_err "--ncbo 8, but the trace $work/x.uct has 6 cbo boxes"
+	run stat --trace "$work/x.uct" --uclk-mhz 2700
+	expect_rc 2
+	expect_err "--uclk-mhz 2700 (2700000000 Hz), but the trace $work/x.uct runs uclk at 2000000000 Hz"
+	printf 'uncore-trace 2\nplatform ivt\nrun 10:\n' >"$work/i.uct"
+	run stat --trace "$work/i.uct" --qpi-links 3
+	expect_rc 2
+	expect_err "--qpi-links 3, but the trace $work/i.uct has 2 qpi boxes (the platform's default)"
+}
+
+if ! declare -f "case_$name" >/dev/null; then
+	echo "unknown case '$name'" >&2
+	exit 2
+fi
+"case_$name"
+if [ "$failures" -ne 0 ]; then
+	echo "$name: $failures failure(s)" >&2
+	exit 1
+fi
+echo "$name: ok"
