@@ -877,7 +877,7 @@ case_record_replay() {
 		--backend "replay:$work/session.log"
 	expect_rc 1
 	expect_err "replay diverges"
-	expect_err "expected: wrmsr 0 0x700"
+	expect_err "the log expects: wrmsr 0 0x700"
 	run stat -e "$ev" -I 100 --duration 0.2 -x, --backend "replay:$work/session.log"
 	expect_rc 1
 	expect_err "session.log"

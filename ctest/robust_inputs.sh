@@ -324,6 +324,115 @@ case_trace_options() {
 	expect_err "--qpi-links 3, but the trace $work/i.uct has 2 qpi boxes (the platform's default)"
 }
 
+# The access-log reader has a line limit: /dev/zero is refused at its first
+# byte, a line of 5000 bytes at column 4096, a NUL where it is (exit 2,
+# bad input, as a malformed trace); a directory as a directory (exit 1, a
+# file not read).  Nothing printed or written.
+case_log_bounds() {
+	run stat --backend replay:/dev/zero -e uclk
+	expect_rc 2
+	expect_err "/dev/zero:1:1: NUL byte in an access log"
+	expect_no_stdout
+	run stat --record "$work/s.log" -e uclk --duration 0.01
+	expect_rc 0
+	{
+		head -n 3 "$work/s.log"
+		head -c 5000 /dev/zero | tr '\0' '#'
+		printf '\n'
+		tail -n +4 "$work/s.log"
+	} >"$work/long.log"
+	run stat --backend "replay:$work/long.log" -e uclk --duration 0.01 -o "$work/o.txt"
+	expect_rc 2
+	expect_err "long.log:4:4096: line longer than 4095 bytes"
+	expect_no_file "$work/o.txt"
+	{
+		head -n 4 "$work/s.log"
+		printf 'rdmsr 0 0x'
+		printf '\000'
+		printf '395 -> 0x0 rc=0 t=0\n'
+	} >"$work/nul.log"
+	run stat --backend "replay:$work/nul.log" -e uclk --duration 0.01
+	expect_rc 2
+	expect_err "nul.log:5:11: NUL byte in an access log"
+	expect_no_stdout
+	mkdir "$work/d.log"
+	run stat --backend "replay:$work/d.log" -e uclk
+	expect_rc 1
+	expect_err "d.log: Is a directory"
+	printf 'uncore-access 1junk\n' >"$work/h.log"
+	run stat --backend "replay:$work/h.log" -e uclk
+	expect_rc 2
+	expect_err "h.log:1:1: not an access trace"
+}
+
+# A replay that diverges names the log's file:line, what the log expected
+# and what the driver did, whatever access comes after it (the restore's);
+# exit 1 (a run-time error), 2 for a malformed result (bad input).
+case_log_diverges() {
+	run stat --record "$work/s.log" -e uclk --duration 0.01
+	expect_rc 0
+	# skl, the log's last two lines missing: the driver's restore runs
+	# past its end
+	local n
+	n=$(wc -l <"$work/s.log")
+	head -n $((n - 2)) "$work/s.log" >"$work/cut.log"
+	run stat --backend "replay:$work/cut.log" -e uclk --duration 0.01 -o "$work/o.txt"
+	expect_rc 1
+	expect_err "cut.log:$((n - 1)): replay diverges at access $((n - 3)): the log ends; the driver did: $(sed -n "$((n - 1))p" "$work/s.log" | sed 's/ ->.*/ ->/')"
+	expect_no_file "$work/o.txt"
+	# snbep, line 3 deleted: the log expects line 4's access where the
+	# driver does line 3's
+	run stat --platform snbep --record "$work/p.log" --duration 0.01
+	expect_rc 0
+	sed 3d "$work/p.log" >"$work/p3.log"
+	run stat --platform snbep --backend "replay:$work/p3.log" --duration 0.01 -o "$work/o.txt"
+	expect_rc 1
+	expect_err "p3.log:3: replay diverges at access 1: the log expects: $(sed -n 4p "$work/p.log")"
+	expect_err "the driver did: $(sed -n 3p "$work/p.log" | sed 's/ ->.*/ ->/')"
+	expect_no_file "$work/o.txt"
+	# a different driver session: line and both sides
+	run stat --backend "replay:$work/s.log" -e uclk --duration 0.02 -o "$work/o.txt"
+	expect_rc 1
+	expect_err "s.log:$(grep -n '^sleep' "$work/s.log" | head -1 | cut -d: -f1): replay diverges at access"
+	expect_err "the log expects: sleep 10000000 ->"
+	expect_err "the driver did: sleep 20000000 ->"
+	expect_no_file "$work/o.txt"
+	# a log longer than the session: where it goes on
+	run stat --record "$work/l.log" -e uclk --duration 0.01
+	expect_rc 0
+	sed -n '4,$p' "$work/l.log" >>"$work/l.log.tail"
+	cat "$work/l.log" "$work/l.log.tail" >"$work/long.log"
+	run stat --backend "replay:$work/long.log" -e uclk --duration 0.01 -o "$work/o.txt"
+	expect_rc 1
+	expect_err "long.log:$((n + 1)): replay diverges after access $((n - 2)): the driver stopped; the log expects $((n - 3)) more, first: $(sed -n 4p "$work/l.log")"
+	expect_no_file "$work/o.txt"
+	# a malformed result: its column
+	sed '4s/-> 0x[0-9a-f]*/-> zz/' "$work/s.log" >"$work/bad.log"
+	run stat --backend "replay:$work/bad.log" -e uclk --duration 0.01
+	expect_rc 2
+	expect_err "bad.log:4:$(sed -n 4p "$work/s.log" | awk '{ print index($0, "->") + 3 }'): replay diverges at access 2: malformed result 1"
+}
+
+# Recording a replayed session: the recorder's time stamps come from the
+# log, not from reads of the replayed clock, so the new log is the old one
+# and replays again.
+case_log_record_replay() {
+	run stat --record "$work/s.log" -e uclk,data_reads -I 5 --duration 0.02 -x,
+	expect_rc 0
+	cp "$work/out" "$work/want"
+	run stat --backend "replay:$work/s.log" --record "$work/c.log" -e uclk,data_reads -I 5 --duration 0.02 -x,
+	expect_rc 0
+	cmp -s "$work/want" "$work/out" || fail "replayed while recording: output differs"
+	cmp -s "$work/s.log" "$work/c.log" || fail "the log recorded from a replay differs: $(diff "$work/s.log" "$work/c.log" | head -5)"
+	run stat --backend "replay:$work/c.log" -e uclk,data_reads -I 5 --duration 0.02 -x,
+	expect_rc 0
+	cmp -s "$work/want" "$work/out" || fail "the re-recorded log replays differently"
+	# a failed replay while recording leaves no log
+	run stat --backend "replay:$work/s.log" --record "$work/d.log" -e uclk --duration 0.02
+	expect_rc 1
+	expect_no_file "$work/d.log"
+}
+
 if ! declare -f "case_$name" >/dev/null; then
 	echo "unknown case '$name'" >&2
 	exit 2

@@ -282,7 +282,7 @@ static void t_destroy(struct ucb *b)
 
 static const struct ucb_ops tear_ops = {
 	"tear-counter", t_msr_read, t_msr_write, t_msr_batch, t_pci_read, t_pci_write,
-	t_mmio_read, t_mmio_write, t_cpuid, t_socket_cpu, t_now, t_sleep, NULL, t_destroy, NULL,
+	t_mmio_read, t_mmio_write, t_cpuid, t_socket_cpu, t_now, t_sleep, NULL, t_destroy, NULL, NULL,
 };
 
 /* Long runs wrap every counter width the platform has -- 44-bit CBo

@@ -530,8 +530,8 @@ CT_TEST(recorded_driver_session_replays)
 	CT_REQUIRE(ucd_add_events(d, "uclk,UNC_CBO_CACHE_LOOKUP.ANY_I,data_reads") == 0);
 	CT_EQ(ucd_run(d, 2000000, 500000, NULL, NULL), -EPROTO);
 	CT_CONTAINS(ucd_error(d), "replay diverges");
-	CT_CONTAINS(ucd_error(d), "expected: wrmsr 0 0x700 0x508134");
-	CT_CONTAINS(ucd_error(d), "actual:   wrmsr 0 0x700 0x508834");
+	CT_CONTAINS(ucd_error(d), "the log expects: wrmsr 0 0x700 0x508134");
+	CT_CONTAINS(ucd_error(d), "the driver did: wrmsr 0 0x700 0x508834");
 	ucd_close(d);
 	ucb_destroy(rep);
 

@@ -88,6 +88,9 @@ const char *cli_signame(int sig);    /* "SIGINT", "SIGTERM", "SIGHUP" */
 /* Commits a recording, checks a replay was consumed (unless the session
  * was interrupted); 0 or an exit code. */
 int machine_finish(struct machine *mc, int interrupted);
+/* The exit status of a failed session: 2 when a replayed log breaks its
+ * format (bad input, as a malformed trace), else 1. */
+int machine_error_status(const struct machine *mc);
 void machine_close(struct machine *mc);
 
 /* Read --event-file FILE for platform p, report on stderr each entry not

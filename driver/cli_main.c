@@ -324,8 +324,13 @@ int machine_finish(struct machine *mc, int interrupted)
 	if (mc->be != mc->base && ucb_rec_commit(mc->be, err, sizeof(err)))
 		return cli_fail(1, "--record: %s", err);
 	if (mc->replaying && !interrupted && ucb_replay_finish(mc->base, err, sizeof(err)))
-		return cli_fail(1, "%s", err);
+		return cli_fail(machine_error_status(mc), "%s", err);
 	return 0;
+}
+
+int machine_error_status(const struct machine *mc)
+{
+	return mc->replaying && ucb_replay_malformed(mc->base) ? EXIT_USAGE : 1;
 }
 
 void machine_close(struct machine *mc)
@@ -557,9 +562,10 @@ static int cmd_regs(const struct opts *o, struct machine *mc, FILE *f)
 	int rc = 0;
 
 	if (ucd_open(mc->be, &dopt, &d))
-		rc = cli_fail(1, "%s", ucd_error(d));
+		rc = cli_fail(machine_error_status(mc), "%s", ucd_error(d));
 	else if (ucd_dump_regs(d, f))
-		rc = !o->out && stdout_reader_gone() ? 128 + SIGPIPE : cli_fail(1, "%s", ucd_error(d));
+		rc = !o->out && stdout_reader_gone() ? 128 + SIGPIPE
+							  : cli_fail(machine_error_status(mc), "%s", ucd_error(d));
 	ucd_close(d);
 	return rc;
 }

@@ -565,7 +565,7 @@ err:
 		rc = cli_fail(EXIT_USAGE, "--sample-period %llu: %s", (unsigned long long)o->sample_period,
 			      ucd_error(d));
 	else
-		rc = cli_fail(1, "%s", ucd_error(d));
+		rc = cli_fail(machine_error_status(mc), "%s", ucd_error(d));
 	ucd_close(d);
 	return rc;
 }

@@ -64,12 +64,16 @@ struct ucb_ops {
 	 * issues the dword reads itself. */
 	int (*pci_read_ctrs)(struct ucb *b, const struct ucb_pci *d, const unsigned *off, unsigned n,
 			     uint64_t *val);
+	/* Optional: the time to stamp a recorded access with, without an
+	 * access of its own (a replay's clock reads are lines of its log);
+	 * without it the recorder reads now_ns. */
+	int (*stamp_ns)(struct ucb *b, uint64_t *ns);
 };
 
 struct ucb {
 	const struct ucb_ops *ops;
 	void *priv;
-	char err[256];
+	char err[1536];     /* a replay divergence names both sides and the context */
 };
 
 /* Calls through the ops; on failure the message is in ucb_error(). */
@@ -128,5 +132,8 @@ int ucb_rec_commit(struct ucb *b, char *err, size_t n);
 int ucb_replay_create(const char *path, struct ucb **out, char *err, size_t n);
 /* After the session: an error if the log holds accesses not replayed. */
 int ucb_replay_finish(struct ucb *b, char *err, size_t n);
+/* Whether the replay failed on a log that breaks its format (a line too
+ * long, a NUL byte, a malformed result or rc), not on a divergence. */
+int ucb_replay_malformed(const struct ucb *b);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ucb.h"
@@ -44,7 +45,12 @@ static int logged(struct ucb *b, int rc, const char *fmt, ...)
 	uint64_t t = 0;
 	va_list ap;
 
-	r->inner->ops->now_ns(r->inner, &t);
+	/* the inner backend's time without an access of its own: a replayed
+	 * log's clock reads are lines of that log */
+	if (r->inner->ops->stamp_ns)
+		r->inner->ops->stamp_ns(r->inner, &t);
+	else
+		r->inner->ops->now_ns(r->inner, &t);
 	va_start(ap, fmt);
 	vfprintf(r->f, fmt, ap);
 	va_end(ap);
@@ -257,14 +263,18 @@ int ucb_rec_commit(struct ucb *b, char *err, size_t n)
 /* ---- replay ---- */
 
 #define CTX 3
+#define MAXLOGLINE 4096          /* bytes in a line of an access log, newline included */
 
 struct rep {
 	FILE *f;
 	char path[4096];
 	char *line;
-	size_t cap, lineno, seq;
+	size_t lineno, seq;
 	char ctx[CTX][256];  /* the last accesses matched, for messages */
+	uint64_t t;          /* the t= of the last line matched */
 	int failed;
+	int malformed;       /* the log breaks its format (not a divergence) */
+	char fail[1536];     /* the first divergence, given again for every later access */
 };
 
 static struct rep *P(struct ucb *b)
@@ -272,11 +282,11 @@ static struct rep *P(struct ucb *b)
 	return b->priv;
 }
 
-static int rep_fail(struct ucb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int rep_fail(struct ucb *b, const char *fmt, ...)
+static int rep_fail(struct ucb *b, size_t col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int rep_fail(struct ucb *b, size_t col, const char *fmt, ...)
 {
 	struct rep *p = P(b);
-	char msg[600], ctx[800];
+	char msg[600], ctx[800], at[32] = "";
 	size_t k = 0;
 	va_list ap;
 
@@ -288,28 +298,63 @@ static int rep_fail(struct ucb *b, const char *fmt, ...)
 		if (p->ctx[(p->seq + (size_t)i) % CTX][0] && k < sizeof(ctx))
 			k += (size_t)snprintf(ctx + k, sizeof(ctx) - k, "\n  after: %s",
 					      p->ctx[(p->seq + (size_t)i) % CTX]);
-	ucb_seterr(b, -EPROTO, "%.300s:%zu: replay diverges at access %zu: %s%s", p->path, p->lineno,
-		   p->seq + 1, msg, ctx);
+	if (col)
+		snprintf(at, sizeof(at), ":%zu", col);
+	snprintf(p->fail, sizeof(p->fail), "%.300s:%zu%s: replay diverges at access %zu: %.500s%.600s", p->path,
+		 p->lineno, at, p->seq + 1, msg, ctx);
+	ucb_seterr(b, -EPROTO, "%s", p->fail);
 	p->failed = 1;
 	return -EPROTO;
 }
 
-/* The next logged access line (comments and blanks skipped). */
-static int next_line(struct ucb *b)
+/* One line of at most MAXLOGLINE bytes, without its newline: 1, 0 at the
+ * end of the log, -1 (and a message in p->fail) for a line too long, a NUL
+ * byte or a read error.  A log is input: /dev/zero is refused at its first
+ * line, not read into memory. */
+static int read_log_line(struct rep *p)
 {
-	struct rep *p = P(b);
-	ssize_t n;
+	size_t k = 0;
+	int c = getc(p->f);
 
-	for (;;) {
-		n = getline(&p->line, &p->cap, p->f);
-		if (n < 0)
-			return 0;
-		p->lineno++;
-		while (n && (p->line[n - 1] == '\n' || p->line[n - 1] == '\r'))
-			p->line[--n] = 0;
-		if (n && p->line[0] != '#')
-			return 1;
+	if (c == EOF && !ferror(p->f))
+		return 0;
+	p->lineno++;
+	for (; c != EOF && c != '\n'; c = getc(p->f)) {
+		if (k + 1 >= MAXLOGLINE) {
+			p->malformed = 1;
+			snprintf(p->fail, sizeof(p->fail), "%.300s:%zu:%zu: line longer than %d bytes", p->path,
+				 p->lineno, k + 1, MAXLOGLINE - 1);
+			return -1;
+		}
+		if (!c) {
+			p->malformed = 1;
+			snprintf(p->fail, sizeof(p->fail), "%.300s:%zu:%zu: NUL byte in an access log", p->path,
+				 p->lineno, k + 1);
+			return -1;
+		}
+		p->line[k++] = (char)c;
 	}
+	if (ferror(p->f)) {
+		snprintf(p->fail, sizeof(p->fail), "%.300s:%zu:%zu: read error: %s", p->path, p->lineno, k + 1,
+			 strerror(errno ? errno : EIO));
+		return -1;
+	}
+	while (k && p->line[k - 1] == '\r')
+		k--;
+	p->line[k] = 0;
+	return 1;
+}
+
+/* The next logged access line (comments and blanks skipped): 1, 0 at the
+ * end, -1 on a line that cannot be read (p->fail). */
+static int next_line(struct rep *p)
+{
+	int rc;
+
+	while ((rc = read_log_line(p)) > 0)
+		if (p->line[0] && p->line[0] != '#')
+			return 1;
+	return rc;
 }
 
 /* Match "op args ->" exactly and parse what follows: results, rc and an
@@ -320,30 +365,52 @@ static int expect(struct ucb *b, const char *want, uint64_t *res, unsigned nres,
 	const char *q;
 	char *end;
 	size_t wl = strlen(want);
+	int got;
 
-	if (p->failed)
+	if (p->failed) {
+		/* every later access gives the first divergence again: that is
+		 * where the log and the driver parted */
+		ucb_seterr(b, -EPROTO, "%s", p->fail);
 		return -EPROTO;
-	if (!next_line(b))
-		return rep_fail(b, "the log ended; the driver did: %s", want);
+	}
+	if ((got = next_line(p)) < 0) {
+		ucb_seterr(b, -EPROTO, "%s", p->fail);
+		p->failed = 1;
+		return -EPROTO;
+	}
+	if (!got) {
+		p->lineno++;
+		return rep_fail(b, 0, "the log ends; the driver did: %s", want);
+	}
 	if (strncmp(p->line, want, wl) || (p->line[wl] != ' ' && p->line[wl] != 0))
-		return rep_fail(b, "expected: %s\n  actual:   %s", p->line, want);
+		return rep_fail(b, 0, "the log expects: %s\n  the driver did: %s", p->line, want);
 	q = p->line + wl;
 	for (unsigned i = 0; i < nres; i++) {
 		while (*q == ' ')
 			q++;
 		errno = 0;
 		res[i] = strtoull(q, &end, 0);
-		if (end == q || errno)
-			return rep_fail(b, "malformed result %u in: %s", i + 1, p->line);
+		p->malformed = end == q || errno || *q == '-';
+		if (p->malformed)
+			return rep_fail(b, (size_t)(q - p->line) + 1, "malformed result %u in: %s", i + 1,
+					p->line);
 		q = end;
 	}
 	while (*q == ' ')
 		q++;
-	if (strncmp(q, "rc=", 3))
-		return rep_fail(b, "missing rc= in: %s", p->line);
+	p->malformed = strncmp(q, "rc=", 3) != 0;
+	if (p->malformed)
+		return rep_fail(b, (size_t)(q - p->line) + 1, "missing rc= in: %s", p->line);
 	*rc = (int)strtol(q + 3, &end, 10);
-	if (end == q + 3 || *rc > 0 || *rc < -4095)
-		return rep_fail(b, "bad rc in: %s", p->line);
+	p->malformed = end == q + 3 || *rc > 0 || *rc < -4095;
+	if (p->malformed)
+		return rep_fail(b, (size_t)(q - p->line) + 4, "bad rc in: %s", p->line);
+	q = end;
+	while (*q == ' ')
+		q++;
+	p->t = 0;
+	if (!strncmp(q, "t=", 2))
+		p->t = strtoull(q + 2, NULL, 10);
 	q = strchr(end, '"');
 	if (*rc) {
 		char msg[300];
@@ -454,6 +521,14 @@ static int rep_sleep(struct ucb *b, uint64_t ns)
 	return rc;
 }
 
+/* The logged time of the last access, for a recorder of this replay: no
+ * line of the log is read for it. */
+static int rep_stamp(struct ucb *b, uint64_t *ns)
+{
+	*ns = P(b)->t;
+	return 0;
+}
+
 static void rep_destroy(struct ucb *b)
 {
 	struct rep *p = P(b);
@@ -477,6 +552,7 @@ static const struct ucb_ops rep_ops = {
 	.socket_cpu = rep_socket_cpu,
 	.now_ns = rep_now,
 	.sleep_ns = rep_sleep,
+	.stamp_ns = rep_stamp,
 	.destroy = rep_destroy,
 };
 
@@ -484,7 +560,9 @@ int ucb_replay_create(const char *path, struct ucb **out, char *err, size_t n)
 {
 	struct ucb *b = calloc(1, sizeof(*b));
 	struct rep *p = calloc(1, sizeof(*p));
+	struct stat st;
 	unsigned v = 0;
+	int got, end = 0;
 
 	*out = NULL;
 	if (!b || !p) {
@@ -495,18 +573,25 @@ int ucb_replay_create(const char *path, struct ucb **out, char *err, size_t n)
 	b->ops = &rep_ops;
 	b->priv = p;
 	snprintf(p->path, sizeof(p->path), "%s", path);
-	if (!(p->f = fopen(path, "r"))) {
-		snprintf(err, n, "%s: %s", path, strerror(errno));
+	if (!(p->f = fopen(path, "r")) || fstat(fileno(p->f), &st) || S_ISDIR(st.st_mode) ||
+	    !(p->line = malloc(MAXLOGLINE))) {
+		int e = p->f && !p->line && S_ISDIR(st.st_mode) ? EISDIR : errno ? errno : EIO;
+
+		snprintf(err, n, "%s: %s", path, strerror(e));
 		rep_destroy(b);
-		return -ENOENT;
+		return -e;
 	}
-	if (getline(&p->line, &p->cap, p->f) < 0 || sscanf(p->line, "uncore-access %u", &v) != 1) {
+	if ((got = read_log_line(p)) < 0) {
+		snprintf(err, n, "%s", p->fail);
+		rep_destroy(b);
+		return -EINVAL;
+	}
+	if (!got || sscanf(p->line, "uncore-access %u%n", &v, &end) != 1 || p->line[end]) {
 		snprintf(err, n, "%s:1:1: not an access trace: expected 'uncore-access %d'", path,
 			 ACCESS_VERSION);
 		rep_destroy(b);
 		return -EINVAL;
 	}
-	p->lineno = 1;
 	if (v != ACCESS_VERSION) {
 		snprintf(err, n, "%s:1:15: unsupported version %u (this build reads %d)", path, v,
 			 ACCESS_VERSION);
@@ -517,21 +602,40 @@ int ucb_replay_create(const char *path, struct ucb **out, char *err, size_t n)
 	return 0;
 }
 
+int ucb_replay_malformed(const struct ucb *b)
+{
+	return ((const struct rep *)b->priv)->malformed;
+}
+
 int ucb_replay_finish(struct ucb *b, char *err, size_t n)
 {
 	struct rep *p = P(b);
 	size_t left = 0;
 
+	char first[256];
+	size_t at;
+	int rc;
+
 	if (p->failed) {
-		snprintf(err, n, "%s", ucb_error(b));
+		snprintf(err, n, "%s", p->fail);
 		return -EPROTO;
 	}
-	while (next_line(b))
+	if ((rc = next_line(p)) < 0) {
+		snprintf(err, n, "%s", p->fail);
+		return -EPROTO;
+	}
+	if (!rc)
+		return 0;
+	/* where the log goes on, and how much of it there is */
+	at = p->lineno;
+	snprintf(first, sizeof(first), "%s", p->line);
+	for (left = 1; (rc = next_line(p)) > 0;)
 		left++;
-	if (left) {
-		snprintf(err, n, "%s: the driver stopped after %zu accesses; the log has %zu more", p->path,
-			 p->seq, left);
+	if (rc < 0) {
+		snprintf(err, n, "%s", p->fail);
 		return -EPROTO;
 	}
-	return 0;
+	snprintf(err, n, "%.300s:%zu: replay diverges after access %zu: the driver stopped; the log expects %zu more, first: %s",
+		 p->path, at, p->seq, left, first);
+	return -EPROTO;
 }

@@ -92,7 +92,7 @@ struct ucd {
 	size_t nsamples, samples_cap;
 	uint64_t samples_dropped;
 	struct ucd_samp *samples;
-	char err[512];
+	char err[2048];
 	const struct ucm_event *xev;  /* named events of an event file */
 	size_t nxev;
 };
