@@ -423,6 +423,32 @@ CT_TEST(overflow_sets_status_interrupts_and_freezes)
 	ucm_destroy(m);
 }
 
+/* A PMI raised while nobody waits for one (the overflow happens during the
+ * handler's own register accesses, or during a plain run) stays pending, as
+ * the core's APIC latches it: the next wait for a PMI ends at once, without
+ * advancing time, and takes it; the wait after that runs its full length.
+ * Losing it left a socket frozen until the end of a run (two sockets whose
+ * clocks overflow in the same cycle). */
+CT_TEST(pmi_raised_outside_a_wait_is_pending)
+{
+	struct ucm_model *m = model(1, 0, 0);
+	uint64_t t;
+	int pmi = -1;
+
+	CT_REQUIRE(m != NULL);
+	arm(m, 0, 100, BIT(0));
+	CT_REQUIRE(ucm_run_cycles(m, 0, 100) == 0);
+	CT_EQ(delivered(m, 0, 0), 1u);
+	t = ucm_now_ps(m);
+	CT_REQUIRE(ucm_run_ps_pmi(m, 1000000, &pmi) == 0);
+	CT_EQ(pmi, 1);
+	CT_EQ(ucm_now_ps(m), t);
+	CT_REQUIRE(ucm_run_ps_pmi(m, 1000000, &pmi) == 0);
+	CT_EQ(pmi, 0);
+	CT_EQ(ucm_now_ps(m), t + 1000000);
+	ucm_destroy(m);
+}
+
 /* Re-arm (2.1.4, facts §3 step 5): clear the box bit and the global bit
  * (write 1), then unfrz_all; counting resumes and the next overflow
  * freezes again.  Clearing alone does not resume. */

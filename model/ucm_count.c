@@ -772,8 +772,15 @@ int ucm_run_ps_pmi(struct ucm_model *m, uint64_t ps, int *pmi)
 	*pmi = 0;
 	if (ps > UINT64_MAX - m->now_ps)
 		return ucm_seterr(m, -EOVERFLOW, "simulated time would exceed 2^64 ps");
+	/* A PMI raised since the last wait (during the waiter's own register
+	 * accesses) is pending, as an interrupt is latched by the core's APIC
+	 * while its handler runs: the wait ends at once. */
+	if (m->pmi_hit) {
+		*pmi = 1;
+		m->pmi_hit = 0;
+		return 0;
+	}
 	m->stop_on_pmi = 1;
-	m->pmi_hit = 0;
 	rc = ucm_advance_to(m, m->now_ps + ps);
 	*pmi = m->pmi_hit;
 	m->stop_on_pmi = m->pmi_hit = 0;

@@ -157,7 +157,8 @@ struct ucm_model {
 	void *wl_ctx;
 	uint64_t wl_next;
 	int in_workload;
-	/* ucm_run_ps_pmi: stop advancing once a PMI reaches a core */
+	/* ucm_run_ps_pmi: stop advancing once a PMI reaches a core; pmi_hit
+	 * stays set (pending) from a PMI until a wait takes it */
 	int stop_on_pmi, pmi_hit;
 	ucm_pmi_fn pmi_fn;
 	void *pmi_ctx;
