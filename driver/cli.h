@@ -18,6 +18,7 @@
 #include "uct_file.h"
 #include "uct_gen.h"
 #include "uct_trace.h"
+#include "uct_vcd.h"
 
 #define EXIT_USAGE 2
 
@@ -26,6 +27,7 @@ struct opts {
 	const char *platform, *backend, *events, *out, *sep, *workload, *trace, *record;
 	const char *metrics;                  /* -M */
 	const char *event_file;               /* --event-file */
+	const char *vcd;                      /* --vcd: waveforms of the model */
 	const char *hw_root;
 	int hw_msr, hw_pci;
 	int json, per_socket, force, check, freeze_on_pmi, binary, text, list_metrics;
@@ -50,6 +52,7 @@ struct machine {
 	struct uct_wl *wl;
 	struct uct_reader *trace;
 	struct uct_replay *replay;
+	struct uct_vcd *vcd;       /* --vcd, or NULL */
 	struct ucb *base, *be;     /* be == base, or a recorder around it */
 	int replaying, hw;
 };
@@ -85,7 +88,7 @@ const volatile sig_atomic_t *cli_stop_flag(void);
  * became of its work) and returns 128 + the signal. */
 int cli_signal_exit(const char *cmd, const char *what);
 const char *cli_signame(int sig);    /* "SIGINT", "SIGTERM", "SIGHUP" */
-/* Commits a recording, checks a replay was consumed (unless the session
+/* Commits a recording and the waveforms, checks a replay was consumed (unless the session
  * was interrupted); 0 or an exit code. */
 int machine_finish(struct machine *mc, int interrupted);
 /* The exit status of a failed session: 2 when a replayed log breaks its

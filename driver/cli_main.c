@@ -235,6 +235,9 @@ static int sim_open(const struct opts *o, struct machine *mc)
 		mc->m = NULL;
 		return code;
 	}
+	/* waveforms from the machine's first moment, before any access */
+	if (o->vcd && (rc = uct_vcd_open(mc->m, o->vcd, &mc->vcd, err, sizeof(err))))
+		return cli_fail(1, "--vcd: %s", err);
 	if (!mc->trace) {
 		const struct ucm_platform *p = cfg.plat;
 		const struct uct_workload_def *wd = uct_workload_find(p->name, o->workload);
@@ -325,6 +328,13 @@ int machine_finish(struct machine *mc, int interrupted)
 		return cli_fail(1, "--record: %s", err);
 	if (mc->replaying && !interrupted && ucb_replay_finish(mc->base, err, sizeof(err)))
 		return cli_fail(machine_error_status(mc), "%s", err);
+	if (mc->vcd && !interrupted) {
+		int rc = uct_vcd_commit(mc->vcd, err, sizeof(err));
+
+		mc->vcd = NULL;
+		if (rc)
+			return cli_fail(1, "--vcd: %s", err);
+	}
 	return 0;
 }
 
@@ -338,6 +348,7 @@ void machine_close(struct machine *mc)
 	if (mc->be && mc->be != mc->base)
 		ucb_destroy(mc->be);
 	ucb_destroy(mc->base);
+	uct_vcd_close(mc->vcd);
 	uct_replay_detach(mc->replay);
 	uct_close(mc->trace);
 	uct_detach(mc->wl);

@@ -75,7 +75,7 @@ enum {
 	O_PCI_BUS, O_NODE_IDS, O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD,
 	O_BINARY, O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
 	O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG, O_SAMPLE, O_QPI_LINKS,
-	O_EVENT_FILE, O_END
+	O_EVENT_FILE, O_VCD, O_END
 };
 
 struct cli_opt {
@@ -136,6 +136,9 @@ static const struct cli_opt opts[] = {
 	{ O_CHECK, "check", NULL, C_STAT, NULL,
 	  "sim: compare every count with the model's ground truth and fail on a difference or on any "
 	  "strict-mode record" },
+	{ O_VCD, "vcd", "FILE", C_STAT | C_RUN, NULL,
+	  "sim: waveforms (a Value Change Dump) of every programmed counter, the status bits, the "
+	  "freezes and each core's PMI line (it appears only when complete)" },
 	{ O_WORKLOAD, "workload", "NAME", C_STAT | C_RUN, NULL,
 	  "sim: built-in workload (mixed, stream, idle; default mixed)" },
 	{ O_TRACE, "trace", "FILE", C_STAT | C_RUN, NULL, "sim: replay an event trace instead of a workload" },
@@ -758,6 +761,7 @@ int cli_parse(int argc, char **argv, struct opts *o)
 				return cli_fail(EXIT_USAGE, "--clock: '%s' (expected sim or wall)", optarg);
 			break;
 		case O_REPORT: o->report = optarg; break;
+		case O_VCD: o->vcd = optarg; break;
 		case O_REPORT_JSON: o->report_json = optarg; break;
 		case O_RUN_LOG: o->run_log = 1; break;
 		}
@@ -796,16 +800,18 @@ int cli_parse(int argc, char **argv, struct opts *o)
 					  o->sockets || o->uclk_mhz || o->npci_bus || o->nnode_ids))
 		return cli_fail(EXIT_USAGE,
 				"--check, --trace, --workload, --ncbo, --qpi-links, --sockets, --uclk-mhz, --pci-bus and --node-ids need the sim backend");
+	if (o->vcd && strcmp(o->backend, "sim"))
+		return cli_fail(EXIT_USAGE, "--vcd: waveforms are the simulator's (--backend sim)");
 	if (o->trace && first[O_WORKLOAD])
 		return cli_fail(EXIT_USAGE, "--trace and --workload exclude each other");
 	/* two outputs into one file: one would replace the other */
 	{
-		static const int outs[] = { 'o', O_RECORD, O_REPORT, O_REPORT_JSON };
-		const char *path[4] = { o->out, o->record, o->report, o->report_json };
+		static const int outs[] = { 'o', O_RECORD, O_REPORT, O_REPORT_JSON, O_VCD };
+		const char *path[5] = { o->out, o->record, o->report, o->report_json, o->vcd };
 		char o2[40];
 
-		for (unsigned i = 0; i < 4; i++)
-			for (unsigned j = i + 1; j < 4; j++)
+		for (unsigned i = 0; i < 5; i++)
+			for (unsigned j = i + 1; j < 5; j++)
 				if (path[i] && path[j] && same_file(path[i], path[j]))
 					return cli_fail(EXIT_USAGE, "%s %s and %s %s: the same file for two outputs",
 							opt_spelling(opt_any(outs[i]), opt), path[i],

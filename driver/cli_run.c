@@ -50,5 +50,12 @@ int cmd_run(const struct opts *o, struct machine *mc)
 		return rc;
 	if ((rc = ucr_run(mc->m, &ro, &status, err, sizeof(err))))
 		return cli_fail(rc == -ENOENT || rc == -ENOEXEC ? EXIT_USAGE : 1, "run: %s", err);
+	/* the waveforms of the whole run, whatever the program's status */
+	if (mc->vcd) {
+		rc = uct_vcd_commit(mc->vcd, err, sizeof(err));
+		mc->vcd = NULL;
+		if (rc)
+			return cli_fail(1, "--vcd: %s", err);
+	}
 	return status;
 }

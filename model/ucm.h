@@ -176,6 +176,19 @@ uint64_t ucm_overflow_freezes(const struct ucm_model *m, unsigned socket);
 typedef void (*ucm_pmi_fn)(void *ctx, unsigned socket, unsigned core, uint64_t t_ps);
 void ucm_set_pmi_hook(struct ucm_model *m, ucm_pmi_fn fn, void *ctx);
 
+/* ---- observation (waveforms, tracing tools) ---- */
+/* Why an observer is called: after a register access completed (with its
+ * side effects), after a workload changed the inputs, and when a counter
+ * with OVF_EN wrapped (status bits, PMI and freeze have then changed).
+ * Between these points the state changes only as counters count. */
+enum ucm_obs_point { UCM_OBS_ACCESS, UCM_OBS_INPUT, UCM_OBS_OVERFLOW };
+/* The observer may read the model (peek, truth, stats), never change it or
+ * run time. fn NULL: none. */
+typedef void (*ucm_obs_fn)(void *ctx, struct ucm_model *m, unsigned point, uint64_t t_ps);
+void ucm_set_observer(struct ucm_model *m, ucm_obs_fn fn, void *ctx);
+/* A box's own freeze (box control FRZ, where it has one): 1 while frozen. */
+int ucm_box_frozen(const struct ucm_model *m, int box);
+
 /* ---- ground truth ---- */
 struct ucm_truth {
 	uint64_t total;       /* increments the counter received, unwrapped */

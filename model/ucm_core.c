@@ -974,6 +974,7 @@ int ucm_msr_read(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val
 	if (!r)
 		return ucm_seterr(m, -EIO, "rdmsr 0x%x on cpu %u: no such MSR (#GP)", addr, cpu);
 	*val = reg_read(m, r, 1);
+	ucm_observe(m, UCM_OBS_ACCESS);
 	return 0;
 }
 
@@ -989,6 +990,7 @@ int ucm_msr_write(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t val
 	if (!r)
 		return ucm_seterr(m, -EIO, "wrmsr 0x%x on cpu %u: no such MSR (#GP)", addr, cpu);
 	reg_write(m, r, val, ~0ull);
+	ucm_observe(m, UCM_OBS_ACCESS);
 	return 0;
 }
 
@@ -1068,6 +1070,7 @@ int ucm_pci_read(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
 	if (rc || (rc = pci_check(m, seg, bus, dev, fn, off, width)))
 		return rc;
 	lanes(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, off), width, val, 0, 1);
+	ucm_observe(m, UCM_OBS_ACCESS);
 	return 0;
 }
 
@@ -1079,6 +1082,7 @@ int ucm_pci_write(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
 	if (rc || (rc = pci_check(m, seg, bus, dev, fn, off, width)))
 		return rc;
 	lanes(m, UCM_PCI, 0, ucm_pci_key(bus, dev, fn, off), width, &val, 1, 1);
+	ucm_observe(m, UCM_OBS_ACCESS);
 	return 0;
 }
 
@@ -1128,6 +1132,7 @@ int ucm_mmio_read(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *va
 				       "64-bit read over 32-bit counters (SKL Table 3-3: counters are 32-bit)");
 	}
 	lanes(m, UCM_MMIO, s, off, width, val, 0, 1);
+	ucm_observe(m, UCM_OBS_ACCESS);
 	return 0;
 }
 
@@ -1140,6 +1145,7 @@ int ucm_mmio_write(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t va
 	if (rc || (rc = mmio_decode(m, pa, width, &s, &off)))
 		return rc;
 	lanes(m, UCM_MMIO, s, off, width, &val, 1, 1);
+	ucm_observe(m, UCM_OBS_ACCESS);
 	return 0;
 }
 
@@ -1439,6 +1445,22 @@ void ucm_pmi_stats(const struct ucm_model *m, unsigned socket, unsigned core,
 uint64_t ucm_pmi_requests(const struct ucm_model *m, unsigned socket)
 {
 	return socket < m->nsockets ? m->sockets[socket].pmi_requests : 0;
+}
+
+void ucm_set_observer(struct ucm_model *m, ucm_obs_fn fn, void *ctx)
+{
+	m->obs_fn = fn;
+	m->obs_ctx = ctx;
+}
+
+int ucm_box_frozen(const struct ucm_model *m, int box)
+{
+	const struct ucm_box *b;
+
+	if (box < 0 || (unsigned)box >= m->nboxes)
+		return 0;
+	b = &m->boxes[box];
+	return b->frz_en && b->frozen;
 }
 
 int ucm_global_frozen(const struct ucm_model *m, unsigned socket)

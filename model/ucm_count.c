@@ -694,6 +694,7 @@ static void advance_span(struct ucm_model *m, uint64_t t)
 	while (m->now_ps < t) {
 		uint64_t stop = m->nheap && m->heap[0]->wrap_ps < t ? m->heap[0]->wrap_ps : t;
 		unsigned pmi_mask = 0; /* sockets with a PMI request, <= 32 */
+		int ovf = 0;           /* an overflow with OVF_EN: tell the observer */
 
 		set_time(m, stop);
 		if (!m->nheap || m->heap[0]->wrap_ps > stop)
@@ -705,10 +706,13 @@ static void advance_span(struct ucm_model *m, uint64_t t)
 			if (ctr_advance(m, c) && ovf_message(m, b, c->idx))
 				pmi_mask |= 1u << (b->socket & 31);
 			ucm_ctr_resched(m, c);
+			ovf = 1;
 		}
 		for (unsigned s = 0; s < m->nsockets; s++)
 			if (pmi_mask & (1u << (s & 31)))
 				deliver_pmi(m, s);
+		if (ovf)
+			ucm_observe(m, UCM_OBS_OVERFLOW);
 		if (m->stop_on_pmi && m->pmi_hit)
 			return;
 	}
@@ -730,6 +734,7 @@ int ucm_advance_to(struct ucm_model *m, uint64_t t)
 				if (rc)
 					return rc;
 				m->wl_next = next > m->now_ps ? next : m->now_ps + 1;
+				ucm_observe(m, UCM_OBS_INPUT);
 			}
 			if (m->wl_next < end)
 				end = m->wl_next;

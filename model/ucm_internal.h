@@ -162,6 +162,8 @@ struct ucm_model {
 	int stop_on_pmi, pmi_hit;
 	ucm_pmi_fn pmi_fn;
 	void *pmi_ctx;
+	ucm_obs_fn obs_fn;           /* ucm_set_observer */
+	void *obs_ctx;
 	/* strict mode */
 	int strict;
 	struct ucm_strict_rec *recs;
@@ -176,6 +178,13 @@ void ucm_strict_add(struct ucm_model *m, const struct ucm_reg *r, uint64_t value
 void ucm_reg_name(const struct ucm_reg *r, char *buf, size_t n);
 uint64_t ucm_reg_field(const struct ucm_reg *r, unsigned role);
 int ucm_global_enabled(const struct ucm_model *m, unsigned socket);
+
+/* Tell the observer, if any, that state may have changed (ucm_obs_point). */
+static inline void ucm_observe(struct ucm_model *m, unsigned point)
+{
+	if (m->obs_fn)
+		m->obs_fn(m->obs_ctx, m, point, m->now_ps);
+}
 
 /* ucm_count.c */
 void ucm_clocks_init(struct ucm_model *m);
