@@ -75,7 +75,7 @@ enum {
 	O_PCI_BUS, O_NODE_IDS, O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD,
 	O_BINARY, O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
 	O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG, O_SAMPLE, O_QPI_LINKS,
-	O_EVENT_FILE, O_VCD, O_END
+	O_EVENT_FILE, O_VCD, O_EXCEED, O_END
 };
 
 struct cli_opt {
@@ -166,7 +166,10 @@ static const struct cli_opt opts[] = {
 	{ O_HR, "hit-ratio", "R", C_GEN, "llc cstate",
 	  "llc: share of lookups that hit (default 0.9); cstate: share of a core's idle time in C3 "
 	  "(the rest C6)" },
-	{ O_LOOK, "lookups", "L", C_GEN, "llc", "llc: lookups per cycle per CBo (default 0.5)" },
+	{ O_LOOK, "lookups", "L", C_GEN, "llc", "llc: lookups per cycle per CBo (default 0.25)" },
+	{ O_EXCEED, "exceed-limits", NULL, C_GEN, NULL,
+	  "go beyond the part's physical limits (DRAM channels and transfer rate, QPI link rate, "
+	  "LLC lookups), up to what the model's events count: stress traces that want fast wraps" },
 	{ O_DUTY, "duty", "D", C_GEN, "burst cstate",
 	  "burst: share of time streaming (default 0.2); cstate: share of time a core is in C0" },
 	{ O_BURST, "burst-us", "US", C_GEN, "burst", "burst: length of a burst, 0.001 to 1e11 (default 10)" },
@@ -496,7 +499,7 @@ int cli_parse(int argc, char **argv, struct opts *o)
 	o->duration_s = 1.0;
 	o->seed = 1;
 	o->workload = "mixed";
-	o->gen = (struct uct_gen_opts){ NULL, 1.0, 10.0, 0.7, 0.9, 0.5, 0.2, 10000, 0, 1 };
+	o->gen = (struct uct_gen_opts){ NULL, 1.0, 10.0, 0.7, 0.9, 0.25, 0.2, 10000, 0, 1, 0 };
 	if (!lo[0].name) {
 		unsigned n = 0, k = 0;
 
@@ -762,6 +765,7 @@ int cli_parse(int argc, char **argv, struct opts *o)
 			break;
 		case O_REPORT: o->report = optarg; break;
 		case O_VCD: o->vcd = optarg; break;
+		case O_EXCEED: o->gen.exceed = 1; break;
 		case O_REPORT_JSON: o->report_json = optarg; break;
 		case O_RUN_LOG: o->run_log = 1; break;
 		}

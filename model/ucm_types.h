@@ -419,6 +419,31 @@ enum {
 	UCM_OVF_FREEZE = 2,
 };
 
+/* The physical limits of a part, per socket, each with its source: what the
+ * built-in workloads and trace generators feed stays within them unless
+ * asked otherwise (docs/platform-*.md, "Physical limits").  The PMON boxes
+ * may be more than the part uses (the v2's eight channel boxes feed four
+ * channels' worth of data): the limits are the part's. */
+struct ucm_limits {
+	uint8_t dram_channels;      /* memory channels a socket drives */
+	uint16_t dram_mts;          /* fastest supported transfer rate, MT/s (8 bytes each) */
+	const char *dram_type;      /* "DDR4-2133" */
+	const char *dram_cite;
+	double llc_lookups;         /* LLC lookups a CBo starts per uclk cycle */
+	const char *llc_cite;
+	uint8_t qpi_links;          /* QPI links a socket has (0: none); the model's
+				     * port count where it varies (ivt --qpi-links) */
+	uint16_t qpi_mts;           /* transfer rate, MT/s; 2 data bytes a transfer
+				     * each way (16 of 20 lanes carry data) */
+	const char *qpi_cite;
+};
+
+/* DRAM bytes a socket can move a second. */
+static inline double ucm_dram_peak_bps(const struct ucm_limits *l)
+{
+	return (double)l->dram_channels * l->dram_mts * 1e6 * 8;
+}
+
 struct ucm_platform {
 	const char *name;   /* "skl" */
 	const char *alias;  /* another name it is known by, or NULL */
@@ -452,6 +477,7 @@ struct ucm_platform {
 	uint8_t nperfpmus, nperfmon_units;
 	const struct ucm_perfpmu *perfpmus;
 	const struct ucm_perfmon_unit *perfmon_units;
+	const struct ucm_limits *limits;  /* NULL: none known */
 };
 
 #endif

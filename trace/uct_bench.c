@@ -232,7 +232,7 @@ static double decode_time(const char *path, uint64_t *nseg)
 
 static int gen_trace(const struct ucm_platform *p, const char *kind, double seconds)
 {
-	struct uct_gen_opts g = { kind, seconds, 10.0, 0.7, 0.9, 0.5, 0.2, 10000, 0, 1 };
+	struct uct_gen_opts g = { kind, seconds, 10.0, 0.7, 0.9, 0.25, 0.2, 10000, 0, 1, 0 };
 	struct uct_hdr h;
 	struct uct_writer *w;
 	char err[768];

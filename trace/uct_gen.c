@@ -445,6 +445,7 @@ struct mix {
 	uint64_t nseg;                 /* segments written */
 	uint64_t total;                /* the trace's length, reference cycles */
 	double seconds;
+	int exceed;                    /* uct_gen_opts.exceed */
 };
 
 static int same_inputs(const struct uct_seg *a, const struct uct_seg *b)
@@ -748,7 +749,7 @@ static int add_rows(struct mix *m, const struct grow *rows, unsigned nrows, cons
 				s->rate = rate;
 				s->socket = (uint8_t)so;
 				s->group = group_of(m, so, g->group, 0);
-				s->limit = lead->limit > 0 ? lead->limit : 1;
+				s->limit = lead->limit > 0 && !m->exceed ? lead->limit : 1;
 				s->why = lead->why ? lead->why : g->why;
 				for (unsigned k = 0; k < N(g->in) && g->in[k].sub; k++) {
 					const struct gin *gi = &g->in[k];
@@ -864,6 +865,36 @@ static int fail(struct mix *m, int rc)
 	return rc;
 }
 
+/* The part's DRAM bandwidth in 64-byte lines per reference cycle and
+ * socket, 0 where the platform gives none (or --exceed-limits). */
+static double dram_cap(const struct uct_hdr *h, int exceed)
+{
+	const struct ucm_limits *l = h->plat->limits;
+
+	if (exceed || !l || !l->dram_channels)
+		return 0;
+	return ucm_dram_peak_bps(l) / 64.0 / (double)hz_of(h, 0);
+}
+
+/* Lines per reference cycle and socket above the part's DRAM bandwidth:
+ * an error naming the limit and its source. */
+static int over_dram(const struct uct_hdr *h, int exceed, double lines, const char *what,
+		     char *err, size_t n)
+{
+	const struct ucm_limits *l = h->plat->limits;
+	double cap = dram_cap(h, exceed), hz = (double)hz_of(h, 0);
+	unsigned ns = h->sockets ? h->sockets : 1;
+
+	if (!cap || lines <= cap * (1 + 1e-9))
+		return 0;
+	snprintf(err, n,
+		 "%s: %.1f GB/s of DRAM traffic exceeds the %.1f GB/s that %u %s socket%s carr%s "
+		 "(%u channels of %s, 8 bytes a transfer; %s); --exceed-limits allows it",
+		 what, lines * 64 * hz * ns / 1e9, ucm_dram_peak_bps(l) * ns / 1e9, ns, h->plat->name,
+		 ns == 1 ? "" : "s", ns == 1 ? "ies" : "y", l->dram_channels, l->dram_type, l->dram_cite);
+	return -ERANGE;
+}
+
 int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct uct_writer *w,
 		 char *err, size_t n)
 {
@@ -876,7 +907,7 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	struct mix *m = calloc(1, sizeof(*m));
 	uint64_t hz = hz_of(h, 0), total, p = o->period ? o->period : 300000;
 	unsigned sockets = h->sockets ? h->sockets : 1;
-	double q[GQ_N] = { 0 }, lines, ratio;
+	double q[GQ_N] = { 0 }, lines, ratio, peak;
 	const char *why;
 	int rc = 0;
 
@@ -889,6 +920,7 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	m->rng = o->seed;
 	m->nsock = sockets;
 	m->seconds = o->seconds;
+	m->exceed = o->exceed;
 	if (!(o->seconds > 0) || o->seconds > 1e5) {
 		snprintf(err, n, "duration %.3f s outside (0, 1e5]", o->seconds);
 		return fail(m, -ERANGE);
@@ -916,6 +948,8 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		q[GQ_RD] = lines * rr;
 		q[GQ_WR] = lines * (1 - rr);
 		q[GQ_LINES] = lines;
+		if ((rc = over_dram(h, o->exceed, lines, "--bandwidth", err, n)))
+			return fail(m, rc);
 		if ((rc = add_rows(m, m->gp->stream, m->gp->nstream, q)))
 			return fail(m, rc);
 		if ((ratio = worst(m, &why)) > 1) {
@@ -928,6 +962,12 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		const struct ucm_boxtype *cbo = box(h, "cbo");
 		unsigned nc = cbo ? ninst(h, cbo) : 0;
 
+		if (look > 0 && h->plat->limits && !o->exceed && look > h->plat->limits->llc_lookups) {
+			snprintf(err, n, "--lookups %.3f exceeds the %.0f lookup a cycle a %s CBo starts (%s); "
+				 "--exceed-limits allows it up to the model's maximum",
+				 look, h->plat->limits->llc_lookups, h->plat->name, h->plat->limits->llc_cite);
+			return fail(m, -ERANGE);
+		}
 		if (!(hit >= 0 && hit <= 1) || !(look >= 0 && look <= 1)) {
 			snprintf(err, n, "hit ratio %.3f and lookups per cycle per CBo %.3f must be in 0..1",
 				 hit, look);
@@ -935,6 +975,10 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		}
 		q[GQ_HIT] = look * hit * nc;
 		q[GQ_MISS] = look * (1 - hit) * nc;
+		/* every miss reads a line from DRAM */
+		if ((rc = over_dram(h, o->exceed, q[GQ_MISS], "the misses of --lookups and --hit-ratio",
+				    err, n)))
+			return fail(m, rc);
 		if ((rc = add_rows(m, m->gp->llc, m->gp->nllc, q)))
 			return fail(m, rc);
 		if (worst(m, &why) > 1) {
@@ -956,8 +1000,13 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 			snprintf(err, n, "%s streams nothing to burst", h->plat->name);
 			return fail(m, -EINVAL);
 		}
+		/* the peak: what the tables let the streams carry, at most what
+		 * the part's DRAM does (unless --exceed-limits) */
+		peak = 1 / ratio;
+		if (dram_cap(h, o->exceed) && peak > dram_cap(h, o->exceed))
+			peak = dram_cap(h, o->exceed);
 		for (unsigned i = 0; i < m->n; i++)
-			m->s[i].rate *= o->duty / ratio;
+			m->s[i].rate *= o->duty * peak;
 		p = (uint64_t)((double)o->burst_ns * 1e-9 * (double)hz / (o->duty > 0 ? o->duty : 1));
 		if (!p)
 			p = 1;
@@ -977,8 +1026,16 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		if ((rc = add_rows(m, m->gp->qpi, m->gp->nqpi, q)))
 			return fail(m, rc);
 		if ((ratio = worst(m, &why)) > 1) {
-			snprintf(err, n, "%.3f GB/s over QPI with read share %.2f needs more than %s (max %.1f GB/s)",
-				 o->gbps, rr, why, o->gbps / ratio);
+			/* the tables' flit rate is the links': a flit each 4 transfers */
+			const struct ucm_limits *l = h->plat->limits;
+			const struct ucm_boxtype *qb = box(h, "qpi");
+			char links[512] = "";
+
+			if (l && l->qpi_mts && qb)
+				snprintf(links, sizeof(links), " of the %u QPI links a socket has at %.1f GT/s (%s)",
+					 ninst(h, qb), l->qpi_mts / 1000.0, l->qpi_cite);
+			snprintf(err, n, "%.3f GB/s over QPI with read share %.2f needs more than %s%s (max %.1f GB/s)",
+				 o->gbps, rr, why, links, o->gbps / ratio);
 			return fail(m, -ERANGE);
 		}
 	} else if (!strcmp(o->kind, "cstate")) {

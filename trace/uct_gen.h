@@ -30,6 +30,9 @@ struct uct_gen_opts {
 	uint64_t burst_ns;    /* burst: length of one burst */
 	uint64_t period;      /* slice length in cycles (0: 300000) */
 	uint64_t seed;        /* jitters slice lengths; same seed, same trace */
+	int exceed;           /* go beyond the part's physical limits (the platform's
+			       * ucm_limits and the tables' per-channel shares), up to
+			       * what the model's events can count */
 };
 
 /* The most slices a generated trace may have (its length over the slice

@@ -112,9 +112,25 @@ const struct uct_workload_def uct_wl_snbep_mixed = {
 	N(mixed), mixed
 };
 
+/* waiting on DRAM: reads outstanding in the TOR and the read queues, none
+ * new (the channels are busy with the bursts before) */
+static const struct uct_input stall[] = {
+	{ "cbo", -1, "TOR_OCCUPANCY.DRd_MISS", 12 },
+	{ "imc", -1, "RPQ_OCCUPANCY", 10 },
+	{ "imc", -1, "RPQ_CYCLES_NE", 1 },
+	CORES_BUSY,
+};
+
+/* A stream phase issues a CAS every dclk on every channel box, four times
+ * what a DDR3 channel carries (a BL8 burst holds its bus 4 dclk): the
+ * stalls between keep the average within the part's DRAM bandwidth
+ * (snbep_limits, docs/platform-snbep.md "Physical limits"): 4 channel boxes at 51.2 GB/s
+ * each for 2.7 of 12.7 us, 43.5 GB/s of the 51.2. */
 static const struct uct_phase streaming[] = {
-	{ "stream", 10000, N(stream), stream },
-	{ "writeback", 5000, N(writeback), writeback },
+	{ "stream", 2000, N(stream), stream },
+	{ "stall", 5000, N(stall), stall },
+	{ "writeback", 700, N(writeback), writeback },
+	{ "stall", 5000, N(stall), stall },
 };
 
 const struct uct_workload_def uct_wl_snbep_stream = {

@@ -717,6 +717,23 @@ static const struct ucm_perfmon_unit ivt_perfmon_units[] = {
 
 extern const struct ucm_machine ucm_mach_ivt; /* ucm_plat_ivt_mach.c */
 
+/* What the part can carry (docs/platform-ivt.md, "Physical limits"):
+ * eight channel PMON boxes, four channels' worth of data. */
+static const struct ucm_limits ivt_limits = {
+	.dram_channels = 4,
+	.dram_mts = 1866,
+	.dram_type = "DDR3-1866",
+	.dram_cite = "Xeon E5-2600 v2 datasheet, Vol. 1 (329187): four DDR3 channels a socket, "
+		     "up to 1866 MT/s (the E5-2697 v2 of V18)",
+	.llc_lookups = 1,
+	.llc_cite = "as the E5-2600 (uncore guide 2.3.5): LLC_LOOKUP's maximum increment is 1 a "
+		    "cycle on each CBo",
+	.qpi_links = 2,
+	.qpi_mts = 8000,
+	.qpi_cite = "Xeon E5-2600 v2 datasheet, Vol. 1 (329187): QPI 1.1 at up to 8.0 GT/s; a flit "
+		    "each 4 transfers, 8 data bytes a data flit (uncore guide 2.7)",
+};
+
 const struct ucm_platform ucm_plat_ivt = {
 	.name = "ivt",
 	.alias = "ivybridge-ep",
@@ -753,6 +770,7 @@ const struct ucm_platform ucm_plat_ivt = {
 	.nperfmon_units = ARRAY_LEN(ivt_perfmon_units),
 	.perfpmus = ivt_perfpmus,
 	.perfmon_units = ivt_perfmon_units,
+	.limits = &ivt_limits,
 	/* an overflow message is sent on a status bit's rise, and freezes
 	 * the socket (2.7.2.1, 2.1.4; V1) */
 	.ovf_flags = UCM_OVF_EDGE | UCM_OVF_FREEZE,

@@ -355,6 +355,18 @@ static const struct ucm_perfmon_unit skl_perfmon_units[] = {
 
 extern const struct ucm_machine ucm_mach_skl; /* ucm_plat_skl_mach.c */
 
+/* What the part can carry (docs/platform-skl.md, "Physical limits"). */
+static const struct ucm_limits skl_limits = {
+	.dram_channels = 2,
+	.dram_mts = 2133,
+	.dram_type = "DDR4-2133",
+	.dram_cite = "6th Generation Intel Core Processor Families Datasheet, Vol. 1 (332687), "
+		     "System Memory Interface: two channels, DDR4 up to 2133 MT/s",
+	.llc_lookups = 1,
+	.llc_cite = "one lookup a uclk cycle per CBo slice: CACHE_LOOKUP's maximum increment of 1 "
+		    "(SKL Table 3-1 as modelled; docs/platform-skl.md, \"Physical limits\")",
+};
+
 const struct ucm_platform ucm_plat_skl = {
 	.name = "skl",
 	.title = "6th Generation Intel Core (Skylake client)",
@@ -388,4 +400,5 @@ const struct ucm_platform ucm_plat_skl = {
 	.nperfmon_units = ARRAY_LEN(skl_perfmon_units),
 	.perfpmus = skl_perfpmus,
 	.perfmon_units = skl_perfmon_units,
+	.limits = &skl_limits,
 };

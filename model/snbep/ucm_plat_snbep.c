@@ -614,6 +614,22 @@ static const struct ucm_perfmon_unit snbep_perfmon_units[] = {
 
 extern const struct ucm_machine ucm_mach_snbep; /* ucm_plat_snbep_mach.c */
 
+/* What the part can carry (docs/platform-snbep.md, "Physical limits"). */
+static const struct ucm_limits snbep_limits = {
+	.dram_channels = 4,
+	.dram_mts = 1600,
+	.dram_type = "DDR3-1600",
+	.dram_cite = "Xeon E5-2600 uncore guide 2.5.2: up to four independent DDR3 channels, "
+		     "DDR3 frequencies up to 1600 GT/s",
+	.llc_lookups = 1,
+	.llc_cite = "Xeon E5-2600 uncore guide 2.3.5 (CBo events by code): LLC_LOOKUP's maximum "
+		    "increment is 1 a cycle on each CBo",
+	.qpi_links = 2,
+	.qpi_mts = 8000,
+	.qpi_cite = "Xeon E5-2600 uncore guide 2.7 (QPI_RATE up to 8 GT/s on the E5-2600; a flit "
+		    "each 4 transfers, 8 data bytes a data flit, RxL_FLITS_G0)",
+};
+
 const struct ucm_platform ucm_plat_snbep = {
 	.name = "snbep",
 	.title = "Intel Xeon E5-2600 (Sandy Bridge-EP)",
@@ -649,4 +665,5 @@ const struct ucm_platform ucm_plat_snbep = {
 	.nperfmon_units = ARRAY_LEN(snbep_perfmon_units),
 	.perfpmus = snbep_perfpmus,
 	.perfmon_units = snbep_perfmon_units,
+	.limits = &snbep_limits,
 };
