@@ -61,77 +61,125 @@
 static struct ucm_model *M;
 static struct ucb *inner;
 
-/* The model's registers as address ranges, built once per input (looking
- * each one up with ucm_reginfo on every access would dominate the run). */
-static struct range {
+/* The model's registers as address ranges, sorted by space and start, and
+ * the CBo probe address: what the tables give one configuration (platform,
+ * CBo count, sockets), derived once and kept (looking each register up
+ * with ucm_reginfo on every access, or per input, would dominate the run). */
+struct range {
 	unsigned space;
 	uint64_t lo, hi; /* [lo, hi) */
-} regs[MAXREGS];
-static size_t nregs;
-static uint32_t probe_msr; /* CTL0 of the first absent CBo, 0: none */
+	uint64_t reach;  /* the largest hi of this and the ranges before it in its space */
+};
+struct regmap {
+	const struct ucm_platform *p;
+	unsigned ninst, sockets;
+	size_t n;
+	struct range r[MAXREGS];
+	uint32_t probe_msr; /* CTL0 of the first absent CBo, 0: none */
+};
+static const struct regmap *RM;
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	if (x->space != y->space)
+		return x->space < y->space ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
 
 static void index_regs(void)
 {
+	static struct regmap *cache[128];
+	static unsigned ncache;
 	const struct ucm_platform *p = ucm_platform_of(M);
 	const struct ucm_boxtype *bt = p->counted;
+	unsigned ninst = ucm_ninst(M, bt), sockets = ucm_nsockets(M);
 	int counted_by_reg = 0;
+	struct regmap *rm;
 
-	nregs = ucm_nregs(M);
-	if (nregs > MAXREGS)
-		FZ_FAIL("%zu registers: raise MAXREGS", nregs);
-	for (size_t i = 0; i < nregs; i++) {
+	for (unsigned k = 0; k < ncache; k++)
+		if (cache[k]->p == p && cache[k]->ninst == ninst && cache[k]->sockets == sockets) {
+			RM = cache[k];
+			return;
+		}
+	if (ncache == sizeof(cache) / sizeof(cache[0]) || !(rm = calloc(1, sizeof(*rm))))
+		FZ_FAIL("more configurations than the register map cache holds");
+	rm->p = p;
+	rm->ninst = ninst;
+	rm->sockets = sockets;
+	rm->n = ucm_nregs(M);
+	if (rm->n > MAXREGS)
+		FZ_FAIL("%zu registers: raise MAXREGS", rm->n);
+	for (size_t i = 0; i < rm->n; i++) {
 		struct ucm_reginfo ri;
 
 		ucm_reginfo(M, i, &ri);
-		regs[i].space = ri.space;
-		regs[i].lo = ri.addr;
-		regs[i].hi = ri.addr + (ri.space == UCM_MSR ? 1 : ri.width / 8);
+		rm->r[i].space = ri.space;
+		rm->r[i].lo = ri.addr;
+		rm->r[i].hi = ri.addr + (ri.space == UCM_MSR ? 1 : ri.width / 8);
 		counted_by_reg |= ri.kind == UCM_K_NBOXES;
 	}
+	qsort(rm->r, rm->n, sizeof(rm->r[0]), cmp_range);
+	for (size_t i = 0; i < rm->n; i++)
+		rm->r[i].reach = i && rm->r[i - 1].space == rm->r[i].space && rm->r[i - 1].reach > rm->r[i].hi
+					 ? rm->r[i - 1].reach
+					 : rm->r[i].hi;
 	/* only where no register reports the count (skl's CBO_CONFIG does:
 	 * there a read of an absent CBo stays a failure) */
-	probe_msr = 0;
 	if (bt && bt->space == UCM_MSR && !counted_by_reg) {
 		const struct ucm_regdef *ctl = ucm_regdef_find(bt, UCM_K_CTL, 0);
 
 		for (unsigned i = 0; ctl && i < p->nboxes; i++)
-			if (p->boxes[i].type == bt && p->boxes[i].inst == ucm_ninst(M, bt))
-				probe_msr = (uint32_t)(p->boxes[i].base + ctl->off);
+			if (p->boxes[i].type == bt && p->boxes[i].inst == ninst)
+				rm->probe_msr = (uint32_t)(p->boxes[i].base + ctl->off);
 	}
+	cache[ncache++] = rm;
+	RM = rm;
 }
 
-static int on_register(unsigned space, uint64_t key, unsigned width)
+/* Some register overlaps [key, key + width): of the ranges of the space
+ * starting below its end, one reaches past key. */
+FZ_NO_COVERAGE static int on_register(unsigned space, uint64_t key, unsigned width)
 {
-	for (size_t i = 0; i < nregs; i++)
-		if (regs[i].space == space && key < regs[i].hi && key + width > regs[i].lo)
-			return 1;
-	return 0;
+	size_t lo = 0, hi = RM->n;
+
+	while (lo < hi) { /* first range at or after (space, key + width) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct range *r = &RM->r[mid];
+
+		if (r->space < space || (r->space == space && r->lo < key + width))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && RM->r[lo - 1].space == space && key < RM->r[lo - 1].reach;
 }
 
 /* Some register covers [key, key + width) in this space. */
-static void check_access(unsigned space, uint64_t key, unsigned width, const char *what)
+FZ_NO_COVERAGE static void check_access(unsigned space, uint64_t key, unsigned width, const char *what)
 {
 	if (!on_register(space, key, width))
 		FZ_FAIL("the driver touched %s 0x%llx, outside the platform's registers", what,
 			(unsigned long long)key);
 }
 
-static int c_msr_read(struct ucb *b, unsigned cpu, uint32_t a, uint64_t *v)
+FZ_NO_COVERAGE static int c_msr_read(struct ucb *b, unsigned cpu, uint32_t a, uint64_t *v)
 {
 	(void)b;
-	if (!probe_msr || a != probe_msr) /* not the CBo probe */
+	if (!RM->probe_msr || a != RM->probe_msr) /* not the CBo probe */
 		check_access(UCM_MSR, a, 1, "MSR");
 	return ucb_msr_read(inner, cpu, a, v);
 }
 
-static int c_msr_write(struct ucb *b, unsigned cpu, uint32_t a, uint64_t v)
+FZ_NO_COVERAGE static int c_msr_write(struct ucb *b, unsigned cpu, uint32_t a, uint64_t v)
 {
 	(void)b;
 	check_access(UCM_MSR, a, 1, "MSR");
 	return ucb_msr_write(inner, cpu, a, v);
 }
 
-static int c_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t *v)
+FZ_NO_COVERAGE static int c_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t *v)
 {
 	(void)b;
 	if (off + w > 4) /* past the vendor and device ID: a register access */
@@ -139,7 +187,7 @@ static int c_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsi
 	return ucb_pci_read(inner, d, off, w, v);
 }
 
-static int c_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t v)
+FZ_NO_COVERAGE static int c_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t v)
 {
 	(void)b;
 	check_access(UCM_PCI, ucm_pci_key(d->bus, d->dev, d->fn, off), w, "PCI config");
@@ -154,14 +202,14 @@ static uint64_t bar(void)
 	return v & ucm_platform_of(M)->bar_mask;
 }
 
-static int c_mmio_read(struct ucb *b, uint64_t pa, unsigned w, uint64_t *v)
+FZ_NO_COVERAGE static int c_mmio_read(struct ucb *b, uint64_t pa, unsigned w, uint64_t *v)
 {
 	(void)b;
 	check_access(UCM_MMIO, pa - bar(), w, "MMIO");
 	return ucb_mmio_read(inner, pa, w, v);
 }
 
-static int c_mmio_write(struct ucb *b, uint64_t pa, unsigned w, uint64_t v)
+FZ_NO_COVERAGE static int c_mmio_write(struct ucb *b, uint64_t pa, unsigned w, uint64_t v)
 {
 	(void)b;
 	check_access(UCM_MMIO, pa - bar(), w, "MMIO");

@@ -24,7 +24,11 @@
  * a table event) were added later: on a one-socket one-clock platform (skl)
  * opcode bytes below 250 decode as before (byte % 10) and only 250-255 give
  * the new kinds, so the committed skl corpus keeps its meaning; elsewhere
- * the opcode is byte % 14.
+ * the opcode is byte % 14.  Simulated time is bounded per input
+ * (TIME_CYCLES): time operations past it run as far as it.
+ *
+ * Speed (docs/fuzzing.md): what the tables give a configuration is derived
+ * once (struct shape); every register is read once per operation, by index.
  */
 #include <string.h>
 
@@ -34,60 +38,78 @@
 
 #define NOPS 14
 
+/* What the tables give one configuration (platform, CBo count, sockets):
+ * the registers and boxes of the model and the reference and how they map.
+ * The same for every input of that configuration: derived once, kept. */
+struct shape {
+	const struct ucm_platform *p;
+	unsigned ninst, sockets;       /* the configuration it is for */
+	size_t nregs;
+	int map[REF_MAXREGS];          /* model register i -> ref register */
+	int ctlof[REF_MAXREGS];        /* model counter register -> its control, -1 */
+	struct ucm_reginfo ri[REF_MAXREGS];
+	const struct ucm_field *vf[REF_MAXREGS]; /* a counter's value field, else NULL */
+	uint64_t vmax[REF_MAXREGS];    /* its largest value, 2^width - 1 */
+	size_t npci;
+	size_t pci[REF_MAXREGS];       /* model indexes of the PCI registers */
+	int bar;                       /* socket 0's BAR register, -1 none */
+	unsigned nboxes;
+	int boxmap[REF_MAXBOX];        /* model box -> ref box */
+	int filt[REF_MAXBOX][UCM_MAXFILT]; /* model box, filter .idx -> model register index, -1 */
+	int boxof[REF_MAXREGS];        /* model register -> model box */
+};
+
 struct rig {
 	struct ucm_model *m;
-	struct ref_model ref;
+	struct ref_model *ref;         /* 6 MB: kept apart, never cleared whole */
+	const struct shape *sh;
 	const struct ucm_platform *p;
 	int legacy;                    /* one socket, one clock: original encoding */
 	unsigned nsockets, ncpus;      /* sockets, cpus per socket */
 	int gfrozen[REF_MAXSOCK];      /* sockets globally frozen before time passes */
 	size_t nregs;
-	int map[REF_MAXREGS];          /* model register i -> ref register */
-	int ctlof[REF_MAXREGS];        /* model counter register -> its control, -1 */
-	struct ucm_reginfo ri[REF_MAXREGS];
-	size_t npci;
-	size_t pci[REF_MAXREGS];       /* model indexes of the PCI registers */
 	unsigned nboxes;
-	int boxmap[REF_MAXBOX];        /* model box -> ref box */
-	int filt[REF_MAXBOX][UCM_MAXFILT]; /* model box, filter .idx -> model register index, -1 */
-	int boxof[REF_MAXREGS];        /* model register -> model box */
+	uint64_t t_end;                /* the simulated time the input may reach (TIME_CYCLES) */
 	uint64_t cur[REF_MAXREGS];     /* every register as the last compare read it */
 };
 
-static uint64_t peek(struct rig *g, size_t i)
+/* The simulated time one input may demand: TIME_CYCLES cycles of clock 0
+ * (at the frequency the input chose).  The reference walks every clock
+ * edge, so this bounds what an input costs; time operations past it run
+ * as far as it (often not at all).  Enough for every counter preloaded
+ * near its wrap (operation 9: at most 4096 below it) to overflow. */
+#define TIME_CYCLES 4096u
+
+FZ_NO_COVERAGE static uint64_t peek(struct rig *g, size_t i)
 {
 	uint64_t v = 0;
 
-	if (ucm_peek(g->m, g->ri[i].space, g->ri[i].socket, g->ri[i].addr, &v))
-		FZ_FAIL("peek of %s (socket %u) failed: %s", g->ri[i].name, g->ri[i].socket,
+	if (ucm_peek_index(g->m, i, &v))
+		FZ_FAIL("peek of %s (socket %u) failed: %s", g->sh->ri[i].name, g->sh->ri[i].socket,
 			ucm_error(g->m));
 	return v;
 }
 
-static void compare(struct rig *g, const char *after)
+FZ_NO_COVERAGE static void compare(struct rig *g, const char *after)
 {
 	for (size_t i = 0; i < g->nregs; i++) {
-		uint64_t v = peek(g, i), rv = ref_peek(&g->ref, (unsigned)g->map[i]);
+		uint64_t v = peek(g, i), rv = ref_peek(g->ref, (unsigned)g->sh->map[i]);
 
 		g->cur[i] = v;
 		if (v != rv)
 			FZ_FAIL("after %s: %s (socket %u) model 0x%llx, reference 0x%llx", after,
-				g->ri[i].name, g->ri[i].socket, (unsigned long long)v,
+				g->sh->ri[i].name, g->sh->ri[i].socket, (unsigned long long)v,
 				(unsigned long long)rv);
-		if (v & (g->ri[i].rsvd_mask | g->ri[i].wo_mask))
-			FZ_FAIL("after %s: %s reads reserved/write-only bits 0x%llx", after, g->ri[i].name,
-				(unsigned long long)(v & (g->ri[i].rsvd_mask | g->ri[i].wo_mask)));
-		if (g->ri[i].kind == UCM_K_CTR) {
-			const struct ucm_field *vf = ucm_layout_field(g->ri[i].layout, UCM_R_VALUE);
-
-			if (vf && ucm_field_get(vf, v) > (ucm_field_mask(vf) >> vf->lo))
-				FZ_FAIL("after %s: %s at or above 2^width", after, g->ri[i].name);
-		}
+		if (v & (g->sh->ri[i].rsvd_mask | g->sh->ri[i].wo_mask))
+			FZ_FAIL("after %s: %s reads reserved/write-only bits 0x%llx", after, g->sh->ri[i].name,
+				(unsigned long long)(v & (g->sh->ri[i].rsvd_mask | g->sh->ri[i].wo_mask)));
+		if (g->sh->vf[i] && ucm_field_get(g->sh->vf[i], v) > g->sh->vmax[i])
+			FZ_FAIL("after %s: %s at or above 2^width", after, g->sh->ri[i].name);
 	}
 	for (unsigned s = 0; s < g->nsockets; s++) {
-		const struct ref_socket *rs = &g->ref.sock[s];
+		const struct ref_socket *rs = &g->ref->sock[s];
 
-		for (unsigned c = 0; c < g->ref.ncores; c++) {
+		for (unsigned c = 0; c < g->ref->ncores; c++) {
 			struct ucm_pmi_stats st;
 
 			ucm_pmi_stats(g->m, s, c, &st);
@@ -105,43 +127,51 @@ static void compare(struct rig *g, const char *after)
 				(unsigned long long)rs->pmi_requests);
 	}
 	for (unsigned d = 0; d < g->p->nclocks; d++)
-		if (ucm_cycles(g->m, d) != g->ref.cycles[d])
+		if (ucm_cycles(g->m, d) != g->ref->cycles[d])
 			FZ_FAIL("after %s: %s cycles model %llu, reference %llu", after, g->p->clocks[d].name,
-				(unsigned long long)ucm_cycles(g->m, d), (unsigned long long)g->ref.cycles[d]);
-	if (ucm_now_ps(g->m) != g->ref.now_ps)
+				(unsigned long long)ucm_cycles(g->m, d), (unsigned long long)g->ref->cycles[d]);
+	if (ucm_now_ps(g->m) != g->ref->now_ps)
 		FZ_FAIL("after %s: time model %llu ps, reference %llu ps", after,
-			(unsigned long long)ucm_now_ps(g->m), (unsigned long long)g->ref.now_ps);
+			(unsigned long long)ucm_now_ps(g->m), (unsigned long long)g->ref->now_ps);
 }
 
 /* Base of the MMIO window (socket 0; only one-socket platforms have one). */
 static uint64_t bar_base(struct rig *g)
 {
-	for (size_t i = 0; i < g->nregs; i++)
-		if (g->ri[i].kind == UCM_K_BAR && g->ri[i].socket == 0)
-			return peek(g, i) & g->p->bar_mask;
-	return 0;
+	return g->sh->bar >= 0 ? peek(g, (size_t)g->sh->bar) & g->p->bar_mask : 0;
 }
 
-static void snapshot(struct rig *g, uint64_t *v)
+FZ_NO_COVERAGE static void snapshot(struct rig *g, uint64_t *v)
 {
 	for (size_t i = 0; i < g->nregs; i++)
 		v[i] = peek(g, i);
 }
 
-/* After a write: RO bits unchanged, W1C bits never set by software. */
-static void check_write(struct rig *g, const uint64_t *before)
+/* After a write: RO bits unchanged, W1C bits never set by software; now:
+ * every register as it reads after the write. */
+FZ_NO_COVERAGE static void check_write_vals(struct rig *g, const uint64_t *before, const uint64_t *now)
 {
 	for (size_t i = 0; i < g->nregs; i++) {
-		uint64_t now = peek(g, i);
-
-		if ((now ^ before[i]) & g->ri[i].ro_mask)
-			FZ_FAIL("write changed read-only bits of %s: 0x%llx -> 0x%llx", g->ri[i].name,
-				(unsigned long long)before[i], (unsigned long long)now);
-		if (now & ~before[i] & g->ri[i].w1c_mask)
-			FZ_FAIL("write set W1C bits of %s: 0x%llx -> 0x%llx", g->ri[i].name,
-				(unsigned long long)before[i], (unsigned long long)now);
+		if ((now[i] ^ before[i]) & g->sh->ri[i].ro_mask)
+			FZ_FAIL("write changed read-only bits of %s: 0x%llx -> 0x%llx", g->sh->ri[i].name,
+				(unsigned long long)before[i], (unsigned long long)now[i]);
+		if (now[i] & ~before[i] & g->sh->ri[i].w1c_mask)
+			FZ_FAIL("write set W1C bits of %s: 0x%llx -> 0x%llx", g->sh->ri[i].name,
+				(unsigned long long)before[i], (unsigned long long)now[i]);
 	}
 }
+
+static void check_write(struct rig *g, const uint64_t *before)
+{
+	static uint64_t now[REF_MAXREGS];
+
+	snapshot(g, now);
+	check_write_vals(g, before, now);
+}
+
+/* An operation that ends with a write: check_write_vals runs on what the
+ * compare after it reads, instead of reading every register once more. */
+static int wrote;
 
 static int same_rc(int a, int b)
 {
@@ -168,26 +198,26 @@ static unsigned pci_fn(const struct ucm_reginfo *ri) { return (unsigned)(ri->add
 
 static void reg_write(struct rig *g, size_t i, uint64_t v)
 {
-	const struct ucm_reginfo *ri = &g->ri[i];
+	const struct ucm_reginfo *ri = &g->sh->ri[i];
 	unsigned w = ri->width / 8, cpu = ri->socket * g->ncpus;
 	int a = 0, b = 0;
 
 	switch (ri->space) {
 	case UCM_MSR:
 		a = ucm_msr_write(g->m, cpu, (uint32_t)ri->addr, v);
-		b = ref_msr_write(&g->ref, cpu, (uint32_t)ri->addr, v);
+		b = ref_msr_write(g->ref, cpu, (uint32_t)ri->addr, v);
 		break;
 	case UCM_PCI:
 		a = ucm_pci_write(g->m, 0, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
 				  w, v);
-		b = ref_pci_write(&g->ref, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
+		b = ref_pci_write(g->ref, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
 				  w, v);
 		break;
 	default: {
 		uint64_t base = bar_base(g);
 
 		a = ucm_mmio_write(g->m, base + ri->addr, w, v);
-		b = ref_mmio_write(&g->ref, base + ri->addr, w, v);
+		b = ref_mmio_write(g->ref, base + ri->addr, w, v);
 	}
 	}
 	if (!same_rc(a, b))
@@ -196,7 +226,7 @@ static void reg_write(struct rig *g, size_t i, uint64_t v)
 
 static void reg_read(struct rig *g, size_t i)
 {
-	const struct ucm_reginfo *ri = &g->ri[i];
+	const struct ucm_reginfo *ri = &g->sh->ri[i];
 	unsigned w = ri->width / 8, cpu = ri->socket * g->ncpus;
 	uint64_t va = 0, vb = 0;
 	int a = 0, b = 0;
@@ -204,19 +234,19 @@ static void reg_read(struct rig *g, size_t i)
 	switch (ri->space) {
 	case UCM_MSR:
 		a = ucm_msr_read(g->m, cpu, (uint32_t)ri->addr, &va);
-		b = ref_msr_read(&g->ref, cpu, (uint32_t)ri->addr, &vb);
+		b = ref_msr_read(g->ref, cpu, (uint32_t)ri->addr, &vb);
 		break;
 	case UCM_PCI:
 		a = ucm_pci_read(g->m, 0, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
 				 w, &va);
-		b = ref_pci_read(&g->ref, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
+		b = ref_pci_read(g->ref, pci_bus(ri), pci_dev(ri), pci_fn(ri), (unsigned)ri->addr & 0xFFF,
 				 w, &vb);
 		break;
 	default: {
 		uint64_t base = bar_base(g);
 
 		a = ucm_mmio_read(g->m, base + ri->addr, w, &va);
-		b = ref_mmio_read(&g->ref, base + ri->addr, w, &vb);
+		b = ref_mmio_read(g->ref, base + ri->addr, w, &vb);
 	}
 	}
 	if (!same_rc(a, b) || (!a && va != vb))
@@ -225,7 +255,7 @@ static void reg_read(struct rig *g, size_t i)
 }
 
 /* A raw PCI config access, compared. */
-static void pci_access(struct rig *g, const uint64_t *before, unsigned bus, unsigned dev,
+static void pci_access(struct rig *g, unsigned bus, unsigned dev,
 		       unsigned fn, unsigned off, unsigned w, uint64_t v, int write)
 {
 	uint64_t va = 0, vb = 0;
@@ -233,11 +263,11 @@ static void pci_access(struct rig *g, const uint64_t *before, unsigned bus, unsi
 
 	if (write) {
 		a = ucm_pci_write(g->m, 0, bus, dev, fn, off, w, v);
-		b = ref_pci_write(&g->ref, bus, dev, fn, off, w, v);
-		check_write(g, before);
+		b = ref_pci_write(g->ref, bus, dev, fn, off, w, v);
+		wrote = 1;
 	} else {
 		a = ucm_pci_read(g->m, 0, bus, dev, fn, off, w, &va);
-		b = ref_pci_read(&g->ref, bus, dev, fn, off, w, &vb);
+		b = ref_pci_read(g->ref, bus, dev, fn, off, w, &vb);
 	}
 	if (!same_rc(a, b) || (!a && va != vb))
 		FZ_FAIL("PCI %02x:%02x.%x+0x%x/%u %s: model %d 0x%llx, reference %d 0x%llx", bus, dev, fn,
@@ -257,14 +287,80 @@ static uint64_t pick_hz(const struct ucm_clockdef *c, unsigned k)
 	}
 }
 
+/* The shape of the model just built for this input: from the cache, or
+ * derived (and checked against the reference) and kept. */
+static const struct shape *shape_of(struct rig *g, unsigned ninst, unsigned sockets)
+{
+	static struct shape *cache[128];
+	static unsigned ncache;
+	struct shape *sh;
+
+	for (unsigned k = 0; k < ncache; k++)
+		if (cache[k]->p == g->p && cache[k]->ninst == ninst && cache[k]->sockets == sockets)
+			return cache[k];
+	if (ncache == sizeof(cache) / sizeof(cache[0]) || !(sh = calloc(1, sizeof(*sh))))
+		FZ_FAIL("more configurations than the shape cache holds");
+	sh->p = g->p;
+	sh->ninst = ninst;
+	sh->sockets = sockets;
+	sh->nregs = g->nregs;
+	sh->bar = -1;
+	for (size_t i = 0; i < g->nregs; i++) {
+		ucm_reginfo(g->m, i, &sh->ri[i]);
+		sh->map[i] = ref_find(g->ref, sh->ri[i].space, sh->ri[i].socket, sh->ri[i].addr);
+		if (sh->map[i] < 0)
+			FZ_FAIL("%s (socket %u) missing from the reference", sh->ri[i].name, sh->ri[i].socket);
+		if (sh->ri[i].space == UCM_PCI)
+			sh->pci[sh->npci++] = i;
+		if (sh->ri[i].kind == UCM_K_BAR && sh->ri[i].socket == 0 && sh->bar < 0)
+			sh->bar = (int)i;
+		if (sh->ri[i].kind == UCM_K_CTR && (sh->vf[i] = ucm_layout_field(sh->ri[i].layout, UCM_R_VALUE)))
+			sh->vmax[i] = ucm_field_mask(sh->vf[i]) >> sh->vf[i]->lo;
+	}
+	for (size_t i = 0; i < g->nregs; i++) {
+		sh->ctlof[i] = -1;
+		for (size_t k = 0; sh->ri[i].kind == UCM_K_CTR && k < g->nregs; k++)
+			if (sh->ri[k].kind == UCM_K_CTL && sh->ri[k].box == sh->ri[i].box &&
+			    sh->ri[k].socket == sh->ri[i].socket && sh->ri[k].idx == sh->ri[i].idx)
+				sh->ctlof[i] = (int)k;
+	}
+	sh->nboxes = g->nboxes;
+	for (unsigned b = 0; b < g->nboxes; b++) {
+		const struct ucm_boxinst *bi = ucm_box_def(g->m, (int)b);
+		unsigned s = ucm_box_socket(g->m, (int)b);
+
+		sh->boxmap[b] = ref_box_find(g->ref, s, bi->type->name, bi->inst);
+		if (sh->boxmap[b] < 0 || g->ref->boxes[sh->boxmap[b]].nsub != ucm_subev_count(bi->type))
+			FZ_FAIL("box %s%u (socket %u) missing from the reference", bi->type->name, bi->inst, s);
+		for (unsigned k = 0; k < UCM_MAXFILT; k++)
+			sh->filt[b][k] = -1;
+		for (size_t i = 0; i < g->nregs; i++) {
+			if (sh->ri[i].box != bi || sh->ri[i].socket != s)
+				continue;
+			sh->boxof[i] = (int)b;
+			if (sh->ri[i].kind == UCM_K_FILTER) {
+				if (sh->ri[i].idx >= UCM_MAXFILT || sh->filt[b][sh->ri[i].idx] >= 0)
+					FZ_FAIL("%s: filter index %u out of range or taken twice", sh->ri[i].name,
+						sh->ri[i].idx);
+				sh->filt[b][sh->ri[i].idx] = (int)i;
+			}
+		}
+	}
+	cache[ncache++] = sh;
+	return sh;
+}
+
 static int setup(struct rig *g, struct fz *f)
 {
 	size_t np;
 	const struct ucm_platform *const *all = ucm_platforms(&np);
 	struct ucm_config cfg;
-	unsigned ninst[UCM_MAXBT];
+	unsigned ninst[UCM_MAXBT], counted = 0;
+	static struct ref_model ref;
 
-	memset(g, 0, sizeof(*g));
+	g->m = NULL;
+	g->ref = &ref;
+	memset(g->gfrozen, 0, sizeof(g->gfrozen));
 	g->p = all[fz_u8(f) % np];
 	g->legacy = g->p->max_sockets <= 1 && g->p->nclocks <= 1;
 	ucm_config_init(&cfg, g->p);
@@ -275,7 +371,7 @@ static int setup(struct rig *g, struct fz *f)
 		const struct ucm_boxtype *bt = g->p->counted;
 		unsigned span = bt->ninst_max - bt->ninst_min + 1u;
 
-		ninst[ucm_boxtype_index(g->p, bt)] = bt->ninst_min + fz_u8(f) % span;
+		counted = ninst[ucm_boxtype_index(g->p, bt)] = bt->ninst_min + fz_u8(f) % span;
 	}
 	memcpy(cfg.ninst, ninst, sizeof(ninst));
 	if (!g->legacy) {
@@ -289,59 +385,26 @@ static int setup(struct rig *g, struct fz *f)
 	}
 	if (ucm_create(&cfg, &g->m))
 		FZ_FAIL("model: %s", g->m ? ucm_error(g->m) : "no memory");
-	if (ref_init(&g->ref, g->p, ninst, cfg.sockets, cfg.clock_hz, cfg.pci_bus, cfg.node_id))
+	if (ref_init(g->ref, g->p, ninst, cfg.sockets, cfg.clock_hz, cfg.pci_bus, cfg.node_id))
 		FZ_FAIL("%s exceeds the reference model's limits", g->p->name);
 	g->nsockets = ucm_nsockets(g->m);
 	g->ncpus = ucm_cpus_per_socket(g->m);
-	if (g->nsockets != g->ref.nsockets || g->ncpus != g->ref.ncores)
+	if (g->nsockets != g->ref->nsockets || g->ncpus != g->ref->ncores)
 		FZ_FAIL("model has %u sockets of %u cpus, reference %u of %u", g->nsockets, g->ncpus,
-			g->ref.nsockets, g->ref.ncores);
+			g->ref->nsockets, g->ref->ncores);
 	for (unsigned d = 0; d < g->p->nclocks; d++)
-		if (ucm_clock_hz(g->m, d) != g->ref.hz[d])
+		if (ucm_clock_hz(g->m, d) != g->ref->hz[d])
 			FZ_FAIL("clock %u: model %llu Hz, reference %llu Hz", d,
-				(unsigned long long)ucm_clock_hz(g->m, d), (unsigned long long)g->ref.hz[d]);
+				(unsigned long long)ucm_clock_hz(g->m, d), (unsigned long long)g->ref->hz[d]);
 	g->nregs = ucm_nregs(g->m);
-	if (g->nregs != g->ref.nregs || g->nregs > REF_MAXREGS)
-		FZ_FAIL("model has %zu registers, reference %u", g->nregs, g->ref.nregs);
-	for (size_t i = 0; i < g->nregs; i++) {
-		ucm_reginfo(g->m, i, &g->ri[i]);
-		g->map[i] = ref_find(&g->ref, g->ri[i].space, g->ri[i].socket, g->ri[i].addr);
-		if (g->map[i] < 0)
-			FZ_FAIL("%s (socket %u) missing from the reference", g->ri[i].name, g->ri[i].socket);
-		if (g->ri[i].space == UCM_PCI)
-			g->pci[g->npci++] = i;
-	}
-	for (size_t i = 0; i < g->nregs; i++) {
-		g->ctlof[i] = -1;
-		for (size_t k = 0; g->ri[i].kind == UCM_K_CTR && k < g->nregs; k++)
-			if (g->ri[k].kind == UCM_K_CTL && g->ri[k].box == g->ri[i].box &&
-			    g->ri[k].socket == g->ri[i].socket && g->ri[k].idx == g->ri[i].idx)
-				g->ctlof[i] = (int)k;
-	}
+	if (g->nregs != g->ref->nregs || g->nregs > REF_MAXREGS)
+		FZ_FAIL("model has %zu registers, reference %u", g->nregs, g->ref->nregs);
 	g->nboxes = ucm_box_count(g->m);
-	if (g->nboxes != g->ref.nboxes || g->nboxes > REF_MAXBOX)
-		FZ_FAIL("model has %u boxes, reference %u", g->nboxes, g->ref.nboxes);
-	for (unsigned b = 0; b < g->nboxes; b++) {
-		const struct ucm_boxinst *bi = ucm_box_def(g->m, (int)b);
-		unsigned s = ucm_box_socket(g->m, (int)b);
-
-		g->boxmap[b] = ref_box_find(&g->ref, s, bi->type->name, bi->inst);
-		if (g->boxmap[b] < 0 || g->ref.boxes[g->boxmap[b]].nsub != ucm_subev_count(bi->type))
-			FZ_FAIL("box %s%u (socket %u) missing from the reference", bi->type->name, bi->inst, s);
-		for (unsigned k = 0; k < UCM_MAXFILT; k++)
-			g->filt[b][k] = -1;
-		for (size_t i = 0; i < g->nregs; i++) {
-			if (g->ri[i].box != bi || g->ri[i].socket != s)
-				continue;
-			g->boxof[i] = (int)b;
-			if (g->ri[i].kind == UCM_K_FILTER) {
-				if (g->ri[i].idx >= UCM_MAXFILT || g->filt[b][g->ri[i].idx] >= 0)
-					FZ_FAIL("%s: filter index %u out of range or taken twice", g->ri[i].name,
-						g->ri[i].idx);
-				g->filt[b][g->ri[i].idx] = (int)i;
-			}
-		}
-	}
+	if (g->nboxes != g->ref->nboxes || g->nboxes > REF_MAXBOX)
+		FZ_FAIL("model has %u boxes, reference %u", g->nboxes, g->ref->nboxes);
+	g->sh = shape_of(g, counted, g->nsockets);
+	/* the first instant at which clock 0 has completed TIME_CYCLES cycles */
+	g->t_end = (uint64_t)(((unsigned __int128)TIME_CYCLES * 1000000000000ull + g->ref->hz[0] - 1) / g->ref->hz[0]);
 	return 0;
 }
 
@@ -355,7 +418,7 @@ static unsigned pick_sub(struct fz *f, unsigned nsub)
 static int has_filter(const struct rig *g, unsigned box)
 {
 	for (unsigned k = 0; k < UCM_MAXFILT; k++)
-		if (g->filt[box][k] >= 0)
+		if (g->sh->filt[box][k] >= 0)
 			return 1;
 	return 0;
 }
@@ -366,8 +429,8 @@ static int has_filter(const struct rig *g, unsigned box)
 static uint64_t rule_field(struct rig *g, unsigned box, const struct ucm_filtrule *fr)
 {
 	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
-		int fi = g->filt[box][k];
-		const struct ucm_layout *l = fi >= 0 ? g->ri[fi].layout : NULL;
+		int fi = g->sh->filt[box][k];
+		const struct ucm_layout *l = fi >= 0 ? g->sh->ri[fi].layout : NULL;
 
 		for (unsigned j = 0; l && j < l->nfields; j++)
 			if (l->fields[j].role == fr->role && l->fields[j].arg == fr->arg)
@@ -384,8 +447,8 @@ static void gather(struct rig *g, unsigned box, unsigned role, int mask, uint64_
 {
 	*val = *held = 0;
 	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
-		int fi = g->filt[box][k];
-		const struct ucm_layout *l = fi >= 0 ? g->ri[fi].layout : NULL;
+		int fi = g->sh->filt[box][k];
+		const struct ucm_layout *l = fi >= 0 ? g->sh->ri[fi].layout : NULL;
 
 		for (unsigned j = 0; l && j < l->nfields; j++) {
 			const struct ucm_field *ff = &l->fields[j];
@@ -471,32 +534,32 @@ static uint64_t pick_attr(struct rig *g, struct fz *f, unsigned box, unsigned su
 /* Time passes: the invariants that need no reference.  Counters stand
  * still while their socket is globally disabled, their box frozen or their
  * control's EN clear (free-running counters aside). */
-static void check_time(struct rig *g, const uint64_t *before, const int *frozen)
+FZ_NO_COVERAGE static void check_time(struct rig *g, const uint64_t *before, const int *frozen)
 {
 	int disabled[REF_MAXSOCK] = { 0 };
 
 	for (size_t j = 0; j < g->nregs; j++)
-		if (g->ri[j].kind == UCM_K_GLOBAL_CTL && g->ri[j].socket < REF_MAXSOCK &&
-		    ucm_layout_field(g->ri[j].layout, UCM_R_GLOBAL_EN) &&
-		    !ucm_field_get(ucm_layout_field(g->ri[j].layout, UCM_R_GLOBAL_EN), before[j]))
-			disabled[g->ri[j].socket] = 1;
+		if (g->sh->ri[j].kind == UCM_K_GLOBAL_CTL && g->sh->ri[j].socket < REF_MAXSOCK &&
+		    ucm_layout_field(g->sh->ri[j].layout, UCM_R_GLOBAL_EN) &&
+		    !ucm_field_get(ucm_layout_field(g->sh->ri[j].layout, UCM_R_GLOBAL_EN), before[j]))
+			disabled[g->sh->ri[j].socket] = 1;
 	/* a socket frozen (frz_all, an overflow that froze it) when time
 	 * started to pass stays frozen: only a write unfreezes it */
 	for (unsigned s = 0; s < g->nsockets && s < REF_MAXSOCK; s++)
 		if (g->gfrozen[s])
 			disabled[s] = 2;
 	for (size_t k = 0; k < g->nregs; k++) {
-		const struct ucm_reginfo *ri = &g->ri[k];
+		const struct ucm_reginfo *ri = &g->sh->ri[k];
 		const char *why = NULL;
 
 		if (ri->kind != UCM_K_CTR || (ri->box->type->flags & UCM_BT_FREERUN) || peek(g, k) == before[k])
 			continue;
 		if (disabled[ri->socket])
 			why = disabled[ri->socket] == 2 ? "its socket was frozen" : "GLOBAL_CTRL.EN was 0";
-		else if (frozen[g->ref.regs[g->map[k]].box])
+		else if (frozen[g->ref->regs[g->sh->map[k]].box])
 			why = "its box was frozen";
-		else if (g->ctlof[k] < 0 ||
-			 !ucm_field_get(ucm_layout_field(g->ri[g->ctlof[k]].layout, UCM_R_EN), before[g->ctlof[k]]))
+		else if (g->sh->ctlof[k] < 0 ||
+			 !ucm_field_get(ucm_layout_field(g->sh->ri[g->sh->ctlof[k]].layout, UCM_R_EN), before[g->sh->ctlof[k]]))
 			why = "it has no control or its control's EN was 0";
 		if (why)
 			FZ_FAIL("%s (socket %u) counted while %s", ri->name, ri->socket, why);
@@ -520,9 +583,9 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 	uint8_t sel = fz_u8(f), pick = fz_u8(f), sb = fz_u8(f), inc = fz_u8(f);
 	size_t k = i;
 
-	for (size_t t = 0; t < g->nregs && g->ri[k].kind != UCM_K_CTL; t++)
+	for (size_t t = 0; t < g->nregs && g->sh->ri[k].kind != UCM_K_CTL; t++)
 		k = (k + 1) % g->nregs;
-	ri = &g->ri[k];
+	ri = &g->sh->ri[k];
 	if (ri->kind != UCM_K_CTL)
 		return;
 	l = ri->layout;
@@ -562,10 +625,10 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 	check_write(g, before);
 	if (sel & 0x80)
 		for (size_t j = 0; j < g->nregs; j++)
-			if (g->ri[j].kind == UCM_K_GLOBAL_CTL && g->ri[j].socket == ri->socket) {
-				const struct ucm_field *en = ucm_layout_field(g->ri[j].layout, UCM_R_GLOBAL_EN);
+			if (g->sh->ri[j].kind == UCM_K_GLOBAL_CTL && g->sh->ri[j].socket == ri->socket) {
+				const struct ucm_field *en = ucm_layout_field(g->sh->ri[j].layout, UCM_R_GLOBAL_EN);
 
-				const struct ucm_field *unfrz = ucm_layout_field(g->ri[j].layout, UCM_R_UNFRZ_ALL);
+				const struct ucm_field *unfrz = ucm_layout_field(g->sh->ri[j].layout, UCM_R_UNFRZ_ALL);
 
 				if (en && !ucm_field_get(en, peek(g, j))) {
 					snapshot(g, before);
@@ -580,7 +643,7 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 	if (ec) {
 		/* an input for one of the code's sub-events (the occupancy code's
 		 * when EV_SEL bit 7 was asked for and OCC_SEL picks one) */
-		int box = g->boxof[k];
+		int box = g->sh->boxof[k];
 		unsigned nsub = ucm_subev_count(bt), first = 0, n = ec->nsubs ? ec->nsubs : 1;
 		uint32_t in;
 
@@ -599,7 +662,7 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 		first += sb % n;
 		in = inc % (ec->max_inc + 1u);
 		if (ucm_set_input(g->m, box, first, in) == 0)
-			ref_set_input(&g->ref, g->boxmap[box], first, in);
+			ref_set_input(g->ref, g->sh->boxmap[box], first, in);
 		if ((inc & 0x40) && has_filter(g, (unsigned)box) && ec->nrules) {
 			/* the box's filter registers set so that this sub-event
 			 * passes its rules (where it has the attributes): EQ/BIT/GE
@@ -609,8 +672,8 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 			uint64_t fv[UCM_MAXFILT] = { 0 };
 
 			for (unsigned q = 0; q < UCM_MAXFILT; q++)
-				if (g->filt[box][q] >= 0)
-					fv[q] = peek(g, (size_t)g->filt[box][q]);
+				if (g->sh->filt[box][q] >= 0)
+					fv[q] = peek(g, (size_t)g->sh->filt[box][q]);
 			for (unsigned r = 0; r < ec->nrules; r++) {
 				const struct ucm_filtrule *fr = &ec->rules[r];
 				uint64_t a = ucm_get_input_attr(g->m, box, first, fr->attr);
@@ -620,7 +683,7 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 					continue;
 				for (unsigned q = 0; q < UCM_MAXFILT; q++) {
 					const struct ucm_layout *fl =
-						g->filt[box][q] >= 0 ? g->ri[g->filt[box][q]].layout : NULL;
+						g->sh->filt[box][q] >= 0 ? g->sh->ri[g->sh->filt[box][q]].layout : NULL;
 
 					for (unsigned j = 0; fl && j < fl->nfields; j++) {
 						const struct ucm_field *ff = &fl->fields[j];
@@ -650,9 +713,9 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 				}
 			}
 			for (unsigned q = 0; q < UCM_MAXFILT; q++)
-				if (g->filt[box][q] >= 0) {
+				if (g->sh->filt[box][q] >= 0) {
 					snapshot(g, before);
-					reg_write(g, (size_t)g->filt[box][q], fv[q]);
+					reg_write(g, (size_t)g->sh->filt[box][q], fv[q]);
 					check_write(g, before);
 				}
 		}
@@ -663,8 +726,8 @@ static int frozen_before[REF_MAXBOX];
 
 static void freeze_state(struct rig *g)
 {
-	for (unsigned b = 0; b < g->ref.nboxes; b++)
-		frozen_before[b] = ref_box_frozen(&g->ref, (int)b);
+	for (unsigned b = 0; b < g->ref->nboxes; b++)
+		frozen_before[b] = ref_box_frozen(g->ref, (int)b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -675,6 +738,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned ops = 0;
 
 	setup(&g, &f);
+	wrote = 0;
 	compare(&g, "reset");
 	while (fz_more(&f) && ops++ < 512) {
 		uint8_t opb = fz_u8(&f);
@@ -685,8 +749,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(before, g.cur, g.nregs * sizeof(before[0]));
 		switch (op) {
 		case 0: /* write a register of the table */
-			reg_write(&g, i, pick_value(&f, &g.ri[i]));
-			check_write(&g, before);
+			reg_write(&g, i, pick_value(&f, &g.sh->ri[i]));
+			wrote = 1;
 			break;
 		case 1: /* read one */
 			reg_read(&g, i);
@@ -700,11 +764,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (rw & 1) {
 				a = ucm_msr_write(g.m, cpu, addr, v);
-				b = ref_msr_write(&g.ref, cpu, addr, v);
-				check_write(&g, before);
+				b = ref_msr_write(g.ref, cpu, addr, v);
+				wrote = 1;
 			} else {
 				a = ucm_msr_read(g.m, cpu, addr, &va);
-				b = ref_msr_read(&g.ref, cpu, addr, &vb);
+				b = ref_msr_read(g.ref, cpu, addr, &vb);
 			}
 			if (!same_rc(a, b) || va != vb)
 				FZ_FAIL("MSR 0x%x cpu %u: model %d 0x%llx, reference %d 0x%llx", addr, cpu, a,
@@ -720,7 +784,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				unsigned dev = fz_u8(&f) % 3, fn = fz_u8(&f) % 2, off = fz_u16(&f) % 4104;
 				uint64_t v = fz_u64(&f);
 
-				pci_access(&g, before, bus, dev, fn, off, w, v, fz_u8(&f) & 1);
+				pci_access(&g, bus, dev, fn, off, w, v, fz_u8(&f) & 1);
 			} else {
 				/* around a register of the table (any socket's bus), or
 				 * anywhere on a device of either bus or another */
@@ -728,7 +792,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				unsigned bus, dev, fn, off;
 				uint64_t v;
 
-				if ((t & 0x8000) || !g.npci) {
+				if ((t & 0x8000) || !g.sh->npci) {
 					uint8_t sel = fz_u8(&f);
 
 					bus = sel & 0x80 ? fz_u8(&f) : g.p->pci_bus[sel % g.nsockets];
@@ -736,7 +800,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					fn = fz_u8(&f) % 8;
 					off = fz_u16(&f) % 4104;
 				} else {
-					const struct ucm_reginfo *ri = &g.ri[g.pci[t % g.npci]];
+					const struct ucm_reginfo *ri = &g.sh->ri[g.sh->pci[t % g.sh->npci]];
 					unsigned base = (unsigned)ri->addr & 0xFFF, d = fz_u8(&f) % 24;
 
 					bus = pci_bus(ri);
@@ -745,7 +809,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					off = base + d >= 8 ? base + d - 8 : 0;
 				}
 				v = fz_u64(&f);
-				pci_access(&g, before, bus, dev, fn, off, w, v, fz_u8(&f) & 1);
+				pci_access(&g, bus, dev, fn, off, w, v, fz_u8(&f) & 1);
 			}
 			break;
 		}
@@ -757,11 +821,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (fz_u8(&f) & 1) {
 				a = ucm_mmio_write(g.m, pa, w, v);
-				b = ref_mmio_write(&g.ref, pa, w, v);
-				check_write(&g, before);
+				b = ref_mmio_write(g.ref, pa, w, v);
+				wrote = 1;
 			} else {
 				a = ucm_mmio_read(g.m, pa, w, &va);
-				b = ref_mmio_read(&g.ref, pa, w, &vb);
+				b = ref_mmio_read(g.ref, pa, w, &vb);
 			}
 			if (!same_rc(a, b) || (!a && va != vb))
 				FZ_FAIL("MMIO 0x%llx/%u: model %d 0x%llx, reference %d 0x%llx",
@@ -779,7 +843,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				uint32_t inc = fz_u8(&f) % (ucm_subev_code(bi->type, sub)->max_inc + 2u);
 
 				if (ucm_set_input(g.m, (int)box, sub, inc) == 0)
-					ref_set_input(&g.ref, g.boxmap[box], sub, inc);
+					ref_set_input(g.ref, g.sh->boxmap[box], sub, inc);
 			}
 			break;
 		}
@@ -794,53 +858,61 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (op == 12) {
 				uint64_t ps = (uint64_t)fz_u16(&f) * (1u + fz_u8(&f) % 4u);
 
+				/* no further than the input's time allows */
+				ps = g.ref->now_ps + ps > g.t_end ? g.t_end - g.ref->now_ps : ps;
 				if (ucm_run_ps(g.m, ps))
 					FZ_FAIL("run %llu ps: %s", (unsigned long long)ps, ucm_error(g.m));
-				ref_run_ps(&g.ref, ps);
+				ref_run_ps(g.ref, ps);
 			} else {
 				/* the reference walks every edge of every clock: spans
-				 * on multi-clock platforms are kept shorter */
-				unsigned n = 1 + fz_u16(&f) % (g.legacy ? 2048u : 512u);
+				 * on multi-clock platforms are kept shorter; and no
+				 * further than the input's time allows: the cycles the
+				 * clock completes by then */
+				uint64_t n = 1 + fz_u16(&f) % (g.legacy ? 2048u : 512u);
+				uint64_t left = (uint64_t)((unsigned __int128)g.t_end * g.ref->hz[clock] / 1000000000000ull) -
+						g.ref->cycles[clock];
 
-				if (ucm_run_cycles(g.m, clock, n))
+				n = n < left ? n : left;
+				if (n && ucm_run_cycles(g.m, clock, n))
 					FZ_FAIL("run: %s", ucm_error(g.m));
-				ref_run_cycles(&g.ref, clock, n);
+				if (n)
+					ref_run_cycles(g.ref, clock, n);
 			}
 			check_time(&g, before, frozen_before);
 			for (unsigned s = 0; s < g.nsockets; s++)
-				if (ucm_global_frozen(g.m, s) != g.ref.sock[s].gfrozen ||
-				    ucm_overflow_freezes(g.m, s) != g.ref.sock[s].freezes)
+				if (ucm_global_frozen(g.m, s) != g.ref->sock[s].gfrozen ||
+				    ucm_overflow_freezes(g.m, s) != g.ref->sock[s].freezes)
 					FZ_FAIL("socket %u: model frozen %d after %llu freezes, reference %d after %llu",
 						s, ucm_global_frozen(g.m, s),
-						(unsigned long long)ucm_overflow_freezes(g.m, s), g.ref.sock[s].gfrozen,
-						(unsigned long long)g.ref.sock[s].freezes);
+						(unsigned long long)ucm_overflow_freezes(g.m, s), g.ref->sock[s].gfrozen,
+						(unsigned long long)g.ref->sock[s].freezes);
 			break;
 		}
 		case 7: /* reset */
 			ucm_reset(g.m);
-			ref_reset(&g.ref);
+			ref_reset(g.ref);
 			for (size_t k = 0; k < g.nregs; k++)
-				if (peek(&g, k) != g.ri[k].reset)
-					FZ_FAIL("reset left %s at 0x%llx, reset value 0x%llx", g.ri[k].name,
-						(unsigned long long)peek(&g, k), (unsigned long long)g.ri[k].reset);
+				if (peek(&g, k) != g.sh->ri[k].reset)
+					FZ_FAIL("reset left %s at 0x%llx, reset value 0x%llx", g.sh->ri[k].name,
+						(unsigned long long)peek(&g, k), (unsigned long long)g.sh->ri[k].reset);
 			break;
 		case 8: { /* a core goes to sleep or wakes */
-			unsigned c = fz_u8(&f) % g.ref.ncores;
+			unsigned c = fz_u8(&f) % g.ref->ncores;
 			uint8_t sb = fz_u8(&f);
 			unsigned s = (sb >> 1) % g.nsockets;
 
 			ucm_core_sleep(g.m, s, c, sb & 1);
-			g.ref.sock[s].asleep[c] = (uint8_t)(sb & 1);
+			g.ref->sock[s].asleep[c] = (uint8_t)(sb & 1);
 			break;
 		}
 		case 9: { /* a counter close to its wrap */
 			size_t k = i;
 
-			for (size_t t = 0; t < g.nregs && g.ri[k].kind != UCM_K_CTR; t++)
+			for (size_t t = 0; t < g.nregs && g.sh->ri[k].kind != UCM_K_CTR; t++)
 				k = (k + 1) % g.nregs;
-			if (g.ri[k].kind == UCM_K_CTR && g.ri[k].rw_mask) {
-				reg_write(&g, k, g.ri[k].rw_mask - fz_u16(&f) % 4096);
-				check_write(&g, before);
+			if (g.sh->ri[k].kind == UCM_K_CTR && g.sh->ri[k].rw_mask) {
+				reg_write(&g, k, g.sh->ri[k].rw_mask - fz_u16(&f) % 4096);
+				wrote = 1;
 			}
 			break;
 		}
@@ -861,7 +933,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					FZ_FAIL("attribute %u of %s%u sub-event %u: model rc %d", attr,
 						bi->type->name, bi->inst, sub, rc);
 				if (rc == 0) {
-					ref_set_input_attr(&g.ref, g.boxmap[box], sub, attr, v);
+					ref_set_input_attr(g.ref, g.sh->boxmap[box], sub, attr, v);
 					if (ucm_get_input_attr(g.m, (int)box, sub, attr) != v)
 						FZ_FAIL("attribute %u of %s%u sub-event %u reads 0x%llx, set 0x%llx",
 							attr, bi->type->name, bi->inst, sub,
@@ -873,6 +945,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		}
 		compare(&g, "an operation");
+		if (wrote)
+			check_write_vals(&g, before, g.cur);
+		wrote = 0;
 	}
 	ucm_destroy(g.m);
 	return 0;

@@ -31,6 +31,9 @@
  *  - otherwise the increment goes through THRESH (0: passes unchanged),
  *    INV and edge detect.
  */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ref_model.h"
@@ -47,12 +50,29 @@ static uint64_t bits(unsigned lo, unsigned hi)
 	return ones << lo;
 }
 
+/* The field of a role: the first in the layout's table.  Remembered per
+ * (layout, role), the tables being constant: the walk asks it for every
+ * counter on every cycle. */
 static const struct ucm_field *field(const struct ucm_layout *l, unsigned role)
 {
+	static struct {
+		const struct ucm_layout *l;
+		unsigned role;
+		const struct ucm_field *f;
+	} memo[1024];
+	unsigned h = (unsigned)(((uintptr_t)l >> 3) * 31u + role * 2654435761u) % 1024u;
+
+	if (memo[h].l == l && memo[h].role == role)
+		return memo[h].f;
+	memo[h].l = l;
+	memo[h].role = role;
+	memo[h].f = NULL;
 	for (unsigned i = 0; i < l->nfields; i++)
-		if (l->fields[i].role == role)
-			return &l->fields[i];
-	return NULL;
+		if (l->fields[i].role == role) {
+			memo[h].f = &l->fields[i];
+			break;
+		}
+	return memo[h].f;
 }
 
 static uint64_t get(const struct ucm_layout *l, unsigned role, uint64_t v)
@@ -103,11 +123,29 @@ static unsigned ninst_of(const struct ref_model *r, const struct ucm_boxtype *bt
  * input when it has none, in table order. */
 static unsigned first_sub(const struct ucm_boxtype *bt, const struct ucm_evcode *ec)
 {
-	unsigned n = 0;
+	/* the sums of the constant tables, once per box type */
+	static struct {
+		const struct ucm_boxtype *bt;
+		unsigned *first;
+	} memo[64];
+	unsigned k, c = (unsigned)(ec - bt->codes);
 
-	for (unsigned c = 0; c < bt->ncodes && &bt->codes[c] != ec; c++)
-		n += bt->codes[c].nsubs ? bt->codes[c].nsubs : 1;
-	return n;
+	for (k = 0; k < 64 && memo[k].bt && memo[k].bt != bt; k++)
+		;
+	if (k < 64 && !memo[k].bt && (memo[k].first = calloc(bt->ncodes + 1u, sizeof(unsigned)))) {
+		memo[k].bt = bt;
+		for (unsigned i = 0; i < bt->ncodes; i++)
+			memo[k].first[i + 1] = memo[k].first[i] + (bt->codes[i].nsubs ? bt->codes[i].nsubs : 1u);
+	}
+	if (k < 64 && memo[k].bt == bt && c <= bt->ncodes)
+		return memo[k].first[c];
+	{
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < bt->ncodes && &bt->codes[i] != ec; i++)
+			n += bt->codes[i].nsubs ? bt->codes[i].nsubs : 1;
+		return n;
+	}
 }
 
 static unsigned count_subs(const struct ucm_boxtype *bt)
@@ -168,12 +206,55 @@ static uint64_t reset_value(const struct ref_model *r, const struct ref_reg *g)
 	return v & keep;
 }
 
+/* A box's attributes, set at their first use (most boxes of an input
+ * never have theirs read or written): they start as the tables give them,
+ * per sub-event; one a rule reads and the table leaves unset is the local
+ * node (the socket's ID) or the first clock in 100 MHz units; a packet
+ * comes from the other socket on VNA (2), state and address 0. */
+static struct ref_box *box_attrs(struct ref_model *r, int b)
+{
+	struct ref_box *bx = &r->boxes[b];
+	const struct ucm_boxinst *bi = bx->bi;
+	unsigned s = bx->socket;
+
+	if (bx->attr_ready)
+		return bx;
+	bx->attr_ready = 1;
+	for (unsigned c = 0, sub = 0; c < bi->type->ncodes; c++) {
+		const struct ucm_evcode *ec = &bi->type->codes[c];
+		int ruled[UCM_NATTR] = { 0 };
+
+		for (unsigned q = 0; q < ec->nrules; q++)
+			if (ec->rules[q].attr < UCM_NATTR)
+				ruled[ec->rules[q].attr] = 1;
+		for (unsigned k = 0; k < (ec->nsubs ? ec->nsubs : 1u); k++, sub++)
+			for (unsigned a = 0; a < UCM_NATTR; a++) {
+				uint64_t v = ec->nsubs && ec->attrs ? ec->attrs[k].v[a] : UCM_ATTR_NONE;
+
+				if (v == UCM_ATTR_NONE && ruled[a]) {
+					if (a == UCM_AT_NID || a == UCM_AT_DNID)
+						v = r->node[s];
+					else if (a == UCM_AT_RNID)
+						v = r->node[r->nsockets > 1 ? s ^ 1 : s];
+					else if (a == UCM_AT_FREQ)
+						v = r->hz[0] / 100000000u;
+					else if (a == UCM_AT_VNW)
+						v = 2;
+					else if (a == UCM_AT_RDS || a == UCM_AT_ADDR)
+						v = 0;
+				}
+				bx->attr[sub][a] = v;
+			}
+	}
+	return bx;
+}
+
 int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *ninst,
 	     unsigned sockets, const uint64_t *clock_hz, const uint8_t *bus, const uint8_t *node)
 {
 	int given_bus = 0, given_node = 0;
 
-	memset(r, 0, sizeof(*r));
+	memset(r, 0, offsetof(struct ref_model, boxes)); /* boxes: each as it is used */
 	r->p = p;
 	r->ncores = p->ncores;
 	r->nsockets = sockets ? sockets : p->sockets_default ? p->sockets_default : 1;
@@ -202,6 +283,8 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 			    count_subs(bi->type) > REF_MAXSUB || r->nregs + bi->type->nregs > REF_MAXREGS)
 				return -1;
 			bx = &r->boxes[r->nboxes];
+			memset(bx, 0, offsetof(struct ref_box, input));
+			memset(bx->input, 0, count_subs(bi->type) * sizeof(bx->input[0]));
 			bx->bi = bi;
 			bx->socket = s;
 			bx->nsub = count_subs(bi->type);
@@ -221,37 +304,7 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 				else
 					g->key = bi->base + d->off;
 			}
-			/* attributes start as the tables give them, per sub-event;
-			 * one a rule reads and the table leaves unset is the local
-			 * node (the socket's ID) or the first clock in 100 MHz units; a
-			 * packet comes from the other socket on VNA (2), state and
-			 * address 0 */
-			for (unsigned c = 0, sub = 0; c < bi->type->ncodes; c++) {
-				const struct ucm_evcode *ec = &bi->type->codes[c];
-
-				for (unsigned k = 0; k < (ec->nsubs ? ec->nsubs : 1u); k++, sub++)
-					for (unsigned a = 0; a < UCM_NATTR; a++) {
-						uint64_t v = ec->nsubs && ec->attrs ? ec->attrs[k].v[a]
-										    : UCM_ATTR_NONE;
-						int ruled = 0;
-
-						for (unsigned q = 0; q < ec->nrules; q++)
-							ruled |= ec->rules[q].attr == a;
-						if (v == UCM_ATTR_NONE && ruled) {
-							if (a == UCM_AT_NID || a == UCM_AT_DNID)
-								v = r->node[s];
-							else if (a == UCM_AT_RNID)
-								v = r->node[r->nsockets > 1 ? s ^ 1 : s];
-							else if (a == UCM_AT_FREQ)
-								v = r->hz[0] / 100000000u;
-							else if (a == UCM_AT_VNW)
-								v = 2;
-							else if (a == UCM_AT_RDS || a == UCM_AT_ADDR)
-								v = 0;
-						}
-						bx->attr[sub][a] = v;
-					}
-			}
+			/* attributes: box_attrs(), when first asked for */
 			r->nboxes++;
 		}
 	}
@@ -605,7 +658,7 @@ void ref_set_input(struct ref_model *r, int box, unsigned sub, uint32_t inc)
 void ref_set_input_attr(struct ref_model *r, int box, unsigned sub, unsigned attr, uint64_t v)
 {
 	if (box >= 0 && (unsigned)box < r->nboxes && sub < r->boxes[box].nsub && attr < UCM_NATTR)
-		r->boxes[box].attr[sub][attr] = v;
+		box_attrs(r, box)->attr[sub][attr] = v;
 }
 
 /* ---- counting ---- */
@@ -702,7 +755,7 @@ static int filters_pass(struct ref_model *r, int box, const struct ref_reg *ctl,
 			continue;
 		if (fr->ctl_role && !(ctl && get(ctl->def->layout, fr->ctl_role, ctl->val)))
 			continue;
-		a = bx->attr[sub][fr->attr];
+		a = box_attrs(r, box)->attr[sub][fr->attr];
 		if (fr->how == UCM_FM_MASKED || fr->how == UCM_FM_EQ_BITS) {
 			if (!packet_rule(r, bx, fr, a))
 				return 0;
@@ -968,31 +1021,58 @@ static uint64_t edge_time(uint64_t hz, uint64_t c)
 	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 
+/* Whether any counter of box b can count before its control is written:
+ * a free-running box, or a control with EN set.  Time passing never sets
+ * EN (hardware only clears the global enable, freezes), so a box without
+ * one keeps still through a whole advance; every other box is walked
+ * cycle by cycle with all its checks. */
+static int box_may_count(struct ref_model *r, int b)
+{
+	const struct ucm_boxtype *bt = r->boxes[b].bi->type;
+
+	if (bt->flags & UCM_BT_FREERUN)
+		return 1;
+	for (unsigned i = 0; i < bt->nctr; i++) {
+		struct ref_reg *ctl = reg_of(r, b, UCM_K_CTL, i);
+
+		if (reg_of(r, b, UCM_K_CTR, i) && ctl && get(ctl->def->layout, UCM_R_EN, ctl->val))
+			return 1;
+	}
+	return 0;
+}
+
 /* Advance to time t one instant at a time: at each instant where some
  * clock completes a cycle, every box of those clocks counts one cycle, then
  * each socket with an overflow raises one PMI request. */
 void ref_advance(struct ref_model *r, uint64_t t)
 {
+	uint64_t edge[UCM_MAXCLK];
+	int live[REF_MAXBOX];
+	unsigned nlive = 0;
+
+	for (unsigned b = 0; b < r->nboxes; b++)
+		if (box_may_count(r, (int)b))
+			live[nlive++] = (int)b;
+	for (unsigned d = 0; d < r->p->nclocks; d++)
+		edge[d] = edge_time(r->hz[d], r->cycles[d] + 1);
 	for (;;) {
 		uint64_t next = UINT64_MAX;
 		int tick[UCM_MAXCLK] = { 0 }, request[REF_MAXSOCK] = { 0 };
 
-		for (unsigned d = 0; d < r->p->nclocks; d++) {
-			uint64_t e = edge_time(r->hz[d], r->cycles[d] + 1);
-
-			if (e < next)
-				next = e;
-		}
+		for (unsigned d = 0; d < r->p->nclocks; d++)
+			if (edge[d] < next)
+				next = edge[d];
 		if (next > t || next == UINT64_MAX)
 			break;
 		for (unsigned d = 0; d < r->p->nclocks; d++)
-			if (edge_time(r->hz[d], r->cycles[d] + 1) == next) {
+			if (edge[d] == next) {
 				tick[d] = 1;
 				r->cycles[d]++;
+				edge[d] = edge_time(r->hz[d], r->cycles[d] + 1);
 			}
-		for (unsigned b = 0; b < r->nboxes; b++)
-			if (tick[r->boxes[b].bi->type->clock] && box_cycle(r, (int)b))
-				request[r->boxes[b].socket] = 1;
+		for (unsigned k = 0; k < nlive; k++)
+			if (tick[r->boxes[live[k]].bi->type->clock] && box_cycle(r, live[k]))
+				request[r->boxes[live[k]].socket] = 1;
 		r->now_ps = next;
 		for (unsigned s = 0; s < r->nsockets; s++)
 			if (request[s])

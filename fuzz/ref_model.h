@@ -36,11 +36,13 @@ struct ref_box {
 	int ctl[REF_MAXCTR], ctr[REF_MAXCTR]; /* register index of each counter's control and value, -1 none */
 	int filter[UCM_MAXFILT];              /* register index of each box filter, -1 none */
 	unsigned nsub;
-	uint32_t input[REF_MAXSUB];
-	uint64_t attr[REF_MAXSUB][UCM_NATTR];
 	uint8_t prev[REF_MAXCTR];             /* edge-detect latch */
 	int frz_en, frozen;
 	int boxstatus;                        /* register index of the box status, -1 none */
+	int attr_ready;                       /* attr holds the initial values (box_attrs) */
+	/* last: ref_init touches the first nsub of each, not the whole 6 MB */
+	uint32_t input[REF_MAXSUB];
+	uint64_t attr[REF_MAXSUB][UCM_NATTR];
 };
 
 struct ref_socket {
@@ -56,14 +58,17 @@ struct ref_model {
 	unsigned ninst[UCM_MAXBT], ncores, nsockets;
 	unsigned nregs, nboxes;
 	struct ref_reg regs[REF_MAXREGS];
-	struct ref_box boxes[REF_MAXBOX];
 	struct ref_socket sock[REF_MAXSOCK];
 	uint64_t now_ps;
 	uint64_t hz[UCM_MAXCLK], cycles[UCM_MAXCLK];
 	uint8_t bus[REF_MAXSOCK], node[REF_MAXSOCK]; /* each socket's PCI bus, node ID */
+	/* last (the boxes' inputs and attributes are most of the structure's
+	 * 6 MB): ref_init clears what the platform uses, not the whole */
+	struct ref_box boxes[REF_MAXBOX];
 };
 
-/* ninst: instances per box type (0: default); sockets 0: the platform's
+/* Any earlier state of r is forgotten: r is as if new (a model is reused
+ * across inputs by calling this again).  ninst: instances per box type (0: default); sockets 0: the platform's
  * default; clock_hz: per clock domain, NULL or 0: default; bus, node: each
  * socket's uncore PCI bus and node ID, NULL or all 0: the platform's buses
  * and socket i as node i (a configuration the model accepts).  Returns -1

@@ -86,6 +86,9 @@ int ucm_mmio_write(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t va
  * the others take the addresses of the ordinary accessors. */
 int ucm_peek(struct ucm_model *m, unsigned space, unsigned socket, uint64_t key,
 	     uint64_t *val);
+/* The same by register index (ucm_reginfo's order), without a lookup: for
+ * harnesses that read every register after every operation. */
+int ucm_peek_index(struct ucm_model *m, size_t i, uint64_t *val);
 int ucm_msr_peek(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val);
 int ucm_pci_peek(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev, unsigned fn,
 		 unsigned off, unsigned width, uint64_t *val);

@@ -1162,6 +1162,14 @@ int ucm_peek(struct ucm_model *m, unsigned space, unsigned socket, uint64_t key,
 	return 0;
 }
 
+int ucm_peek_index(struct ucm_model *m, size_t i, uint64_t *val)
+{
+	if (i >= m->nregs)
+		return ucm_seterr(m, -ENOENT, "no register %zu", i);
+	*val = reg_read(m, &m->regs[i], 0);
+	return 0;
+}
+
 int ucm_msr_peek(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val)
 {
 	unsigned s = 0;
