@@ -882,8 +882,8 @@ static void accumulate(struct ucd_ctr *c, uint64_t v, int first)
  * function's counters in one block read (ucb_pci_read_ctrs: the hardware
  * backend reads the block they span at once), the MMIO counters (a mapping
  * kept by the backend), then every MSR counter and, when the status will
- * be serviced (status), each socket's global status in one batch (one
- * system call where the backend can).  The status comes last, after every
+ * be serviced (status) and the driver polls, each socket's global status in
+ * one batch (one system call where the backend can).  The status comes last, after every
  * counter read, as count_wrap() expects; service_status() takes it from
  * here.  Shared counters copy their source. */
 static int read_all(struct ucd *d, int first, int status)
@@ -938,7 +938,11 @@ static int read_all(struct ucd *d, int first, int status)
 			got[j] = 1;
 		}
 	}
-	if (!rc && status && sb && sb->type->space == UCM_MSR && our_status_bits(d))
+	/* polling: an overflow after this read is the next poll's; PMI-driven,
+	 * the status is read when serviced, socket by socket, as late as it
+	 * can be (an overflow of another socket while one is serviced must
+	 * not be missed: its PMI came while nobody waited for it) */
+	if (!rc && status && !d->pmi_mode && sb && sb->type->space == UCM_MSR && our_status_bits(d))
 		for (unsigned s = 0; s < d->nsockets; s++) {
 			struct ucd_reg r;
 
