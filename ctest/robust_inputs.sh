@@ -104,25 +104,25 @@ bad_trace() {
 
 hdr='uncore-trace 2\nplatform skl\n'
 
-# Work a trace demands is bounded before it starts: a trace may last 1e5 s
+# Work a trace demands is bounded before it starts: a trace may last 1e6 s
 # of machine time (docs/formats.md); 2^56 cycles at 3 GHz is 2.4e7 s, and
 # 1e11 cycles of a 1 Hz clock is 1e11 s.  Both are refused at the cycle
 # count's column (line 3 col 5; line 4 col 5), by every reader.
 case_trace_bounds() {
 	printf "${hdr}run 72057594037927936: cbo.CACHE_LOOKUP.READ_I=1\n" >"$work/b1.uct"
 	bad_trace "$work/b1.uct" ":3:5: the trace would last 2.40192e+07 s of machine time"
-	expect_err "more than the limit of 100000 s"
+	expect_err "more than the limit of 1000000 s"
 	printf "${hdr}clock uclk 1\nrun 100000000000: cbo.CACHE_LOOKUP.READ_I=1\n" >"$work/b2.uct"
 	bad_trace "$work/b2.uct" ":4:5: the trace would last 1e+11 s of machine time (100000000000 cycles at 1 Hz uclk)"
 	# an idle gap counts: @CYCLE is refused at its number (col 2)
-	printf "${hdr}run 1:\n@300000000000001 run 1:\n" >"$work/b3.uct"
-	bad_trace "$work/b3.uct" ":4:2: the trace would last 100000 s"
-	# the limit itself is a trace: 1e5 s at 3 GHz (trace info only: it
+	printf "${hdr}run 1:\n@3000000000000001 run 1:\n" >"$work/b3.uct"
+	bad_trace "$work/b3.uct" ":4:2: the trace would last 1e+06 s"
+	# the limit itself is a trace: 1e6 s at 3 GHz (trace info only: it
 	# would replay for hours)
-	printf "${hdr}run 300000000000000: cbo.CACHE_LOOKUP.READ_I=1\n" >"$work/ok.uct"
+	printf "${hdr}run 3000000000000000: cbo.CACHE_LOOKUP.READ_I=1\n" >"$work/ok.uct"
 	run trace info "$work/ok.uct"
 	expect_rc 0
-	grep -qx 'seconds    100000.000000000' "$work/out" || fail "a trace of 1e5 s: $(cat "$work/out")"
+	grep -qx 'seconds    1000000.000000000' "$work/out" || fail "a trace of 1e6 s: $(cat "$work/out")"
 	# binary: the same limit, at the segment record's offset (the 'S'
 	# block's payload, after its record count)
 	printf "${hdr}run 1:\n" >"$work/one.uct"
@@ -136,15 +136,15 @@ case_trace_bounds() {
 	    t, n = b[off], struct.unpack('<I', b[off + 1:off + 5])[0]
 	    p = b[off + 5:off + 5 + n]
 	    if t == ord('S'):
-	        # one record: start gap 0, 2^50 cycles, no input, no sleep mask
-	        v, c = bytearray(), 1 << 50
+	        # one record: start gap 0, 2^52 cycles (1.5e6 s), no input, no sleep mask
+	        v, c = bytearray(), 1 << 52
 	        while c >= 0x80:
 	            v.append(c & 0x7f | 0x80)
 	            c >>= 7
 	        v.append(c)
 	        p = bytes([1, 0]) + bytes(v) + bytes([0, 0])
 	    if t == ord('E'):
-	        v, c = bytearray(), 1 << 50
+	        v, c = bytearray(), 1 << 52
 	        while c >= 0x80:
 	            v.append(c & 0x7f | 0x80)
 	            c >>= 7

@@ -22,11 +22,11 @@
 #define MAXLINE 65536
 #define MAXBLOCK (1u << 20)
 #define MAXCYCLES (1ull << 56)
-/* The machine time a trace may last: what `trace gen --duration` writes at
- * most.  A replay does work in proportion to it (the driver reads every
- * counter within its safe interval), so a longer one is refused before
- * anything runs. */
-#define MAXSECONDS 100000ull
+/* The machine time a trace may last: the longest `stat --duration` (a
+ * replay is a stat run; trace gen writes at most 1e5 s).  A replay does
+ * work in proportion to it (the driver reads every counter within its safe
+ * interval), so a longer one is refused before anything runs. */
+#define MAXSECONDS 1000000ull
 
 /* ---- input: a FILE or memory, read in order, never whole ---- */
 
