@@ -289,6 +289,42 @@ case_trace_pipes() {
 	expect_no_stdout
 }
 
+# The check before a replay reads a pipe that does not end: SIGINT stops
+# it (exit 130, said so, nothing printed or written), and a read the signal
+# interrupted is not reported as a malformed trace; trace info likewise.
+case_trace_interrupted() {
+	mkfifo "$work/fifo"
+	local writer pid what
+	for what in stat info; do
+		(printf "${hdr}run 10:\n"; exec sleep 30) >"$work/fifo" 2>/dev/null &
+		writer=$!
+		if [ "$what" = stat ]; then
+			"$bin" stat --trace "$work/fifo" -o "$work/o.txt" >"$work/out" 2>"$work/err" &
+		else
+			"$bin" trace info "$work/fifo" >"$work/out" 2>"$work/err" &
+		fi
+		pid=$!
+		sleep 2
+		kill -INT "$pid" 2>/dev/null || true
+		rc=0
+		wait "$pid" || rc=$?
+		kill "$writer" 2>/dev/null || true
+		wait "$writer" 2>/dev/null || true
+		last="$what on a FIFO, SIGINT"
+		expect_rc 130
+		expect_no_stdout
+		if [ "$what" = stat ]; then
+			expect_err "stat interrupted by SIGINT: while checking the trace, before anything ran"
+			expect_no_file "$work/o.txt"
+		else
+			expect_err "trace info interrupted by SIGINT"
+		fi
+		if grep -q "read error\|Interrupted system call" "$work/err"; then
+			fail "$last: an interrupted read reported as an error: $(cat "$work/err")"
+		fi
+	done
+}
+
 # Options that contradict a trace are refused naming both sides, also
 # where the trace leaves a value at the platform's default.
 case_trace_options() {

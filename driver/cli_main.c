@@ -221,8 +221,11 @@ static int sim_open(const struct opts *o, struct machine *mc)
 	if (o->trace) {
 		/* checked whole before anything runs: a malformed trace is bad
 		 * input (2), as in `trace info`; a file not read is 1 */
-		if ((rc = uct_open_checked(o->trace, &mc->trace, err, sizeof(err))))
+		if ((rc = uct_open_checked(o->trace, cli_stop_flag(), &mc->trace, err, sizeof(err)))) {
+			if (cli_interrupted())
+				return cli_signal_exit(o->cmd, "while checking the trace, before anything ran");
 			return cli_fail(rc == -EINVAL ? EXIT_USAGE : 1, "--trace: %s", err);
+		}
 	}
 	if ((rc = sim_config(o, &cfg, mc->trace ? uct_header(mc->trace) : NULL)))
 		return rc;

@@ -87,7 +87,8 @@ static int trace_convert(const struct opts *o)
 		return cli_fail(EXIT_USAGE, "trace convert: -o FILE is required");
 	/* a malformed trace is bad input (2), as for stat --trace */
 	if ((rc = uct_open(o->arg, &r, err, sizeof(err))))
-		return cli_fail(bad_input(rc), "%s", err);
+		return cli_interrupted() ? cli_signal_exit("trace convert", "nothing was written")
+					 : cli_fail(bad_input(rc), "%s", err);
 	binary = o->binary ? 1 : o->text ? 0 : !uct_is_binary(r);
 	seg = malloc(sizeof(*seg));
 	if (!seg || (rc = uct_writer_open(o->out, binary, uct_header(r), &w, err, sizeof(err)))) {
@@ -105,7 +106,11 @@ static int trace_convert(const struct opts *o)
 			return cli_signal_exit("trace convert", "nothing was written");
 		}
 	}
-	if (rc < 0) {
+	if (rc < 0 && cli_interrupted()) {
+		/* a read the signal interrupted is no error of the file */
+		rc = cli_signal_exit("trace convert", "nothing was written");
+		uct_writer_abort(w);
+	} else if (rc < 0) {
 		int bad = uct_reader_error(r)[0] && bad_input(rc) == EXIT_USAGE;
 
 		rc = cli_fail(bad ? EXIT_USAGE : 1, "%s", bad ? uct_reader_error(r) : uct_writer_error(w));
@@ -139,7 +144,8 @@ static int trace_info(const struct opts *o, FILE *f)
 	if ((rc = uct_open(o->arg, &r, err, sizeof(err)))) {
 		free(seg);
 		free(fed);
-		return cli_fail(bad_input(rc), "%s", err);
+		return cli_interrupted() ? cli_signal_exit("trace info", "it read part of the trace")
+					 : cli_fail(bad_input(rc), "%s", err);
 	}
 	h = uct_header(r);
 	p = h->plat;
@@ -166,7 +172,8 @@ static int trace_info(const struct opts *o, FILE *f)
 		}
 	}
 	if (rc < 0) {
-		rc = cli_fail(bad_input(rc), "%s", uct_reader_error(r));
+		rc = cli_interrupted() ? cli_signal_exit("trace info", "it read part of the trace")
+				       : cli_fail(bad_input(rc), "%s", uct_reader_error(r));
 		goto out;
 	}
 	hz = h->clock_hz[0] ? h->clock_hz[0] : p->clocks[0].hz_default;

@@ -558,8 +558,11 @@ static int read_line(struct uct_reader *r)
 			return rerr(r, k + 1, "NUL byte in a text trace");
 		r->line[k++] = (char)c;
 	}
-	if (r->src.rd_errno)
-		return rerr(r, k + 1, "read error: %s", strerror(r->src.rd_errno));
+	if (r->src.rd_errno) {
+		/* a file not read, not a malformed one */
+		rerr(r, k + 1, "read error: %s", strerror(r->src.rd_errno));
+		return -EIO;
+	}
 	if (k && r->line[k - 1] == '\r')
 		k--;
 	r->line[k] = 0;
@@ -1101,8 +1104,11 @@ static int read_block(struct uct_reader *r, int *type)
 	uint32_t len, crc, want;
 
 	r->off = r->pos;
-	if (src_read(&r->src, h, 5) != 5)
-		return rerr(r, 0, r->src.rd_errno ? "read error" : "truncated: a block header is missing (no end block)");
+	if (src_read(&r->src, h, 5) != 5) {
+		rerr(r, 0, "%s", r->src.rd_errno ? strerror(r->src.rd_errno)
+						 : "truncated: a block header is missing (no end block)");
+		return r->src.rd_errno ? -EIO : -EINVAL;
+	}
 	len = (uint32_t)h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16 | (uint32_t)h[4] << 24;
 	if (len > MAXBLOCK)
 		return rerr(r, 0, "corrupt: block length %u exceeds %u", len, MAXBLOCK);
@@ -1116,8 +1122,10 @@ static int read_block(struct uct_reader *r, int *type)
 		r->blk = nb;
 		r->bcap = cap;
 	}
-	if (src_read(&r->src, r->blk, len) != len || src_read(&r->src, t, 4) != 4)
-		return rerr(r, 0, "truncated inside a block of %u bytes", len);
+	if (src_read(&r->src, r->blk, len) != len || src_read(&r->src, t, 4) != 4) {
+		rerr(r, 0, "%s", r->src.rd_errno ? strerror(r->src.rd_errno) : "truncated inside a block");
+		return r->src.rd_errno ? -EIO : -EINVAL;
+	}
 	crc = (uint32_t)crc32(0L, h, 5);
 	crc = (uint32_t)crc32(crc, r->blk, len);
 	want = (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
@@ -1140,7 +1148,13 @@ static int bin_header(struct uct_reader *r)
 	int type;
 
 	r->off = 0;
-	if (src_read(&r->src, m, 12) != 12 || memcmp(m, MAGIC, 8))
+	if (src_read(&r->src, m, 12) != 12) {
+		if (!r->src.rd_errno)
+			return rerr(r, 0, "not an uncore binary trace (bad magic)");
+		rerr(r, 0, "read error: %s", strerror(r->src.rd_errno));
+		return -EIO;
+	}
+	if (memcmp(m, MAGIC, 8))
 		return rerr(r, 0, "not an uncore binary trace (bad magic)");
 	r->hdr.version = (unsigned)(m[8] | m[9] << 8);
 	r->off = 8;
@@ -1263,8 +1277,10 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg)
 			r->off = r->pos;
 			if (src_read(&r->src, &x, 1) == 1)
 				return rerr(r, 0, "data after the end block");
-			if (r->src.rd_errno)
-				return rerr(r, 0, "read error: %s", strerror(r->src.rd_errno));
+			if (r->src.rd_errno) {
+				rerr(r, 0, "read error: %s", strerror(r->src.rd_errno));
+				return -EIO;
+			}
 			r->ended = 1;
 			return 0;
 		} else {
@@ -1424,7 +1440,8 @@ int uct_open(const char *path, struct uct_reader **out, char *err, size_t n)
 	return f ? open_file(path, f, out, err, n) : rc;
 }
 
-int uct_open_checked(const char *path, struct uct_reader **out, char *err, size_t n)
+int uct_open_checked(const char *path, const volatile sig_atomic_t *stop, struct uct_reader **out,
+		     char *err, size_t n)
 {
 	struct uct_reader *r;
 	struct uct_seg *seg = malloc(sizeof(*seg));
@@ -1458,8 +1475,13 @@ int uct_open_checked(const char *path, struct uct_reader **out, char *err, size_
 	r->src.spool = spool;
 	rc = open_common(r, err, n);
 	if (!rc)
-		while ((rc = uct_next(r, seg)) > 0)
+		while ((rc = uct_next(r, seg)) > 0 && !(stop && *stop))
 			;
+	/* a signal ends the check (a read it interrupted is no error) */
+	if (stop && *stop) {
+		rc = -EINTR;
+		snprintf(r->err, sizeof(r->err), "%s: interrupted while checking the trace", path);
+	}
 	if (!rc && spool && (fflush(spool) || ferror(spool))) {
 		rc = -EIO;
 		snprintf(r->err, sizeof(r->err), "%s: a temporary copy of the trace: %s", path,

@@ -17,6 +17,7 @@
 #ifndef UCT_TRACE_H
 #define UCT_TRACE_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -78,8 +79,11 @@ int uct_open(const char *path, struct uct_reader **out, char *err, size_t n);
  * malformed line anywhere, or a trace longer than the limit, is refused
  * before anything runs), then the reader starts again at the first
  * segment.  A stream that cannot be read twice (a pipe) is copied to an
- * unnamed temporary file as it is checked. */
-int uct_open_checked(const char *path, struct uct_reader **out, char *err, size_t n);
+ * unnamed temporary file as it is checked.  The check ends with -EINTR as
+ * soon as *stop is set (a signal; stop may be NULL).  Errors: -EINVAL a
+ * malformed trace, -EIO a read error, other -errno a file not opened. */
+int uct_open_checked(const char *path, const volatile sig_atomic_t *stop, struct uct_reader **out,
+		     char *err, size_t n);
 /* The same from memory (parsers under test and fuzzing); buf is borrowed. */
 int uct_open_mem(const char *name, const void *buf, size_t len, struct uct_reader **out,
 		 char *err, size_t n);
