@@ -99,6 +99,13 @@ void machine_close(struct machine *mc);
 /* Read --event-file FILE for platform p, report on stderr each entry not
  * used and a summary; 0, or the exit code of a usage or run-time error. */
 int cli_event_file(const char *path, const struct ucm_platform *p, struct ucd_evfile **out);
+/* The progress line of a long command (cli_progress.c): begin, then ask
+ * whether a line is due and draw it; end finishes a drawn line. */
+void cli_progress_begin(void);
+int cli_progress_due(void);
+void cli_progress_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_progress_drawn(void);
+void cli_progress_end(void);
 int cmd_stat(const struct opts *o, struct machine *mc, FILE *f);
 int cmd_trace(const struct opts *o);
 int cmd_run(const struct opts *o, struct machine *mc);

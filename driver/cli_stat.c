@@ -20,8 +20,12 @@ struct statctx {
 	struct ucd *d;
 	struct uct_replay *replay;
 	struct ucd_metrics *ms;      /* -M, or NULL */
-	int progress, final;
+	int final;
 	uint64_t last_ns;
+	/* the progress line (cli_progress.c): the model, where its run began
+	 * and how long it lasts (0: until the trace ends) */
+	struct ucm_model *m;
+	uint64_t t0_ps, dur_ns;
 };
 
 /* One JSON object a line, as perf stat -j prints them; j is consumed. */
@@ -258,9 +262,6 @@ static int on_interval(struct ucd *d, void *ctx, uint64_t elapsed)
 	int done = c->replay && uct_replay_done(c->replay);
 
 	(void)d;
-	if (c->progress && c->replay)
-		fprintf(stderr, "\r[trace] %.6f s, %llu cycles replayed%s", (double)elapsed / 1e9,
-			(unsigned long long)uct_replay_cycles(c->replay), done ? "\n" : "");
 	if (c->o->interval_ms && !c->final) {
 		if (elapsed > c->last_ns || c->last_ns == 0)
 			print_counts(c, 1, elapsed, elapsed - c->last_ns);
@@ -269,6 +270,27 @@ static int on_interval(struct ucd *d, void *ctx, uint64_t elapsed)
 	}
 	/* a replayed trace ends the run when it ends */
 	return done && !c->o->have_duration ? 1 : 0;
+}
+
+/* The progress line of a long run on the simulator (ucb_on_tick): how much
+ * of the simulated time has run, or of a trace without --duration, how
+ * far the replay is. */
+static void stat_progress(struct statctx *c)
+{
+	double t = (double)(ucm_now_ps(c->m) - c->t0_ps) / 1e12;
+
+	if (!c->dur_ns && c->replay)
+		cli_progress_line("[trace] %.6f s, %llu cycles replayed", t,
+				  (unsigned long long)uct_replay_cycles(c->replay));
+	else if (c->dur_ns)
+		cli_progress_line("[stat] %.3f of %.3f s simulated (%.0f%%)", t, (double)c->dur_ns / 1e9,
+				  100 * t * 1e9 / (double)c->dur_ns);
+}
+
+static void stat_tick(void *ctx)
+{
+	if (cli_progress_due())
+		stat_progress(ctx);
 }
 
 /* Every counter's total against the model's own count of what it counted
@@ -444,7 +466,7 @@ static int stat_run(const struct opts *o, struct machine *mc, FILE *f, struct uc
 	struct ucd_opts dopt = { o->platform, o->force, (uint32_t)o->pmi_cores, o->freeze_on_pmi, 0,
 				 o->sample_period };
 	struct ucd *d;
-	struct statctx c = { o, f, NULL, mc->replay, NULL, 0, 0, 0 };
+	struct statctx c = { o, f, NULL, mc->replay, NULL, 0, 0, mc->m, 0, 0 };
 	uint64_t dur = (uint64_t)(o->duration_s * 1e9), every = o->interval_ms * 1000000ull;
 	int rc, interrupted = 0;
 
@@ -494,7 +516,8 @@ static int stat_run(const struct opts *o, struct machine *mc, FILE *f, struct uc
 		dur = UINT64_MAX / 2;
 		if (!every)
 			every = 1000000;
-		c.progress = isatty(2);
+	} else {
+		c.dur_ns = dur;
 	}
 	if (mc->m)
 		fprintf(stderr, "# %s, simulated, %s %s\n", ucd_platform(d)->title,
@@ -506,7 +529,18 @@ static int stat_run(const struct opts *o, struct machine *mc, FILE *f, struct uc
 		if (o->interval_ms)
 			fprintf(f, "#           time                counts      event\n");
 	}
+	if (mc->m) {
+		c.t0_ps = ucm_now_ps(mc->m);
+		cli_progress_begin();
+		ucb_on_tick(stat_tick, &c);
+	}
 	rc = ucd_run(d, dur, every, on_interval, &c);
+	if (mc->m) {
+		ucb_on_tick(NULL, NULL);
+		if (cli_progress_drawn())
+			stat_progress(&c); /* the line as the run ended */
+		cli_progress_end();
+	}
 	if (rc == -EINTR)
 		interrupted = 1;
 	else if (rc)

@@ -19,6 +19,19 @@ static int bad_input(int rc)
 	return rc == -EIO || rc == -ENOMEM || rc == -ENOENT || rc == -EACCES || rc == -EISDIR ? 1 : EXIT_USAGE;
 }
 
+/* The progress line of a long generation (cli_progress.c). */
+static void gen_progress_line(const struct uct_gen_opts *g, double done)
+{
+	cli_progress_line("[trace gen] %.3f of %.3f s generated (%.0f%%)", done * g->seconds, g->seconds,
+			  100 * done);
+}
+
+static void gen_progress(void *ctx, double done)
+{
+	if (cli_progress_due())
+		gen_progress_line(ctx, done);
+}
+
 static int trace_gen(const struct opts *o)
 {
 	const struct ucm_platform *p = ucm_platform_find(o->platform ? o->platform : "skl");
@@ -50,7 +63,14 @@ static int trace_gen(const struct opts *o)
 	g.kind = o->arg;
 	if ((rc = uct_writer_open(o->out, o->binary, &h, &w, err, sizeof(err))))
 		return cli_fail(1, "-o %s", err);
-	if ((rc = uct_generate_until(&h, &g, w, cli_stop_flag(), err, sizeof(err)))) {
+	cli_progress_begin();
+	uct_gen_on_progress(gen_progress, &g);
+	rc = uct_generate_until(&h, &g, w, cli_stop_flag(), err, sizeof(err));
+	uct_gen_on_progress(NULL, NULL);
+	if (cli_progress_drawn() && !rc)
+		gen_progress_line(&g, 1);
+	cli_progress_end();
+	if (rc) {
 		char set[256];
 
 		uct_writer_abort(w); /* removes the partial file */

@@ -32,6 +32,21 @@ int ucb_stopping(void)
 	return stop_flag && *stop_flag;
 }
 
+static void (*tick_fn)(void *);
+static void *tick_ctx;
+
+void ucb_on_tick(void (*fn)(void *ctx), void *ctx)
+{
+	tick_fn = fn;
+	tick_ctx = ctx;
+}
+
+void ucb_tick(void)
+{
+	if (tick_fn)
+		tick_fn(tick_ctx);
+}
+
 const char *ucb_error(const struct ucb *b)
 {
 	return b->err[0] ? b->err : "no error";

@@ -116,6 +116,10 @@ const char *ucb_error(const struct ucb *b);
  * simulated wait.  Register accesses go on, so the driver can restore. */
 void ucb_stop_on(const volatile sig_atomic_t *flag);
 int ucb_stopping(void);
+/* A function long waits call now and then (the simulator: every slice of
+ * a few milliseconds of wall time), for a progress line; NULL: none. */
+void ucb_on_tick(void (*fn)(void *ctx), void *ctx);
+void ucb_tick(void);
 int ucb_seterr(struct ucb *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The simulated backend over a model (which it does not own). */

@@ -134,6 +134,7 @@ static int sim_run(struct ucb *b, uint64_t ns, int *pmi)
 
 		if (ucb_stopping())
 			return ucb_seterr(b, -EINTR, "interrupted");
+		ucb_tick();
 		t0 = wall_ns();
 		rc = pmi ? ucm_run_ps_pmi(s->m, step, &hit) : ucm_run_ps(s->m, step);
 		if (rc)

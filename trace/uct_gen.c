@@ -859,6 +859,15 @@ static const struct gplat *gplat_of(const struct ucm_platform *p)
 	return NULL;
 }
 
+static void (*progress_fn)(void *, double);
+static void *progress_ctx;
+
+void uct_gen_on_progress(void (*fn)(void *ctx, double done), void *ctx)
+{
+	progress_fn = fn;
+	progress_ctx = ctx;
+}
+
 static int fail(struct mix *m, int rc)
 {
 	free(m);
@@ -910,6 +919,7 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	double q[GQ_N] = { 0 }, lines, ratio, peak;
 	const char *why;
 	int rc = 0;
+	unsigned nslices = 0;
 
 	if (!m)
 		return -ENOMEM;
@@ -1082,6 +1092,8 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	}
 	while (!rc && m->t < total) {
 		/* slices jittered +-25% from the seed: rates stay exact */
+		if (progress_fn && !(++nslices & 63))
+			progress_fn(progress_ctx, (double)m->t / (double)total);
 		uint64_t jp = p - p / 4 + (p / 2 ? uct_rand(&m->rng) % (p / 2 + 1) : 0);
 		uint64_t len = total - m->t < jp ? total - m->t : jp;
 

@@ -51,6 +51,9 @@ const char *const *uct_gen_kinds(void);
 int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct uct_writer *w,
 		 char *err, size_t n);
 /* The same, ending early with -EINTR ("interrupted") once *stop is set. */
+/* A function the generator calls now and then with the share of the trace
+ * written (0..1), for a progress line; NULL: none. */
+void uct_gen_on_progress(void (*fn)(void *ctx, double done), void *ctx);
 int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, struct uct_writer *w,
 		       const volatile sig_atomic_t *stop, char *err, size_t n);
 
