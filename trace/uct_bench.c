@@ -528,8 +528,8 @@ static void g3(void)
 		uint64_t ns = quick ? 2000 : 20000;
 		double t;
 
-		/* a trace may last at most 10^5 s of machine time (the readers'
-		 * bound): 2^40-cycle segments at 3 GHz are 366 s each */
+		/* the readers bound a trace's machine time (10^6 s): at most
+		 * 2*10^14 cycles, 2^40-cycle segments at 3 GHz being 366 s each */
 		if (ns * len > 200000000000000ull)
 			ns = 200000000000000ull / len;
 		write_trace(ns, len);
