@@ -292,6 +292,8 @@ trace gen stream --duration 0.01 -o /nonexistent/t|-o /nonexistent/t
 list -o /nonexistent/l|-o /nonexistent/l
 stat --duration 0.01 --record /nonexistent/r|--record: /nonexistent/r
 run --report-json /nonexistent/r -- true|--report-json: /nonexistent/r
+regs --backend hw --hw-root /nonexistent|--backend hw --hw-root /nonexistent:
+allowlist --backend hw --hw-root /nonexistent|--backend hw --hw-root /nonexistent:
 EOF
 }
 

@@ -87,6 +87,14 @@ int out_close(struct out *o, int ok)
 
 /* ---- the machine ---- */
 
+/* The hardware backend refused: the options that chose it. */
+static int hw_fail(const struct opts *o, const char *err)
+{
+	if (o->hw_root)
+		return cli_fail(1, "--backend hw --hw-root %s: %s", o->hw_root, err);
+	return cli_fail(1, "--backend hw: %s", err);
+}
+
 static int sim_config(const struct opts *o, struct ucm_config *cfg, const struct uct_hdr *h)
 {
 	const struct ucm_platform *p;
@@ -275,7 +283,7 @@ int machine_open(const struct opts *o, struct machine *mc)
 		struct ucb_hw_opts ho = { o->hw_root, o->hw_msr, o->hw_pci };
 
 		if ((rc = ucb_hw_create(&ho, &mc->base, err, sizeof(err))))
-			return cli_fail(1, "--backend hw: %s", err);
+			return hw_fail(o, err);
 		mc->hw = 1;
 		fprintf(stderr, "# hardware backend: %s\n", ucb_hw_describe(mc->base));
 	} else if (!strncmp(o->backend, "replay:", 7)) {
@@ -598,7 +606,7 @@ static int allowlist_platform(const struct opts *o, const struct ucm_platform **
 	int rc;
 
 	if ((rc = ucb_hw_create(&ho, &b, err, sizeof(err))))
-		return cli_fail(1, "--backend hw: %s", err);
+		return hw_fail(o, err);
 	if ((rc = ucd_cpu_identify(b, vendor, &fam, &model))) {
 		rc = cli_fail(1, "CPUID: %s", ucb_error(b));
 		ucb_destroy(b);
