@@ -696,8 +696,11 @@ int main(int argc, char **argv)
 			return rc;
 		if (ucb_hw_allowlist(p, out.f))
 			rc = !o.out && stdout_reader_gone() ? 128 + SIGPIPE :
-							      cli_fail(1, "writing the allow-list failed");
-		c = out_close(&out, rc == 0);
+				     got_signal ? 0 : cli_fail(1, "writing the allow-list failed");
+		/* a signal (in a write to a pipe nobody reads): nothing is kept */
+		c = out_close(&out, rc == 0 && !got_signal);
+		if (got_signal && !rc)
+			return cli_signal_exit("allowlist", o.out ? "nothing was written" : "the output may be cut short");
 		return c ? c : rc;
 	}
 	if (!strcmp(o.cmd, "list")) {
@@ -708,7 +711,9 @@ int main(int argc, char **argv)
 		if ((rc = out_open(&out, o.out)))
 			return rc;
 		rc = cmd_list(&o, p, out.f);
-		c = out_close(&out, rc == 0);
+		c = out_close(&out, rc == 0 && !got_signal);
+		if (got_signal && !rc)
+			return cli_signal_exit("list", o.out ? "nothing was written" : "the output may be cut short");
 		return c ? c : rc;
 	}
 	if ((rc = machine_open(&o, &mc)) || (rc = out_open(&out, o.out))) {
