@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ucb;
 
 struct ucb_pci {
@@ -139,5 +143,9 @@ int ucb_replay_finish(struct ucb *b, char *err, size_t n);
 /* Whether the replay failed on a log that breaks its format (a line too
  * long, a NUL byte, a malformed result or rc), not on a divergence. */
 int ucb_replay_malformed(const struct ucb *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

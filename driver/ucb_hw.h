@@ -12,6 +12,10 @@
 #include "ucb.h"
 #include "ucm_types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { UCB_HW_AUTO = 0, UCB_HW_MSR, UCB_HW_MSR_SAFE, UCB_HW_PCI_SYSFS, UCB_HW_PCI_PROC };
 
 struct ucb_hw_opts {
@@ -34,5 +38,9 @@ const char *ucb_hw_describe(struct ucb *b);
 /* msr-safe allow-list of platform p ("0xADDR 0xWRITEMASK" lines); MSRs
  * only, as msr-safe: a comment names the PCI and MMIO boxes it leaves out. */
 int ucb_hw_allowlist(const struct ucm_platform *p, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include "ucb.h"
 #include "ucm_types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ucd;
 
 struct ucd_opts {
@@ -246,5 +250,9 @@ const struct ucm_metric *ucd_metric_find(const struct ucm_platform *p, const cha
 /* NAME, or BOX.NAME when another box defines NAME too. */
 const char *ucd_metric_display(const struct ucm_platform *p, const struct ucm_metric *m,
 			       char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

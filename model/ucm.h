@@ -18,6 +18,10 @@
 
 #include "ucm_types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define UCM_MAXCLK 4
 #define UCM_MAXBT 16
 #define UCM_MAXCORES 64
@@ -256,5 +260,9 @@ const struct ucm_evcode *ucm_ctl_code(const struct ucm_boxtype *bt, const struct
 /* Whether a umask selects sub-event sub of a code; the umask bits defined. */
 int ucm_umask_selects(const struct ucm_evcode *ec, unsigned sub, uint64_t umask);
 uint64_t ucm_umask_defined(const struct ucm_evcode *ec);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ucm_space { UCM_MSR, UCM_PCI, UCM_MMIO, UCM_NSPACES };
 
 #define UCM_MAXFILT 4  /* filter registers per box (QPI: 2 match + 2 mask) */
@@ -479,5 +483,9 @@ struct ucm_platform {
 	const struct ucm_perfmon_unit *perfmon_units;
 	const struct ucm_limits *limits;  /* NULL: none known */
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

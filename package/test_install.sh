@@ -10,7 +10,8 @@
 #                       (from the installed tree) and static, run; with
 #                       SystemC, the example virtual platform on uncore::systemc
 #   consumer_pkgconfig  consumer.c with `pkg-config --cflags --libs uncore`, and
-#                       with --static against libuncore.a, run
+#                       with --static against libuncore.a, run; a C++ program
+#                       including every public header, linked and run
 #   installed_cli       the installed uncore: --version, and `uncore run` loading
 #                       the installed libuncore-run.so from the tree, moved
 set -u
@@ -100,6 +101,36 @@ consumer_pkgconfig)
 		${sflags/-luncore/-l:libuncore.a}
 	ldd "$WORK/consumer_pc_static" | grep -q libuncore && fail "consumer_pc_static loads libuncore.so"
 	run "$WORK/consumer_pc_static"
+	# from C++: every public header (C linkage in extern "C"), linked and run
+	cxx=${CXX:-c++}
+	[ -n "$cxx" ] && command -v "$cxx" >/dev/null || fail "no C++ compiler ('$cxx'): apt-get install g++"
+	{
+		for h in "$P/$INCLUDEDIR"/uncore/*.h; do
+			n=$(basename "$h")
+			[ "$n" = uncore_tlm.h ] || printf '#include <uncore/%s>\n' "$n"
+		done
+		cat <<'CXX'
+#include <cstdio>
+int main()
+{
+	const struct ucm_platform *p = ucm_platform_find("skl");
+	struct ucm_config cfg;
+	struct ucm_model *m = nullptr;
+
+	if (!p)
+		return 1;
+	ucm_config_init(&cfg, p);
+	if (ucm_create(&cfg, &m) || !m)
+		return 2;
+	ucm_destroy(m);
+	std::puts("C++ consumer: model created and destroyed");
+	return 0;
+}
+CXX
+	} >"$WORK/consumer.cpp"
+	# shellcheck disable=SC2086
+	run "$cxx" -std=c++17 -Wall -Wextra -Werror -o "$WORK/consumer_cxx" "$WORK/consumer.cpp" $flags
+	LD_LIBRARY_PATH=$P/$LIBDIR run "$WORK/consumer_cxx"
 	;;
 installed_cli)
 	# a tree that was moved after installation still finds its preload library

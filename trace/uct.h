@@ -14,6 +14,10 @@
 
 #include "ucm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct uct_input {
 	const char *box;     /* box type name */
 	int inst;            /* instance, -1: every instance */
@@ -58,5 +62,9 @@ const struct uct_workload_def *uct_workload_at(unsigned i);
 int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t seed,
 	       struct uct_wl **out, char *err, size_t n);
 void uct_detach(struct uct_wl *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "uct.h"
 #include "uct_trace.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Callers fill this positionally (driver/cli_main.c), where a new member
  * would be a missing initializer: a kind that needs a parameter of its own
  * reads a member another kind uses, named in the comments. */
@@ -56,5 +60,9 @@ int uct_generate(const struct uct_hdr *h, const struct uct_gen_opts *o, struct u
 void uct_gen_on_progress(void (*fn)(void *ctx, double done), void *ctx);
 int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, struct uct_writer *w,
 		       const volatile sig_atomic_t *stop, char *err, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

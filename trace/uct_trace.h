@@ -23,6 +23,10 @@
 
 #include "ucm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The version written unless a header asks for another; readers take
  * 1..UCT_VERSION.  Version 1 has no attributes and no sleep states. */
 #define UCT_VERSION 2
@@ -130,5 +134,9 @@ void uct_config(const struct uct_hdr *h, struct ucm_config *cfg);
  * [start, start + n) of a trace replayed from time 0: what an input of a
  * box on that clock is multiplied by (docs/formats.md, "Clocks"). */
 uint64_t uct_domain_cycles(const struct uct_hdr *h, unsigned clock, uint64_t start, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
