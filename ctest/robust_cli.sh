@@ -2,7 +2,8 @@
 # robust_cli.sh UNCORE CASE - robustness of the `uncore` command line
 # (issue 18): per-command help, options a command does not use, repeated
 # options, option errors that name the option, two outputs into one file,
-# bounded trace generation, and signals in the middle of long operations.
+# bounded trace generation, a full file system, and signals in the middle
+# of long operations.
 # ctest/CMakeLists.txt registers each case as robust_cli.<CASE>.  A case
 # reports every broken expectation and exits 1 if there was one.
 #
@@ -574,6 +575,58 @@ case_gen_bounds() {
 	run trace gen idle --duration 1 --period 1500 -o "$work/t.uct"
 	expect_rc 0
 	usage_error trace gen idle --duration 1 --period 1499 -o "$work/u.uct" :: "is 2001335 slices, more than the 2000000"
+}
+
+# ---- a full file system ----
+
+# Each output command writes into an 8 KiB tmpfs (mounted in a mount
+# namespace of its own, so nothing outlives the case) holding an earlier
+# output of the same name: the write fails with ENOSPC, the command exits 1
+# naming the file and the cause, and the earlier file is untouched with no
+# temporary beside it (docs/usage.md, "Output files").
+case_full_disk() {
+	local cmd out
+	if ! command -v unshare >/dev/null || ! unshare -m true 2>/dev/null; then
+		fail "cannot make a mount namespace (unshare -m, util-linux; needs root or user namespaces)"
+		return
+	fi
+	mkdir "$work/small"
+	for cmd in "list --platform snbep --json -o @/out" \
+		   "stat --platform snbep -I 10 --duration 1 -o @/out" \
+		   "regs --platform snbep -o @/out" \
+		   "trace gen stream --duration 0.2 -o @/out"; do
+		# shellcheck disable=SC2086  # the command is words
+		set -- ${cmd//@/$work/small}
+		rc=0
+		unshare -m --propagation private bash -c '
+			m=$1; shift
+			mount -t tmpfs -o size=8k tmpfs "$m" || exit 99
+			printf "earlier\n" >"$m/out"
+			"$@" >"$m.stdout" 2>"$m.stderr"
+			echo $? >"$m.rc"
+			cat "$m/out" >"$m.kept"
+			ls -A "$m" >"$m.left"
+			umount "$m"' _ "$work/small" "$bin" "$@" || rc=$?
+		last="uncore $* (8 KiB tmpfs)"
+		if [ "$rc" -eq 99 ]; then
+			fail "$last: could not mount a tmpfs"
+			continue
+		fi
+		cp "$work/small.stderr" "$work/err"
+		rc=$(cat "$work/small.rc")
+		expect_rc 1
+		expect_err "$work/small/out"
+		expect_err "No space left on device"
+		if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
+			fail "sanitizer report from: $last"
+		fi
+		if [ "$(cat "$work/small.kept")" != earlier ]; then
+			fail "$last: the earlier output was replaced: $(head -c 100 "$work/small.kept")"
+		fi
+		if [ "$(cat "$work/small.left")" != out ]; then
+			fail "$last: left in the directory: $(tr '\n' ' ' <"$work/small.left")"
+		fi
+	done
 }
 
 "case_$name"
