@@ -145,6 +145,11 @@ def case_refusal():
     p = uncore(["trace", "gen", "qpi", "--platform", "snbep", "--bandwidth", "70", "-o", t], expect_rc=2)
     if "QPI" not in p.stderr or "8.0 GT/s" not in p.stderr:
         fail(f"snbep qpi at 70 GB/s: {p.stderr.strip()!r}")
+    # a workload made faster than the part by its clock: refused, unless on purpose
+    p = uncore(["stat", "--workload", "stream", "--uclk-mhz", "4100", "--duration", "0.01"], expect_rc=2)
+    if "34.1 GB/s" not in p.stderr or "DDR4-2133" not in p.stderr:
+        fail(f"skl stream at 4.1 GHz: {p.stderr.strip()!r}")
+    uncore(["stat", "--workload", "stream", "--uclk-mhz", "4100", "--duration", "0.01", "--exceed-limits"])
     # on purpose: a stress trace beyond the parts
     uncore(["trace", "gen", "stream", "--bandwidth", "100", "--exceed-limits", "--duration", "0.01",
             "-o", t])

@@ -265,6 +265,9 @@ static int sim_open(const struct opts *o, struct machine *mc)
 			return cli_fail(EXIT_USAGE, "--workload: '%s' is not a %s workload (known: %s)",
 					o->workload, p->name, names);
 		}
+		if (!o->gen.exceed && (rc = uct_workload_within(mc->m, wd, err, sizeof(err))))
+			return cli_fail(EXIT_USAGE, "--workload %s%s: %s", wd->name,
+					o->uclk_mhz ? " with --uclk-mhz" : "", err);
 		if ((rc = uct_attach(mc->m, wd, o->seed, &mc->wl, err, sizeof(err))))
 			return cli_fail(1, "%s", err);
 	}

@@ -170,6 +170,9 @@ static const struct cli_opt opts[] = {
 	{ O_EXCEED, "exceed-limits", NULL, C_GEN, NULL,
 	  "go beyond the part's physical limits (DRAM channels and transfer rate, QPI link rate, "
 	  "LLC lookups), up to what the model's events count: stress traces that want fast wraps" },
+	{ O_EXCEED, "exceed-limits", NULL, C_STAT | C_RUN, NULL,
+	  "sim: run a workload beyond the part's DRAM bandwidth (a higher --uclk-mhz feeds its "
+	  "per-cycle inputs faster)" },
 	{ O_DUTY, "duty", "D", C_GEN, "burst cstate",
 	  "burst: share of time streaming (default 0.2); cstate: share of time a core is in C0" },
 	{ O_BURST, "burst-us", "US", C_GEN, "burst", "burst: length of a burst, 0.001 to 1e11 (default 10)" },

@@ -433,6 +433,10 @@ struct ucm_limits {
 	uint16_t dram_mts;          /* fastest supported transfer rate, MT/s (8 bytes each) */
 	const char *dram_type;      /* "DDR4-2133" */
 	const char *dram_cite;
+	/* the inputs that move a 64-byte line to or from DRAM: a box type and
+	 * sub-event names or prefixes ("CAS_COUNT." for all of a code's) */
+	const char *dram_box;
+	const char *dram_in[2];
 	double llc_lookups;         /* LLC lookups a CBo starts per uclk cycle */
 	const char *llc_cite;
 	uint8_t qpi_links;          /* QPI links a socket has (0: none); the model's

@@ -62,6 +62,13 @@ const struct uct_workload_def *uct_workload_at(unsigned i);
 int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t seed,
 	       struct uct_wl **out, char *err, size_t n);
 void uct_detach(struct uct_wl *w);
+/* Whether a workload stays within the part's physical limits on model m
+ * (its clocks, box counts): 0, or -ERANGE and the limit it breaks in err.
+ * The DRAM traffic is averaged over the phases (their jitter is
+ * symmetric); LLC lookups and QPI flits are per cycle, bounded by the
+ * event maxima uct_attach checks. */
+int uct_workload_within(const struct ucm_model *m, const struct uct_workload_def *def, char *err,
+			size_t n);
 
 #ifdef __cplusplus
 }

@@ -180,3 +180,44 @@ void uct_detach(struct uct_wl *w)
 	free(w->sets);
 	free(w);
 }
+
+int uct_workload_within(const struct ucm_model *m, const struct uct_workload_def *def, char *err,
+			size_t n)
+{
+	const struct ucm_platform *p = ucm_platform_of(m);
+	const struct ucm_limits *l = p->limits;
+	const struct ucm_boxtype *bt = l && l->dram_box ? ucm_boxtype_find(p, l->dram_box) : NULL;
+	double lines = 0, ns = 0, peak;
+
+	if (!bt || !l->dram_channels)
+		return 0;
+	for (unsigned k = 0; k < def->nphases; k++) {
+		const struct uct_phase *ph = &def->phases[k];
+		double per_s = 0;
+
+		for (unsigned i = 0; i < ph->nin; i++) {
+			const struct uct_input *in = &ph->in[i];
+			int dram = 0;
+
+			if (strcmp(in->box, l->dram_box))
+				continue;
+			for (unsigned d = 0; d < 2 && l->dram_in[d]; d++)
+				dram |= !strncmp(in->sub, l->dram_in[d], strlen(l->dram_in[d])) &&
+					(l->dram_in[d][strlen(l->dram_in[d]) - 1] == '.' ||
+					 !strcmp(in->sub, l->dram_in[d]));
+			if (dram)
+				per_s += (double)in->inc * (in->inst < 0 ? ucm_ninst(m, bt) : 1) *
+					 (double)ucm_clock_hz(m, bt->clock);
+		}
+		lines += per_s * (double)ph->ns;
+		ns += (double)ph->ns;
+	}
+	peak = ucm_dram_peak_bps(l);
+	if (!ns || lines / ns * 64 <= peak * (1 + 1e-9))
+		return 0;
+	snprintf(err, n,
+		 "%.1f GB/s of DRAM traffic a socket at these clocks exceeds the %.1f GB/s the part "
+		 "carries (%u channels of %s, 8 bytes a transfer; %s); --exceed-limits allows it",
+		 lines / ns * 64 / 1e9, peak / 1e9, l->dram_channels, l->dram_type, l->dram_cite);
+	return -ERANGE;
+}

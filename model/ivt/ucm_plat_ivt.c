@@ -725,6 +725,8 @@ static const struct ucm_limits ivt_limits = {
 	.dram_type = "DDR3-1866",
 	.dram_cite = "Xeon E5-2600 v2 datasheet, Vol. 1 (329187): four DDR3 channels a socket, "
 		     "up to 1866 MT/s (the E5-2697 v2 of V18)",
+	.dram_box = "imc",
+	.dram_in = { "CAS_COUNT." },
 	.llc_lookups = 1,
 	.llc_cite = "as the E5-2600 (uncore guide 2.3.5): LLC_LOOKUP's maximum increment is 1 a "
 		    "cycle on each CBo",

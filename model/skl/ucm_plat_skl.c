@@ -362,6 +362,8 @@ static const struct ucm_limits skl_limits = {
 	.dram_type = "DDR4-2133",
 	.dram_cite = "6th Generation Intel Core Processor Families Datasheet, Vol. 1 (332687), "
 		     "System Memory Interface: two channels, DDR4 up to 2133 MT/s",
+	.dram_box = "imc",
+	.dram_in = { "DRAM_DATA_READS", "DRAM_DATA_WRITES" },
 	.llc_lookups = 1,
 	.llc_cite = "one lookup a uclk cycle per CBo slice: CACHE_LOOKUP's maximum increment of 1 "
 		    "(SKL Table 3-1 as modelled; docs/platform-skl.md, \"Physical limits\")",

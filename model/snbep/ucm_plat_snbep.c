@@ -621,6 +621,8 @@ static const struct ucm_limits snbep_limits = {
 	.dram_type = "DDR3-1600",
 	.dram_cite = "Xeon E5-2600 uncore guide 2.5.2: up to four independent DDR3 channels, "
 		     "DDR3 frequencies up to 1600 GT/s",
+	.dram_box = "imc",
+	.dram_in = { "CAS_COUNT." },
 	.llc_lookups = 1,
 	.llc_cite = "Xeon E5-2600 uncore guide 2.3.5 (CBo events by code): LLC_LOOKUP's maximum "
 		    "increment is 1 a cycle on each CBo",
