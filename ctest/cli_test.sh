@@ -11,54 +11,7 @@
 # platform's default event set (model/skl/ucm_plat_skl.c, default_events).
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-	echo "usage: $0 UNCORE CASE" >&2
-	exit 2
-fi
-bin=$1
-name=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-umask 022
-failures=0
-
-fail() {
-	echo "FAIL [$name]: $*" >&2
-	failures=$((failures + 1))
-}
-
-# (awk may be mawk: no {n} intervals in its regular expressions)
-
-# run ARGS...: stdout in $work/out, stderr in $work/err, exit code in $rc.
-# A sanitizer report fails the case whatever the exit code.
-run() {
-	rc=0
-	"$bin" "$@" >"$work/out" 2>"$work/err" || rc=$?
-	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
-		fail "sanitizer report from: uncore $*"
-		cat "$work/err" >&2
-	fi
-	last="uncore $*"
-}
-
-expect_rc() {
-	if [ "$rc" -ne "$1" ]; then
-		fail "$last: exit code $rc, want $1; stderr: $(head -c 400 "$work/err")"
-	fi
-}
-
-# expect_err STRING: stderr contains STRING (fixed text)
-expect_err() {
-	if ! grep -qF -- "$1" "$work/err"; then
-		fail "$last: stderr lacks \"$1\": $(head -c 400 "$work/err")"
-	fi
-}
-
-expect_no_stdout() {
-	if [ -s "$work/out" ]; then
-		fail "$last: wrote to stdout on an error: $(head -c 200 "$work/out")"
-	fi
-}
+. "$(dirname "$0")/cli_lib.sh"
 
 # The platform's default event set, in order.
 default_events=(UNC_CLOCK.SOCKET UNC_CBO_CACHE_LOOKUP.ANY_MESI UNC_CBO_CACHE_LOOKUP.ANY_I
@@ -1389,13 +1342,4 @@ case_selftest() {
 	done
 }
 
-if ! declare -F "case_$name" >/dev/null; then
-	echo "$0: no case '$name'" >&2
-	exit 2
-fi
-"case_$name"
-if [ "$failures" -ne 0 ]; then
-	echo "$name: $failures check(s) failed" >&2
-	exit 1
-fi
-echo "$name: ok"
+run_case

@@ -12,52 +12,7 @@
 # the program's output; no case asserts on timing.
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-	echo "usage: $0 UNCORE CASE" >&2
-	exit 2
-fi
-bin=$1
-name=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-umask 022
-failures=0
-
-fail() {
-	echo "FAIL [$name]: $*" >&2
-	failures=$((failures + 1))
-}
-
-# run ARGS...: stdout in $work/out, stderr in $work/err, exit code in $rc.
-# A sanitizer report fails the case whatever the exit code.
-run() {
-	rc=0
-	"$bin" "$@" >"$work/out" 2>"$work/err" || rc=$?
-	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
-		fail "sanitizer report from: uncore $*"
-		cat "$work/err" >&2
-	fi
-	last="uncore $*"
-}
-
-expect_rc() {
-	if [ "$rc" -ne "$1" ]; then
-		fail "$last: exit code $rc, want $1; stderr: $(head -c 400 "$work/err")"
-	fi
-}
-
-# expect_err STRING: stderr contains STRING (fixed text)
-expect_err() {
-	if ! grep -qF -- "$1" "$work/err"; then
-		fail "$last: stderr lacks \"$1\": $(head -c 400 "$work/err")"
-	fi
-}
-
-expect_no_stdout() {
-	if [ -s "$work/out" ]; then
-		fail "$last: wrote to stdout on an error: $(head -c 200 "$work/out")"
-	fi
-}
+. "$(dirname "$0")/cli_lib.sh"
 
 # usage_error ARGS... :: WANT...: exit 2, stderr has every WANT, no output
 usage_error() {
@@ -404,10 +359,7 @@ interrupt() {
 	fi
 	rc=0
 	wait "$pid" || rc=$?
-	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
-		fail "sanitizer report from: $last"
-		cat "$work/err" >&2
-	fi
+	sanitizer_check "$last"
 }
 
 # no_temp DIR: nothing named *.XXXXXX (a writer's temporary file) in DIR
@@ -617,9 +569,7 @@ case_full_disk() {
 		expect_rc 1
 		expect_err "$work/small/out"
 		expect_err "No space left on device"
-		if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
-			fail "sanitizer report from: $last"
-		fi
+		sanitizer_check "$last"
 		if [ "$(cat "$work/small.kept")" != earlier ]; then
 			fail "$last: the earlier output was replaced: $(head -c 100 "$work/small.kept")"
 		fi
@@ -629,9 +579,4 @@ case_full_disk() {
 	done
 }
 
-"case_$name"
-if [ "$failures" -ne 0 ]; then
-	echo "$name: $failures failure(s)" >&2
-	exit 1
-fi
-echo "$name: ok"
+run_case

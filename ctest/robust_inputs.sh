@@ -11,61 +11,17 @@
 # CRC-32 of its own (python3's zlib) after the layout of docs/formats.md.
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-	echo "usage: $0 UNCORE CASE" >&2
-	exit 2
-fi
-bin=$1
-name=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-	echo "FAIL [$name]: $*" >&2
-	failures=$((failures + 1))
-}
-
-# run ARGS...: stdout in $work/out, stderr in $work/err, exit code in $rc;
-# killed after 60 s (an unbounded input must not run that long: the
-# bounded ones here take well under a second).
-run() {
-	rc=0
-	timeout -s KILL 60 "$bin" "$@" >"$work/out" 2>"$work/err" || rc=$?
-	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
-		fail "sanitizer report from: uncore $*"
-		cat "$work/err" >&2
-	fi
-	last="uncore $*"
-}
+# an unbounded input must not run long: the bounded ones here take well
+# under a second
+run_timeout=60
+. "$(dirname "$0")/cli_lib.sh"
 
 # run_sh CMD: the same through bash (pipes, process substitution).
 run_sh() {
 	rc=0
-	timeout -s KILL 60 bash -c "$1" >"$work/out" 2>"$work/err" || rc=$?
-	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
-		fail "sanitizer report from: $1"
-	fi
+	timeout -s KILL "$run_timeout" bash -c "$1" >"$work/out" 2>"$work/err" || rc=$?
+	sanitizer_check "$1"
 	last="$1"
-}
-
-expect_rc() {
-	if [ "$rc" -ne "$1" ]; then
-		fail "$last: exit code $rc, want $1; stderr: $(head -c 400 "$work/err")"
-	fi
-}
-
-# expect_err STRING: stderr contains STRING (fixed text)
-expect_err() {
-	if ! grep -qF -- "$1" "$work/err"; then
-		fail "$last: stderr lacks \"$1\": $(head -c 600 "$work/err")"
-	fi
-}
-
-expect_no_stdout() {
-	if [ -s "$work/out" ]; then
-		fail "$last: wrote to stdout on an error: $(head -c 200 "$work/out")"
-	fi
 }
 
 # expect_no_file PATH: neither PATH nor a temporary beside it is left
@@ -469,13 +425,4 @@ case_log_record_replay() {
 	expect_no_file "$work/d.log"
 }
 
-if ! declare -f "case_$name" >/dev/null; then
-	echo "unknown case '$name'" >&2
-	exit 2
-fi
-"case_$name"
-if [ "$failures" -ne 0 ]; then
-	echo "$name: $failures failure(s)" >&2
-	exit 1
-fi
-echo "$name: ok"
+run_case
