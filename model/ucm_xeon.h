@@ -31,4 +31,27 @@ extern const struct ucm_layout ucm_xeon_l_q_match0, ucm_xeon_l_q_match1, ucm_xeo
 	{ "UBOX_CPUNODEID", 0x40, UCM_K_NODEID, 0, &ucm_xeon_l_nodeid, 0 },          \
 	{ "UBOX_GIDNIDMAP", 0x54, UCM_K_NODEMAP, 0, &ucm_xeon_l_nodemap, 0 }
 
+/* Linux perf's format attributes the Xeon PMUs share (uncore_snbep.c; the
+ * sysfs "name=configN:bits" strings): the common counter control, the
+ * UBox's (5-bit threshold), and the QPI packet match/mask registers as
+ * config1 (MATCH0 | MATCH1 << 32) and config2 (MASK0 | MASK1 << 32). */
+#define UCM_XEON_PERF_FMT_STD                                                        \
+	"event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"          \
+	"thresh=config:24-31"
+#define UCM_XEON_PERF_FMT_UBOX                                                       \
+	"event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"          \
+	"thresh=config:24-28"
+#define UCM_XEON_PERF_FMT_QPI_MATCH                                                  \
+	"match_rds=config1:48-51;match_rnid30=config1:32-35;match_rnid4=config1:31;" \
+	"match_dnid=config1:13-17;match_mc=config1:9-12;match_opc=config1:5-8;"      \
+	"match_vnw=config1:3-4;match0=config1:0-31;match1=config1:32-63;"            \
+	"mask_rds=config2:48-51;mask_rnid30=config2:32-35;mask_rnid4=config2:31;"    \
+	"mask_dnid=config2:13-17;mask_mc=config2:9-12;mask_opc=config2:5-8;"         \
+	"mask_vnw=config2:3-4;mask0=config2:0-31;mask1=config2:32-63"
+/* the kernel's iMC event aliases (its events/ files), alike on both parts */
+#define UCM_XEON_PERF_IMC_ALIASES                                                    \
+	{ "clockticks", "event=0xff,umask=0x00" },                                   \
+	{ "cas_count_read", "event=0x04,umask=0x03" },                               \
+	{ "cas_count_write", "event=0x04,umask=0x0c" }
+
 #endif

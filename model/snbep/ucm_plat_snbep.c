@@ -545,9 +545,7 @@ static const uint8_t snbep_bus[] = { 0x3F, 0x7F };
 static const struct ucm_perfcode perf_ubox_codes[] = { { 0xFF, &snbep_bt_ubox, 0x0FF } };
 static const struct ucm_perfcode perf_imc_codes[] = { { 0xFF, &snbep_bt_imc, 0x0FF } };
 static const struct ucm_perfalias perf_imc_aliases[] = {
-	{ "clockticks", "event=0xff,umask=0x00" },
-	{ "cas_count_read", "event=0x04,umask=0x03" },
-	{ "cas_count_write", "event=0x04,umask=0x0c" },
+	UCM_XEON_PERF_IMC_ALIASES,
 };
 static const struct ucm_perfalias perf_qpi_aliases[] = {
 	{ "clockticks", "event=0x14" },
@@ -557,8 +555,7 @@ static const struct ucm_perfalias perf_qpi_aliases[] = {
 };
 static const struct ucm_perfpmu snbep_perfpmus[] = {
 	{ "uncore_ubox", &snbep_bt_ubox, 0,
-	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
-	  "thresh=config:24-28",
+	  UCM_XEON_PERF_FMT_UBOX,
 	  ARRAY_LEN(perf_ubox_codes), 0, perf_ubox_codes, NULL, "Linux uncore_snbep.c snbep_uncore_ubox" },
 	{ "uncore_cbox", &snbep_bt_cbo, 1,
 	  "event=config:0-7;umask=config:8-15;edge=config:18;tid_en=config:19;"
@@ -572,30 +569,20 @@ static const struct ucm_perfpmu snbep_perfpmus[] = {
 	  "filter_band3=config1:24-31",
 	  0, 0, NULL, NULL, "Linux uncore_snbep.c snbep_uncore_pcu" },
 	{ "uncore_ha", &snbep_bt_ha, 0,
-	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
-	  "thresh=config:24-31",
+	  UCM_XEON_PERF_FMT_STD,
 	  0, 0, NULL, NULL, "Linux uncore_snbep.c snbep_uncore_ha" },
 	{ "uncore_imc", &snbep_bt_imc, 1,
-	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
-	  "thresh=config:24-31",
+	  UCM_XEON_PERF_FMT_STD,
 	  ARRAY_LEN(perf_imc_codes), ARRAY_LEN(perf_imc_aliases), perf_imc_codes, perf_imc_aliases, "Linux uncore_snbep.c snbep_uncore_imc" },
 	{ "uncore_qpi", &snbep_bt_qpi, 1,
-	  "event=config:0-7,21;umask=config:8-15;edge=config:18;inv=config:23;"
-	  "thresh=config:24-31;match_rds=config1:48-51;match_rnid30=config1:32-35;"
-	  "match_rnid4=config1:31;match_dnid=config1:13-17;match_mc=config1:9-12;"
-	  "match_opc=config1:5-8;match_vnw=config1:3-4;match0=config1:0-31;"
-	  "match1=config1:32-63;mask_rds=config2:48-51;mask_rnid30=config2:32-35;"
-	  "mask_rnid4=config2:31;mask_dnid=config2:13-17;mask_mc=config2:9-12;"
-	  "mask_opc=config2:5-8;mask_vnw=config2:3-4;mask0=config2:0-31;"
-	  "mask1=config2:32-63",
+	  "event=config:0-7,21;umask=config:8-15;edge=config:18;inv=config:23;thresh=config:24-31;"
+	  UCM_XEON_PERF_FMT_QPI_MATCH,
 	  0, ARRAY_LEN(perf_qpi_aliases), NULL, perf_qpi_aliases, "Linux uncore_snbep.c snbep_uncore_qpi" },
 	{ "uncore_r2pcie", &snbep_bt_r2pcie, 0,
-	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
-	  "thresh=config:24-31",
+	  UCM_XEON_PERF_FMT_STD,
 	  0, 0, NULL, NULL, "Linux uncore_snbep.c snbep_uncore_r2pcie" },
 	{ "uncore_r3qpi", &snbep_bt_r3qpi, 1,
-	  "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;"
-	  "thresh=config:24-31",
+	  UCM_XEON_PERF_FMT_STD,
 	  0, 0, NULL, NULL, "Linux uncore_snbep.c snbep_uncore_r3qpi" },
 };
 /* Intel's perfmon event file (JKT/events/Jaketown_uncore.json): its Unit
