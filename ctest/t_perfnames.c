@@ -2,9 +2,10 @@
  * t_perfnames.c - Linux perf's PMU names, format terms and event aliases in
  * event strings (issue 16, item 2).
  *
- * The expected names, formats and aliases are transcribed here from the
- * kernel's arch/x86/events/intel/uncore_snb.c (skl_uncore_cbox,
- * snb_uncore_arb, snb_uncore_imc) and uncore_snbep.c (snbep_uncore_* and
+ * The expected names, formats (each attribute's "name=configN:bits", as
+ * sysfs shows it) and aliases are transcribed here from the kernel's
+ * arch/x86/events/intel/uncore_snb.c (skl_uncore_cbox, snb_uncore_arb,
+ * snb_uncore_imc) and uncore_snbep.c (snbep_uncore_* and
  * ivbep_uncore_*), independently of the platform tables they check.
  * Every event a platform names is spelled as perf would spell it and must
  * program what its name programs; perf command lines count what the model
@@ -20,49 +21,116 @@
 
 /* ---- the kernel's PMUs, transcribed ---- */
 
+/* The kernel's format attributes (its DEFINE_UNCORE_FORMAT_ATTR lines,
+ * named as it names them), as sysfs shows them: "name=configN:bits". */
+#define K_EVENT "event=config:0-7"
+#define K_EVENT_EXT "event=config:0-7,21"
+#define K_UMASK "umask=config:8-15"
+#define K_EDGE "edge=config:18"
+#define K_TID_EN "tid_en=config:19"
+#define K_INV "inv=config:23"
+#define K_CMASK5 "cmask=config:24-28"          /* uncore_snb.c */
+#define K_THRESH8 "thresh=config:24-31"
+#define K_THRESH5 "thresh=config:24-28"
+#define K_OCC_SEL "occ_sel=config:14-15"
+#define K_OCC_INVERT "occ_invert=config:30"
+#define K_OCC_EDGE "occ_edge=config:14-51"     /* sic: R23 */
+#define K_FILTER_TID "filter_tid=config1:0-4"
+#define K_FILTER_LINK "filter_link=config1:5-8"
+#define K_FILTER_NID "filter_nid=config1:10-17"
+#define K_FILTER_NID2 "filter_nid=config1:32-47"
+#define K_FILTER_STATE "filter_state=config1:18-22"
+#define K_FILTER_STATE2 "filter_state=config1:17-22"
+#define K_FILTER_OPC "filter_opc=config1:23-31"
+#define K_FILTER_OPC2 "filter_opc=config1:52-60"
+#define K_FILTER_NC "filter_nc=config1:62"
+#define K_FILTER_C6 "filter_c6=config1:61"
+#define K_FILTER_ISOC "filter_isoc=config1:63"
+#define K_BANDS                                                                      \
+	"filter_band0=config1:0-7;filter_band1=config1:8-15;filter_band2=config1:16-23;" \
+	"filter_band3=config1:24-31"
+#define K_QPI_MATCH                                                                  \
+	"match_rds=config1:48-51;match_rnid30=config1:32-35;match_rnid4=config1:31;"   \
+	"match_dnid=config1:13-17;match_mc=config1:9-12;match_opc=config1:5-8;"        \
+	"match_vnw=config1:3-4;match0=config1:0-31;match1=config1:32-63;"              \
+	"mask_rds=config2:48-51;mask_rnid30=config2:32-35;mask_rnid4=config2:31;"      \
+	"mask_dnid=config2:13-17;mask_mc=config2:9-12;mask_opc=config2:5-8;"           \
+	"mask_vnw=config2:3-4;mask0=config2:0-31;mask1=config2:32-63"
+
+/* The kernel's format lists, attributes in its order. */
+#define K_SNB_FMT K_EVENT ";" K_UMASK ";" K_EDGE ";" K_INV ";" K_CMASK5
+#define K_STD K_EVENT ";" K_UMASK ";" K_EDGE ";" K_INV ";" K_THRESH8
+#define K_UBOX K_EVENT ";" K_UMASK ";" K_EDGE ";" K_INV ";" K_THRESH5
+
 struct kpmu {
 	const char *plat, *name;
 	int numbered;          /* kernel num_boxes > 1: NAME_N */
 	const char *box;       /* the box type of the tables it drives */
-	const char *formats;   /* names of its format attributes, in order */
+	const char *formats;   /* its format attributes, in order */
 };
 
-#define STD8 "event, umask, edge, inv, thresh"
+/* Where the driver departs from the kernel it does so in how it applies a
+ * term, never in the term's sysfs string, so every table string is the
+ * kernel's: snbep R23 (occ_edge is config:14-51 here too; the driver sets
+ * OCC_EDGE, bit 31), R24/R25 (8-bit PCU event; the rnid halves), ivt V21
+ * (inv listed, as the kernel lists it, on the PMUs whose event mask drops
+ * bit 23: accepted only as 0), V22 (filter_link, filter_c6: accepted only
+ * as 0), skl P1 (cmask is THRESH 28:24). */
 static const struct kpmu kpmus[] = {
-	{ "skl", "uncore_cbox", 1, "cbo", "event, umask, edge, inv, cmask" },
-	{ "skl", "uncore_arb", 0, "arb", "event, umask, edge, inv, cmask" },
-	{ "skl", "uncore_imc", 0, "imc", "event" },
-	{ "snbep", "uncore_ubox", 0, "ubox", STD8 },
+	/* uncore_snb.c: skl_uncore_cbox, snb_uncore_arb (snb_uncore_formats_attr),
+	 * snb_uncore_imc (snb_uncore_imc_formats_attr) */
+	{ "skl", "uncore_cbox", 1, "cbo", K_SNB_FMT },
+	{ "skl", "uncore_arb", 0, "arb", K_SNB_FMT },
+	{ "skl", "uncore_imc", 0, "imc", K_EVENT },
+	/* uncore_snbep.c snbep_uncore_*_formats_attr */
+	{ "snbep", "uncore_ubox", 0, "ubox", K_UBOX },
 	{ "snbep", "uncore_cbox", 1, "cbo",
-	  "event, umask, edge, tid_en, inv, thresh, filter_tid, filter_nid, filter_state, filter_opc" },
+	  K_EVENT ";" K_UMASK ";" K_EDGE ";" K_TID_EN ";" K_INV ";" K_THRESH8 ";" K_FILTER_TID
+	  ";" K_FILTER_NID ";" K_FILTER_STATE ";" K_FILTER_OPC },
 	{ "snbep", "uncore_pcu", 0, "pcu",
-	  "event, occ_sel, edge, inv, thresh, occ_invert, occ_edge, filter_band0, filter_band1, "
-	  "filter_band2, filter_band3" },
-	{ "snbep", "uncore_ha", 0, "ha", STD8 },
-	{ "snbep", "uncore_imc", 1, "imc", STD8 },
+	  K_EVENT ";" K_OCC_SEL ";" K_EDGE ";" K_INV ";" K_THRESH5 ";" K_OCC_INVERT ";" K_OCC_EDGE
+	  ";" K_BANDS },
+	{ "snbep", "uncore_ha", 0, "ha", K_STD },
+	{ "snbep", "uncore_imc", 1, "imc", K_STD },
 	{ "snbep", "uncore_qpi", 1, "qpi",
-	  "event, umask, edge, inv, thresh, match_rds, match_rnid30, match_rnid4, match_dnid, "
-	  "match_mc, match_opc, match_vnw, match0, match1, mask_rds, mask_rnid30, mask_rnid4, "
-	  "mask_dnid, mask_mc, mask_opc, mask_vnw, mask0, mask1" },
-	{ "snbep", "uncore_r2pcie", 0, "r2pcie", STD8 },
-	{ "snbep", "uncore_r3qpi", 1, "r3qpi", STD8 },
-	{ "ivt", "uncore_ubox", 0, "ubox", STD8 },
+	  K_EVENT_EXT ";" K_UMASK ";" K_EDGE ";" K_INV ";" K_THRESH8 ";" K_QPI_MATCH },
+	{ "snbep", "uncore_r2pcie", 0, "r2pcie", K_STD },
+	{ "snbep", "uncore_r3qpi", 1, "r3qpi", K_STD },
+	/* uncore_snbep.c ivbep_uncore_*_formats_attr (ha, imc, irp, r2pcie and
+	 * r3qpi: ivbep_uncore_formats_attr) */
+	{ "ivt", "uncore_ubox", 0, "ubox", K_UBOX },
 	{ "ivt", "uncore_cbox", 1, "cbo",
-	  "event, umask, edge, tid_en, thresh, filter_tid, filter_link, filter_state, filter_nid, "
-	  "filter_opc, filter_nc, filter_c6, filter_isoc" },
+	  K_EVENT ";" K_UMASK ";" K_EDGE ";" K_TID_EN ";" K_THRESH8 ";" K_FILTER_TID ";"
+	  K_FILTER_LINK ";" K_FILTER_STATE2 ";" K_FILTER_NID2 ";" K_FILTER_OPC2 ";" K_FILTER_NC
+	  ";" K_FILTER_C6 ";" K_FILTER_ISOC },
 	{ "ivt", "uncore_pcu", 0, "pcu",
-	  "event, occ_sel, edge, thresh, occ_invert, occ_edge, filter_band0, filter_band1, "
-	  "filter_band2, filter_band3" },
-	{ "ivt", "uncore_ha", 1, "ha", STD8 },
-	{ "ivt", "uncore_imc", 1, "imc", STD8 },
-	{ "ivt", "uncore_irp", 0, "irp", STD8 },
+	  K_EVENT ";" K_OCC_SEL ";" K_EDGE ";" K_THRESH5 ";" K_OCC_INVERT ";" K_OCC_EDGE ";"
+	  K_BANDS },
+	{ "ivt", "uncore_ha", 1, "ha", K_STD },
+	{ "ivt", "uncore_imc", 1, "imc", K_STD },
+	{ "ivt", "uncore_irp", 0, "irp", K_STD },
 	{ "ivt", "uncore_qpi", 1, "qpi",
-	  "event, umask, edge, thresh, match_rds, match_rnid30, match_rnid4, match_dnid, "
-	  "match_mc, match_opc, match_vnw, match0, match1, mask_rds, mask_rnid30, mask_rnid4, "
-	  "mask_dnid, mask_mc, mask_opc, mask_vnw, mask0, mask1" },
-	{ "ivt", "uncore_r2pcie", 0, "r2pcie", STD8 },
-	{ "ivt", "uncore_r3qpi", 1, "r3qpi", STD8 },
+	  K_EVENT_EXT ";" K_UMASK ";" K_EDGE ";" K_THRESH8 ";" K_QPI_MATCH },
+	{ "ivt", "uncore_r2pcie", 0, "r2pcie", K_STD },
+	{ "ivt", "uncore_r3qpi", 1, "r3qpi", K_STD },
 };
+
+/* "a=x;b=y" -> "a, b": the names the driver should read from the table. */
+static void names_of(const char *spec, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (const char *s = spec; *s && o + 3 < n;) {
+		size_t len = strcspn(s, "=");
+
+		if (o)
+			o += (size_t)snprintf(buf + o, n - o, ", ");
+		o += (size_t)snprintf(buf + o, n - o, "%.*s", (int)len, s);
+		s += strcspn(s, ";");
+		s += *s == ';';
+	}
+}
 
 /* The kernel's event aliases and what the tables call the event each
  * selects (by the manuals' names for the same encoding). */
@@ -120,7 +188,7 @@ CT_TEST(perf_pmus_are_the_kernels)
 		const struct kpmu *k = &kpmus[i];
 		const struct ucm_platform *p = ucm_platform_find(k->plat);
 		const struct ucm_perfpmu *pm = NULL;
-		char fm[512];
+		char fm[512], names[512];
 
 		want[!strcmp(k->plat, "snbep") ? 1 : !strcmp(k->plat, "ivt") ? 2 : 0]++;
 		CT_REQUIRE(p);
@@ -133,8 +201,14 @@ CT_TEST(perf_pmus_are_the_kernels)
 		}
 		CT_EQ(pm->numbered, k->numbered);
 		CT_STREQ(pm->box->name, k->box);
+		/* names and bit ranges, the whole sysfs strings */
+		if (strcmp(pm->formats, k->formats))
+			ct_fail(__FILE__, __LINE__, "%s %s formats:\n  table  %s\n  kernel %s", k->plat,
+				k->name, pm->formats, k->formats);
+		/* and the names the driver reads from them */
 		ucd_perf_formats(pm, fm, sizeof(fm));
-		CT_STREQ(fm, k->formats);
+		names_of(k->formats, names, sizeof(names));
+		CT_STREQ(fm, names);
 	}
 	CT_EQ(ucm_platform_find("skl")->nperfpmus, want[0]);
 	CT_EQ(ucm_platform_find("snbep")->nperfpmus, want[1]);

@@ -320,8 +320,9 @@ struct ucm_perfpmu {
 	const char *name;               /* "uncore_cbox" */
 	const struct ucm_boxtype *box;
 	uint8_t numbered;
-	const char *formats;            /* the kernel's format attributes, in
-					 * its order: "event,umask,edge,inv,cmask" */
+	const char *formats;            /* the kernel's format attributes as
+					 * sysfs shows them, in its order:
+					 * "event=config:0-7;umask=config:8-15;..." */
 	uint8_t ncodes, naliases;
 	const struct ucm_perfcode *codes;
 	const struct ucm_perfalias *aliases;
