@@ -62,6 +62,19 @@ expect_no_stdout() {
 	fi
 }
 
+# usage_errors_table: each line of standard input is "ARGS|WANT": uncore
+# ARGS (split into words) exits 2 naming WANT on stderr, with no output
+usage_errors_table() {
+	local args want
+	while IFS='|' read -r args want; do
+		# shellcheck disable=SC2086  # the arguments are words
+		run $args
+		expect_rc 2
+		expect_err "$want"
+		expect_no_stdout
+	done
+}
+
 # run_case: the case named on the command line; exit 1 if a check failed
 run_case() {
 	if ! declare -F "case_$name" >/dev/null; then

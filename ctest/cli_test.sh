@@ -435,14 +435,7 @@ case_stat_interval() {
 # ---- usage errors: exit 2, a message naming what was wrong, no output ----
 
 case_bad_option() {
-	local args want
-	while IFS='|' read -r args want; do
-		# shellcheck disable=SC2086
-		run $args
-		expect_rc 2
-		expect_err "$want"
-		expect_no_stdout
-	done <<'EOF'
+	usage_errors_table <<'EOF'
 stat --bogus|unknown option '--bogus'
 stat -q|unknown option '-q'
 stat -e uclk -qh|unknown option '-q'

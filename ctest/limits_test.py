@@ -24,14 +24,11 @@ and allowed with --exceed-limits.
 """
 import json
 import os
-import shutil
 import subprocess
-import sys
-import tempfile
 
-UNCORE, CASE = sys.argv[1], sys.argv[2]
-WORK = tempfile.mkdtemp(prefix="uncore-limits-")
-failures = []
+from ct_py import CASE, UNCORE, fail, finish, workdir
+
+WORK = workdir("uncore-limits-")
 
 DRAM = {"skl": (2 * 2133.33e6 * 8, ("DRAM_DATA_READS", "DRAM_DATA_WRITES")),
         "snbep": (4 * 1600e6 * 8, ("CAS_COUNT.",)),
@@ -43,11 +40,6 @@ WORKLOADS = ("mixed", "stream", "idle")
 KINDS = {"skl": ("stream", "llc", "burst", "idle"),
          "snbep": ("stream", "llc", "burst", "idle", "qpi", "cstate"),
          "ivt": ("stream", "llc", "burst", "idle", "qpi", "cstate")}
-
-
-def fail(msg):
-    failures.append(msg)
-    print(f"FAIL [{CASE}]: {msg}", file=sys.stderr)
 
 
 def uncore(args, expect_rc=0):
@@ -166,5 +158,4 @@ if CASE == "refusal":
 else:
     kind, platform = CASE.split("_")
     {"workloads": case_workloads, "generators": case_generators}[kind](platform)
-shutil.rmtree(WORK, ignore_errors=True)
-sys.exit(1 if failures else 0)
+finish()

@@ -13,19 +13,11 @@ a stderr that is a pipe, and never a command under the threshold.
 import os
 import pty
 import re
-import shutil
 import subprocess
-import sys
-import tempfile
 
-UNCORE = sys.argv[1]
-WORK = tempfile.mkdtemp(prefix="uncore-progress-")
-failures = []
+from ct_py import UNCORE, fail, finish, workdir
 
-
-def fail(msg):
-    failures.append(msg)
-    print(f"FAIL: {msg}", file=sys.stderr)
+WORK = workdir("uncore-progress-")
 
 
 def on_tty(args, after):
@@ -97,5 +89,4 @@ for args in (["stat", "--duration", "0.1"], ["trace", "gen", "idle", "--duration
     if "[stat]" in tty or "[trace" in tty:
         fail(f"{' '.join(args)}: progress before the threshold: {tty[-200:]!r}")
 
-shutil.rmtree(WORK, ignore_errors=True)
-sys.exit(1 if failures else 0)
+finish()

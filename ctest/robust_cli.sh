@@ -186,14 +186,7 @@ case_same_output() {
 # ---- every option error names the option ----
 
 case_option_errors() {
-	local args want
-	while IFS='|' read -r args want; do
-		# shellcheck disable=SC2086
-		run $args
-		expect_rc 2
-		expect_err "$want"
-		expect_no_stdout
-	done <<'EOF'
+	usage_errors_table <<'EOF'
 trace gen stream --bandwidth inf -o /nonexistent/t|--bandwidth: 'inf' is not a finite
 trace gen stream --bandwidth nan -o /nonexistent/t|--bandwidth: 'nan' is not a finite
 trace gen stream --bandwidth -1 -o /nonexistent/t|--bandwidth: '-1' is not a finite
@@ -238,6 +231,7 @@ EOF
 	fi
 	# output files the command cannot create are run-time errors (1)
 	# that name the option too
+	local args want
 	while IFS='|' read -r args want; do
 		# shellcheck disable=SC2086
 		run $args

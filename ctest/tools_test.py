@@ -16,26 +16,12 @@ tool under test.
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 
-UNCORE, CASE = sys.argv[1], sys.argv[2]
-WORK = tempfile.mkdtemp(prefix="uncore-tools-")
-failures = []
+from ct_py import CASE, UNCORE, fail, finish, need, workdir
 
-
-def fail(msg):
-    failures.append(msg)
-    print(f"FAIL [{CASE}]: {msg}", file=sys.stderr)
-
-
-def need(tool, package):
-    if not shutil.which(tool):
-        print(f"FAIL [{CASE}]: {tool} is not installed (Debian package {package}; "
-              f"the README's test command installs it)", file=sys.stderr)
-        sys.exit(1)
+WORK = workdir("uncore-tools-")
 
 
 def run(platform, argv, env=None, expect_rc=0, extra=()):
@@ -77,15 +63,6 @@ def close(what, got, want, rel, absolute):
     """got within the tool's rounding (absolute) and its own time base (rel)."""
     if abs(got - want) > absolute + rel * abs(want):
         fail(f"{what}: tool printed {got}, ground truth {want:.6f} (allowed {absolute} + {rel:g} relative)")
-
-
-def finish():
-    shutil.rmtree(WORK, ignore_errors=True)
-    if failures:
-        print(f"{CASE}: {len(failures)} failure(s)", file=sys.stderr)
-        sys.exit(1)
-    print(f"{CASE}: ok")
-    sys.exit(0)
 
 
 # ---- msr-tools ----

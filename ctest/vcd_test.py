@@ -21,26 +21,12 @@ README's test command installs them.
 """
 import bisect
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
-UNCORE, CASE = sys.argv[1], sys.argv[2]
-WORK = tempfile.mkdtemp(prefix="uncore-vcd-")
-failures = []
+from ct_py import CASE, UNCORE, fail, finish, need, workdir
 
-
-def fail(msg):
-    failures.append(msg)
-    print(f"FAIL [{CASE}]: {msg}", file=sys.stderr)
-
-
-def need(tool, package):
-    if not shutil.which(tool):
-        print(f"FAIL [{CASE}]: {tool} is not installed (Debian package {package}; "
-              f"the README's test command installs it)", file=sys.stderr)
-        sys.exit(1)
+WORK = workdir("uncore-vcd-")
 
 
 def uncore(args, expect_rc=0):
@@ -310,11 +296,6 @@ def case_errors():
     uncore(["stat", "-e", "no_such_event", "--vcd", bad], expect_rc=2)
     if os.path.exists(bad) or [f for f in os.listdir(WORK) if f.startswith("bad.vcd")]:
         fail("a failed stat left a waveform (or its temporary) behind")
-
-
-def finish():
-    shutil.rmtree(WORK, ignore_errors=True)
-    sys.exit(1 if failures else 0)
 
 
 globals()["case_" + CASE]()
