@@ -141,6 +141,29 @@ int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr
 uint64_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, unsigned attr);
 void ucm_clear_inputs(struct ucm_model *m);
 
+/* ---- phases: whole input vectors given once, entered many times ---- */
+/* One input of a phase: box handle, sub-event index, increment per cycle. */
+struct ucm_phase_in {
+	int box;
+	unsigned sub;
+	uint32_t inc;
+};
+#define UCM_MAXPHASES 16384u
+/* Define a phase: the input vector in which the listed sub-events have
+ * these increments and every other sub-event 0 (a sub-event listed twice:
+ * the last entry counts).  Checked once, here, against each event's
+ * maximum (-ERANGE), the boxes and sub-events (-ENOENT) and UCM_MAXPHASES
+ * (-ENOSPC).  Returns the phase's id, 0, 1, 2... in order of definition. */
+int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t n);
+unsigned ucm_phase_count(const struct ucm_model *m);
+/* Enter a phase: in effect and in every count exactly ucm_clear_inputs()
+ * then ucm_set_input() of each of its inputs.  While no register is
+ * accessed, time over any number of phase changes costs a few operations
+ * per change, whatever the number of inputs and counters: each counter's
+ * output in each phase is summed in closed form when it is next looked at
+ * (docs/performance.md, "Phases"). */
+int ucm_phase_enter(struct ucm_model *m, int id);
+
 /* ---- time ---- */
 uint64_t ucm_now_ps(const struct ucm_model *m);
 uint64_t ucm_cycles(const struct ucm_model *m, unsigned clock);

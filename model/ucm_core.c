@@ -588,6 +588,7 @@ void ucm_destroy(struct ucm_model *m)
 	free(m->sockets);
 	free(m->regs);
 	free(m->recs);
+	ucm_phases_free(m);
 	free(m);
 }
 

@@ -119,6 +119,18 @@ struct ucm_box {
 	struct ucm_ctr ctr[UCM_MAXCTR];
 };
 
+/* A phase (ucm_phase_define): its nonzero inputs, sorted by box and
+ * sub-event, are entries [first, first + n) of the model's phent[]. */
+struct ucm_phent {
+	uint32_t box;
+	uint32_t sub;
+	uint32_t inc;
+};
+
+struct ucm_phdef {
+	uint32_t first, n;
+};
+
 struct ucm_socket {
 	struct ucm_reg *gctl, *gstatus, *bar;
 	int gfrozen;             /* global freeze (FRZ_ALL, UCM_OVF_FREEZE) */
@@ -164,6 +176,11 @@ struct ucm_model {
 	void *pmi_ctx;
 	ucm_obs_fn obs_fn;           /* ucm_set_observer */
 	void *obs_ctx;
+	/* phases (ucm_phase.c) */
+	struct ucm_phdef *ph;
+	unsigned nph, capph;
+	struct ucm_phent *phent;
+	size_t nphent, capphent;
 	/* strict mode */
 	int strict;
 	struct ucm_strict_rec *recs;
@@ -207,5 +224,8 @@ void ucm_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_
 /* Counter value, total and wraps as of now, without syncing (const paths). */
 void ucm_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *val,
 		  uint64_t *total, uint64_t *wraps);
+
+/* ucm_phase.c */
+void ucm_phases_free(struct ucm_model *m);
 
 #endif

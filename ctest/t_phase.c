@@ -1,0 +1,444 @@
+/*
+ * t_phase.c - phases (ucm_phase_define/ucm_phase_enter) count exactly what
+ * the same inputs set one by one count.
+ *
+ * Two models of a platform get the same programming: every counter of every
+ * box holds an event of its table with random THRESH, INV, edge and OVF_EN,
+ * some counters preloaded near their wrap (so overflows, status bits, PMIs
+ * and freezes happen during the run).  One model is then driven by phases,
+ * the other by ucm_clear_inputs() and ucm_set_input() of the same vectors,
+ * through the same sequence of time, PMI waits, reads, control writes and
+ * direct input changes.  At checkpoints every register, every counter's
+ * ground truth, every sub-event's fed total, the PMI counts and the clocks
+ * of the two must be equal.  Between checkpoints the phase model is not
+ * looked at, so its summed time over many phase changes is what is checked.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "ct.h"
+#include "ct_rig.h"
+#include "ucm.h"
+
+#define NPH 12
+
+struct side {
+	struct ucm_model *m;
+	int ph[NPH];
+};
+
+struct vec {
+	size_t n;
+	struct ucm_phase_in in[96];
+};
+
+static uint64_t rng(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* A random input vector within every event's maximum. */
+static void make_vec(struct ucm_model *m, uint64_t *r, struct vec *v, size_t want)
+{
+	v->n = 0;
+	for (size_t k = 0; k < want * 4 && v->n < want && v->n < 96; k++) {
+		int box = (int)(rng(r) % ucm_box_count(m));
+		const struct ucm_boxtype *bt = ucm_box_def(m, box)->type;
+		unsigned nsub = ucm_subev_count(bt), sub;
+		const struct ucm_evcode *ec;
+		uint64_t sum = 0;
+		uint32_t inc;
+
+		if (!nsub)
+			continue;
+		sub = (unsigned)(rng(r) % nsub);
+		ec = ucm_subev_code(bt, sub);
+		for (size_t i = 0; i < v->n; i++) {
+			const struct ucm_evcode *e2 = ucm_subev_code(bt, v->in[i].sub);
+
+			if (v->in[i].box == box && v->in[i].sub == sub)
+				sum = UINT64_MAX; /* listed: skip */
+			else if (v->in[i].box == box && e2 == ec && sum != UINT64_MAX)
+				sum += v->in[i].inc;
+		}
+		if (sum >= ec->max_inc)
+			continue;
+		inc = 1 + (uint32_t)(rng(r) % (ec->max_inc - sum));
+		v->in[v->n++] = (struct ucm_phase_in){ box, sub, inc };
+	}
+}
+
+static void apply_vec(struct ucm_model *m, const struct vec *v)
+{
+	ucm_clear_inputs(m);
+	for (size_t i = 0; i < v->n; i++)
+		CT_EQ(ucm_set_input(m, v->in[i].box, v->in[i].sub, v->in[i].inc), 0);
+}
+
+/* Register write of a register by its description (MSR on the socket's
+ * first cpu, PCI config; MMIO registers are left alone). */
+static int wr(struct ucm_model *m, const struct ucm_reginfo *ri, uint64_t v)
+{
+	if (ri->space == UCM_MSR)
+		return ucm_msr_write(m, ri->socket * ucm_cpus_per_socket(m), (uint32_t)ri->addr, v);
+	if (ri->space == UCM_PCI)
+		return ucm_pci_write(m, 0, (unsigned)(ri->addr >> 20) & 0xff,
+				     (unsigned)(ri->addr >> 15) & 0x1f, (unsigned)(ri->addr >> 12) & 7,
+				     (unsigned)ri->addr & 0xfff, ri->width > 32 ? 8 : 4, v);
+	return 0;
+}
+
+static int rd(struct ucm_model *m, const struct ucm_reginfo *ri, uint64_t *v)
+{
+	*v = 0;
+	if (ri->space == UCM_MSR)
+		return ucm_msr_read(m, ri->socket * ucm_cpus_per_socket(m), (uint32_t)ri->addr, v);
+	if (ri->space == UCM_PCI)
+		return ucm_pci_read(m, 0, (unsigned)(ri->addr >> 20) & 0xff,
+				    (unsigned)(ri->addr >> 15) & 0x1f, (unsigned)(ri->addr >> 12) & 7,
+				    (unsigned)ri->addr & 0xfff, ri->width > 32 ? 8 : 4, v);
+	return 0;
+}
+
+/* A control value: enabled, an event of the box's table, random umask
+ * bits of it, THRESH 0 half the time, INV, edge, OVF_EN, OCC_SEL. */
+static uint64_t ctl_value(const struct ucm_reginfo *ri, uint64_t *r)
+{
+	const struct ucm_boxtype *bt = ri->box->type;
+	const struct ucm_layout *l = ri->layout;
+	const struct ucm_evcode *ec = bt->ncodes ? &bt->codes[rng(r) % bt->ncodes] : NULL;
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < l->nfields; i++) {
+		const struct ucm_field *f = &l->fields[i];
+		uint64_t x = 0;
+
+		switch (f->role) {
+		case UCM_R_EN: x = 1; break;
+		case UCM_R_EVSEL: x = ec ? ec->code & 0xff : 0; break;
+		case UCM_R_EXTSEL: x = ec ? ec->code >> 8 & 1 : 0; break;
+		case UCM_R_UMASK: x = ec ? ucm_umask_defined(ec) & rng(r) : 0; break;
+		case UCM_R_THRESH: x = rng(r) % 2 ? rng(r) % 4 : 0; break;
+		case UCM_R_INV: case UCM_R_EDGE: case UCM_R_OCC_INV: case UCM_R_OCC_EDGE:
+			x = rng(r) % 4 == 0;
+			break;
+		case UCM_R_OVF_EN: x = rng(r) % 2; break;
+		case UCM_R_OCC_SEL: x = rng(r) % 4; break;
+		default: break;
+		}
+		v = ucm_field_put(f, v, x);
+	}
+	return v;
+}
+
+/* The same programming in both models: global enable with PMIs to core 0
+ * (and freeze on PMI where asked), every control, some counters near their
+ * wrap. */
+static void program(struct ucm_model **ms, uint64_t seed, int frz_on_pmi)
+{
+	size_t n = ucm_nregs(ms[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		struct ucm_reginfo ri;
+		uint64_t v = 0, r = seed + i * 0x9E3779B97F4A7C15ull;
+
+		ucm_reginfo(ms[0], i, &ri);
+		rng(&r);
+		if (ri.kind == UCM_K_CTL) {
+			v = ctl_value(&ri, &r);
+		} else if (ri.kind == UCM_K_CTR && ri.space != UCM_MMIO && rng(&r) % 4 == 0) {
+			const struct ucm_field *f = ucm_layout_field(ri.layout, UCM_R_VALUE);
+
+			v = f ? ucm_field_mask(f) - rng(&r) % 3000000 : 0;
+		} else if (ri.kind == UCM_K_GLOBAL_CTL) {
+			const struct ucm_layout *l = ri.layout;
+
+			for (unsigned k = 0; k < l->nfields; k++) {
+				const struct ucm_field *f = &l->fields[k];
+
+				if (f->role == UCM_R_GLOBAL_EN || (f->role == UCM_R_PMI_SEL && f->arg == 0) ||
+				    (f->role == UCM_R_FRZ_ON_PMI && frz_on_pmi))
+					v = ucm_field_put(f, v, 1);
+			}
+		} else {
+			continue;
+		}
+		for (int s = 0; s < 2; s++)
+			CT_EQ(wr(ms[s], &ri, v), 0);
+	}
+}
+
+static void compare(struct ucm_model **ms, unsigned step, const char *what)
+{
+	size_t n = ucm_nregs(ms[0]);
+	unsigned bad = 0;
+
+	CT_EQ(ucm_now_ps(ms[0]), ucm_now_ps(ms[1]));
+	for (size_t i = 0; i < n && bad < 5; i++) {
+		uint64_t a = 0, b = 0;
+		struct ucm_reginfo ri;
+
+		CT_EQ(ucm_peek_index(ms[0], i, &a), 0);
+		CT_EQ(ucm_peek_index(ms[1], i, &b), 0);
+		if (a != b) {
+			ucm_reginfo(ms[0], i, &ri);
+			ct_fail(__FILE__, __LINE__, "%s step %u: %s socket %u: phases 0x%llx, inputs 0x%llx",
+				what, step, ri.name, ri.socket, (unsigned long long)a,
+				(unsigned long long)b);
+			bad++;
+		}
+	}
+	for (unsigned b = 0; b < ucm_box_count(ms[0]) && bad < 5; b++) {
+		const struct ucm_boxtype *bt = ucm_box_def(ms[0], (int)b)->type;
+
+		for (unsigned c = 0; c < bt->nctr; c++) {
+			struct ucm_truth ta, tb;
+
+			ucm_truth(ms[0], (int)b, c, &ta);
+			ucm_truth(ms[1], (int)b, c, &tb);
+			if (memcmp(&ta, &tb, sizeof(ta))) {
+				ct_fail(__FILE__, __LINE__, "%s step %u: %s%u counter %u truth: total %llu/%llu wraps %llu/%llu",
+					what, step, bt->name, ucm_box_def(ms[0], (int)b)->inst, c,
+					(unsigned long long)ta.total, (unsigned long long)tb.total,
+					(unsigned long long)ta.wraps, (unsigned long long)tb.wraps);
+				bad++;
+			}
+		}
+		for (unsigned s = 0; s < ucm_subev_count(bt); s++) {
+			if (ucm_fed(ms[0], (int)b, s) != ucm_fed(ms[1], (int)b, s) ||
+			    ucm_get_input(ms[0], (int)b, s) != ucm_get_input(ms[1], (int)b, s)) {
+				ct_fail(__FILE__, __LINE__, "%s step %u: %s%u sub-event %u fed %llu/%llu",
+					what, step, bt->name, ucm_box_def(ms[0], (int)b)->inst, s,
+					(unsigned long long)ucm_fed(ms[0], (int)b, s),
+					(unsigned long long)ucm_fed(ms[1], (int)b, s));
+				bad++;
+				break;
+			}
+		}
+	}
+	for (unsigned s = 0; s < ucm_nsockets(ms[0]); s++)
+		CT_EQ(ucm_pmi_requests(ms[0], s), ucm_pmi_requests(ms[1], s));
+}
+
+/* PMI requests of the runs of a test: the runs must go through overflows
+ * that raise PMIs (counters preloaded near their wrap, OVF_EN on about half
+ * of them; snbep has no global control, so no PMI: wraps there), or the
+ * exact path near a wrap would go unchecked. */
+static uint64_t pmis, wraps;
+
+/* One run: platform, seed, steps between checkpoints. */
+static void run(const char *plat, uint64_t seed, unsigned steps, unsigned every, int frz)
+{
+	struct ucm_model *ms[2] = { ct_model(plat, 0, 1), ct_model(plat, 0, 1) };
+	static struct vec v[NPH];
+	uint64_t r = seed;
+	int id[NPH];
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s seed %llu", plat, (unsigned long long)seed);
+	CT_CHECK(ms[0] && ms[1]);
+	if (!ms[0] || !ms[1])
+		goto out;
+	for (unsigned k = 0; k < NPH; k++) {
+		/* phase 0 is empty: every input 0 */
+		make_vec(ms[0], &r, &v[k], k ? 1 + rng(&r) % 60 : 0);
+		id[k] = ucm_phase_define(ms[0], v[k].in, v[k].n);
+		CT_EQ(id[k], k);
+	}
+	program(ms, seed, frz);
+	for (unsigned st = 0; st < steps; st++) {
+		unsigned op = (unsigned)(rng(&r) % 100);
+
+		if (op < 70) {
+			unsigned k = (unsigned)(rng(&r) % NPH);
+			/* spans of 1 ps (no cycle of any clock) to 100 us */
+			uint64_t ps = rng(&r) % 3 == 0 ? 1 + rng(&r) % 2000 : rng(&r) % 100000000;
+
+			CT_EQ(ucm_phase_enter(ms[0], id[k]), 0);
+			apply_vec(ms[1], &v[k]);
+			if (rng(&r) % 8 == 0) {
+				int p0 = 0, p1 = 0;
+
+				CT_EQ(ucm_run_ps_pmi(ms[0], ps, &p0), 0);
+				CT_EQ(ucm_run_ps_pmi(ms[1], ps, &p1), 0);
+				CT_EQ(p0, p1);
+			} else {
+				CT_EQ(ucm_run_ps(ms[0], ps), 0);
+				CT_EQ(ucm_run_ps(ms[1], ps), 0);
+			}
+		} else if (op < 85) {
+			/* a read through the access path (time, truth of reads) */
+			size_t i = (size_t)(rng(&r) % ucm_nregs(ms[0]));
+			struct ucm_reginfo ri;
+			uint64_t a, b;
+
+			ucm_reginfo(ms[0], i, &ri);
+			CT_EQ(rd(ms[0], &ri, &a), rd(ms[1], &ri, &b));
+			CT_EQ(a, b);
+		} else if (op < 92) {
+			/* a control written anew */
+			size_t i = (size_t)(rng(&r) % ucm_nregs(ms[0]));
+			struct ucm_reginfo ri;
+			uint64_t val;
+
+			ucm_reginfo(ms[0], i, &ri);
+			if (ri.kind != UCM_K_CTL)
+				continue;
+			val = ctl_value(&ri, &r);
+			CT_EQ(wr(ms[0], &ri, val), wr(ms[1], &ri, val));
+		} else if (op < 96) {
+			/* one input changed directly, in the middle of a phase */
+			int box = (int)(rng(&r) % ucm_box_count(ms[0]));
+			unsigned nsub = ucm_subev_count(ucm_box_def(ms[0], box)->type);
+			unsigned sub = nsub ? (unsigned)(rng(&r) % nsub) : 0;
+			uint32_t inc = (uint32_t)(rng(&r) % 3);
+
+			if (nsub)
+				CT_EQ(ucm_set_input(ms[0], box, sub, inc), ucm_set_input(ms[1], box, sub, inc));
+		} else {
+			/* a long stretch: many phase changes before anything looks */
+			for (unsigned q = 0; q < 200; q++) {
+				unsigned k = (unsigned)(rng(&r) % NPH);
+				uint64_t ps = 1 + rng(&r) % 5000000;
+
+				CT_EQ(ucm_phase_enter(ms[0], id[k]), 0);
+				apply_vec(ms[1], &v[k]);
+				CT_EQ(ucm_run_ps(ms[0], ps), 0);
+				CT_EQ(ucm_run_ps(ms[1], ps), 0);
+			}
+		}
+		if (st % every == every - 1)
+			compare(ms, st, what);
+	}
+	compare(ms, steps, what);
+	for (unsigned s = 0; s < ucm_nsockets(ms[1]); s++)
+		pmis += ucm_pmi_requests(ms[1], s);
+	for (unsigned b = 0; b < ucm_box_count(ms[1]); b++)
+		for (unsigned c = 0; c < ucm_box_def(ms[1], (int)b)->type->nctr; c++) {
+			struct ucm_truth t;
+
+			ucm_truth(ms[1], (int)b, c, &t);
+			wraps += t.wraps;
+		}
+out:
+	ucm_destroy(ms[0]);
+	ucm_destroy(ms[1]);
+}
+
+CT_TEST(skl_phases_count_as_inputs_set_one_by_one)
+{
+	pmis = wraps = 0;
+	for (uint64_t s = 1; s <= 6; s++)
+		run("skl", s * 7919, 400, 25, s & 1);
+	CT_CHECK(pmis > 0 && wraps > 0);
+}
+
+CT_TEST(snbep_phases_count_as_inputs_set_one_by_one)
+{
+	pmis = wraps = 0;
+	for (uint64_t s = 1; s <= 4; s++)
+		run("snbep", s * 104729, 300, 30, s & 1);
+	CT_CHECK(wraps > 0);
+}
+
+CT_TEST(ivt_phases_count_as_inputs_set_one_by_one)
+{
+	pmis = wraps = 0;
+	for (uint64_t s = 1; s <= 4; s++)
+		run("ivt", s * 1299709, 300, 30, s & 1);
+	CT_CHECK(pmis > 0 && wraps > 0);
+}
+
+/* Through a workload callback, as the built-in workloads run: time runs in
+ * one call over thousands of phase changes. */
+struct wl {
+	struct vec *v;
+	int *id;
+	uint64_t r;
+	int phases;
+};
+
+static int wl_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
+{
+	struct wl *w = ctx;
+	unsigned k = (unsigned)(rng(&w->r) % NPH);
+
+	if (w->phases) {
+		int rc = ucm_phase_enter(m, w->id[k]);
+
+		if (rc)
+			return rc;
+	} else {
+		apply_vec(m, &w->v[k]);
+	}
+	*next = now + 1 + rng(&w->r) % 20000000;
+	return 0;
+}
+
+CT_TEST(a_workload_of_phases_counts_as_one_of_inputs)
+{
+	static const char *const plats[] = { "skl", "snbep", "ivt" };
+
+	for (unsigned p = 0; p < 3; p++) {
+		struct ucm_model *ms[2] = { ct_model(plats[p], 0, 1), ct_model(plats[p], 0, 1) };
+		static struct vec v[NPH];
+		int id[NPH];
+		uint64_t r = 77 + p;
+		struct wl w[2];
+
+		CT_CHECK(ms[0] && ms[1]);
+		if (!ms[0] || !ms[1])
+			return;
+		for (unsigned k = 0; k < NPH; k++) {
+			make_vec(ms[0], &r, &v[k], 1 + rng(&r) % 60);
+			id[k] = ucm_phase_define(ms[0], v[k].in, v[k].n);
+			CT_EQ(id[k], k);
+		}
+		program(ms, 4242 + p, 0);
+		for (int s = 0; s < 2; s++) {
+			w[s] = (struct wl){ v, id, 99, s == 0 };
+			ucm_set_workload(ms[s], wl_step, &w[s]);
+		}
+		for (unsigned q = 0; q < 20; q++) {
+			CT_EQ(ucm_run_ps(ms[0], 3000000000ull), 0);
+			CT_EQ(ucm_run_ps(ms[1], 3000000000ull), 0);
+			compare(ms, q, plats[p]);
+		}
+		ucm_destroy(ms[0]);
+		ucm_destroy(ms[1]);
+	}
+}
+
+CT_TEST(phase_definitions_are_checked)
+{
+	struct ucm_model *m = ct_model("snbep", 0, 0);
+	int cbo = ucm_box_find(m, 0, "cbo", 0);
+	const struct ucm_boxtype *bt = ucm_box_def(m, cbo)->type;
+	int sub = ucm_subev_find(bt, "LLC_LOOKUP.DATA_READ_E");
+	const struct ucm_evcode *ec = ucm_subev_code(bt, (unsigned)sub);
+	struct ucm_phase_in in[3] = {
+		{ cbo, (unsigned)sub, ec->max_inc + 1u },
+	};
+
+	CT_CHECK(sub >= 0);
+	CT_EQ(ucm_phase_define(m, in, 1), -ERANGE);
+	CT_CONTAINS(ucm_error(m), "exceeds the event's maximum");
+	in[0].box = (int)ucm_box_count(m);
+	CT_EQ(ucm_phase_define(m, in, 1), -ENOENT);
+	in[0] = (struct ucm_phase_in){ cbo, 100000, 1 };
+	CT_EQ(ucm_phase_define(m, in, 1), -ENOENT);
+	/* a sub-event listed twice: the last entry counts */
+	in[0] = (struct ucm_phase_in){ cbo, (unsigned)sub, ec->max_inc };
+	in[1] = (struct ucm_phase_in){ cbo, (unsigned)sub, 1 };
+	CT_EQ(ucm_phase_define(m, in, 2), 0);
+	CT_EQ(ucm_phase_enter(m, 0), 0);
+	CT_EQ(ucm_get_input(m, cbo, (unsigned)sub), 1);
+	CT_EQ(ucm_phase_enter(m, 1), -ENOENT);
+	CT_EQ(ucm_phase_count(m), 1);
+	ucm_destroy(m);
+}
+
+CT_MAIN()
