@@ -227,7 +227,7 @@ static void compare(struct ucm_model **ms, unsigned step, const char *what)
  * that raise PMIs (counters preloaded near their wrap, OVF_EN on about half
  * of them; snbep has no global control, so no PMI: wraps there), or the
  * exact path near a wrap would go unchecked. */
-static uint64_t pmis, wraps;
+static uint64_t pmis, wraps, epochs;
 
 /* One run: platform, seed, steps between checkpoints. */
 static void run(const char *plat, uint64_t seed, unsigned steps, unsigned every, int frz)
@@ -316,6 +316,8 @@ static void run(const char *plat, uint64_t seed, unsigned steps, unsigned every,
 	compare(ms, steps, what);
 	for (unsigned s = 0; s < ucm_nsockets(ms[1]); s++)
 		pmis += ucm_pmi_requests(ms[1], s);
+	/* and the phase model summed phases (else nothing here is tested) */
+	epochs += ucm_phase_epochs(ms[0]);
 	for (unsigned b = 0; b < ucm_box_count(ms[1]); b++)
 		for (unsigned c = 0; c < ucm_box_def(ms[1], (int)b)->type->nctr; c++) {
 			struct ucm_truth t;
@@ -330,26 +332,26 @@ out:
 
 CT_TEST(skl_phases_count_as_inputs_set_one_by_one)
 {
-	pmis = wraps = 0;
+	pmis = wraps = epochs = 0;
 	for (uint64_t s = 1; s <= 6; s++)
 		run("skl", s * 7919, 400, 25, s & 1);
-	CT_CHECK(pmis > 0 && wraps > 0);
+	CT_CHECK(pmis > 0 && wraps > 0 && epochs > 0);
 }
 
 CT_TEST(snbep_phases_count_as_inputs_set_one_by_one)
 {
-	pmis = wraps = 0;
+	pmis = wraps = epochs = 0;
 	for (uint64_t s = 1; s <= 4; s++)
 		run("snbep", s * 104729, 300, 30, s & 1);
-	CT_CHECK(wraps > 0);
+	CT_CHECK(wraps > 0 && epochs > 0);
 }
 
 CT_TEST(ivt_phases_count_as_inputs_set_one_by_one)
 {
-	pmis = wraps = 0;
+	pmis = wraps = epochs = 0;
 	for (uint64_t s = 1; s <= 4; s++)
 		run("ivt", s * 1299709, 300, 30, s & 1);
-	CT_CHECK(pmis > 0 && wraps > 0);
+	CT_CHECK(pmis > 0 && wraps > 0 && epochs > 0);
 }
 
 /* Through a workload callback, as the built-in workloads run: time runs in
@@ -407,6 +409,8 @@ CT_TEST(a_workload_of_phases_counts_as_one_of_inputs)
 			CT_EQ(ucm_run_ps(ms[1], 3000000000ull), 0);
 			compare(ms, q, plats[p]);
 		}
+		CT_CHECK(ucm_phase_epochs(ms[0]) >= 20);
+		CT_EQ(ucm_phase_epochs(ms[1]), 0);
 		ucm_destroy(ms[0]);
 		ucm_destroy(ms[1]);
 	}

@@ -163,6 +163,9 @@ unsigned ucm_phase_count(const struct ucm_model *m);
  * output in each phase is summed in closed form when it is next looked at
  * (docs/performance.md, "Phases"). */
 int ucm_phase_enter(struct ucm_model *m, int id);
+/* How many epochs of summed phases the model has run (work accounting for
+ * benchmarks and tests: 0 means every phase was set input by input). */
+uint64_t ucm_phase_epochs(const struct ucm_model *m);
 
 /* ---- time ---- */
 uint64_t ucm_now_ps(const struct ucm_model *m);

@@ -594,6 +594,7 @@ void ucm_destroy(struct ucm_model *m)
 
 void ucm_reset(struct ucm_model *m)
 {
+	ucm_agg_exit(m);
 	for (unsigned i = 0; i < m->nboxes; i++)
 		for (unsigned c = 0; c < m->boxes[i].def->type->nctr; c++)
 			ucm_ctr_sync(m, &m->boxes[i].ctr[c]);
@@ -758,6 +759,7 @@ static uint64_t reg_read(struct ucm_model *m, struct ucm_reg *r, int side_effect
 {
 	uint64_t v;
 
+	ucm_agg_exit(m);
 	if (r->def->kind == UCM_K_CTR)
 		ucm_ctr_sync(m, reg_ctr(r));
 	v = reg_value(r) & ~r->rsvd & ~r->wo;
@@ -820,6 +822,7 @@ static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64
 {
 	uint64_t old, nv;
 
+	ucm_agg_exit(m);
 	if (r->def->kind == UCM_K_CTR)
 		ucm_ctr_sync(m, reg_ctr(r));
 	old = reg_value(r);
@@ -1310,6 +1313,7 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 	if (sub >= b->nsub)
 		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u", b->def->type->name,
 				  b->def->inst, sub);
+	ucm_agg_exit(m);
 	old = b->sub[sub].input;
 	if (old == inc)
 		return 0;
@@ -1332,6 +1336,8 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 
 uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub)
 {
+	if (m->agg)
+		return ucm_agg_input(m, box, sub);
 	return m->boxes[box].sub[sub].input;
 }
 
@@ -1356,6 +1362,7 @@ int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr
 		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u attribute %u",
 				  b->def->type->name, b->def->inst, sub, attr);
 	if (b->attr[sub * UCM_NATTR + attr] != v) {
+		ucm_agg_exit(m);
 		b->attr[sub * UCM_NATTR + attr] = v;
 		/* what the filters pass may change, for this sub-event only */
 		ucm_attr_changed(m, b, sub);
@@ -1370,6 +1377,7 @@ uint64_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, un
 
 void ucm_clear_inputs(struct ucm_model *m)
 {
+	ucm_agg_exit(m);
 	for (unsigned i = 0; i < m->nboxes; i++) {
 		struct ucm_box *b = &m->boxes[i];
 
@@ -1390,6 +1398,8 @@ uint64_t ucm_fed(const struct ucm_model *m, int box, unsigned sub)
 	const struct ucm_box *b = &m->boxes[box];
 	const struct ucm_sub *s = &b->sub[sub];
 
+	if (m->agg)
+		return ucm_agg_fed(m, box, sub);
 	return s->fed + (uint64_t)s->input * (m->clk_cycles[b->def->type->clock] - s->c0);
 }
 
@@ -1458,6 +1468,8 @@ uint64_t ucm_pmi_requests(const struct ucm_model *m, unsigned socket)
 
 void ucm_set_observer(struct ucm_model *m, ucm_obs_fn fn, void *ctx)
 {
+	/* an observer sees every change: no phase sums from here */
+	ucm_agg_exit(m);
 	m->obs_fn = fn;
 	m->obs_ctx = ctx;
 }

@@ -31,8 +31,6 @@
 
 #include "ucm_internal.h"
 
-typedef unsigned __int128 u128;
-
 #define PS_PER_S 1000000000000ull
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -56,28 +54,6 @@ void ucm_clocks_init(struct ucm_model *m)
 		m->clk_num[d] = hz / g;
 		m->clk_den[d] = PS_PER_S / g;
 	}
-}
-
-/* Cycles of clock d completed at time t: floor(t * hz / 10^12). */
-static uint64_t cycles_at(const struct ucm_model *m, unsigned d, uint64_t t_ps)
-{
-	uint64_t num = m->clk_num[d], den = m->clk_den[d];
-
-	if (t_ps <= UINT64_MAX / num)
-		return t_ps * num / den;
-	return (uint64_t)((u128)t_ps * num / den);
-}
-
-/* Earliest time at which cycle number c of clock d has completed. */
-static uint64_t time_of_cycle(const struct ucm_model *m, unsigned d, uint64_t c)
-{
-	uint64_t num = m->clk_num[d], den = m->clk_den[d];
-	u128 t;
-
-	if (c <= (UINT64_MAX - num) / den)
-		return (c * den + num - 1) / num;
-	t = ((u128)c * den + num - 1) / num;
-	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 
 /* Index of a code's first sub-event in the box's input vector. */
@@ -306,40 +282,55 @@ static int ctr_gate(const struct ucm_model *m, const struct ucm_box *b, const st
 	return ucm_global_enabled(m, b->socket);
 }
 
-/* The output of the first cycle after c0 and of each later one, from the
- * compiled parameters and the current inputs. */
-static void ctr_rate(struct ucm_ctr *c)
+/* A counter's pipeline before the edge detector, for an increment and an
+ * occupancy: the output of every cycle when there is no comparison (*cmp
+ * -1), else the comparison (0/1 in *cmp, also returned).  Shared by the
+ * lazy counters and the phase sums (ucm_phase.c). */
+uint64_t ucm_ctr_level(const struct ucm_ctr *c, uint64_t inc, uint64_t occ, int *cmp)
 {
 	uint64_t thr = c->thr;
-	int cmp;
 
-	c->cmp_valid = 0;
 	switch (c->mode) {
 	case UCM_CM_OCC:
 		/* the occupancy alone: THRESH with OCC_INV, then OCC_EDGE
 		 * (Table 2-80 cases 2-4) */
 		if (!thr) {
-			c->first = c->steady = c->occ;
-			return;
+			*cmp = -1;
+			return occ;
 		}
-		cmp = c->occ_inv ? c->occ < thr : c->occ >= thr;
+		*cmp = c->occ_inv ? occ < thr : occ >= thr;
 		break;
 	case UCM_CM_OCC_AND:
 		/* base event (INV: its negation) in cycles where the occupancy
 		 * passes THRESH/OCC_INV; either edge bit counts rising edges of
 		 * the result (Table 2-80 cases 5-6; docs/platform-snbep.md) */
-		cmp = (c->inv ? c->inc == 0 : c->inc != 0) &&
-		      (!thr || (c->occ_inv ? c->occ < thr : c->occ >= thr));
+		*cmp = (c->inv ? inc == 0 : inc != 0) &&
+		       (!thr || (c->occ_inv ? occ < thr : occ >= thr));
 		break;
 	default:
 		if (!thr) {
 			/* comparison disabled: the increment passes unmodified; INV
 			 * and E have no effect (docs: D4) */
-			c->first = c->steady = c->inc;
-			return;
+			*cmp = -1;
+			return inc;
 		}
-		cmp = c->inv ? c->inc < thr : c->inc >= thr;
+		*cmp = c->inv ? inc < thr : inc >= thr;
 		break;
+	}
+	return (uint64_t)*cmp;
+}
+
+/* The output of the first cycle after c0 and of each later one, from the
+ * compiled parameters and the current inputs. */
+static void ctr_rate(struct ucm_ctr *c)
+{
+	int cmp;
+	uint64_t lvl = ucm_ctr_level(c, c->inc, c->occ, &cmp);
+
+	if (cmp < 0) {
+		c->cmp_valid = 0;
+		c->first = c->steady = lvl;
+		return;
 	}
 	c->cmp = (uint8_t)cmp;
 	c->cmp_valid = 1;
@@ -363,7 +354,7 @@ static uint64_t cycles_to_wrap(const struct ucm_ctr *c)
 			return 0;
 		return 1 + (room - c->first + c->steady - 1) / c->steady;
 	} else {
-		u128 room = (u128)c->wmask + 1 - c->val, j;
+		ucm_u128 room = (ucm_u128)c->wmask + 1 - c->val, j;
 
 		if (c->first >= room)
 			return 1;
@@ -382,7 +373,7 @@ void ucm_ctr_resched(struct ucm_model *m, struct ucm_ctr *c)
 		uint64_t j = cycles_to_wrap(c);
 
 		if (j && c->c0 <= UINT64_MAX - j)
-			t = time_of_cycle(m, c->clock, c->c0 + j);
+			t = ucm_time_of_cycle(m, c->clock, c->c0 + j);
 	}
 	heap_set(m, c, t);
 }
@@ -391,8 +382,8 @@ void ucm_ctr_resched(struct ucm_model *m, struct ucm_ctr *c)
 static void ctr_project(const struct ucm_ctr *c, uint64_t n, uint64_t *val, uint64_t *total,
 			uint64_t *wraps)
 {
-	u128 add = c->first + (u128)(n - 1) * c->steady;
-	u128 sum = (u128)c->val + add;
+	ucm_u128 add = c->first + (ucm_u128)(n - 1) * c->steady;
+	ucm_u128 sum = (ucm_u128)c->val + add;
 
 	*val = (uint64_t)sum & c->wmask;
 	*total = c->total + (uint64_t)add;
@@ -425,7 +416,12 @@ void ucm_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *
 		  uint64_t *total, uint64_t *wraps)
 {
 	uint64_t n = m->clk_cycles[c->clock] - c->c0;
+	uint8_t pc;
 
+	if (m->agg) {
+		ucm_agg_ctr_view(m, c, val, total, wraps, &pc);
+		return;
+	}
 	*val = c->val;
 	*total = c->total;
 	*wraps = c->wraps;
@@ -448,6 +444,7 @@ static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *
 	if (c->occ_sub >= 0)
 		b->sub[c->occ_sub].occmask &= (uint8_t)~bit;
 	c->sel_first = c->sel_n = 0;
+	c->rmax_ok = 0;
 	c->sel_ec = NULL;
 	c->nrc = 0;
 	c->occ_sub = -1;
@@ -491,6 +488,19 @@ static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *
 			c->inc += b->sub[s].input;
 	c->occ = c->occ_sub >= 0 ? b->sub[c->occ_sub].input : 0;
 	ctr_rate(c);
+}
+
+void ucm_ctr_reload(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *c)
+{
+	uint8_t bit = (uint8_t)(1u << c->idx);
+
+	c->inc = c->konst;
+	for (unsigned s = c->sel_first; s < (unsigned)c->sel_first + c->sel_n; s++)
+		if (b->sub[s].selmask & bit)
+			c->inc += b->sub[s].input;
+	c->occ = c->occ_sub >= 0 ? b->sub[c->occ_sub].input : 0;
+	ctr_rate(c);
+	ucm_ctr_resched(m, c);
 }
 
 void ucm_ctr_recompile(struct ucm_model *m, struct ucm_box *b, unsigned i)
@@ -567,6 +577,7 @@ void ucm_attr_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub)
 		if (on == !!(b->sub[sub].selmask & bit))
 			continue;
 		ctr_advance(m, c);
+		c->rmax_ok = 0;
 		b->sub[sub].selmask ^= bit;
 		if (on)
 			c->inc += b->sub[sub].input;
@@ -682,15 +693,47 @@ static int ovf_message(struct ucm_model *m, struct ucm_box *b, unsigned i)
 static void set_time(struct ucm_model *m, uint64_t t)
 {
 	for (unsigned d = 0; d < m->plat->nclocks; d++)
-		m->clk_cycles[d] = cycles_at(m, d, t);
+		m->clk_cycles[d] = ucm_cycles_at(m, d, t);
 	m->now_ps = t;
 }
 
 /* Advance to time t, stopping at each overflow that has consequences: the
  * earliest in the event queue.  Counters that wrap at the same time all
  * send their messages before the sockets' PMIs are delivered. */
+/* Time t while phases are summed: each clock's cycles go to the phase
+ * entered; a change of phase is noted once per clock that saw a cycle of
+ * the phase before.  Nothing per counter or input. */
+static void agg_span(struct ucm_model *m, uint64_t t)
+{
+	uint32_t p = (uint32_t)m->agg_p;
+
+	for (unsigned d = 0; d < m->plat->nclocks; d++) {
+		uint64_t c = ucm_cycles_at(m, d, t), n = c - m->clk_cycles[d];
+
+		if (!n)
+			continue;
+		m->clk_cycles[d] = c;
+		if (!m->acc[d][p])
+			m->acc_list[d][m->nacc[d]++] = p;
+		m->acc[d][p] += n;
+		if (m->agg_last[d] != (int32_t)p)
+			ucm_agg_trans(m, d, m->agg_last[d], p);
+	}
+	m->now_ps = t;
+}
+
 static void advance_span(struct ucm_model *m, uint64_t t)
 {
+	if (m->agg) {
+		if (t <= m->agg_stop) {
+			agg_span(m, t);
+			return;
+		}
+		/* up to the last time before a counter could wrap, then exactly */
+		if (m->agg_stop > m->now_ps)
+			agg_span(m, m->agg_stop);
+		ucm_agg_end(m);
+	}
 	while (m->now_ps < t) {
 		uint64_t stop = m->nheap && m->heap[0]->wrap_ps < t ? m->heap[0]->wrap_ps : t;
 		unsigned pmi_mask = 0; /* sockets with a PMI request, <= 32 */
@@ -810,7 +853,7 @@ int ucm_run_cycles(struct ucm_model *m, unsigned clock, uint64_t n)
 	if (clock >= m->plat->nclocks)
 		return ucm_seterr(m, -EINVAL, "no clock domain %u", clock);
 	t = m->clk_cycles[clock] > UINT64_MAX - n ? UINT64_MAX
-						   : time_of_cycle(m, clock, m->clk_cycles[clock] + n);
+						   : ucm_time_of_cycle(m, clock, m->clk_cycles[clock] + n);
 	if (t == UINT64_MAX)
 		return ucm_seterr(m, -EOVERFLOW, "simulated time would exceed 2^64 ps");
 	return ucm_advance_to(m, t);

@@ -73,6 +73,10 @@ struct ucm_ctr {
 	uint64_t c0;
 	uint64_t wrap_ps;        /* time of the next wrap with OVF_EN (event queue key) */
 	int32_t heap_pos;        /* position in the model's event queue, -1: none */
+	/* its largest output per cycle over every defined phase (ucm_phase.c:
+	 * how soon it can wrap while phases are summed); valid when rmax_ok */
+	uint64_t rmax;
+	uint8_t rmax_ok;
 };
 
 /* How a counter's pipeline runs (Xeon Table 2-75/2-80 for the PCU modes). */
@@ -131,6 +135,12 @@ struct ucm_phdef {
 	uint32_t first, n;
 };
 
+/* A change of phase from j to k seen n times by a clock (key: 1 << 63 |
+ * (j + 1) << 32 | k; 0: an empty slot). */
+struct ucm_trans {
+	uint64_t key, n;
+};
+
 struct ucm_socket {
 	struct ucm_reg *gctl, *gstatus, *bar;
 	int gfrozen;             /* global freeze (FRZ_ALL, UCM_OVF_FREEZE) */
@@ -181,12 +191,55 @@ struct ucm_model {
 	unsigned nph, capph;
 	struct ucm_phent *phent;
 	size_t nphent, capphent;
+	/* Summing phases: while agg is set, the inputs are phase agg_p's (the
+	 * boxes' input arrays hold 0), the counters hold their state as of the
+	 * epoch's start, and time is summed per clock and phase: acc[d][k]
+	 * cycles of clock d spent in phase k (acc_list: the phases with any),
+	 * and the changes of phase seen by clock d (a span with at least one
+	 * of its cycles: trans[d], from phase j, -1 for the epoch's start, to
+	 * k), for edge detection.  The epoch ends, the counters and inputs
+	 * brought up to date, before anything reads or changes the model, and
+	 * at agg_stop, the last time before a counter with OVF_EN could wrap. */
+	int agg, agg_p;
+	unsigned agg_quiet;      /* phases entered since the model was last looked at */
+	uint64_t agg_epochs;     /* ucm_phase_epochs */
+	uint64_t agg_stop;
+	uint64_t *acc[UCM_MAXCLK];
+	uint32_t *acc_list[UCM_MAXCLK];
+	unsigned nacc[UCM_MAXCLK], acc_cap;
+	int32_t agg_last[UCM_MAXCLK];
+	struct ucm_trans *trans[UCM_MAXCLK], spill[UCM_MAXCLK];
+	unsigned ntrans[UCM_MAXCLK], trans_cap[UCM_MAXCLK];
 	/* strict mode */
 	int strict;
 	struct ucm_strict_rec *recs;
 	size_t nrecs, caprecs;
 	char err[256];
 };
+
+typedef unsigned __int128 ucm_u128;
+
+/* Cycles of clock d completed at time t: floor(t * hz / 10^12). */
+static inline uint64_t ucm_cycles_at(const struct ucm_model *m, unsigned d, uint64_t t_ps)
+{
+	uint64_t num = m->clk_num[d], den = m->clk_den[d];
+
+	if (t_ps <= UINT64_MAX / num)
+		return t_ps * num / den;
+	return (uint64_t)((ucm_u128)t_ps * num / den);
+}
+
+/* Earliest time at which cycle number c of clock d has completed. */
+static inline uint64_t ucm_time_of_cycle(const struct ucm_model *m, unsigned d, uint64_t c)
+{
+	uint64_t num = m->clk_num[d], den = m->clk_den[d];
+	ucm_u128 t;
+
+	if (c <= (UINT64_MAX - num) / den)
+		return (c * den + num - 1) / num;
+	t = ((ucm_u128)c * den + num - 1) / num;
+	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+}
 
 int ucm_seterr(struct ucm_model *m, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -209,6 +262,9 @@ void ucm_clocks_init(struct ucm_model *m);
  * read or set); after a set, ucm_ctr_resched. */
 void ucm_ctr_sync(struct ucm_model *m, struct ucm_ctr *c);
 void ucm_ctr_resched(struct ucm_model *m, struct ucm_ctr *c);
+/* The counter's increment and occupancy from its box's inputs as they are
+ * (after a phase-summing epoch), its rate, its place in the event queue. */
+void ucm_ctr_reload(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *c);
 /* A counter's control, or a box's filters, attributes or freeze changed:
  * what it selects is compiled again (the counters are synced first). */
 void ucm_ctr_recompile(struct ucm_model *m, struct ucm_box *b, unsigned i);
@@ -225,7 +281,26 @@ void ucm_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64_
 void ucm_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *val,
 		  uint64_t *total, uint64_t *wraps);
 
+/* ucm_count.c: a counter's output before the edge detector (see there) */
+uint64_t ucm_ctr_level(const struct ucm_ctr *c, uint64_t inc, uint64_t occ, int *cmp);
+
 /* ucm_phase.c */
 void ucm_phases_free(struct ucm_model *m);
+/* End a phase-summing epoch: every counter, fed total and input as if the
+ * phases had been set input by input (a no-op outside one). */
+void ucm_agg_end(struct ucm_model *m);
+static inline void ucm_agg_exit(struct ucm_model *m)
+{
+	m->agg_quiet = 0;
+	if (m->agg)
+		ucm_agg_end(m);
+}
+/* A change of phase seen by clock d (the hot path: see ucm_count.c). */
+void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to);
+/* Views of a counter and a sub-event during an epoch (const paths). */
+void ucm_agg_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *val,
+		      uint64_t *total, uint64_t *wraps, uint8_t *prev_cmp);
+uint64_t ucm_agg_fed(const struct ucm_model *m, int box, unsigned sub);
+uint32_t ucm_agg_input(const struct ucm_model *m, int box, unsigned sub);
 
 #endif

@@ -6,12 +6,34 @@
  * as phases, each vector is checked against the event maxima once, at its
  * definition, and entering one is in effect ucm_clear_inputs() followed by
  * ucm_set_input() of each of its inputs.
+ *
+ * Entering a phase costs O(1): the model starts an epoch in which the
+ * counters keep their state as of its start and time is summed per clock
+ * and phase (cycles spent in each phase; changes of phase, for the edge
+ * detectors).  When anything looks at or changes the model, the epoch
+ * ends: each counter adds, per phase, its cycles in that phase times its
+ * output there (or, with edge detection, one per change of phase into one
+ * where its comparison holds from one where it did not), which is what the
+ * cycle-by-cycle pipeline (ucm_count.c) gives, since inputs are constant
+ * within a phase and a phase with no cycle of a clock is invisible to it.
+ * Overflows with OVF_EN have consequences at their time (status, PMI,
+ * freeze), so an epoch never runs past the earliest time a counter with
+ * OVF_EN could wrap at its largest output over every phase; from there
+ * time runs exactly, and the next phase entered starts a new epoch if no
+ * wrap is that close.  With an observer (waveforms want every change) the
+ * phases are set input by input.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ucm_internal.h"
+
+static uint64_t ctr_most(const struct ucm_model *m, const struct ucm_ctr *c, uint32_t k);
+
+/* Phases entered with nobody looking before an epoch starts (see
+ * ucm_phase_enter). */
+#define AGG_AFTER 4
 
 static int phent_cmp(const void *a, const void *b)
 {
@@ -24,6 +46,17 @@ static int phent_cmp(const void *a, const void *b)
 
 void ucm_phases_free(struct ucm_model *m)
 {
+	for (unsigned d = 0; d < UCM_MAXCLK; d++) {
+		free(m->acc[d]);
+		free(m->acc_list[d]);
+		free(m->trans[d]);
+		m->acc[d] = NULL;
+		m->acc_list[d] = NULL;
+		m->trans[d] = NULL;
+		m->nacc[d] = m->ntrans[d] = m->trans_cap[d] = 0;
+	}
+	m->acc_cap = 0;
+	m->agg = 0;
 	free(m->ph);
 	free(m->phent);
 	m->ph = NULL;
@@ -37,6 +70,11 @@ unsigned ucm_phase_count(const struct ucm_model *m)
 	return m->nph;
 }
 
+uint64_t ucm_phase_epochs(const struct ucm_model *m)
+{
+	return m->agg_epochs;
+}
+
 int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t n)
 {
 	struct ucm_phent *e;
@@ -44,6 +82,24 @@ int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t 
 
 	if (m->nph >= UCM_MAXPHASES)
 		return ucm_seterr(m, -ENOSPC, "at most %u phases", UCM_MAXPHASES);
+	ucm_agg_exit(m);
+	if (m->nph == m->acc_cap) {
+		unsigned cap = m->acc_cap ? 2 * m->acc_cap : 16;
+
+		for (unsigned d = 0; d < UCM_MAXCLK; d++) {
+			uint64_t *a = realloc(m->acc[d], cap * sizeof(*a));
+			uint32_t *l;
+
+			if (a)
+				m->acc[d] = a;
+			l = a ? realloc(m->acc_list[d], cap * sizeof(*l)) : NULL;
+			if (!l)
+				return ucm_seterr(m, -ENOMEM, "out of memory");
+			m->acc_list[d] = l;
+			memset(a + m->acc_cap, 0, (cap - m->acc_cap) * sizeof(*a));
+		}
+		m->acc_cap = cap;
+	}
 	if (n > UINT32_MAX - m->nphent)
 		return ucm_seterr(m, -ENOSPC, "too many phase inputs");
 	for (size_t i = 0; i < n; i++) {
@@ -119,9 +175,9 @@ int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t 
 				char name[96];
 
 				return ucm_seterr(m, -ERANGE,
-						  "phase %u: %s%u %s: increment %llu per cycle exceeds "
-						  "the event's maximum %u (%s)",
-						  m->nph, b->def->type->name, b->def->inst,
+						  "%s%u %s: increment %llu per cycle exceeds the "
+						  "event's maximum %u (%s)",
+						  b->def->type->name, b->def->inst,
 						  ucm_subev_name(b->def->type, e[a].sub, name, sizeof(name)),
 						  (unsigned long long)sum, ec->max_inc, ec->cite);
 			}
@@ -130,16 +186,357 @@ int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t 
 	}
 	m->ph[m->nph] = (struct ucm_phdef){ (uint32_t)m->nphent, (uint32_t)k };
 	m->nphent += k;
+	/* the counters' largest outputs take the new phase in */
+	for (unsigned bi = 0; bi < m->nboxes; bi++)
+		for (unsigned i = 0; i < m->boxes[bi].def->type->nctr; i++) {
+			struct ucm_ctr *c = &m->boxes[bi].ctr[i];
+
+			if (c->rmax_ok) {
+				uint64_t v = ctr_most(m, c, m->nph);
+
+				if (v > c->rmax)
+					c->rmax = v;
+			}
+		}
 	return (int)m->nph++;
+}
+
+/* ---- an epoch of summed phases ---- */
+
+/* Entries [*lo, *hi) of phase k that belong to box bi. */
+static void box_range(const struct ucm_model *m, uint32_t k, uint32_t bi, uint32_t *lo,
+		      uint32_t *hi)
+{
+	uint32_t a = m->ph[k].first, b = a + m->ph[k].n;
+
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+
+		if (m->phent[mid].box < bi)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	for (b = a; b < m->ph[k].first + m->ph[k].n && m->phent[b].box == bi; b++)
+		;
+	*hi = b;
+}
+
+static uint32_t box_index(const struct ucm_model *m, const struct ucm_box *b)
+{
+	return (uint32_t)(b - m->boxes);
+}
+
+/* A counter's output before its edge detector in phase k (*cmp as
+ * ucm_ctr_level). */
+static uint64_t ctr_in_phase(const struct ucm_model *m, const struct ucm_ctr *c, uint32_t k,
+			     int *cmp)
+{
+	const struct ucm_box *b = c->box;
+	uint8_t bit = (uint8_t)(1u << c->idx);
+	uint64_t inc = c->konst, occ = 0;
+	uint32_t lo, hi;
+
+	box_range(m, k, box_index(m, b), &lo, &hi);
+	for (uint32_t i = lo; i < hi; i++) {
+		const struct ucm_phent *e = &m->phent[i];
+
+		if (b->sub[e->sub].selmask & bit)
+			inc += e->inc;
+		if ((int32_t)e->sub == c->occ_sub)
+			occ = e->inc;
+	}
+	return ucm_ctr_level(c, inc, occ, cmp);
+}
+
+static int ctr_has_cmp(const struct ucm_ctr *c)
+{
+	return c->mode == UCM_CM_OCC_AND || c->thr;
+}
+
+/* Most the counter can add in a cycle of phase k. */
+static uint64_t ctr_most(const struct ucm_model *m, const struct ucm_ctr *c, uint32_t k)
+{
+	int cmp;
+	uint64_t v = ctr_in_phase(m, c, k, &cmp);
+
+	/* with edge detection at most one a cycle, and only where it holds */
+	return c->edge && cmp >= 0 ? (uint64_t)cmp : v;
+}
+
+void ucm_agg_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *val,
+		      uint64_t *total, uint64_t *wraps, uint8_t *prev_cmp)
+{
+	unsigned d = c->clock;
+	ucm_u128 add = 0, sum;
+	int cmp;
+
+	*val = c->val;
+	*total = c->total;
+	*wraps = c->wraps;
+	*prev_cmp = c->prev_cmp;
+	if (!c->counting)
+		return;
+	if (c->edge && ctr_has_cmp(c)) {
+		/* one for each change of phase (with a cycle) into one where the
+		 * comparison holds from one where it did not: from the epoch's
+		 * start, the latch as it was */
+		for (unsigned i = 0; i <= m->trans_cap[d]; i++) {
+			const struct ucm_trans *t = i < m->trans_cap[d] ? &m->trans[d][i] : &m->spill[d];
+			int32_t j = (int32_t)(t->key >> 32 & 0x7fffffff) - 1;
+			int cj = c->prev_cmp, ck;
+
+			if (!t->key)
+				continue;
+			if (j >= 0)
+				ctr_in_phase(m, c, (uint32_t)j, &cj);
+			ctr_in_phase(m, c, (uint32_t)t->key, &ck);
+			if (ck && !cj)
+				add += t->n;
+		}
+	} else {
+		for (unsigned i = 0; i < m->nacc[d]; i++) {
+			uint32_t k = m->acc_list[d][i];
+
+			add += (ucm_u128)m->acc[d][k] * ctr_in_phase(m, c, k, &cmp);
+		}
+	}
+	if (ctr_has_cmp(c) && m->agg_last[d] >= 0) {
+		ctr_in_phase(m, c, (uint32_t)m->agg_last[d], &cmp);
+		*prev_cmp = (uint8_t)cmp;
+	}
+	sum = (ucm_u128)c->val + add;
+	*val = (uint64_t)sum & c->wmask;
+	*total = c->total + (uint64_t)add;
+	*wraps = c->wraps + (uint64_t)(sum >> c->wbits);
+}
+
+/* The increment of a sub-event in phase k. */
+static uint32_t phase_input(const struct ucm_model *m, uint32_t k, uint32_t box, uint32_t sub)
+{
+	uint32_t lo, hi;
+
+	box_range(m, k, box, &lo, &hi);
+	for (uint32_t i = lo; i < hi; i++)
+		if (m->phent[i].sub == sub)
+			return m->phent[i].inc;
+	return 0;
+}
+
+uint64_t ucm_agg_fed(const struct ucm_model *m, int box, unsigned sub)
+{
+	unsigned d = m->boxes[box].def->type->clock;
+	uint64_t fed = m->boxes[box].sub[sub].fed;
+
+	for (unsigned i = 0; i < m->nacc[d]; i++) {
+		uint32_t k = m->acc_list[d][i];
+
+		fed += m->acc[d][k] * phase_input(m, k, (uint32_t)box, sub);
+	}
+	return fed;
+}
+
+uint32_t ucm_agg_input(const struct ucm_model *m, int box, unsigned sub)
+{
+	return phase_input(m, (uint32_t)m->agg_p, (uint32_t)box, sub);
+}
+
+void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to)
+{
+	uint64_t key = 1ull << 63 | (uint64_t)(from + 1) << 32 | to;
+	struct ucm_trans *t = m->trans[d];
+	unsigned cap = m->trans_cap[d], h;
+
+	m->agg_last[d] = (int32_t)to;
+	if (2 * (m->ntrans[d] + 1) > cap) {
+		/* grow: every change of phase seen is kept until the epoch ends */
+		unsigned ncap = cap ? 2 * cap : 64;
+		struct ucm_trans *nt = calloc(ncap, sizeof(*nt));
+
+		if (!nt) {
+			/* no room to note it: keep it aside and end the epoch at
+			 * the next step of time (one change per clock a step) */
+			m->spill[d] = (struct ucm_trans){ key, 1 };
+			m->agg_stop = m->now_ps;
+			return;
+		}
+		for (unsigned i = 0; i < cap; i++) {
+			if (!t[i].key)
+				continue;
+			for (h = (unsigned)(t[i].key * 0x9E3779B97F4A7C15ull >> 40) & (ncap - 1); nt[h].key;
+			     h = (h + 1) & (ncap - 1))
+				;
+			nt[h] = t[i];
+		}
+		free(t);
+		m->trans[d] = t = nt;
+		m->trans_cap[d] = cap = ncap;
+	}
+	for (h = (unsigned)(key * 0x9E3779B97F4A7C15ull >> 40) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+		if (t[h].key == key) {
+			t[h].n++;
+			return;
+		}
+		if (!t[h].key) {
+			t[h].key = key;
+			t[h].n = 1;
+			m->ntrans[d]++;
+			return;
+		}
+	}
+}
+
+void ucm_agg_end(struct ucm_model *m)
+{
+	uint32_t p = (uint32_t)m->agg_p;
+
+	/* the counters, from the sums (the views read the epoch's state) */
+	for (unsigned bi = 0; bi < m->nboxes; bi++) {
+		struct ucm_box *b = &m->boxes[bi];
+
+		for (unsigned i = 0; i < b->def->type->nctr; i++) {
+			struct ucm_ctr *c = &b->ctr[i];
+			uint64_t v, t, w;
+			uint8_t pc;
+
+			ucm_agg_ctr_view(m, c, &v, &t, &w, &pc);
+			c->val = v;
+			c->total = t;
+			c->wraps = w;
+			c->prev_cmp = pc;
+			c->c0 = m->clk_cycles[c->clock];
+		}
+	}
+	/* what each phase fed; then the inputs of the phase entered */
+	for (unsigned d = 0; d < m->plat->nclocks; d++)
+		for (unsigned i = 0; i < m->nacc[d]; i++) {
+			uint32_t k = m->acc_list[d][i];
+
+			for (uint32_t e = m->ph[k].first; e < m->ph[k].first + m->ph[k].n; e++) {
+				struct ucm_box *b = &m->boxes[m->phent[e].box];
+
+				if (b->def->type->clock == d)
+					b->sub[m->phent[e].sub].fed += m->acc[d][k] * m->phent[e].inc;
+			}
+		}
+	for (uint32_t e = m->ph[p].first; e < m->ph[p].first + m->ph[p].n; e++) {
+		struct ucm_box *b = &m->boxes[m->phent[e].box];
+		struct ucm_sub *s = &b->sub[m->phent[e].sub];
+
+		s->c0 = m->clk_cycles[b->def->type->clock];
+		s->input = m->phent[e].inc;
+		b->code[s->code].sum += s->input;
+		b->act[b->nact++] = (uint16_t)m->phent[e].sub;
+		s->act_pos = (uint16_t)b->nact;
+	}
+	m->agg = 0;
+	for (unsigned bi = 0; bi < m->nboxes; bi++) {
+		struct ucm_box *b = &m->boxes[bi];
+
+		for (unsigned i = 0; i < b->def->type->nctr; i++)
+			ucm_ctr_reload(m, b, &b->ctr[i]);
+	}
+	for (unsigned d = 0; d < m->plat->nclocks; d++) {
+		for (unsigned i = 0; i < m->nacc[d]; i++)
+			m->acc[d][m->acc_list[d][i]] = 0;
+		m->nacc[d] = 0;
+		if (m->ntrans[d])
+			memset(m->trans[d], 0, m->trans_cap[d] * sizeof(*m->trans[d]));
+		m->ntrans[d] = 0;
+		m->spill[d].key = 0;
+		m->agg_last[d] = -1;
+	}
+}
+
+/* Start an epoch in phase p, unless a counter with OVF_EN could wrap
+ * before the next picosecond: returns 1 if started. */
+static int agg_begin(struct ucm_model *m, uint32_t p)
+{
+	uint64_t h = UINT64_MAX;
+
+	if (m->obs_fn)
+		return 0;
+	/* the counters as of now, and the earliest time one with OVF_EN could
+	 * wrap at its largest output over every phase */
+	for (unsigned bi = 0; bi < m->nboxes; bi++) {
+		struct ucm_box *b = &m->boxes[bi];
+
+		for (unsigned i = 0; i < b->def->type->nctr; i++) {
+			struct ucm_ctr *c = &b->ctr[i];
+			ucm_u128 room, j;
+			uint64_t t;
+
+			ucm_ctr_sync(m, c);
+			if (!c->counting || !c->ovf_en)
+				continue;
+			if (!c->rmax_ok) {
+				c->rmax = 0;
+				for (uint32_t k = 0; k < m->nph; k++) {
+					uint64_t v = ctr_most(m, c, k);
+
+					if (v > c->rmax)
+						c->rmax = v;
+				}
+				c->rmax_ok = 1;
+			}
+			if (!c->rmax)
+				continue;
+			room = (ucm_u128)c->wmask + 1 - c->val;
+			j = (room + c->rmax - 1) / c->rmax;
+			if (j > UINT64_MAX - c->c0)
+				continue;
+			t = ucm_time_of_cycle(m, c->clock, c->c0 + (uint64_t)j);
+			if (t < h)
+				h = t;
+		}
+	}
+	if (h <= m->now_ps + 1)
+		return 0;
+	/* what the inputs fed until now; then they are the phases' */
+	for (unsigned bi = 0; bi < m->nboxes; bi++) {
+		struct ucm_box *b = &m->boxes[bi];
+		uint64_t now = m->clk_cycles[b->def->type->clock];
+
+		for (unsigned i = 0; i < b->nact; i++) {
+			struct ucm_sub *s = &b->sub[b->act[i]];
+
+			s->fed += (uint64_t)s->input * (now - s->c0);
+			s->c0 = now;
+			b->code[s->code].sum -= s->input;
+			s->input = 0;
+			s->act_pos = 0;
+		}
+		b->nact = 0;
+	}
+	for (unsigned d = 0; d < m->plat->nclocks; d++)
+		m->agg_last[d] = -1;
+	m->agg = 1;
+	m->agg_epochs++;
+	m->agg_p = (int)p;
+	m->agg_stop = h - 1;
+	return 1;
 }
 
 int ucm_phase_enter(struct ucm_model *m, int id)
 {
 	const struct ucm_phdef *p;
+	unsigned quiet;
 
 	if (id < 0 || (unsigned)id >= m->nph)
 		return ucm_seterr(m, -ENOENT, "no phase %d (%u defined)", id, m->nph);
+	if (m->agg) {
+		m->agg_p = id;
+		return 0;
+	}
+	/* An epoch costs its start and end, O(counters): while the model is
+	 * being read (a sample: a register access every microsecond or so,
+	 * with phases changing meanwhile) the phases are set input by input;
+	 * an epoch starts once a few phases passed with nobody looking. */
+	if (++m->agg_quiet >= AGG_AFTER && agg_begin(m, (uint32_t)id))
+		return 0;
 	p = &m->ph[id];
+	quiet = m->agg_quiet;
 	ucm_clear_inputs(m);
 	for (uint32_t i = p->first; i < p->first + p->n; i++) {
 		int rc = ucm_set_input(m, (int)m->phent[i].box, m->phent[i].sub, m->phent[i].inc);
@@ -147,5 +544,7 @@ int ucm_phase_enter(struct ucm_model *m, int id)
 		if (rc)
 			return rc;
 	}
+	/* setting the inputs is not looking at the model */
+	m->agg_quiet = quiet;
 	return 0;
 }

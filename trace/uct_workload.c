@@ -1,6 +1,7 @@
 /*
- * uct_workload.c - phase-table workloads, resolved once, then replayed by
- * the model's workload callback at O(inputs) per phase change.
+ * uct_workload.c - phase-table workloads: each phase resolved once into a
+ * model phase (ucm_phase_define), then entered by the model's workload
+ * callback at O(1) per phase change.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -50,8 +51,8 @@ struct uct_wl {
 	const struct uct_workload_def *def;
 	unsigned *first, *count;   /* per phase: range in sets */
 	struct uct_set *sets;
+	int *pid;                  /* per phase: the model's phase */
 	unsigned nsets, phase;
-	int started;               /* a phase has set its inputs */
 	uint64_t rng;
 };
 
@@ -61,24 +62,10 @@ static int step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 	struct uct_wl *w = ctx;
 	const struct uct_phase *ph = &w->def->phases[w->phase];
 	uint64_t ns;
+	int rc = ucm_phase_enter(m, w->pid[w->phase]);
 
-	/* the previous phase's inputs end (not every input of the model: a
-	 * box a phase does not name is left alone, and not recomputed) */
-	if (w->started) {
-		unsigned prev = (w->phase + w->def->nphases - 1) % w->def->nphases;
-
-		for (unsigned i = w->first[prev]; i < w->first[prev] + w->count[prev]; i++)
-			ucm_set_input(m, w->sets[i].box, w->sets[i].sub, 0);
-	} else {
-		ucm_clear_inputs(m);
-		w->started = 1;
-	}
-	for (unsigned i = w->first[w->phase]; i < w->first[w->phase] + w->count[w->phase]; i++) {
-		int rc = ucm_set_input(m, w->sets[i].box, w->sets[i].sub, w->sets[i].inc);
-
-		if (rc)
-			return rc;
-	}
+	if (rc)
+		return rc;
 	/* +-25% jitter keeps phases from aligning with sampling periods */
 	ns = ph->ns - ph->ns / 4 + uct_rand(&w->rng) % (ph->ns / 2 + 1);
 	*next = now + ns * 1000;
@@ -105,8 +92,9 @@ int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t
 				cap += !strcmp(ucm_box_def(m, (int)b)->type->name, def->phases[p].in[i].box);
 	w->first = calloc(def->nphases, sizeof(unsigned));
 	w->count = calloc(def->nphases, sizeof(unsigned));
+	w->pid = calloc(def->nphases, sizeof(int));
 	w->sets = calloc(cap ? cap : 1, sizeof(*w->sets));
-	if (!w->first || !w->count || !w->sets) {
+	if (!w->first || !w->count || !w->pid || !w->sets) {
 		uct_detach(w);
 		return -ENOMEM;
 	}
@@ -151,19 +139,29 @@ int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t
 		}
 		w->count[p] = w->nsets - w->first[p];
 	}
-	/* check every phase against the event maxima before running */
+	/* each phase a model phase, checked against the event maxima once */
 	for (unsigned p = 0; p < def->nphases; p++) {
-		ucm_clear_inputs(m);
-		for (unsigned i = w->first[p]; i < w->first[p] + w->count[p]; i++)
-			if (ucm_set_input(m, w->sets[i].box, w->sets[i].sub, w->sets[i].inc)) {
-				snprintf(err, n, "workload %s phase %s: %s", def->name,
-					 def->phases[p].name, ucm_error(m));
-				ucm_clear_inputs(m);
-				uct_detach(w);
-				return -ERANGE;
-			}
+		struct ucm_phase_in *in = calloc(w->count[p] ? w->count[p] : 1, sizeof(*in));
+		int id;
+
+		if (!in) {
+			uct_detach(w);
+			return -ENOMEM;
+		}
+		for (unsigned i = 0; i < w->count[p]; i++)
+			in[i] = (struct ucm_phase_in){ w->sets[w->first[p] + i].box,
+						       w->sets[w->first[p] + i].sub,
+						       w->sets[w->first[p] + i].inc };
+		id = ucm_phase_define(m, in, w->count[p]);
+		free(in);
+		if (id < 0) {
+			snprintf(err, n, "workload %s phase %s: %s", def->name, def->phases[p].name,
+				 ucm_error(m));
+			uct_detach(w);
+			return id;
+		}
+		w->pid[p] = id;
 	}
-	ucm_clear_inputs(m);
 	ucm_set_workload(m, step, w);
 	*out = w;
 	return 0;
@@ -177,6 +175,7 @@ void uct_detach(struct uct_wl *w)
 		ucm_set_workload(w->m, NULL, NULL);
 	free(w->first);
 	free(w->count);
+	free(w->pid);
 	free(w->sets);
 	free(w);
 }
