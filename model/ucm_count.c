@@ -53,6 +53,7 @@ void ucm_clocks_init(struct ucm_model *m)
 
 		m->clk_num[d] = hz / g;
 		m->clk_den[d] = PS_PER_S / g;
+		m->clk_dtmax[d] = (UINT64_MAX - m->clk_den[d]) / m->clk_num[d];
 	}
 }
 
@@ -706,13 +707,35 @@ static void set_time(struct ucm_model *m, uint64_t t)
 static void agg_span(struct ucm_model *m, uint64_t t)
 {
 	uint32_t p = (uint32_t)m->agg_p;
+	uint64_t dt = t - m->now_ps;
 
 	for (unsigned d = 0; d < m->plat->nclocks; d++) {
-		uint64_t c = ucm_cycles_at(m, d, t), n = c - m->clk_cycles[d];
+		/* cycles completed, kept as quotient and remainder of t * num /
+		 * den: a short step needs no division */
+		uint64_t num = m->clk_num[d], den = m->clk_den[d], n, x;
 
-		if (!n)
-			continue;
-		m->clk_cycles[d] = c;
+		if (dt <= m->clk_dtmax[d]) {
+			x = m->agg_rem[d] + dt * num;
+			if (x < den) {
+				m->agg_rem[d] = x;
+				continue;
+			}
+			if (x < 2 * den) {
+				n = 1;
+				m->agg_rem[d] = x - den;
+			} else {
+				n = x / den;
+				m->agg_rem[d] = x % den;
+			}
+		} else {
+			uint64_t c = ucm_cycles_at(m, d, t);
+
+			n = c - m->clk_cycles[d];
+			m->agg_rem[d] = (uint64_t)((ucm_u128)t * num - (ucm_u128)c * den);
+			if (!n)
+				continue;
+		}
+		m->clk_cycles[d] += n;
 		if (!m->acc[d][p])
 			m->acc_list[d][m->nacc[d]++] = p;
 		m->acc[d][p] += n;

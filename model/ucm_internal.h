@@ -172,6 +172,7 @@ struct ucm_model {
 	uint64_t clk_hz[UCM_MAXCLK];
 	uint64_t clk_cycles[UCM_MAXCLK];
 	uint64_t clk_num[UCM_MAXCLK], clk_den[UCM_MAXCLK]; /* hz/10^12 reduced: cycles = t * num / den */
+	uint64_t clk_dtmax[UCM_MAXCLK]; /* the longest step whose dt * num + den fits 64 bits */
 	/* event queue: the counters that overflow with OVF_EN, by wrap time */
 	struct ucm_ctr **heap;
 	unsigned nheap;
@@ -208,6 +209,12 @@ struct ucm_model {
 	uint32_t *acc_list[UCM_MAXCLK];
 	unsigned nacc[UCM_MAXCLK], acc_cap;
 	int32_t agg_last[UCM_MAXCLK];
+	uint64_t agg_rem[UCM_MAXCLK]; /* now_ps * num mod den, per clock */
+	/* changes of phase between the first 64 phases (64 x 65 counts a
+	 * clock, tlist: the ones with any), the others in trans[] */
+	uint64_t *tmat[UCM_MAXCLK];
+	uint16_t *tlist[UCM_MAXCLK];
+	unsigned ntlist[UCM_MAXCLK];
 	struct ucm_trans *trans[UCM_MAXCLK], spill[UCM_MAXCLK];
 	unsigned ntrans[UCM_MAXCLK], trans_cap[UCM_MAXCLK];
 	/* strict mode */

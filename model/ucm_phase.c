@@ -35,6 +35,9 @@ static uint64_t ctr_most(const struct ucm_model *m, const struct ucm_ctr *c, uin
  * ucm_phase_enter). */
 #define AGG_AFTER 4
 
+/* Phases whose changes are counted in a matrix (ucm_model.tmat). */
+#define TMAT 64
+
 static int phent_cmp(const void *a, const void *b)
 {
 	const struct ucm_phent *x = a, *y = b;
@@ -50,6 +53,11 @@ void ucm_phases_free(struct ucm_model *m)
 		free(m->acc[d]);
 		free(m->acc_list[d]);
 		free(m->trans[d]);
+		free(m->tmat[d]);
+		free(m->tlist[d]);
+		m->tmat[d] = NULL;
+		m->tlist[d] = NULL;
+		m->ntlist[d] = 0;
 		m->acc[d] = NULL;
 		m->acc_list[d] = NULL;
 		m->trans[d] = NULL;
@@ -99,6 +107,17 @@ int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t 
 			memset(a + m->acc_cap, 0, (cap - m->acc_cap) * sizeof(*a));
 		}
 		m->acc_cap = cap;
+	}
+	for (unsigned d = 0; d < UCM_MAXCLK && !m->tmat[d]; d++) {
+		m->tmat[d] = calloc((TMAT + 1) * TMAT, sizeof(*m->tmat[d]));
+		m->tlist[d] = calloc((TMAT + 1) * TMAT, sizeof(*m->tlist[d]));
+		if (!m->tmat[d] || !m->tlist[d]) {
+			free(m->tmat[d]);
+			free(m->tlist[d]);
+			m->tmat[d] = NULL;
+			m->tlist[d] = NULL;
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		}
 	}
 	if (n > UINT32_MAX - m->nphent)
 		return ucm_seterr(m, -ENOSPC, "too many phase inputs");
@@ -282,6 +301,17 @@ void ucm_agg_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64
 		/* one for each change of phase (with a cycle) into one where the
 		 * comparison holds from one where it did not: from the epoch's
 		 * start, the latch as it was */
+		for (unsigned i = 0; i < m->ntlist[d]; i++) {
+			unsigned x = m->tlist[d][i];
+			int32_t j = (int32_t)(x / TMAT) - 1;
+			int cj = c->prev_cmp, ck;
+
+			if (j >= 0)
+				ctr_in_phase(m, c, (uint32_t)j, &cj);
+			ctr_in_phase(m, c, x % TMAT, &ck);
+			if (ck && !cj)
+				add += m->tmat[d][x];
+		}
 		for (unsigned i = 0; i <= m->trans_cap[d]; i++) {
 			const struct ucm_trans *t = i < m->trans_cap[d] ? &m->trans[d][i] : &m->spill[d];
 			int32_t j = (int32_t)(t->key >> 32 & 0x7fffffff) - 1;
@@ -349,6 +379,13 @@ void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to)
 	unsigned cap = m->trans_cap[d], h;
 
 	m->agg_last[d] = (int32_t)to;
+	if (to < TMAT && from < TMAT && m->tmat[d]) {
+		unsigned i = (unsigned)(from + 1) * TMAT + to;
+
+		if (!m->tmat[d][i]++)
+			m->tlist[d][m->ntlist[d]++] = (uint16_t)i;
+		return;
+	}
 	if (2 * (m->ntrans[d] + 1) > cap) {
 		/* grow: every change of phase seen is kept until the epoch ends */
 		unsigned ncap = cap ? 2 * cap : 64;
@@ -441,6 +478,9 @@ void ucm_agg_end(struct ucm_model *m)
 		for (unsigned i = 0; i < m->nacc[d]; i++)
 			m->acc[d][m->acc_list[d][i]] = 0;
 		m->nacc[d] = 0;
+		for (unsigned i = 0; i < m->ntlist[d]; i++)
+			m->tmat[d][m->tlist[d][i]] = 0;
+		m->ntlist[d] = 0;
 		if (m->ntrans[d])
 			memset(m->trans[d], 0, m->trans_cap[d] * sizeof(*m->trans[d]));
 		m->ntrans[d] = 0;
@@ -509,8 +549,11 @@ static int agg_begin(struct ucm_model *m, uint32_t p)
 		}
 		b->nact = 0;
 	}
-	for (unsigned d = 0; d < m->plat->nclocks; d++)
+	for (unsigned d = 0; d < m->plat->nclocks; d++) {
 		m->agg_last[d] = -1;
+		m->agg_rem[d] = (uint64_t)((ucm_u128)m->now_ps * m->clk_num[d] -
+					   (ucm_u128)m->clk_cycles[d] * m->clk_den[d]);
+	}
 	m->agg = 1;
 	m->agg_epochs++;
 	m->agg_p = (int)p;
