@@ -67,6 +67,16 @@ unsigned ucm_node_id(const struct ucm_model *m, unsigned socket);
 unsigned ucm_cpus_per_socket(const struct ucm_model *m);
 /* Hardware reset: every register to its reset value, counters to 0. */
 void ucm_reset(struct ucm_model *m);
+/* Return a model (one ucm_create succeeded for) to exactly the state
+ * ucm_create left it in, with the same configuration: time 0 on every
+ * clock, every register at its reset value, counters, ground truth, fed
+ * totals, inputs and their attributes as new, no PMI or freeze counted,
+ * every core awake, no strict-mode record (strict mode as configured), no
+ * workload, observer or PMI hook, no error.  Nothing is allocated: it costs
+ * what ucm_reset does plus the sub-events whose inputs or attributes were
+ * set, so a caller running many short sessions on one configuration (the
+ * fuzzers) keeps one model instead of creating one per session. */
+void ucm_restart(struct ucm_model *m);
 
 /* ---- platforms ---- */
 const struct ucm_platform *ucm_platform_find(const char *name);

@@ -339,26 +339,154 @@ static uint64_t attr_default(const struct ucm_model *m, const struct ucm_box *b,
 	}
 }
 
-/* Sub-event attributes start as the tables say, or at attr_default(). */
-static void init_attrs(const struct ucm_model *m, struct ucm_box *b)
+/* ---- the state of a new model ----
+ *
+ * What a model changes as it runs, set as a new model has it.  ucm_create
+ * runs these on everything it built; ucm_restart runs the same functions
+ * again (the sub-events only where something touched them), so a field
+ * added to the model, a socket, a box, a counter or a sub-event that
+ * changes as the model runs is given its initial value here, in the
+ * function of its structure, and both get it.  What the configuration
+ * alone decides (registers and their masks and indexes, the boxes'
+ * definitions, counter widths, clock rates) is built once by ucm_create
+ * and never changes. */
+
+/* Sub-event s of box b: no input (nor its code), nothing fed, selected by
+ * no counter, its attributes as the tables say, or at attr_default(). */
+static void sub_state_init(const struct ucm_model *m, struct ucm_box *b, unsigned s)
 {
-	const struct ucm_boxtype *bt = b->def->type;
-	unsigned s = 0;
+	struct ucm_sub *sb = &b->sub[s];
+	const struct ucm_evcode *ec = &b->def->type->codes[sb->code];
+	unsigned k = s - b->code[sb->code].first;
 
-	for (unsigned i = 0; i < bt->ncodes; i++) {
-		const struct ucm_evcode *ec = &bt->codes[i];
-		unsigned n = ec->nsubs ? ec->nsubs : 1;
+	sb->fed = sb->c0 = 0;
+	sb->input = 0;
+	sb->act_pos = 0;
+	sb->selmask = sb->occmask = 0;
+	sb->touched = 0;
+	/* the sum of the code's inputs: every input is 0 (a code whose sum is
+	 * not had an input of it touched) */
+	b->code[sb->code].sum = 0;
+	for (unsigned a = 0; a < UCM_NATTR; a++) {
+		uint64_t v = ec->attrs && ec->nsubs ? ec->attrs[k].v[a] : UCM_ATTR_NONE;
 
-		for (unsigned k = 0; k < n; k++, s++)
-			for (unsigned a = 0; a < UCM_NATTR; a++) {
-				uint64_t v = ec->attrs && ec->nsubs ? ec->attrs[k].v[a] : UCM_ATTR_NONE;
-
-				for (unsigned r = 0; v == UCM_ATTR_NONE && r < ec->nrules; r++)
-					if (ec->rules[r].attr == a)
-						v = attr_default(m, b, a);
-				b->attr[s * UCM_NATTR + a] = v;
-			}
+		for (unsigned r = 0; v == UCM_ATTR_NONE && r < ec->nrules; r++)
+			if (ec->rules[r].attr == a)
+				v = attr_default(m, b, a);
+		b->attr[s * UCM_NATTR + a] = v;
 	}
+}
+
+/* A sub-event is about to change: remembered, so that ucm_restart sets
+ * again only the sub-events that changed. */
+static void sub_touch(struct ucm_model *m, struct ucm_box *b, unsigned s)
+{
+	if (!b->sub[s].touched) {
+		b->sub[s].touched = 1;
+		m->touched[m->ntouched++] = b->index << 16 | s;
+	}
+}
+
+/* A counter as a new model has it: nothing counted, selected, compiled or
+ * queued (ucm_reset compiles it from the registers).  What the
+ * configuration gave it (its registers, box, number, clock, width) stays. */
+static void ctr_state_init(struct ucm_ctr *c)
+{
+	const struct ucm_ctr keep = *c;
+
+	memset(c, 0, sizeof(*c));
+	c->wmask = keep.wmask;
+	c->ctl = keep.ctl;
+	c->reg = keep.reg;
+	c->box = keep.box;
+	c->idx = keep.idx;
+	c->clock = keep.clock;
+	c->wbits = keep.wbits;
+	c->occ_sub = -1;
+	c->heap_pos = -1;
+	c->wrap_ps = UINT64_MAX;
+}
+
+/* A box: no active inputs, not frozen, its counters new.  The sub-events
+ * its counters selected are released first (the bits ucm_ctr_recompile
+ * would clear), so that a sub-event nothing else touched needs no reset. */
+static void box_state_init(struct ucm_box *b)
+{
+	for (unsigned i = 0; i < UCM_MAXCTR; i++) {
+		const struct ucm_ctr *c = &b->ctr[i];
+
+		for (unsigned s = c->sel_first; s < (unsigned)c->sel_first + c->sel_n && s < b->nsub; s++)
+			b->sub[s].selmask = 0;
+		if (c->occ_sub >= 0 && (unsigned)c->occ_sub < b->nsub)
+			b->sub[c->occ_sub].occmask = 0;
+	}
+	for (unsigned i = 0; i < UCM_MAXCTR; i++)
+		ctr_state_init(&b->ctr[i]);
+	b->nact = 0;
+	b->frz_en = b->frozen = 0;
+}
+
+/* A socket: no PMI requested or delivered, not frozen, every core awake. */
+static void socket_state_init(struct ucm_socket *so)
+{
+	const struct ucm_socket keep = *so;
+
+	memset(so, 0, sizeof(*so));
+	so->gctl = keep.gctl;
+	so->gstatus = keep.gstatus;
+	so->bar = keep.bar;
+}
+
+/* The model: time 0 on every clock, no queued overflow, no workload,
+ * observer or PMI hook, strict mode as configured with no record, no
+ * error, no phase; every socket and box as new.  Registers: ucm_reset,
+ * after this. */
+static void model_state_init(struct ucm_model *m)
+{
+	m->now_ps = 0;
+	memset(m->clk_cycles, 0, sizeof(m->clk_cycles));
+	m->nheap = 0;
+	m->wl_fn = NULL;
+	m->wl_ctx = NULL;
+	m->wl_next = 0;
+	m->in_workload = 0;
+	m->stop_on_pmi = m->pmi_hit = 0;
+	m->pmi_fn = NULL;
+	m->pmi_ctx = NULL;
+	m->obs_fn = NULL;
+	m->obs_ctx = NULL;
+	/* no phase defined, none summed (their arrays are kept; an epoch
+	 * leaves them clear when it ends) */
+	m->nph = 0;
+	m->nphent = 0;
+	m->agg = m->agg_p = 0;
+	m->agg_quiet = 0;
+	m->agg_epochs = 0;
+	m->agg_stop = 0;
+	memset(m->agg_last, 0, sizeof(m->agg_last));
+	m->strict = m->cfg.strict;
+	m->nrecs = 0;
+	m->err[0] = 0;
+	for (unsigned s = 0; s < m->nsockets; s++)
+		socket_state_init(&m->sockets[s]);
+	for (unsigned i = 0; i < m->nboxes; i++)
+		box_state_init(&m->boxes[i]);
+}
+
+void ucm_restart(struct ucm_model *m)
+{
+	/* a phase-summing epoch ends as it would (ucm_phase.c clears what it
+	 * summed); the sub-events phases set are those of their entries */
+	ucm_agg_exit(m);
+	for (size_t e = 0; e < m->nphent; e++)
+		sub_state_init(m, &m->boxes[m->phent[e].box], m->phent[e].sub);
+	model_state_init(m);
+	while (m->ntouched) {
+		uint32_t t = m->touched[--m->ntouched];
+
+		sub_state_init(m, &m->boxes[t >> 16], t & 0xFFFF);
+	}
+	ucm_reset(m);
 }
 
 /* Each socket's uncore bus and node ID: the platform's and the identity,
@@ -396,7 +524,7 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 {
 	const struct ucm_platform *p = cfg->plat;
 	struct ucm_model *m;
-	size_t nr = 0;
+	size_t nr = 0, ntouch = 0;
 
 	*out = NULL;
 	if (!p)
@@ -460,6 +588,13 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 			b->index = m->nboxes++;
 			b->present = 1;
 			b->nsub = ucm_subev_count(bi->type);
+			if (b->nsub > 0xFFFF || m->nboxes > 0xFFFF) {
+				/* sub-events are numbered in 16 bits (act[], touched[]) */
+				ucm_seterr(m, -EINVAL, "%s: %u sub-events, at most 65535", bi->type->name,
+					   b->nsub);
+				*out = m;
+				return -EINVAL;
+			}
 			if (b->nsub) {
 				b->sub = calloc(b->nsub, sizeof(*b->sub));
 				b->attr = calloc((size_t)b->nsub * UCM_NATTR, sizeof(*b->attr));
@@ -476,15 +611,14 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 						b->sub[first + j].code = (uint16_t)c;
 					first += k;
 				}
-				init_attrs(m, b);
+				for (unsigned k = 0; k < b->nsub; k++)
+					sub_state_init(m, b, k);
 			}
+			ntouch += b->nsub;
 			for (unsigned c = 0; c < UCM_MAXCTR; c++) {
 				b->ctr[c].box = b;
 				b->ctr[c].idx = (uint8_t)c;
 				b->ctr[c].clock = (uint8_t)bi->type->clock;
-				b->ctr[c].occ_sub = -1;
-				b->ctr[c].heap_pos = -1;
-				b->ctr[c].wrap_ps = UINT64_MAX;
 			}
 			nr += bi->type->nregs;
 		}
@@ -560,8 +694,10 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 	for (unsigned s = 0; s < UCM_NSPACES; s++)
 		qsort(m->sorted[s], m->nsorted[s], sizeof(struct ucm_reg *), reg_cmp);
 	m->heap = calloc((size_t)m->nboxes * UCM_MAXCTR + 1, sizeof(*m->heap));
-	if (!m->heap || msr_hash_build(m))
+	m->touched = calloc(ntouch ? ntouch : 1, sizeof(*m->touched));
+	if (!m->heap || !m->touched || msr_hash_build(m))
 		goto nomem;
+	model_state_init(m);
 	ucm_reset(m);
 	*out = m;
 	return 0;
@@ -581,6 +717,7 @@ void ucm_destroy(struct ucm_model *m)
 		free(m->boxes[i].code);
 	}
 	free(m->heap);
+	free(m->touched);
 	free(m->msr_hash);
 	for (unsigned s = 0; s < UCM_NSPACES; s++)
 		free(m->sorted[s]);
@@ -1279,11 +1416,12 @@ unsigned ucm_box_socket(const struct ucm_model *m, int box)
 
 /* Set an input: what it fed until now goes into its ground truth, and the
  * list of nonzero inputs (what ucm_clear_inputs visits) follows. */
-static void input_put(const struct ucm_model *m, struct ucm_box *b, unsigned sub, uint32_t inc)
+static void input_put(struct ucm_model *m, struct ucm_box *b, unsigned sub, uint32_t inc)
 {
 	struct ucm_sub *s = &b->sub[sub];
 	uint64_t now = m->clk_cycles[b->def->type->clock];
 
+	sub_touch(m, b, sub);
 	s->fed += (uint64_t)s->input * (now - s->c0);
 	s->c0 = now;
 	if (!b->sub[sub].input && inc) {
@@ -1363,6 +1501,7 @@ int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr
 				  b->def->type->name, b->def->inst, sub, attr);
 	if (b->attr[sub * UCM_NATTR + attr] != v) {
 		ucm_agg_exit(m);
+		sub_touch(m, b, sub);
 		b->attr[sub * UCM_NATTR + attr] = v;
 		/* what the filters pass may change, for this sub-event only */
 		ucm_attr_changed(m, b, sub);

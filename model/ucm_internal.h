@@ -97,6 +97,7 @@ struct ucm_sub {
 	uint16_t act_pos;        /* position + 1 in the box's act[], 0: input is 0 */
 	uint8_t selmask;         /* the counters whose increment sums it */
 	uint8_t occmask;         /* the counters whose occupancy it is */
+	uint8_t touched;         /* in the model's touched[] (ucm_restart) */
 };
 
 struct ucm_codestate {
@@ -222,6 +223,11 @@ struct ucm_model {
 	struct ucm_strict_rec *recs;
 	size_t nrecs, caprecs;
 	char err[256];
+	/* the sub-events an input or attribute changed since creation or
+	 * ucm_restart (box << 16 | sub-event), each once: what a restart sets
+	 * again besides the boxes, counters and registers */
+	uint32_t *touched;
+	size_t ntouched;
 };
 
 typedef unsigned __int128 ucm_u128;
