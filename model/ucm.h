@@ -158,7 +158,7 @@ struct ucm_phase_in {
 	unsigned sub;
 	uint32_t inc;
 };
-#define UCM_MAXPHASES 16384u
+#define UCM_MAXPHASES 65536u
 /* Define a phase: the input vector in which the listed sub-events have
  * these increments and every other sub-event 0 (a sub-event listed twice:
  * the last entry counts).  Checked once, here, against each event's

@@ -445,7 +445,6 @@ static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *
 	if (c->occ_sub >= 0)
 		b->sub[c->occ_sub].occmask &= (uint8_t)~bit;
 	c->sel_first = c->sel_n = 0;
-	c->rmax_ok = 0;
 	c->sel_ec = NULL;
 	c->nrc = 0;
 	c->occ_sub = -1;
@@ -489,6 +488,15 @@ static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *
 			c->inc += b->sub[s].input;
 	c->occ = c->occ_sub >= 0 ? b->sub[c->occ_sub].input : 0;
 	ctr_rate(c);
+	/* the most it can add in a cycle whatever the inputs: a comparison's
+	 * 1, else the code's maximum (the tables' max_inc, which every input
+	 * vector keeps to): how soon it can wrap while phases are summed */
+	if (c->mode == UCM_CM_OCC_AND || c->thr)
+		c->rmax = 1;
+	else if (c->mode == UCM_CM_OCC)
+		c->rmax = c->occ_sub >= 0 ? b->code[b->sub[c->occ_sub].code].max : 0;
+	else
+		c->rmax = c->konst + (c->sel_ec ? b->code[c->sel_ec - bt->codes].max : 0);
 }
 
 void ucm_ctr_reload(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *c)
@@ -578,7 +586,6 @@ void ucm_attr_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub)
 		if (on == !!(b->sub[sub].selmask & bit))
 			continue;
 		ctr_advance(m, c);
-		c->rmax_ok = 0;
 		b->sub[sub].selmask ^= bit;
 		if (on)
 			c->inc += b->sub[sub].input;

@@ -6,6 +6,8 @@
 
 #include "ucm.h"
 
+typedef unsigned __int128 ucm_u128;
+
 #define UCM_MAXCTR 8
 
 struct ucm_box;
@@ -73,10 +75,9 @@ struct ucm_ctr {
 	uint64_t c0;
 	uint64_t wrap_ps;        /* time of the next wrap with OVF_EN (event queue key) */
 	int32_t heap_pos;        /* position in the model's event queue, -1: none */
-	/* its largest output per cycle over every defined phase (ucm_phase.c:
-	 * how soon it can wrap while phases are summed); valid when rmax_ok */
+	/* the most it can add in a cycle whatever the inputs (ucm_phase.c: how
+	 * soon it can wrap while phases are summed) */
 	uint64_t rmax;
-	uint8_t rmax_ok;
 };
 
 /* How a counter's pipeline runs (Xeon Table 2-75/2-80 for the PCU modes). */
@@ -211,6 +212,15 @@ struct ucm_model {
 	unsigned nacc[UCM_MAXCLK], acc_cap;
 	int32_t agg_last[UCM_MAXCLK];
 	uint64_t agg_rem[UCM_MAXCLK]; /* now_ps * num mod den, per clock */
+	/* scratch of an epoch's end, per counter (box * UCM_MAXCTR + i): its
+	 * output and its cycles in phases giving its box inputs; by edge index:
+	 * edges counted; each phase's comparison bits and the phases' slots */
+	ucm_u128 *agg_lvl, *agg_edge;
+	uint64_t *agg_in, *agg_bits;
+	size_t agg_bits_cap;
+	uint16_t *agg_eidx;
+	int32_t *agg_slot;
+	uint32_t *agg_order;
 	/* changes of phase between the first 64 phases (64 x 65 counts a
 	 * clock, tlist: the ones with any), the others in trans[] */
 	uint64_t *tmat[UCM_MAXCLK];
@@ -229,8 +239,6 @@ struct ucm_model {
 	uint32_t *touched;
 	size_t ntouched;
 };
-
-typedef unsigned __int128 ucm_u128;
 
 /* Cycles of clock d completed at time t: floor(t * hz / 10^12). */
 static inline uint64_t ucm_cycles_at(const struct ucm_model *m, unsigned d, uint64_t t_ps)

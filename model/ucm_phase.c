@@ -18,8 +18,8 @@
  * within a phase and a phase with no cycle of a clock is invisible to it.
  * Overflows with OVF_EN have consequences at their time (status, PMI,
  * freeze), so an epoch never runs past the earliest time a counter with
- * OVF_EN could wrap at its largest output over every phase; from there
- * time runs exactly, and the next phase entered starts a new epoch if no
+ * OVF_EN could wrap at the most it can add in a cycle (its code's maximum,
+ * or 1 through a comparison); from there time runs exactly, and the next phase entered starts a new epoch if no
  * wrap is that close.  With an observer (waveforms want every change) the
  * phases are set input by input.
  */
@@ -29,7 +29,6 @@
 
 #include "ucm_internal.h"
 
-static uint64_t ctr_most(const struct ucm_model *m, const struct ucm_ctr *c, uint32_t k);
 
 /* Phases entered with nobody looking before an epoch starts (see
  * ucm_phase_enter). */
@@ -38,6 +37,10 @@ static uint64_t ctr_most(const struct ucm_model *m, const struct ucm_ctr *c, uin
 /* Phases whose changes are counted in a matrix (ucm_model.tmat). */
 #define TMAT 64
 
+/* Distinct changes of phase a clock keeps in an epoch (the others: a hash
+ * table of 16-byte slots at most half full) before the epoch ends. */
+#define AGG_MAXTRANS (1u << 16)
+
 static int phent_cmp(const void *a, const void *b)
 {
 	const struct ucm_phent *x = a, *y = b;
@@ -45,6 +48,19 @@ static int phent_cmp(const void *a, const void *b)
 	if (x->box != y->box)
 		return x->box < y->box ? -1 : 1;
 	return x->sub < y->sub ? -1 : x->sub > y->sub;
+}
+
+static void agg_scratch_free(struct ucm_model *m)
+{
+	free(m->agg_lvl);
+	free(m->agg_edge);
+	free(m->agg_in);
+	free(m->agg_eidx);
+	free(m->agg_bits);
+	m->agg_lvl = m->agg_edge = NULL;
+	m->agg_in = m->agg_bits = NULL;
+	m->agg_eidx = NULL;
+	m->agg_bits_cap = 0;
 }
 
 void ucm_phases_free(struct ucm_model *m)
@@ -65,6 +81,11 @@ void ucm_phases_free(struct ucm_model *m)
 	}
 	m->acc_cap = 0;
 	m->agg = 0;
+	agg_scratch_free(m);
+	free(m->agg_slot);
+	free(m->agg_order);
+	m->agg_slot = NULL;
+	m->agg_order = NULL;
 	free(m->ph);
 	free(m->phent);
 	m->ph = NULL;
@@ -106,7 +127,33 @@ int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t 
 			m->acc_list[d] = l;
 			memset(a + m->acc_cap, 0, (cap - m->acc_cap) * sizeof(*a));
 		}
+		{
+			int32_t *sl = realloc(m->agg_slot, cap * sizeof(*sl));
+			uint32_t *ord;
+
+			if (!sl)
+				return ucm_seterr(m, -ENOMEM, "out of memory");
+			m->agg_slot = sl;
+			ord = realloc(m->agg_order, cap * sizeof(*ord));
+			if (!ord)
+				return ucm_seterr(m, -ENOMEM, "out of memory");
+			m->agg_order = ord;
+			for (unsigned q = m->acc_cap; q < cap; q++)
+				sl[q] = -1;
+		}
 		m->acc_cap = cap;
+	}
+	if (!m->agg_lvl) {
+		size_t nc = (size_t)m->nboxes * UCM_MAXCTR;
+
+		m->agg_lvl = calloc(nc, sizeof(*m->agg_lvl));
+		m->agg_edge = calloc(nc, sizeof(*m->agg_edge));
+		m->agg_in = calloc(nc, sizeof(*m->agg_in));
+		m->agg_eidx = calloc(nc, sizeof(*m->agg_eidx));
+		if (!m->agg_lvl || !m->agg_edge || !m->agg_in || !m->agg_eidx) {
+			agg_scratch_free(m);
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		}
 	}
 	for (unsigned d = 0; d < UCM_MAXCLK && !m->tmat[d]; d++) {
 		m->tmat[d] = calloc((TMAT + 1) * TMAT, sizeof(*m->tmat[d]));
@@ -205,18 +252,6 @@ int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t 
 	}
 	m->ph[m->nph] = (struct ucm_phdef){ (uint32_t)m->nphent, (uint32_t)k };
 	m->nphent += k;
-	/* the counters' largest outputs take the new phase in */
-	for (unsigned bi = 0; bi < m->nboxes; bi++)
-		for (unsigned i = 0; i < m->boxes[bi].def->type->nctr; i++) {
-			struct ucm_ctr *c = &m->boxes[bi].ctr[i];
-
-			if (c->rmax_ok) {
-				uint64_t v = ctr_most(m, c, m->nph);
-
-				if (v > c->rmax)
-					c->rmax = v;
-			}
-		}
 	return (int)m->nph++;
 }
 
@@ -272,16 +307,6 @@ static uint64_t ctr_in_phase(const struct ucm_model *m, const struct ucm_ctr *c,
 static int ctr_has_cmp(const struct ucm_ctr *c)
 {
 	return c->mode == UCM_CM_OCC_AND || c->thr;
-}
-
-/* Most the counter can add in a cycle of phase k. */
-static uint64_t ctr_most(const struct ucm_model *m, const struct ucm_ctr *c, uint32_t k)
-{
-	int cmp;
-	uint64_t v = ctr_in_phase(m, c, k, &cmp);
-
-	/* with edge detection at most one a cycle, and only where it holds */
-	return c->edge && cmp >= 0 ? (uint64_t)cmp : v;
 }
 
 void ucm_agg_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *val,
@@ -386,6 +411,12 @@ void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to)
 			m->tlist[d][m->ntlist[d]++] = (uint16_t)i;
 		return;
 	}
+	if (m->ntrans[d] >= AGG_MAXTRANS) {
+		/* memory stays bounded: end the epoch at the next step of time */
+		m->spill[d] = (struct ucm_trans){ key, 1 };
+		m->agg_stop = m->now_ps;
+		return;
+	}
 	if (2 * (m->ntrans[d] + 1) > cap) {
 		/* grow: every change of phase seen is kept until the epoch ends */
 		unsigned ncap = cap ? 2 * cap : 64;
@@ -424,39 +455,220 @@ void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to)
 	}
 }
 
+/* The end of an epoch, in one pass over the phases it touched (each
+ * once, whichever clocks saw it), each phase's inputs grouped by box:
+ * - a sub-event adds its input times its box clock's cycles in the phase;
+ * - a counter without edge detection adds its cycles in each phase times
+ *   its output there: its output with its box's inputs all 0 (z) times
+ *   the epoch's cycles, corrected in each phase that gives its box inputs
+ *   (lvl: output x cycles there, in: those cycles);
+ * - a counter with edge detection gets a bit per phase, its comparison
+ *   there (z's unless the phase gives its box inputs), and then adds, for
+ *   each change of phase j -> k its clock saw, the bits rising from j to
+ *   k (from the epoch's start: from its latch as it was).
+ * Scratch per counter g = box * UCM_MAXCTR + i; phases touched get a slot
+ * (their comparison bits).  Returns -ENOMEM when the bits do not fit;
+ * the caller then counts edges per counter (ucm_agg_ctr_view). */
+static int agg_sum(struct ucm_model *m, uint64_t *cyc)
+{
+	unsigned nc = m->nboxes * UCM_MAXCTR, ne = 0, w, nslot = 0;
+	uint16_t *eidx = m->agg_eidx;
+	int32_t *slot = m->agg_slot;
+	ucm_u128 *lvl = m->agg_lvl, *edg = m->agg_edge;
+	uint64_t *in = m->agg_in, *bits = NULL, *entry = NULL, *zpat = NULL;
+	uint64_t cm[UCM_MAXCLK][64];  /* each clock's edge counters, up to 4096 */
+	int rc = 0;
+
+	memset(lvl, 0, (size_t)nc * sizeof(*lvl));
+	memset(in, 0, (size_t)nc * sizeof(*in));
+	memset(edg, 0, (size_t)nc * sizeof(*edg));
+	for (unsigned g = 0; g < nc; g++) {
+		const struct ucm_box *b = &m->boxes[g / UCM_MAXCTR];
+		const struct ucm_ctr *c = &b->ctr[g % UCM_MAXCTR];
+
+		eidx[g] = UINT16_MAX;
+		if (g % UCM_MAXCTR < b->def->type->nctr && c->counting && c->edge && ctr_has_cmp(c))
+			eidx[g] = (uint16_t)ne++;
+	}
+	w = (ne + 63) / 64;
+	if (w > 64)
+		rc = -ENOMEM; /* more than 4096 edge counters: per counter */
+	/* a slot for each phase touched, in the order met */
+	for (unsigned d = 0; d < m->plat->nclocks; d++) {
+		cyc[d] = 0;
+		for (unsigned i = 0; i < m->nacc[d]; i++) {
+			uint32_t k = m->acc_list[d][i];
+
+			cyc[d] += m->acc[d][k];
+			if (slot[k] < 0) {
+				slot[k] = (int32_t)nslot;
+				m->agg_order[nslot++] = k;
+			}
+		}
+	}
+	if (ne && (size_t)(nslot + 2) * w > m->agg_bits_cap) {
+		size_t cap = (size_t)(nslot + 2) * w * 2;
+		uint64_t *nb = realloc(m->agg_bits, cap * sizeof(*nb));
+
+		if (nb) {
+			m->agg_bits = nb;
+			m->agg_bits_cap = cap;
+		} else {
+			rc = -ENOMEM;
+		}
+	}
+	if (ne && !rc) {
+		bits = m->agg_bits;
+		entry = bits + (size_t)nslot * w;
+		zpat = entry + w;
+		memset(entry, 0, 2 * w * sizeof(*bits));
+		memset(cm, 0, sizeof(cm));
+		for (unsigned g = 0; g < nc; g++) {
+			const struct ucm_ctr *c = &m->boxes[g / UCM_MAXCTR].ctr[g % UCM_MAXCTR];
+			unsigned e = eidx[g];
+			int cmp;
+
+			if (e == UINT16_MAX)
+				continue;
+			if (c->prev_cmp)
+				entry[e / 64] |= 1ull << (e % 64);
+			cm[c->clock][e / 64] |= 1ull << (e % 64);
+			ucm_ctr_level(c, c->konst, 0, &cmp);
+			if (cmp > 0)
+				zpat[e / 64] |= 1ull << (e % 64);
+		}
+	}
+	for (unsigned q = 0; q < nslot; q++) {
+		uint32_t k = m->agg_order[q], e = m->ph[k].first, end = e + m->ph[k].n;
+		uint64_t *bk = bits ? bits + (size_t)q * w : NULL;
+
+		if (bk)
+			memcpy(bk, zpat, w * sizeof(*bk));
+		while (e < end) {
+			uint32_t bi = m->phent[e].box, g0 = e;
+			struct ucm_box *b = &m->boxes[bi];
+			uint64_t a = m->acc[b->def->type->clock][k];
+
+			while (e < end && m->phent[e].box == bi)
+				e++;
+			if (!a)
+				continue; /* no cycle of this box's clock in the phase */
+			for (uint32_t x = g0; x < e; x++)
+				b->sub[m->phent[x].sub].fed += a * m->phent[x].inc;
+			for (unsigned ci = 0; ci < b->def->type->nctr; ci++) {
+				const struct ucm_ctr *c = &b->ctr[ci];
+				unsigned g = bi * UCM_MAXCTR + ci, ei = eidx[g];
+				uint8_t bit = (uint8_t)(1u << ci);
+				uint64_t inc = c->konst, occ = 0, v;
+				int cmp;
+
+				if (!c->counting)
+					continue;
+				for (uint32_t x = g0; x < e; x++) {
+					if (b->sub[m->phent[x].sub].selmask & bit)
+						inc += m->phent[x].inc;
+					if ((int32_t)m->phent[x].sub == c->occ_sub)
+						occ = m->phent[x].inc;
+				}
+				v = ucm_ctr_level(c, inc, occ, &cmp);
+				if (ei == UINT16_MAX) {
+					lvl[g] += (ucm_u128)a * v;
+					in[g] += a;
+				} else if (bk) {
+					if (cmp > 0)
+						bk[ei / 64] |= 1ull << (ei % 64);
+					else
+						bk[ei / 64] &= ~(1ull << (ei % 64));
+				}
+			}
+		}
+	}
+	/* the rising bits of each change of phase, per clock */
+	for (unsigned d = 0; bits && d < m->plat->nclocks; d++) {
+		unsigned nt = m->ntlist[d] + m->trans_cap[d] + 1;
+
+		for (unsigned i = 0; i < nt; i++) {
+			int32_t j;
+			uint32_t k;
+			uint64_t n;
+			const uint64_t *bj, *bk;
+
+			if (i < m->ntlist[d]) {
+				unsigned x = m->tlist[d][i];
+
+				j = (int32_t)(x / TMAT) - 1;
+				k = x % TMAT;
+				n = m->tmat[d][x];
+			} else {
+				const struct ucm_trans *t = i - m->ntlist[d] < m->trans_cap[d]
+							    ? &m->trans[d][i - m->ntlist[d]] : &m->spill[d];
+
+				if (!t->key)
+					continue;
+				j = (int32_t)(t->key >> 32 & 0x7fffffff) - 1;
+				k = (uint32_t)t->key;
+				n = t->n;
+			}
+			bj = j < 0 ? entry : bits + (size_t)slot[j] * w;
+			bk = bits + (size_t)slot[k] * w;
+			for (unsigned q = 0; q < w; q++) {
+				uint64_t up = bk[q] & ~bj[q] & cm[d][q];
+
+				while (up) {
+					edg[q * 64 + (unsigned)__builtin_ctzll(up)] += n;
+					up &= up - 1;
+				}
+			}
+		}
+	}
+	for (unsigned q = 0; q < nslot; q++)
+		slot[m->agg_order[q]] = -1;
+	return rc;
+}
+
 void ucm_agg_end(struct ucm_model *m)
 {
 	uint32_t p = (uint32_t)m->agg_p;
+	uint64_t cyc[UCM_MAXCLK];
+	int edges_ok = agg_sum(m, cyc) == 0;
 
-	/* the counters, from the sums (the views read the epoch's state) */
+	/* the counters at the epoch's end */
 	for (unsigned bi = 0; bi < m->nboxes; bi++) {
 		struct ucm_box *b = &m->boxes[bi];
 
 		for (unsigned i = 0; i < b->def->type->nctr; i++) {
 			struct ucm_ctr *c = &b->ctr[i];
-			uint64_t v, t, w;
-			uint8_t pc;
+			unsigned d = c->clock, g = bi * UCM_MAXCTR + i;
+			ucm_u128 add, sum;
+			int cmp;
 
-			ucm_agg_ctr_view(m, c, &v, &t, &w, &pc);
-			c->val = v;
-			c->total = t;
-			c->wraps = w;
-			c->prev_cmp = pc;
-			c->c0 = m->clk_cycles[c->clock];
+			if (c->counting && m->agg_eidx[g] != UINT16_MAX && !edges_ok) {
+				uint64_t v, t, wr;
+				uint8_t pc;
+
+				ucm_agg_ctr_view(m, c, &v, &t, &wr, &pc);
+				c->val = v;
+				c->total = t;
+				c->wraps = wr;
+			} else if (c->counting) {
+				if (m->agg_eidx[g] != UINT16_MAX)
+					add = m->agg_edge[m->agg_eidx[g]];
+				else
+					add = m->agg_lvl[g] + (ucm_u128)ucm_ctr_level(c, c->konst, 0, &cmp) *
+								      (cyc[d] - m->agg_in[g]);
+				sum = (ucm_u128)c->val + add;
+				c->val = (uint64_t)sum & c->wmask;
+				c->total += (uint64_t)add;
+				c->wraps += (uint64_t)(sum >> c->wbits);
+			}
+			if (c->counting && ctr_has_cmp(c) && m->agg_last[d] >= 0) {
+				ctr_in_phase(m, c, (uint32_t)m->agg_last[d], &cmp);
+				c->prev_cmp = (uint8_t)cmp;
+			}
+			c->c0 = m->clk_cycles[d];
 		}
 	}
-	/* what each phase fed; then the inputs of the phase entered */
-	for (unsigned d = 0; d < m->plat->nclocks; d++)
-		for (unsigned i = 0; i < m->nacc[d]; i++) {
-			uint32_t k = m->acc_list[d][i];
-
-			for (uint32_t e = m->ph[k].first; e < m->ph[k].first + m->ph[k].n; e++) {
-				struct ucm_box *b = &m->boxes[m->phent[e].box];
-
-				if (b->def->type->clock == d)
-					b->sub[m->phent[e].sub].fed += m->acc[d][k] * m->phent[e].inc;
-			}
-		}
+	/* the inputs of the phase entered */
 	for (uint32_t e = m->ph[p].first; e < m->ph[p].first + m->ph[p].n; e++) {
 		struct ucm_box *b = &m->boxes[m->phent[e].box];
 		struct ucm_sub *s = &b->sub[m->phent[e].sub];
@@ -498,7 +710,7 @@ static int agg_begin(struct ucm_model *m, uint32_t p)
 	if (m->obs_fn)
 		return 0;
 	/* the counters as of now, and the earliest time one with OVF_EN could
-	 * wrap at its largest output over every phase */
+	 * wrap at the most it can add in a cycle */
 	for (unsigned bi = 0; bi < m->nboxes; bi++) {
 		struct ucm_box *b = &m->boxes[bi];
 
@@ -510,16 +722,6 @@ static int agg_begin(struct ucm_model *m, uint32_t p)
 			ucm_ctr_sync(m, c);
 			if (!c->counting || !c->ovf_en)
 				continue;
-			if (!c->rmax_ok) {
-				c->rmax = 0;
-				for (uint32_t k = 0; k < m->nph; k++) {
-					uint64_t v = ctr_most(m, c, k);
-
-					if (v > c->rmax)
-						c->rmax = v;
-				}
-				c->rmax_ok = 1;
-			}
 			if (!c->rmax)
 				continue;
 			room = (ucm_u128)c->wmask + 1 - c->val;
