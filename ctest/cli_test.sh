@@ -850,6 +850,27 @@ case_trace() {
 	expect_rc 0
 	awk -F, '$3 == "data_reads" || $3 == "data_writes" { s += $1 } END { exit !(s > 7400000 && s <= 7500000) }' \
 		"$work/out" || fail "replayed traffic $(cat "$work/out")"
+	# binary is the vector form (docs/formats.md); --record-form the form
+	# every record holds its inputs in: each converts to the other and back
+	# unchanged, and both replay to the model's ground truth (--check)
+	run trace info "$work/s.bin"
+	grep -q '^file .*(binary, vector form)$' "$work/out" || fail "$last: not the vector form: $(head -1 "$work/out")"
+	run trace convert "$work/s.bin" --record-form -o "$work/r.bin"
+	expect_rc 0
+	run trace info "$work/r.bin"
+	grep -q '^file .*(binary, record form)$' "$work/out" || fail "$last: not the record form: $(head -1 "$work/out")"
+	run trace convert "$work/r.bin" --binary -o "$work/s3.bin"
+	expect_rc 0
+	cmp -s "$work/s.bin" "$work/s3.bin" || fail "vector form -> record form -> vector form is not identical"
+	run trace convert "$work/s3.bin" --record-form -o "$work/r2.bin"
+	expect_rc 0
+	cmp -s "$work/r.bin" "$work/r2.bin" || fail "record form -> vector form -> record form is not identical"
+	for f in s.bin r.bin; do
+		run stat --trace "$work/$f" -e data_reads,data_writes -x, --check
+		expect_rc 0
+		cp "$work/out" "$work/$f.out"
+	done
+	cmp -s "$work/s.bin.out" "$work/r.bin.out" || fail "the two binary forms count differently"
 	# malformed input: located errors, exit 2 for the trace, nothing written
 	printf 'uncore-trace 1\nplatform skl\nrun 10: cbo9.CACHE_LOOKUP.READ_M=1\n' >"$work/bad.uct"
 	run stat --trace "$work/bad.uct"
@@ -1008,6 +1029,17 @@ case_trace_snbep() {
 	snbep_counted "${ev_c[@]}" >"$work/got"
 	[ "$(wc -l <"$work/want")" -eq 4 ] || fail "C-state trace lacks some inputs: $(cat "$work/want")"
 	cmp -s "$work/want" "$work/got" || fail "C-state counts differ from the trace: want $(cat "$work/want"), got $(cat "$work/got")"
+	# the same trace in the binary vector form (its sleep masks change at
+	# nearly every segment, its inputs repeat): the same counts, which
+	# --check finds equal to the model's ground truth
+	run trace convert "$work/cl.uct" --binary -o "$work/cl.bin"
+	expect_rc 0
+	run trace info "$work/cl.bin"
+	grep -q '^file .*(binary, vector form)$' "$work/out" || fail "$last: not the vector form: $(head -1 "$work/out")"
+	run stat --platform snbep --trace "$work/cl.bin" -I 5 -x, --check -e "${list%,}"
+	expect_rc 0
+	snbep_counted "${ev_c[@]}" >"$work/got"
+	cmp -s "$work/want" "$work/got" || fail "C-state counts from the vector form differ: want $(cat "$work/want"), got $(cat "$work/got")"
 
 	# malformed: socket, instance, increment, attribute; located
 	printf 'uncore-trace 2\nplatform snbep\nsockets 2\nrun 10: s2.ha.REQUESTS.READS=1\n' >"$work/bad.uct"

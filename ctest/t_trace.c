@@ -1131,7 +1131,7 @@ static void ref_apply(struct ref *r, const struct uct_seg *s)
 	size_t k = 0;
 
 	ucm_clear_inputs(m);
-	for (unsigned b = 0; b < ucm_box_count(m); b++)
+	for (unsigned b = 0; r->attr0 && b < ucm_box_count(m); b++)
 		for (unsigned sub = 0; sub < ucm_subev_count(ucm_box_def(m, (int)b)->type); sub++)
 			for (unsigned a = 0; a < UCM_NATTR; a++, k++)
 				if (ucm_get_input_attr(m, (int)b, sub, a) != r->attr0[k])
@@ -1167,6 +1167,106 @@ static void ref_apply(struct ref *r, const struct uct_seg *s)
 	}
 }
 
+/* Replay the snbep trace at path (header snbep_hdr(seed)) into one model
+ * and step a second one through the same segments a reference cycle at a
+ * time: registers, truth, what every sub-event was fed, attributes and
+ * sleep states must agree.  attrs 0: the trace gives no attributes (the
+ * reference does not restore them at each segment). */
+static void snbep_replay_check(const char *path, uint64_t seed, int attrs)
+{
+	struct uct_hdr h;
+	struct ucm_model *a, *b;
+	struct uct_reader *r, *r2;
+	struct uct_replay *rp;
+	struct uct_seg *s = malloc(sizeof(*s));
+	struct ref ref;
+	char err[768];
+	uint64_t end = 0;
+	int rc;
+
+	snbep_hdr(&h, seed);
+	a = snbep_model(&h);
+	b = snbep_model(&h);
+	CT_REQUIRE(a && b && s);
+	memset(&ref, 0, sizeof(ref));
+	ref.m = b;
+	ref.nattr = attr_slots(b);
+	ref.attr0 = malloc(ref.nattr * sizeof(*ref.attr0));
+	CT_REQUIRE(ref.attr0);
+	if (attrs) {
+		size_t k = 0;
+
+		for (unsigned bx = 0; bx < ucm_box_count(b); bx++)
+			for (unsigned sub = 0; sub < ucm_subev_count(ucm_box_def(b, (int)bx)->type); sub++)
+				for (unsigned at = 0; at < UCM_NATTR; at++)
+					ref.attr0[k++] = ucm_get_input_attr(b, (int)bx, sub, at);
+	}
+	if (!attrs) {
+		free(ref.attr0);
+		ref.attr0 = NULL;
+	}
+	program_snbep(a, seed);
+	program_snbep(b, seed);
+	CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
+	CT_REQUIRE(uct_replay_attach(a, r, &rp) == 0);
+	CT_REQUIRE(uct_open(path, &r2, err, sizeof(err)) == 0);
+	while ((rc = uct_next(r2, s)) > 0) {
+		if (end < s->start)
+			ref_apply(&ref, NULL); /* a gap is idle */
+		for (; end < s->start; end++)
+			CT_REQUIRE(ucm_run_cycles(b, 0, 1) == 0);
+		ref_apply(&ref, s);
+		for (uint64_t c = 0; c < s->ncycles; c++)
+			CT_REQUIRE(ucm_run_cycles(b, 0, 1) == 0);
+		end = s->start + s->ncycles;
+	}
+	CT_EQ(rc, 0);
+	uct_close(r2);
+	CT_REQUIRE(ucm_run_cycles(a, 0, end) == 0);
+	CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
+	for (unsigned d = 0; d < 4; d++)
+		CT_EQ(ucm_cycles(a, d), ucm_cycles(b, d));
+	for (size_t i = 0; i < ucm_nregs(a); i++) {
+		struct ucm_reginfo ri;
+		uint64_t va, vb;
+
+		ucm_reginfo(a, i, &ri);
+		CT_REQUIRE(ucm_peek(a, ri.space, ri.socket, ri.addr, &va) == 0);
+		CT_REQUIRE(ucm_peek(b, ri.space, ri.socket, ri.addr, &vb) == 0);
+		if (va != vb)
+			ct_fail(__FILE__, __LINE__, "seed %llu: s%u %s replay 0x%llx, stepped 0x%llx",
+				(unsigned long long)seed, ri.socket, ri.name, (unsigned long long)va,
+				(unsigned long long)vb);
+	}
+	for (unsigned bx = 0; bx < ucm_box_count(a); bx++) {
+		const struct ucm_boxtype *bt = ucm_box_def(a, (int)bx)->type;
+
+		for (unsigned c = 0; c < bt->nctr; c++) {
+			struct ucm_truth ta, tb;
+
+			ucm_truth(a, (int)bx, c, &ta);
+			ucm_truth(b, (int)bx, c, &tb);
+			CT_EQ(ta.total, tb.total);
+			CT_EQ(ta.wraps, tb.wraps);
+		}
+		for (unsigned sub = 0; sub < ucm_subev_count(bt); sub++) {
+			CT_EQ(ucm_fed(a, (int)bx, sub), ucm_fed(b, (int)bx, sub));
+			for (unsigned at = 0; at < UCM_NATTR; at++)
+				CT_EQ(ucm_get_input_attr(a, (int)bx, sub, at),
+				      ucm_get_input_attr(b, (int)bx, sub, at));
+		}
+	}
+	for (unsigned so = 0; so < 2; so++)
+		for (unsigned c = 0; c < 8; c++)
+			CT_EQ(ucm_core_asleep(a, so, c), ucm_core_asleep(b, so, c));
+	uct_replay_detach(rp);
+	uct_close(r);
+	ucm_destroy(a);
+	ucm_destroy(b);
+	free(ref.attr0);
+	free(s);
+}
+
 /* Replay costs O(1) per constant segment on every box of both sockets and
  * every clock domain; stepping the reference clock one cycle at a time
  * (each other domain then advances by at most one cycle a step) is the
@@ -1178,96 +1278,231 @@ CT_TEST(snbep_replay_equals_cycle_by_cycle_stepping)
 
 	tmpname(path, sizeof(path), "sref.uct");
 	for (uint64_t seed = 1; seed <= 8; seed++) {
-		struct uct_hdr h;
-		struct ucm_model *a, *b;
-		struct uct_reader *r, *r2;
-		struct uct_replay *rp;
-		struct uct_seg *s = malloc(sizeof(*s));
-		struct ref ref;
-		char err[768];
-		uint64_t end = 0;
-		int rc;
-
-		snbep_hdr(&h, seed);
-		a = snbep_model(&h);
-		b = snbep_model(&h);
-		CT_REQUIRE(a && b && s);
 		CT_REQUIRE(write_random_snbep(path, (int)(seed & 1), 30, seed, 0, NULL) == 0);
-		memset(&ref, 0, sizeof(ref));
-		ref.m = b;
-		ref.nattr = attr_slots(b);
-		ref.attr0 = malloc(ref.nattr * sizeof(*ref.attr0));
-		CT_REQUIRE(ref.attr0);
-		{
-			size_t k = 0;
-
-			for (unsigned bx = 0; bx < ucm_box_count(b); bx++)
-				for (unsigned sub = 0; sub < ucm_subev_count(ucm_box_def(b, (int)bx)->type); sub++)
-					for (unsigned at = 0; at < UCM_NATTR; at++)
-						ref.attr0[k++] = ucm_get_input_attr(b, (int)bx, sub, at);
-		}
-		program_snbep(a, seed);
-		program_snbep(b, seed);
-		CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
-		CT_REQUIRE(uct_replay_attach(a, r, &rp) == 0);
-		CT_REQUIRE(uct_open(path, &r2, err, sizeof(err)) == 0);
-		while ((rc = uct_next(r2, s)) > 0) {
-			if (end < s->start)
-				ref_apply(&ref, NULL); /* a gap is idle */
-			for (; end < s->start; end++)
-				CT_REQUIRE(ucm_run_cycles(b, 0, 1) == 0);
-			ref_apply(&ref, s);
-			for (uint64_t c = 0; c < s->ncycles; c++)
-				CT_REQUIRE(ucm_run_cycles(b, 0, 1) == 0);
-			end = s->start + s->ncycles;
-		}
-		CT_EQ(rc, 0);
-		uct_close(r2);
-		CT_REQUIRE(ucm_run_cycles(a, 0, end) == 0);
-		CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
-		for (unsigned d = 0; d < 4; d++)
-			CT_EQ(ucm_cycles(a, d), ucm_cycles(b, d));
-		for (size_t i = 0; i < ucm_nregs(a); i++) {
-			struct ucm_reginfo ri;
-			uint64_t va, vb;
-
-			ucm_reginfo(a, i, &ri);
-			CT_REQUIRE(ucm_peek(a, ri.space, ri.socket, ri.addr, &va) == 0);
-			CT_REQUIRE(ucm_peek(b, ri.space, ri.socket, ri.addr, &vb) == 0);
-			if (va != vb)
-				ct_fail(__FILE__, __LINE__, "seed %llu: s%u %s replay 0x%llx, stepped 0x%llx",
-					(unsigned long long)seed, ri.socket, ri.name, (unsigned long long)va,
-					(unsigned long long)vb);
-		}
-		for (unsigned bx = 0; bx < ucm_box_count(a); bx++) {
-			const struct ucm_boxtype *bt = ucm_box_def(a, (int)bx)->type;
-
-			for (unsigned c = 0; c < bt->nctr; c++) {
-				struct ucm_truth ta, tb;
-
-				ucm_truth(a, (int)bx, c, &ta);
-				ucm_truth(b, (int)bx, c, &tb);
-				CT_EQ(ta.total, tb.total);
-				CT_EQ(ta.wraps, tb.wraps);
-			}
-			for (unsigned sub = 0; sub < ucm_subev_count(bt); sub++) {
-				CT_EQ(ucm_fed(a, (int)bx, sub), ucm_fed(b, (int)bx, sub));
-				for (unsigned at = 0; at < UCM_NATTR; at++)
-					CT_EQ(ucm_get_input_attr(a, (int)bx, sub, at),
-					      ucm_get_input_attr(b, (int)bx, sub, at));
-			}
-		}
-		for (unsigned so = 0; so < 2; so++)
-			for (unsigned c = 0; c < 8; c++)
-				CT_EQ(ucm_core_asleep(a, so, c), ucm_core_asleep(b, so, c));
-		uct_replay_detach(rp);
-		uct_close(r);
-		ucm_destroy(a);
-		ucm_destroy(b);
-		free(ref.attr0);
-		free(s);
+		snbep_replay_check(path, seed, 1);
 	}
 	unlink(path);
+}
+
+/* A snbep trace whose segments take their inputs from a pool of npool
+ * random vectors (with attributes) and their sleep masks from another
+ * pool member, so vectors repeat while masks change on their own: the
+ * vector form's references, its sleep masks given only where they change,
+ * and the replay's phases entered again.  Keeps the segments in segs. */
+static int write_pooled_snbep(const char *path, int binary, unsigned nseg, unsigned npool,
+			      uint64_t seed, struct uct_seg *segs)
+{
+	struct uct_hdr h;
+	struct uct_writer *w;
+	struct uct_seg *pool = calloc(npool, sizeof(*pool)), *s = malloc(sizeof(*s));
+	char err[512];
+	uint64_t t = 0;
+	int rc = -1;
+
+	snbep_hdr(&h, seed);
+	rng_state = seed * 77;
+	if (!pool || !s || uct_writer_open(path, binary, &h, &w, err, sizeof(err)))
+		goto out;
+	for (unsigned i = 0; i < npool; i++)
+		random_snbep_seg(&h, &pool[i], 0, 0);
+	for (unsigned i = 0; i < nseg; i++) {
+		t += rnd() % 5 == 0 ? rnd() % 50 : 0; /* some gaps */
+		*s = pool[rnd() % npool];
+		memcpy(s->asleep, pool[rnd() % npool].asleep, sizeof(s->asleep));
+		s->start = t;
+		s->ncycles = 1 + rnd() % 30;
+		if (segs)
+			segs[i] = *s;
+		if ((rc = uct_write(w, s))) {
+			fprintf(stderr, "%s\n", uct_writer_error(w));
+			uct_writer_abort(w);
+			goto out;
+		}
+		t += s->ncycles;
+	}
+	rc = uct_writer_commit(w);
+out:
+	free(pool);
+	free(s);
+	return rc;
+}
+
+/* Number the vectors of a trace as the replay reads it: repeats of one
+ * vector have one number in every form, the vector form's references carry
+ * no content, and the content given is the segment written. */
+static void check_vectors(const char *path, const struct uct_seg *segs, unsigned nseg,
+			  unsigned want_vectors)
+{
+	struct uct_reader *r;
+	struct uct_seg *s = malloc(sizeof(*s));
+	int *vid_of = malloc(nseg * sizeof(*vid_of));
+	char err[768];
+	unsigned k = 0, refs = 0;
+	int rc, vid, full;
+
+	CT_REQUIRE(s && vid_of && uct_open(path, &r, err, sizeof(err)) == 0);
+	while ((rc = uct_next_vec(r, s, 0, &vid, &full)) > 0 && k < nseg) {
+		CT_EQ(s->start, segs[k].start);
+		CT_EQ(s->ncycles, segs[k].ncycles);
+		CT_CHECK(!memcmp(s->asleep, segs[k].asleep, sizeof(s->asleep)));
+		CT_CHECK(vid >= 0);
+		vid_of[k] = vid;
+		refs += !full;
+		if (full) {
+			CT_EQ(s->nin, segs[k].nin);
+			for (unsigned i = 0; i < s->nin && i < segs[k].nin; i++)
+				CT_CHECK(uct_in_equal(&s->in[i], &segs[k].in[i]));
+		}
+		/* the same inputs, the same number, whatever the masks */
+		for (unsigned j = 0; j < k; j++) {
+			int same = segs[j].nin == segs[k].nin;
+
+			for (unsigned i = 0; same && i < segs[k].nin; i++)
+				same = uct_in_equal(&segs[j].in[i], &segs[k].in[i]);
+			if (same != (vid_of[j] == vid))
+				ct_fail(__FILE__, __LINE__, "%s: segments %u and %u: vectors %d and %d", path, j,
+					k, vid_of[j], vid);
+		}
+		k++;
+	}
+	CT_EQ(rc, 0);
+	CT_EQ(k, nseg);
+	CT_EQ(uct_vectors(r), want_vectors);
+	/* the vector form's references are read without their content */
+	if (uct_is_vector_form(r))
+		CT_EQ(refs, nseg - want_vectors);
+	else
+		CT_EQ(refs, 0);
+	uct_close(r);
+	free(s);
+	free(vid_of);
+}
+
+/* The binary vector form: each input vector stored once, numbered, and
+ * referred to; the record form and text are interned to the same numbers.
+ * Round trips between the forms keep the trace (record form -> vector form
+ * -> record form and text -> vector form -> text byte for byte), and a
+ * replay of each form equals stepping the segments one cycle at a time. */
+CT_TEST(vector_form_round_trips_and_replays_like_stepping)
+{
+	char rec[128], vec[128], rec2[128], txt[128], vec2[128], txt2[128];
+	struct uct_seg *segs = malloc(200 * sizeof(*segs));
+	unsigned char m[12];
+
+	CT_REQUIRE(segs);
+	tmpname(rec, sizeof(rec), "pool.rec");
+	tmpname(vec, sizeof(vec), "pool.vec");
+	tmpname(rec2, sizeof(rec2), "pool2.rec");
+	tmpname(txt, sizeof(txt), "pool.uct");
+	tmpname(vec2, sizeof(vec2), "pool2.vec");
+	tmpname(txt2, sizeof(txt2), "pool2.uct");
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		CT_REQUIRE(write_pooled_snbep(rec, UCT_BINARY_RECORDS, 200, 7, seed, segs) == 0);
+		CT_REQUIRE(convert(rec, vec, UCT_BINARY) == 0);
+		CT_REQUIRE(convert(vec, rec2, UCT_BINARY_RECORDS) == 0);
+		CT_CHECK(same_file(rec, rec2));
+		CT_REQUIRE(convert(vec, txt, UCT_TEXT) == 0);
+		CT_REQUIRE(convert(txt, vec2, UCT_BINARY) == 0);
+		CT_REQUIRE(convert(vec2, txt2, UCT_TEXT) == 0);
+		CT_CHECK(same_file(vec, vec2));
+		CT_CHECK(same_file(txt, txt2));
+		/* the flags say which form: bit 0 the vector form */
+		CT_REQUIRE(load(rec, m, sizeof(m)) == sizeof(m));
+		CT_EQ(m[10], 0);
+		CT_REQUIRE(load(vec, m, sizeof(m)) == sizeof(m));
+		CT_EQ(m[10], 1);
+		CT_EQ(m[8], 2);
+		/* 7 pool vectors, distinct with these seeds */
+		check_vectors(vec, segs, 200, 7);
+		check_vectors(rec, segs, 200, 7);
+		check_vectors(txt, segs, 200, 7);
+		snbep_replay_check(vec, seed, 1);
+		snbep_replay_check(rec, seed, 1);
+	}
+	unlink(rec);
+	unlink(vec);
+	unlink(rec2);
+	unlink(txt);
+	unlink(vec2);
+	unlink(txt2);
+	free(segs);
+}
+
+/* More distinct vectors than the dictionary numbers (UCT_MAXVEC): the
+ * vectors after it are written whole each time and not numbered (-1), in
+ * the vector form and when interning the record form alike; the numbered
+ * ones are still referred to; the replay (one phase per numbered vector,
+ * the others set input by input) still equals stepping. */
+CT_TEST(vectors_beyond_the_dictionary_are_unnumbered)
+{
+	char vec[128], rec[128];
+	const unsigned nd = UCT_MAXVEC + 100, nseg = nd + 300;
+	struct uct_hdr h;
+	struct uct_writer *w;
+	struct uct_seg *s = malloc(sizeof(*s));
+	struct uct_reader *r;
+	char err[768];
+	int cbo, sub, rc, vid, full;
+	unsigned k = 0, unnumbered = 0, numbered_refs = 0;
+
+	CT_REQUIRE(s);
+	tmpname(vec, sizeof(vec), "many.vec");
+	tmpname(rec, sizeof(rec), "many.rec");
+	snbep_hdr(&h, 3);
+	cbo = bt_index(h.plat, "cbo");
+	sub = ucm_subev_find(ucm_boxtype_find(h.plat, "cbo"), "LLC_LOOKUP.DATA_READ_M");
+	CT_REQUIRE(cbo >= 0 && sub >= 0);
+	CT_REQUIRE(uct_writer_open(vec, UCT_BINARY, &h, &w, err, sizeof(err)) == 0);
+	/* vector i: a lookup on the CBos of the bits of i (16 CBos of 2
+	 * sockets), then 300 segments that repeat vectors from both ends */
+	for (unsigned i = 0; i < nseg; i++) {
+		unsigned v = i < nd ? i + 1 : (i % 2 ? i - nd + 1 : nd - (i - nd));
+
+		memset(s, 0, sizeof(*s));
+		s->start = i;
+		s->ncycles = 1;
+		for (unsigned b = 0; b < 16; b++)
+			if (v >> b & 1)
+				s->in[s->nin++] = (struct uct_in){ .socket = (uint8_t)(b / 8), .bt = (uint8_t)cbo,
+								   .inst = (int16_t)(b % 8), .sub = (uint16_t)sub,
+								   .inc = 1 };
+		s->asleep[i % 2] = i % 5;
+		CT_REQUIRE(uct_write(w, s) == 0);
+	}
+	CT_REQUIRE(uct_writer_commit(w) == 0);
+	CT_REQUIRE(convert(vec, rec, UCT_BINARY_RECORDS) == 0);
+	for (int f = 0; f < 2; f++) {
+		CT_REQUIRE(uct_open(f ? rec : vec, &r, err, sizeof(err)) == 0);
+		k = unnumbered = numbered_refs = 0;
+		while ((rc = uct_next_vec(r, s, 0, &vid, &full)) > 0) {
+			if (k < UCT_MAXVEC)
+				CT_EQ(vid, (int)k);
+			else if (k < nd)
+				CT_EQ(vid, -1);
+			unnumbered += vid < 0;
+			if (k >= nd && vid >= 0) {
+				numbered_refs++;
+				if (!f)
+					CT_EQ(full, 0);
+			}
+			if (vid < 0)
+				CT_EQ(full, 1);
+			k++;
+		}
+		CT_EQ(rc, 0);
+		CT_EQ(k, nseg);
+		CT_EQ(uct_vectors(r), UCT_MAXVEC);
+		/* 100 new ones unnumbered, and the repeats of vectors past the
+		 * dictionary (those of the last 100, half of the 300 repeats
+		 * reach back that far: v = nd - (i - nd) for even i) */
+		CT_EQ(unnumbered + numbered_refs, 100 + 300);
+		CT_CHECK(unnumbered > 100 && numbered_refs >= 100);
+		uct_close(r);
+	}
+	free(s);
+	snbep_replay_check(vec, 3, 0);
+	unlink(vec);
+	unlink(rec);
 }
 
 /* "N cycles" are cycles of the reference clock; a box on another clock
@@ -2061,6 +2296,90 @@ CT_TEST(malformed_snbep_binary_traces_are_detected)
 			else if (!strstr(err, cases[c].want))
 				ct_fail(__FILE__, __LINE__, "case %zu: \"%s\", want \"%s\"", c, err, cases[c].want);
 		}
+	}
+}
+
+/* The vector form (flags bit 0): a record is gap, cycles, a code (2 x
+ * (0: new inputs follow, k: vector k - 1) + 1 when sleep masks follow),
+ * then those.  Each malformed record is refused at the byte at fault: the
+ * code of a reference to a vector not defined, the record for a rule it
+ * breaks as a whole, the field of a value out of range; and flags other
+ * than bit 0 at offset 10. */
+CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
+{
+	static const struct {
+		unsigned version, nrec;
+		const char *rec;   /* the records */
+		size_t len, at;    /* their bytes; the offset at fault within them */
+		const char *want;
+	} cases[] = {
+		/* a reference to vector 0, none defined: at the code */
+		{ 2, 1, "\x00\x0a\x02", 3, 2, "undefined vector 0 (0 defined)" },
+		/* vector 0 defined (one input), then a reference to vector 1 */
+		{ 2, 2, "\x00\x0a\x00\x01\x00\x01\x01\x01\x00" "\x00\x0a\x04", 12, 11,
+		  "undefined vector 1 (1 defined)" },
+		/* a zero sleep mask after new inputs: at the mask */
+		{ 2, 1, "\x00\x0a\x01\x00\x01\x00\x00", 7, 6, "out of order or empty" },
+		/* a reference with core 8 of 8 asleep: at the masks' first byte */
+		{ 2, 2, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x00\x80\x02", 11, 7, "8 cores per socket" },
+		/* increments above the maximum, on cbo0 and every CBo: the record */
+		{ 2, 1, "\x00\x0a\x00\x02\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00", 14, 0,
+		  "exceeds the event's maximum" },
+		/* 0 cycles: the record */
+		{ 2, 1, "\x00\x00\x00\x00", 4, 0, "segment length 0 cycles out of range" },
+		/* sleep masks in version 1: the record */
+		{ 1, 1, "\x00\x0a\x01\x00\x01\x00\x01", 7, 0, "sleep masks need version 2" },
+		/* 2^52 cycles: the time limit, at the record */
+		{ 2, 1, "\x00\x80\x80\x80\x80\x80\x80\x80\x08\x00\x00", 11, 0, "the trace would last" },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		unsigned char f[512];
+		unsigned char hdr[64], sym[64], seg[64], end[8];
+		size_t k, hn = 0, yn = 0, sn = 0, en = 0, rec0;
+		char err[768], at[64];
+
+		hdr[hn++] = 5;
+		memcpy(hdr + hn, "snbep", 5);
+		hn += 5;
+		hdr[hn++] = 2;
+		hdr[hn++] = 0;
+		hdr[hn++] = 0;
+		hdr[hn++] = 0;
+		sym[yn++] = 1;
+		sym[yn++] = 3;
+		memcpy(sym + yn, "cbo", 3);
+		yn += 3;
+		sym[yn++] = 20;
+		memcpy(sym + yn, "TOR_INSERTS.DRd_MISS", 20);
+		yn += 20;
+		seg[sn++] = (unsigned char)cases[c].nrec;
+		memcpy(seg + sn, cases[c].rec, cases[c].len);
+		sn += cases[c].len;
+		end[en++] = (unsigned char)cases[c].nrec;
+		end[en++] = 20;
+		memcpy(f, "UCTRACE\0\x02\x00\x01\x00", 12);
+		f[8] = (unsigned char)cases[c].version;
+		k = 12;
+		k += put_test_block(f + k, 'H', hdr, hn);
+		k += put_test_block(f + k, 'Y', sym, yn);
+		rec0 = k + 5 + 1; /* the S block's payload, after its record count */
+		k += put_test_block(f + k, 'S', seg, sn);
+		k += put_test_block(f + k, 'E', end, en);
+		snprintf(at, sizeof(at), "offset %zu: ", rec0 + cases[c].at);
+		if (read_all(f, k, err, sizeof(err)) >= 0)
+			ct_fail(__FILE__, __LINE__, "case %zu accepted", c);
+		else if (!strstr(err, cases[c].want) || !strstr(err, at))
+			ct_fail(__FILE__, __LINE__, "case %zu: \"%s\", want \"%s%s\"", c, err, at, cases[c].want);
+	}
+	/* flags: bit 0 only */
+	{
+		unsigned char f[12];
+		char err[768];
+
+		memcpy(f, "UCTRACE\0\x02\x00\x02\x00", 12);
+		CT_CHECK(read_all(f, sizeof(f), err, sizeof(err)) < 0);
+		CT_CONTAINS(err, "offset 10: unknown flags 0x0002");
 	}
 }
 

@@ -75,7 +75,7 @@ enum {
 	O_PCI_BUS, O_NODE_IDS, O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD,
 	O_BINARY, O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
 	O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG, O_SAMPLE, O_QPI_LINKS,
-	O_EVENT_FILE, O_VCD, O_EXCEED, O_END
+	O_EVENT_FILE, O_VCD, O_EXCEED, O_RECFORM, O_END
 };
 
 struct cli_opt {
@@ -160,6 +160,9 @@ static const struct cli_opt opts[] = {
 	{ O_BINARY, "binary", NULL, C_GEN, NULL, "write the binary encoding (default text)" },
 	{ O_BINARY, "binary", NULL, C_CONVERT, NULL, "write the binary encoding" },
 	{ O_TEXT, "text", NULL, C_CONVERT, NULL, "write the text encoding" },
+	{ O_RECFORM, "record-form", NULL, C_CONVERT, NULL,
+	  "write the binary encoding in the record form (every record holding its inputs, as readers "
+	  "before the vector form take it)" },
 	{ O_BW, "bandwidth", "GBPS", C_GEN, "stream qpi",
 	  "stream, qpi: bandwidth in 1e9 bytes/s over all sockets (default 10)" },
 	{ O_RR, "read-ratio", "R", C_GEN, "stream qpi", "stream, qpi: share of reads (default 0.7)" },
@@ -699,7 +702,8 @@ int cli_parse(int argc, char **argv, struct opts *o)
 		case O_FORCE: o->force = 1; break;
 		case O_TRACE: o->trace = optarg; break;
 		case O_RECORD: o->record = optarg; break;
-		case O_BINARY: o->binary = 1; break;
+		case O_BINARY: o->binary = o->binary ? o->binary : UCT_BINARY; break;
+		case O_RECFORM: o->binary = UCT_BINARY_RECORDS; break;
 		case O_TEXT: o->text = 1; break;
 		case O_BW:
 			if ((rc = parse_double("--bandwidth", optarg, &o->gen.gbps, 1)))

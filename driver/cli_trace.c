@@ -109,7 +109,8 @@ static int trace_convert(const struct opts *o)
 	if ((rc = uct_open(o->arg, &r, err, sizeof(err))))
 		return cli_interrupted() ? cli_signal_exit("trace convert", "nothing was written")
 					 : cli_fail(bad_input(rc), "%s", err);
-	binary = o->binary ? 1 : o->text ? 0 : !uct_is_binary(r);
+	/* binary: the vector form unless --record-form says */
+	binary = o->binary ? o->binary : o->text ? UCT_TEXT : uct_is_binary(r) ? UCT_TEXT : UCT_BINARY;
 	seg = malloc(sizeof(*seg));
 	if (!seg || (rc = uct_writer_open(o->out, binary, uct_header(r), &w, err, sizeof(err)))) {
 		free(seg);
@@ -154,7 +155,7 @@ static int trace_info(const struct opts *o, FILE *f)
 	uint64_t nseg = 0, end = 0, hz;
 	uint64_t (*fed)[1024] = calloc(UCM_MAXBT, sizeof(*fed));
 	char err[768], name[96];
-	int rc;
+	int rc, vid, full;
 
 	if (!seg || !fed) {
 		free(seg);
@@ -169,7 +170,7 @@ static int trace_info(const struct opts *o, FILE *f)
 	}
 	h = uct_header(r);
 	p = h->plat;
-	while ((rc = uct_next(r, seg)) > 0) {
+	while ((rc = uct_next_vec(r, seg, 1, &vid, &full)) > 0) {
 		if (cli_interrupted()) {
 			rc = cli_signal_exit("trace info", "it read part of the trace");
 			goto out;
@@ -198,9 +199,11 @@ static int trace_info(const struct opts *o, FILE *f)
 	}
 	hz = h->clock_hz[0] ? h->clock_hz[0] : p->clocks[0].hz_default;
 	fprintf(f, "file       %s (%s)\nplatform   %s\nsockets    %u\nclock      %s %" PRIu64 " Hz\n"
-		   "seed       %" PRIu64 "\nsegments   %" PRIu64 "\ncycles     %" PRIu64 "\nseconds    %.9f\n",
-		o->arg, uct_is_binary(r) ? "binary" : "text", p->name, h->sockets, p->clocks[0].name, hz,
-		h->seed, nseg, end, (double)end / (double)hz);
+		   "seed       %" PRIu64 "\nsegments   %" PRIu64 "\ncycles     %" PRIu64 "\nseconds    %.9f\n"
+		   "vectors    %u%s\n",
+		o->arg, uct_is_binary(r) ? uct_is_vector_form(r) ? "binary, vector form" : "binary, record form" : "text",
+		p->name, h->sockets, p->clocks[0].name, hz, h->seed, nseg, end, (double)end / (double)hz,
+		uct_vectors(r), uct_vectors(r) >= UCT_MAXVEC ? " (the dictionary's limit: more are not numbered)" : "");
 	for (unsigned k = 0; k < p->nboxes; k++) {
 		const struct ucm_boxtype *bt = p->boxes[k].type;
 		int bi = ucm_boxtype_index(p, bt);

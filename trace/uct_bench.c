@@ -207,24 +207,33 @@ struct feed {
 	const char *kind;                   /* a generated trace of this kind */
 };
 
-/* Decode a trace once: the baseline a replay is compared with. */
-static double decode_time(const char *path, uint64_t *nseg)
+/* Read and decode a trace once: the baseline a replay is compared with.
+ * vec: as the replay reads it (uct_next_vec: a segment that refers to a
+ * vector is its time and the vector's number), otherwise every segment's
+ * inputs decoded (uct_next).  *nvec: the distinct vectors. */
+static double decode_time(const char *path, int vec, uint64_t *nseg, unsigned *nvec)
 {
 	struct uct_reader *r = NULL;
 	struct uct_seg *s = malloc(sizeof(*s));
 	char err[768];
 	double t;
-	int rc;
+	int rc, vid, full;
 
 	if (!s || uct_open(path, &r, err, sizeof(err)))
 		die(path, s ? err : "out of memory");
 	*nseg = 0;
 	t = now();
-	while ((rc = uct_next(r, s)) > 0)
-		(*nseg)++;
+	if (vec)
+		while ((rc = uct_next_vec(r, s, 0, &vid, &full)) > 0)
+			(*nseg)++;
+	else
+		while ((rc = uct_next(r, s)) > 0)
+			(*nseg)++;
 	t = now() - t;
 	if (rc < 0)
 		die(path, uct_reader_error(r));
+	if (nvec)
+		*nvec = uct_vectors(r);
 	uct_close(r);
 	free(s);
 	return t;
@@ -241,7 +250,7 @@ static int gen_trace(const struct ucm_platform *p, const char *kind, double seco
 	h.plat = p;
 	h.sockets = p->sockets_default ? p->sockets_default : 1;
 	h.seed = 1;
-	if (uct_writer_open(tmp, 1, &h, &w, err, sizeof(err)))
+	if (uct_writer_open(tmp, UCT_BINARY, &h, &w, err, sizeof(err)))
 		die(tmp, err);
 	if (uct_generate(&h, &g, w, err, sizeof(err))) {
 		uct_writer_abort(w);
@@ -271,6 +280,7 @@ static void g1_run(const struct ucm_platform *p, const struct feed *f, double se
 	char err[768], name[64];
 	double t, dec = 0;
 	uint64_t nseg = 0;
+	unsigned nvec = 0;
 
 	if (only_feed && strcmp(only_feed, f->kind ? f->kind : f->wd->name))
 		return;
@@ -278,7 +288,7 @@ static void g1_run(const struct ucm_platform *p, const struct feed *f, double se
 	if (f->kind) {
 		if (gen_trace(p, f->kind, seconds))
 			return;
-		dec = decode_time(tmp, &nseg);
+		dec = decode_time(tmp, 1, &nseg, &nvec);
 		if (uct_open(tmp, &r, err, sizeof(err)))
 			die(tmp, err);
 		uct_config(uct_header(r), &cfg);
@@ -304,7 +314,7 @@ static void g1_run(const struct ucm_platform *p, const struct feed *f, double se
 	printf("%-6s %-16s %4u/%-4u %3u %3u %3u %3u %9.3f %11.1f", p->name, name, pr.placed,
 	       pr.total, pr.thresh, pr.edge, pr.inv, pr.filt, t, seconds / t);
 	if (f->kind)
-		printf(" %9llu %9.3f %8.2f", (unsigned long long)nseg, dec, t / dec);
+		printf(" %9llu %7u %9.4f %8.2f", (unsigned long long)nseg, nvec, dec, t / dec);
 	printf("%s\n", seconds / t >= 100 ? "" : "   (< 100x)");
 	ucd_stop(d);
 	ucd_restore(d);
@@ -326,8 +336,8 @@ static void g1(void)
 
 	printf("\n## G1: every counter programmed, driver sampling at its default rate; %.3f simulated s each\n",
 	       secs);
-	printf("%-6s %-16s %9s %3s %3s %3s %3s %9s %11s %9s %9s %8s\n", "plat", "feed", "counters",
-	       "thr", "edg", "inv", "flt", "cpu s", "sim s/cpu s", "segments", "decode s",
+	printf("%-6s %-16s %9s %3s %3s %3s %3s %9s %11s %9s %7s %9s %8s\n", "plat", "feed", "counters",
+	       "thr", "edg", "inv", "flt", "cpu s", "sim s/cpu s", "segments", "vectors", "decode s",
 	       "/decode");
 	for (size_t i = 0; i < np; i++) {
 		if (only_plat && strcmp(only_plat, ps[i]->name))
@@ -475,7 +485,7 @@ static void write_trace(uint64_t nseg, uint64_t len)
 	memset(&h, 0, sizeof(h));
 	h.plat = p;
 	h.sockets = 1;
-	if (!s || uct_writer_open(tmp, 1, &h, &w, err, sizeof(err)))
+	if (!s || uct_writer_open(tmp, UCT_BINARY, &h, &w, err, sizeof(err)))
 		die(tmp, s ? err : "out of memory");
 	for (uint64_t i = 0; i < nseg; i++) {
 		dense_seg(s, i, len, cbo, arb);
@@ -510,13 +520,18 @@ static double replay(uint64_t cycles)
 static void g3(void)
 {
 	uint64_t nseg = quick ? 20000 : 2000000, n;
-	double dec, rep;
+	unsigned nvec;
+	double dec, decall, rep;
 
 	printf("\n## G3: dense trace (inputs change every cycle), skl, every counter programmed\n");
 	write_trace(nseg, 1);
-	dec = decode_time(tmp, &n);
+	decall = decode_time(tmp, 0, &n, NULL);
+	dec = decode_time(tmp, 1, &n, &nvec);
 	rep = replay(nseg);
+	printf("%llu segments, %u distinct input vectors\n", (unsigned long long)nseg, nvec);
 	printf("%-26s %12s %12s %14s\n", "", "cpu s", "ns/cycle", "cycles/s");
+	printf("%-26s %12.4f %12.1f %14.3g\n", "read+decode every input", decall,
+	       decall / (double)nseg * 1e9, (double)nseg / decall);
 	printf("%-26s %12.4f %12.1f %14.3g\n", "read+decode only", dec, dec / (double)nseg * 1e9,
 	       (double)nseg / dec);
 	printf("%-26s %12.4f %12.1f %14.3g%s\n", "replay into the model", rep,

@@ -27,6 +27,11 @@
  * work in proportion to it (the driver reads every counter within its safe
  * interval), so a longer one is refused before anything runs. */
 #define MAXSECONDS 1000000ull
+/* Binary header flags: bit 0, the vector form (records refer to vectors). */
+#define UCT_FLAG_VECTORS 1
+/* uct_next's needs: the segment's content, its vector's number. */
+#define NEED_CONTENT 1
+#define NEED_VID 2
 
 /* ---- input: a FILE or memory, read in order, never whole ---- */
 
@@ -98,6 +103,7 @@ static size_t src_peek(struct src *s, const unsigned char **p)
 }
 
 struct chk;
+struct vdict;
 
 struct uct_reader {
 	struct src src;
@@ -124,6 +130,10 @@ struct uct_reader {
 	unsigned nsym;
 	struct { uint8_t bt; uint16_t sub; } sym[4096];
 	int ended;
+	int vform;               /* the binary vector form (flags bit 0) */
+	uint64_t asleep[UCT_MAXSOCK];  /* vector form: the last sleep masks given */
+	struct vdict *vd;        /* the vectors numbered */
+	unsigned char *vkey;     /* text and record form: a vector's key */
 };
 
 static int rerr(struct uct_reader *r, size_t col, const char *fmt, ...)
@@ -535,6 +545,146 @@ int uct_seg_check(const struct uct_hdr *h, const struct uct_seg *seg, char *err,
 	rc = seg_check(c, h, seg, err, n);
 	free(c);
 	return rc;
+}
+
+/* ---- vector dictionary ----
+ *
+ * The input vectors of a trace (a segment's inputs, attributes and sleep
+ * masks), each held once as its encoding, numbered in order of first
+ * appearance, found again by a hash of the encoding.  Bounded: at most
+ * UCT_MAXVEC vectors and UCT_MAXVECBYTES bytes, after which a new vector is
+ * not numbered (the binary vector form's rule, which its writer and reader
+ * apply alike). */
+
+struct vdict {
+	unsigned n, capn;
+	uint32_t *off, *len;
+	uint64_t *hash;
+	int32_t *slot;            /* 2 * capn, -1 free, else the vector */
+	unsigned char *bytes;
+	size_t nbytes, cap;
+};
+
+static uint64_t vd_hash(const unsigned char *b, size_t n)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001B3ull;
+	return h ^ (h >> 29);
+}
+
+static void vd_free(struct vdict *d)
+{
+	free(d->off);
+	free(d->len);
+	free(d->hash);
+	free(d->slot);
+	free(d->bytes);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The number of the vector encoded as b[0..n), -1 when not numbered. */
+static int vd_find(const struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
+{
+	unsigned mask = 2 * d->capn - 1;
+
+	if (!d->slot)
+		return -1;
+	for (unsigned i = (unsigned)h & mask; d->slot[i] >= 0; i = (i + 1) & mask) {
+		int32_t v = d->slot[i];
+
+		if (d->hash[v] == h && d->len[v] == n && !memcmp(d->bytes + d->off[v], b, n))
+			return v;
+	}
+	return -1;
+}
+
+/* Number a new vector: its number, -1 when the dictionary is full (by the
+ * format's rule), -ENOMEM. */
+static int vd_add(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
+{
+	unsigned i, mask;
+
+	if (d->n >= UCT_MAXVEC || n > UCT_MAXVECBYTES - d->nbytes)
+		return -1;
+	if (d->n == d->capn) {
+		/* grown as vectors come (most traces have few): the slots twice
+		 * the vectors, rehashed */
+		unsigned cap = d->capn ? 2 * d->capn : 16;
+		uint32_t *off = realloc(d->off, cap * sizeof(*off)), *len;
+		uint64_t *hash;
+		int32_t *slot;
+
+		if (!off)
+			return -ENOMEM;
+		d->off = off;
+		if (!(len = realloc(d->len, cap * sizeof(*len))))
+			return -ENOMEM;
+		d->len = len;
+		if (!(hash = realloc(d->hash, cap * sizeof(*hash))))
+			return -ENOMEM;
+		d->hash = hash;
+		if (!(slot = malloc(2 * cap * sizeof(*slot))))
+			return -ENOMEM;
+		free(d->slot);
+		d->slot = slot;
+		d->capn = cap;
+		for (i = 0; i < 2 * cap; i++)
+			slot[i] = -1;
+		for (unsigned v = 0; v < d->n; v++) {
+			for (i = (unsigned)d->hash[v] & (2 * cap - 1); slot[i] >= 0; i = (i + 1) & (2 * cap - 1))
+				;
+			slot[i] = (int32_t)v;
+		}
+	}
+	if (d->nbytes + n > d->cap) {
+		size_t cap = d->cap ? d->cap : 1024;
+		unsigned char *nb;
+
+		while (cap < d->nbytes + n)
+			cap *= 2;
+		if (!(nb = realloc(d->bytes, cap)))
+			return -ENOMEM;
+		d->bytes = nb;
+		d->cap = cap;
+	}
+	memcpy(d->bytes + d->nbytes, b, n);
+	d->off[d->n] = (uint32_t)d->nbytes;
+	d->len[d->n] = (uint32_t)n;
+	d->hash[d->n] = h;
+	d->nbytes += n;
+	mask = 2 * d->capn - 1;
+	for (i = (unsigned)h & mask; d->slot[i] >= 0; i = (i + 1) & mask)
+		;
+	d->slot[i] = (int32_t)d->n;
+	return (int)d->n++;
+}
+
+static void put_var(unsigned char *b, size_t *n, uint64_t v);
+
+/* A key for a segment's vector read from text or the record form: its
+ * inputs by box type and sub-event index (at most 10 bytes a field). */
+#define VKEY_MAX (16 + UCT_MAXIN * 10 * (7 + UCM_NATTR))
+
+static size_t vec_key(const struct uct_seg *s, unsigned char *b)
+{
+	size_t n = 0;
+
+	put_var(b, &n, s->nin);
+	for (unsigned i = 0; i < s->nin; i++) {
+		const struct uct_in *in = &s->in[i];
+
+		put_var(b, &n, (uint64_t)in->bt << 16 | in->sub);
+		put_var(b, &n, in->socket);
+		put_var(b, &n, (uint64_t)(in->inst + 1));
+		put_var(b, &n, in->inc);
+		put_var(b, &n, in->amask);
+		for (unsigned a = 0; a < UCM_NATTR; a++)
+			if (in->amask >> a & 1)
+				put_var(b, &n, in->attr[a]);
+	}
+	return n;
 }
 
 /* ---- text reader ---- */
@@ -1083,6 +1233,17 @@ static int get_var(struct uct_reader *r, uint64_t *v)
 	}
 }
 
+/* The same, a one-byte varint without the call (most of a vector form
+ * record's fields). */
+static inline int get_var1(struct uct_reader *r, uint64_t *v)
+{
+	if (r->bpos < r->blen && r->blk[r->bpos] < 0x80) {
+		*v = r->blk[r->bpos++];
+		return 0;
+	}
+	return get_var(r, v);
+}
+
 static int get_str(struct uct_reader *r, char *buf, size_t n)
 {
 	uint64_t len;
@@ -1162,8 +1323,9 @@ static int bin_header(struct uct_reader *r)
 		return rerr(r, 8, "unsupported version %u (this build reads 1 to %d)", r->hdr.version,
 			    UCT_VERSION);
 	r->off = 10;
-	if (m[10] | m[11])
+	if ((m[10] | m[11] << 8) & ~UCT_FLAG_VECTORS)
 		return rerr(r, 10, "unknown flags 0x%04x", m[10] | m[11] << 8);
+	r->vform = m[10] & UCT_FLAG_VECTORS;
 	r->pos = r->off = 12;
 	if (read_block(r, &type))
 		return -EINVAL;
@@ -1238,9 +1400,115 @@ static int bin_symbols(struct uct_reader *r)
 	return r->bpos == r->blen ? 0 : rerr(r, 0, "junk after the symbols");
 }
 
-static int bin_next(struct uct_reader *r, struct uct_seg *seg)
+/* A segment's inputs at the block's position: ninputs input*
+ * (docs/formats.md). */
+static int bin_inputs(struct uct_reader *r, struct uct_seg *seg)
 {
-	uint64_t v, nin, rec;
+	uint64_t v, nin;
+
+	if (get_var(r, &nin))
+		return -EINVAL;
+	if (nin > UCT_MAXIN)
+		return rerr(r, 0, "%llu inputs in a segment (max %d)", (unsigned long long)nin, UCT_MAXIN);
+	for (unsigned i = 0; i < nin; i++) {
+		uint64_t sym, sock, inst, inc;
+
+		if (get_var(r, &sym) || get_var(r, &sock) || get_var(r, &inst) || get_var(r, &inc))
+			return -EINVAL;
+		if (sym >= r->nsym)
+			return rerr(r, 0, "undefined symbol %llu", (unsigned long long)sym);
+		if (sock > 255 || inst > 256 || inc > UINT32_MAX)
+			return rerr(r, 0, "input field out of range");
+		memset(&seg->in[i], 0, sizeof(seg->in[i]));
+		seg->in[i].socket = (uint8_t)sock;
+		seg->in[i].bt = r->sym[sym].bt;
+		seg->in[i].inst = (int16_t)((int)inst - 1);
+		seg->in[i].sub = r->sym[sym].sub;
+		seg->in[i].inc = (uint32_t)inc;
+		if (r->hdr.version >= 2) {
+			/* attribute mask, then the value of each attribute in it */
+			if (get_var(r, &v))
+				return -EINVAL;
+			if (v >> UCM_NATTR)
+				return rerr(r, 0, "attribute mask 0x%llx out of range", (unsigned long long)v);
+			seg->in[i].amask = (uint16_t)v;
+			for (unsigned a = 0; a < UCM_NATTR; a++) {
+				if (!(seg->in[i].amask >> a & 1))
+					continue;
+				if (get_var(r, &v))
+					return -EINVAL;
+				if (v > attr_max[a])
+					return rerr(r, 0, "attribute %s=%llu out of range", attr_names[a],
+						    (unsigned long long)v);
+				seg->in[i].attr[a] = v;
+			}
+		}
+	}
+	seg->nin = (unsigned)nin;
+	return 0;
+}
+
+/* Sleep masks at the block's position: nsleep (socket mask)*, in
+ * increasing socket order, none 0; into asleep (zeroed here). */
+static int bin_sleep(struct uct_reader *r, uint64_t *asleep)
+{
+	memset(asleep, 0, UCT_MAXSOCK * sizeof(*asleep));
+	{
+		uint64_t ns, sock, v, last = 0;
+
+		if (get_var(r, &ns))
+			return -EINVAL;
+		if (ns > r->hdr.sockets)
+			return rerr(r, 0, "%llu sleep masks for %u sockets", (unsigned long long)ns,
+				    r->hdr.sockets);
+		for (unsigned k = 0; k < ns; k++) {
+			if (get_var(r, &sock) || get_var(r, &v))
+				return -EINVAL;
+			if (sock >= r->hdr.sockets || (k && sock <= last) || !v)
+				return rerr(r, 0, "sleep mask %u (socket %llu, 0x%llx) out of order or empty", k,
+					    (unsigned long long)sock, (unsigned long long)v);
+			asleep[sock] = v;
+			last = sock;
+		}
+	}
+	return 0;
+}
+
+/* A record form segment's content: its inputs, and from version 2 its
+ * sleep masks. */
+static int bin_vector(struct uct_reader *r, struct uct_seg *seg)
+{
+	if (bin_inputs(r, seg))
+		return -EINVAL;
+	if (r->hdr.version >= 2)
+		return bin_sleep(r, seg->asleep);
+	memset(seg->asleep, 0, sizeof(seg->asleep));
+	return 0;
+}
+
+/* Vector `id` of the dictionary into seg (it was checked when defined). */
+static int bin_vector_at(struct uct_reader *r, unsigned id, struct uct_seg *seg)
+{
+	unsigned char *blk = r->blk;
+	size_t blen = r->blen, bpos = r->bpos;
+	uint64_t pay = r->pay, off = r->off;
+	int rc;
+
+	r->blk = r->vd->bytes + r->vd->off[id];
+	r->blen = r->vd->len[id];
+	r->bpos = 0;
+	rc = bin_inputs(r, seg);
+	r->blk = blk;
+	r->blen = blen;
+	r->bpos = bpos;
+	r->pay = pay;
+	r->off = off;
+	return rc;
+}
+
+static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vid, int *full)
+{
+	uint64_t v, rec;
 	char err[256];
 
 	while (!r->brecs) {
@@ -1288,87 +1556,112 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg)
 			return rerr(r, 0, "unknown block type 0x%02x", type);
 		}
 	}
-	memset(seg, 0, offsetof(struct uct_seg, in));
 	rec = r->pay + r->bpos;
-	if (get_var(r, &v))
+	if (get_var1(r, &v))
 		return -EINVAL;
-	if (v > MAXCYCLES - r->end)
+	if (v > MAXCYCLES - r->end) {
+		r->off = rec;
 		return rerr(r, 0, "segment start out of range");
+	}
 	seg->start = r->end + v;
-	if (get_var(r, &seg->ncycles) || get_var(r, &nin))
+	if (get_var1(r, &seg->ncycles))
 		return -EINVAL;
-	if (nin > UCT_MAXIN)
-		return rerr(r, 0, "%llu inputs in a segment (max %d)", (unsigned long long)nin, UCT_MAXIN);
-	for (unsigned i = 0; i < nin; i++) {
-		uint64_t sym, sock, inst, inc;
+	*vid = -1;
+	*full = 1;
+	if (r->vform) {
+		uint64_t code, ref;
+		size_t at = 0, vend = 0;
 
-		if (get_var(r, &sym) || get_var(r, &sock) || get_var(r, &inst) || get_var(r, &inc))
+		/* the record's time first: a rule it breaks as a whole */
+		r->off = rec;
+		if (!seg->ncycles || seg->ncycles > MAXCYCLES)
+			return rerr(r, 0, "segment length %llu cycles out of range 1..2^56",
+				    (unsigned long long)seg->ncycles);
+		if (seg->ncycles > MAXCYCLES - seg->start ||
+		    too_long(r, seg->start + seg->ncycles, err, sizeof(err)))
+			return rerr(r, 0, "%s", seg->ncycles > MAXCYCLES - seg->start
+						       ? "trace longer than 2^56 cycles" : err);
+		/* code: 2 x (0: a new vector follows, k: vector k - 1) + 1 when
+		 * the sleep masks follow (otherwise the previous record's) */
+		at = r->bpos;
+		if (get_var1(r, &code))
 			return -EINVAL;
-		if (sym >= r->nsym)
-			return rerr(r, 0, "undefined symbol %llu", (unsigned long long)sym);
-		if (sock > 255 || inst > 256 || inc > UINT32_MAX)
-			return rerr(r, 0, "input field out of range");
-		memset(&seg->in[i], 0, sizeof(seg->in[i]));
-		seg->in[i].socket = (uint8_t)sock;
-		seg->in[i].bt = r->sym[sym].bt;
-		seg->in[i].inst = (int16_t)((int)inst - 1);
-		seg->in[i].sub = r->sym[sym].sub;
-		seg->in[i].inc = (uint32_t)inc;
-		if (r->hdr.version >= 2) {
-			/* attribute mask, then the value of each attribute in it */
-			if (get_var(r, &v))
-				return -EINVAL;
-			if (v >> UCM_NATTR)
-				return rerr(r, 0, "attribute mask 0x%llx out of range", (unsigned long long)v);
-			seg->in[i].amask = (uint16_t)v;
-			for (unsigned a = 0; a < UCM_NATTR; a++) {
-				if (!(seg->in[i].amask >> a & 1))
-					continue;
-				if (get_var(r, &v))
-					return -EINVAL;
-				if (v > attr_max[a])
-					return rerr(r, 0, "attribute %s=%llu out of range", attr_names[a],
-						    (unsigned long long)v);
-				seg->in[i].attr[a] = v;
+		ref = code >> 1;
+		if (ref) {
+			/* a vector numbered before: checked when it was defined */
+			if (ref - 1 >= (r->vd ? r->vd->n : 0)) {
+				r->off = r->pay + at;
+				return rerr(r, 0, "undefined vector %llu (%u defined)",
+					    (unsigned long long)ref - 1, r->vd ? r->vd->n : 0);
 			}
-		}
-	}
-	seg->nin = (unsigned)nin;
-	if (r->hdr.version >= 2) {
-		/* sleep masks: (socket, mask) in increasing socket order, none 0 */
-		uint64_t ns, sock, last = 0;
-
-		if (get_var(r, &ns))
-			return -EINVAL;
-		if (ns > r->hdr.sockets)
-			return rerr(r, 0, "%llu sleep masks for %u sockets", (unsigned long long)ns,
-				    r->hdr.sockets);
-		for (unsigned k = 0; k < ns; k++) {
-			if (get_var(r, &sock) || get_var(r, &v))
+			*vid = (int)(ref - 1);
+			*full = 0;
+		} else {
+			at = r->bpos;
+			if (bin_inputs(r, seg))
 				return -EINVAL;
-			if (sock >= r->hdr.sockets || (k && sock <= last) || !v)
-				return rerr(r, 0, "sleep mask %u (socket %llu, 0x%llx) out of order or empty", k,
-					    (unsigned long long)sock, (unsigned long long)v);
-			seg->asleep[sock] = v;
-			last = sock;
+			vend = r->bpos;
 		}
+		if (code & 1) {
+			uint64_t sat = r->pay + r->bpos;
+
+			if (r->hdr.version < 2) {
+				r->off = rec;
+				return rerr(r, 0, "sleep masks need version 2");
+			}
+			if (bin_sleep(r, r->asleep))
+				return -EINVAL;
+			memcpy(seg->asleep, r->asleep, sizeof(seg->asleep));
+			r->off = sat;
+			if (ref && check_sleep(&r->hdr, seg, err, sizeof(err)))
+				return rerr(r, 0, "%s", err);
+		} else {
+			memcpy(seg->asleep, r->asleep, sizeof(seg->asleep));
+		}
+		if (!ref) {
+			int id;
+
+			r->off = rec;
+			if (seg_check(r->chk, &r->hdr, seg, err, sizeof(err)))
+				return rerr(r, 0, "%s", err);
+			if (!r->vd && !(r->vd = calloc(1, sizeof(*r->vd))))
+				return -ENOMEM;
+			id = vd_add(r->vd, r->blk + at, vend - at, vd_hash(r->blk + at, vend - at));
+			if (id == -ENOMEM)
+				return id;
+			*vid = id;
+		} else if ((need & NEED_CONTENT) && bin_vector_at(r, (unsigned)(ref - 1), seg)) {
+			return -EINVAL;
+		} else {
+			*full = (need & NEED_CONTENT) != 0;
+		}
+	} else {
+		seg->nin = 0;
+		memset(seg->asleep, 0, sizeof(seg->asleep));
+		if (bin_vector(r, seg))
+			return -EINVAL;
+		/* a rule the record breaks: the record's offset */
+		r->off = rec;
+		if (seg_check(r->chk, &r->hdr, seg, err, sizeof(err)))
+			return rerr(r, 0, "%s", err);
+		if (seg->ncycles > MAXCYCLES - seg->start ||
+		    too_long(r, seg->start + seg->ncycles, err, sizeof(err)))
+			return rerr(r, 0, "%s", seg->ncycles > MAXCYCLES - seg->start
+						       ? "trace longer than 2^56 cycles" : err);
 	}
-	/* a rule the record breaks: the record's offset */
-	r->off = rec;
-	if (seg_check(r->chk, &r->hdr, seg, err, sizeof(err)))
-		return rerr(r, 0, "%s", err);
-	if (seg->ncycles > MAXCYCLES - seg->start || too_long(r, seg->start + seg->ncycles, err, sizeof(err)))
-		return rerr(r, 0, "%s", seg->ncycles > MAXCYCLES - seg->start ? "trace longer than 2^56 cycles" : err);
 	r->end = seg->start + seg->ncycles;
 	r->nseg++;
 	r->brecs--;
-	r->off = r->pay + r->bpos;
-	if (!r->brecs && r->bpos != r->blen)
+	if (!r->brecs && r->bpos != r->blen) {
+		r->off = r->pay + r->bpos;
 		return rerr(r, 0, "junk after the last record of a block");
+	}
 	return 1;
 }
 
 /* ---- open / next / close ---- */
+
+static int next_any(struct uct_reader *r, struct uct_seg *seg, int need, int *vid, int *full);
 
 static int open_common(struct uct_reader *r, char *err, size_t n)
 {
@@ -1474,9 +1767,13 @@ int uct_open_checked(const char *path, const volatile sig_atomic_t *stop, struct
 	r->src.f = f;
 	r->src.spool = spool;
 	rc = open_common(r, err, n);
-	if (!rc)
-		while ((rc = uct_next(r, seg)) > 0 && !(stop && *stop))
+	if (!rc) {
+		int vid, full;
+
+		/* every record checked; references to vectors not decoded again */
+		while ((rc = next_any(r, seg, 0, &vid, &full)) > 0 && !(stop && *stop))
 			;
+	}
 	/* a signal ends the check (a read it interrupted is no error) */
 	if (stop && *stop) {
 		rc = -EINTR;
@@ -1527,16 +1824,56 @@ int uct_open_mem(const char *name, const void *buf, size_t len, struct uct_reade
 	return 0;
 }
 
-int uct_next(struct uct_reader *r, struct uct_seg *seg)
+static int next_any(struct uct_reader *r, struct uct_seg *seg, int need, int *vid, int *full)
 {
 	int rc;
 
+	*vid = -1;
+	*full = 1;
 	if (r->failed)
 		return -EINVAL;
-	rc = r->binary ? bin_next(r, seg) : text_next(r, seg);
+	rc = r->binary ? bin_next(r, seg, need, vid, full) : text_next(r, seg);
+	if (rc == 1 && (need & NEED_VID) && !r->vform) {
+		/* text and the record form: identical vectors interned */
+		size_t n;
+		uint64_t h;
+
+		if ((!r->vd && !(r->vd = calloc(1, sizeof(*r->vd)))) ||
+		    (!r->vkey && !(r->vkey = malloc(VKEY_MAX))))
+			rc = -ENOMEM;
+		else {
+			n = vec_key(seg, r->vkey);
+			h = vd_hash(r->vkey, n);
+			if ((*vid = vd_find(r->vd, r->vkey, n, h)) < 0 &&
+			    (*vid = vd_add(r->vd, r->vkey, n, h)) == -ENOMEM)
+				rc = -ENOMEM;
+		}
+	}
 	if (rc < 0 && !r->err[0])
 		rerr(r, 1, "%s", strerror(-rc));
 	return rc;
+}
+
+int uct_next(struct uct_reader *r, struct uct_seg *seg)
+{
+	int vid, full;
+
+	return next_any(r, seg, NEED_CONTENT, &vid, &full);
+}
+
+int uct_next_vec(struct uct_reader *r, struct uct_seg *seg, int content, int *vid, int *full)
+{
+	return next_any(r, seg, NEED_VID | (content ? NEED_CONTENT : 0), vid, full);
+}
+
+unsigned uct_vectors(const struct uct_reader *r)
+{
+	return r->vd ? r->vd->n : 0;
+}
+
+int uct_is_vector_form(const struct uct_reader *r)
+{
+	return r->vform;
 }
 
 void uct_close(struct uct_reader *r)
@@ -1548,6 +1885,10 @@ void uct_close(struct uct_reader *r)
 	free(r->line);
 	free(r->blk);
 	free(r->chk);
+	if (r->vd)
+		vd_free(r->vd);
+	free(r->vd);
+	free(r->vkey);
 	free(r);
 }
 
@@ -1565,6 +1906,9 @@ struct uct_writer {
 	unsigned nsym;
 	struct { uint8_t bt; uint16_t sub; } sym[4096];
 	struct chk *chk;
+	int vform;               /* the vector form: vectors numbered, then referred to */
+	struct vdict *vd;
+	uint64_t asleep[UCT_MAXSOCK];  /* vector form: the last sleep masks written */
 	char err[768];
 };
 
@@ -1602,6 +1946,21 @@ static void put_str(unsigned char *b, size_t *n, const char *s)
 	put_var(b, n, len);
 	memcpy(b + *n, s, len);
 	*n += len;
+}
+
+/* Sleep masks: nsleep (socket mask)*, increasing sockets, none 0. */
+static void put_sleep(unsigned char *b, size_t *n, const uint64_t *asleep, unsigned sockets)
+{
+	unsigned ns = 0;
+
+	for (unsigned s = 0; s < sockets; s++)
+		ns += asleep[s] != 0;
+	put_var(b, n, ns);
+	for (unsigned s = 0; s < sockets; s++)
+		if (asleep[s]) {
+			put_var(b, n, s);
+			put_var(b, n, asleep[s]);
+		}
 }
 
 static int put_block(struct uct_writer *w, int type, const unsigned char *p, size_t len)
@@ -1651,7 +2010,8 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 		free(w);
 		return -ENOMEM;
 	}
-	w->binary = binary;
+	w->binary = binary != UCT_TEXT;
+	w->vform = binary == UCT_BINARY;
 	w->hdr = *h;
 	if (!w->hdr.sockets)
 		w->hdr.sockets = 1;
@@ -1676,7 +2036,7 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 	w->f = w->uf.f;
 	if (binary) {
 		unsigned char m[12] = { 'U', 'C', 'T', 'R', 'A', 'C', 'E', 0, (unsigned char)w->hdr.version,
-					0, 0, 0 };
+					0, (unsigned char)(w->vform ? UCT_FLAG_VECTORS : 0), 0 };
 		size_t k = 0;
 		unsigned nb = 0;
 
@@ -1754,40 +2114,59 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 	if (seg_check(w->chk, &w->hdr, seg, err, sizeof(err)))
 		return werr(w, -EINVAL, "segment %llu: %s", (unsigned long long)w->nseg + 1, err);
 	if (w->binary) {
-		unsigned char y[UCT_MAXIN * 200 + 16], rec[UCT_MAXIN * 64 + 16 + 11 * UCT_MAXSOCK];
-		size_t yn = 0, rn = 0;
+		unsigned char y[UCT_MAXIN * 200 + 16], rec[UCT_MAXIN * 64 + 48 + 11 * UCT_MAXSOCK];
+		size_t yn = 0, rn = 0, vn = 0;
 		unsigned ny = 0;
+		unsigned char *vb;
+		int id = -1;
 
 		if (w->nsym + seg->nin > 4096)
 			return werr(w, -ENOSPC, "more than 4096 distinct sub-events");
 		put_var(rec, &rn, seg->start - w->end);
 		put_var(rec, &rn, seg->ncycles);
-		put_var(rec, &rn, seg->nin);
+		/* the inputs: after a code (vector form), or in the record */
+		vb = rec + rn + (w->vform ? 1 : 0);
+		put_var(vb, &vn, seg->nin);
 		for (unsigned i = 0; i < seg->nin; i++) {
 			const struct uct_in *in = &seg->in[i];
 
-			put_var(rec, &rn, symbol(w, in, y, &yn, &ny));
-			put_var(rec, &rn, in->socket);
-			put_var(rec, &rn, (uint64_t)(in->inst + 1));
-			put_var(rec, &rn, in->inc);
+			put_var(vb, &vn, symbol(w, in, y, &yn, &ny));
+			put_var(vb, &vn, in->socket);
+			put_var(vb, &vn, (uint64_t)(in->inst + 1));
+			put_var(vb, &vn, in->inc);
 			if (w->hdr.version >= 2) {
-				put_var(rec, &rn, in->amask);
+				put_var(vb, &vn, in->amask);
 				for (unsigned a = 0; a < UCM_NATTR; a++)
 					if (in->amask >> a & 1)
-						put_var(rec, &rn, in->attr[a]);
+						put_var(vb, &vn, in->attr[a]);
 			}
 		}
-		if (w->hdr.version >= 2) {
-			unsigned ns = 0;
+		if (w->vform) {
+			/* the same inputs again (their symbols all defined: ny = 0)
+			 * are a reference; new ones are written whole and numbered
+			 * if the dictionary has room.  The sleep masks follow when
+			 * they differ from the previous record's. */
+			uint64_t hv = vd_hash(vb, vn);
+			int sl = w->hdr.version >= 2 && memcmp(w->asleep, seg->asleep, sizeof(w->asleep));
 
-			for (unsigned s = 0; s < w->hdr.sockets; s++)
-				ns += seg->asleep[s] != 0;
-			put_var(rec, &rn, ns);
-			for (unsigned s = 0; s < w->hdr.sockets; s++)
-				if (seg->asleep[s]) {
-					put_var(rec, &rn, s);
-					put_var(rec, &rn, seg->asleep[s]);
-				}
+			if (!w->vd && !(w->vd = calloc(1, sizeof(*w->vd))))
+				return -ENOMEM;
+			if ((id = vd_find(w->vd, vb, vn, hv)) >= 0) {
+				put_var(rec, &rn, ((uint64_t)id + 1) << 1 | (unsigned)sl);
+			} else {
+				if (vd_add(w->vd, vb, vn, hv) == -ENOMEM)
+					return -ENOMEM;
+				rec[rn++] = (unsigned char)sl;
+				rn += vn;
+			}
+			if (sl) {
+				put_sleep(rec, &rn, seg->asleep, w->hdr.sockets);
+				memcpy(w->asleep, seg->asleep, sizeof(w->asleep));
+			}
+		} else {
+			if (w->hdr.version >= 2)
+				put_sleep(vb, &vn, seg->asleep, w->hdr.sockets);
+			rn += vn;
 		}
 		if (ny) {
 			unsigned char hd[16];
@@ -1881,8 +2260,12 @@ int uct_writer_commit(struct uct_writer *w)
 	w->f = NULL;
 	free(w->blk);
 	free(w->chk);
+	if (w->vd)
+		vd_free(w->vd);
+	free(w->vd);
 	w->blk = NULL;
 	w->chk = NULL;
+	w->vd = NULL;
 	if (!rc)
 		free(w);
 	return rc;
@@ -1895,6 +2278,9 @@ void uct_writer_abort(struct uct_writer *w)
 	uct_file_abort(&w->uf);
 	free(w->blk);
 	free(w->chk);
+	if (w->vd)
+		vd_free(w->vd);
+	free(w->vd);
 	free(w);
 }
 
@@ -1905,12 +2291,21 @@ void uct_writer_abort(struct uct_writer *w)
  * started the replay with: its defaults), and the sleep state of the cores
  * whose bit changed since the previous segment (a core woken by a PMI stays
  * awake until the trace puts it to sleep again).  A gap and the end of the
- * trace are segments with nothing in them. */
+ * trace are segments with nothing in them.
+ *
+ * Each input vector the reader numbers (uct_next_vec) is made a model phase
+ * once, when first met: its inputs summed per box and sub-event, checked
+ * by the model once (ucm_phase_define); its attributes and sleep masks kept
+ * beside it.  A segment is then ucm_phase_enter() of its vector's phase,
+ * the attributes that differ from the previous vector's and the cores
+ * whose sleep bit changes.  A vector the reader did not number (its
+ * dictionary full), or one the model has no room for, sets its inputs one
+ * by one after clearing them, which is what entering a phase means. */
 
 #define MAXINST 256
 
-/* An input value a segment sets: (box, sub-event) -> increment, with its
- * slot in the map that finds it. */
+/* An input value a vector sets: (box, sub-event) -> increment, with its
+ * slot in the map that finds it while the vector is summed. */
 struct setv {
 	int box;
 	unsigned sub;
@@ -1918,11 +2313,28 @@ struct setv {
 	unsigned slot;
 };
 
+/* An attribute a vector gives: index in attr0 (box, sub-event, attribute)
+ * and value. */
+struct aset {
+	int box;
+	unsigned sub, a;
+	size_t idx;
+	uint64_t v;
+};
+
+/* What the replay made of a vector. */
+struct rvec {
+	int phase;                        /* model phase, -1: set input by input */
+	uint32_t i0, ni;                  /* its inputs in the pool (phase -1) */
+	uint32_t a0, na;                  /* its attributes in the pool */
+};
+
 struct uct_replay {
 	struct ucm_model *m;
 	struct uct_reader *r;
 	uint64_t base_cycles;
 	struct uct_seg seg;
+	int vid, full;                    /* the pending segment's vector */
 	int pending, done;
 	uint64_t cycles;
 	unsigned nsock;
@@ -1930,21 +2342,57 @@ struct uct_replay {
 	unsigned ninst[UCM_MAXBT];        /* instances of each box type */
 	uint64_t *attr0;                  /* attributes at attach, per box, sub-event, attr */
 	size_t *aoff;                     /* where each box's start in attr0 */
+	uint32_t *astamp;                 /* per attr0 entry: the change that set it last */
+	uint32_t stamp;
 	uint64_t asleep[UCT_MAXSOCK];     /* the sleep masks the trace set last */
-	unsigned nattr;
-	struct uct_in attrd[UCT_MAXIN];   /* the last segment's inputs with attributes */
-	struct setv *cur, *nxt;           /* inputs the last segment set, this one sets */
-	size_t ncur, nnxt, capset;
+	struct rvec *vec;                 /* per numbered vector; phase -2: not met yet */
+	unsigned nvec;
+	struct rvec once[2], idle;        /* unnumbered vectors (alternating), no vector */
+	unsigned oncei;
+	const struct rvec *cur;           /* the vector in effect */
+	const struct rvec *gapv;          /* vid -3: the vector made before a gap */
+	const struct aset *gapva;
+	int attached;
+	uint64_t tnum, tden, tmax;        /* cycle_time: 10^12 / hz reduced; steps without overflow */
+	uint64_t tc, tq, tr;              /* the last cycle converted, its quotient and remainder */
+	struct setv *ipool;               /* inputs of vectors set one by one */
+	size_t nipool, capipool;
+	struct aset *apool;               /* attributes of numbered vectors */
+	size_t napool, capapool;
+	struct aset *aonce[2];            /* of the unnumbered ones */
+	size_t capaonce[2];
+	struct setv *nxt;                 /* a vector being summed */
+	size_t nnxt, capset;
 	int *hslot;                       /* nxt's map: entry per slot, -1 free */
+	struct ucm_phase_in *pin;
 	char err[768];
 };
 
-static uint64_t cycle_time(const struct uct_replay *p, uint64_t c)
+/* The time reference cycle c of the trace completes: ceil((base + c) *
+ * 10^12 / hz) ps.  Segments come in time order, so the quotient and
+ * remainder of (base + c) * num / den (10^12 / hz reduced) are carried
+ * from the previous call: a 64-bit division per segment, not a 128-bit
+ * one. */
+static uint64_t cycle_time(struct uct_replay *p, uint64_t c)
 {
-	uint64_t hz = ucm_clock_hz(p->m, 0);
-	unsigned __int128 t = ((unsigned __int128)(p->base_cycles + c) * 1000000000000ull + hz - 1) / hz;
+	if (c >= p->tc && c - p->tc < p->tmax) {
+		uint64_t d = (c - p->tc) * p->tnum;
 
-	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+		p->tq += d / p->tden;
+		p->tr += d % p->tden;
+		if (p->tr >= p->tden) {
+			p->tq++;
+			p->tr -= p->tden;
+		}
+	} else {
+		unsigned __int128 x = (unsigned __int128)(p->base_cycles + c) * p->tnum;
+		unsigned __int128 q = x / p->tden;
+
+		p->tq = q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+		p->tr = (uint64_t)(x % p->tden);
+	}
+	p->tc = c;
+	return p->tq + (p->tr != 0 && p->tq < UINT64_MAX);
 }
 
 static int set_attr(struct uct_replay *p, int box, unsigned sub, unsigned a, uint64_t v)
@@ -1977,18 +2425,34 @@ static int apply_fail(struct uct_replay *p, int rc)
 	return ucm_set_error(p->m, rc, p->err);
 }
 
-/* Make the model's inputs those of segment s (NULL: idle). */
+static int grow(void **a, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	if (!(n = realloc(*a, c * size)))
+		return -ENOMEM;
+	*a = n;
+	*cap = c;
+	return 0;
+}
+
 static int grow_sets(struct uct_replay *p)
 {
 	size_t cap = p->capset ? 2 * p->capset : 256;
-	struct setv *c = realloc(p->cur, cap * sizeof(*c));
+	struct setv *c = realloc(p->nxt, cap * sizeof(*c));
+	struct ucm_phase_in *pi;
 
 	if (!c)
 		return -ENOMEM;
-	p->cur = c;
-	if (!(c = realloc(p->nxt, cap * sizeof(*c))))
-		return -ENOMEM;
 	p->nxt = c;
+	if (!(pi = realloc(p->pin, cap * sizeof(*pi))))
+		return -ENOMEM;
+	p->pin = pi;
 	free(p->hslot);
 	/* twice the entries, a power of two */
 	if (!(p->hslot = malloc(2 * cap * sizeof(*p->hslot))))
@@ -2009,138 +2473,245 @@ static int grow_sets(struct uct_replay *p)
 }
 
 /* The entry of (box, sub) in nxt, created at 0 when absent (there is room). */
-static struct setv *nxt_at(struct uct_replay *p, int box, unsigned sub, int create)
+static struct setv *nxt_at(struct uct_replay *p, int box, unsigned sub)
 {
 	size_t mask = 2 * p->capset - 1, h;
 
-	if (!p->capset)
-		return NULL;
 	for (h = ((size_t)box * 65599u + sub) & mask; p->hslot[h] >= 0; h = (h + 1) & mask) {
 		struct setv *e = &p->nxt[p->hslot[h]];
 
 		if (e->box == box && e->sub == sub)
 			return e;
 	}
-	if (!create)
-		return NULL;
 	p->hslot[h] = (int)p->nnxt;
 	p->nxt[p->nnxt] = (struct setv){ box, sub, 0, (unsigned)h };
 	return &p->nxt[p->nnxt++];
 }
 
-/* Make the model's inputs those of segment s (NULL: idle).  Only the
- * boxes whose inputs change are touched (clearing every input would
- * recompute every box at each segment); values that fall are set before
- * values that rise, so no event code's sum passes its maximum on the way. */
-static int apply(struct uct_replay *p, const struct uct_seg *s)
+/* Make what segment s's vector means to the model: v (a numbered vector:
+ * a phase if the model has room, attributes in the pool; unnumbered:
+ * inputs and attributes in scratch space). */
+static int make_vec(struct uct_replay *p, const struct uct_seg *s, struct rvec *v, int numbered)
 {
-	const struct ucm_platform *pl = ucm_platform_of(p->m);
 	int boxes[MAXINST];
+	struct aset **ap = numbered ? &p->apool : &p->aonce[p->oncei];
+	size_t *apn = numbered ? &p->napool : &(size_t){ 0 };
+	size_t *apcap = numbered ? &p->capapool : &p->capaonce[p->oncei];
+	size_t a0 = *apn;
 	int rc;
 
-	/* attributes the previous segment gave go back to the model's own */
-	for (unsigned i = 0; i < p->nattr; i++) {
-		const struct uct_in *in = &p->attrd[i];
-		unsigned nb = covered(p, in, boxes);
-
-		for (unsigned k = 0; k < nb; k++)
-			for (unsigned a = 0; a < UCM_NATTR; a++)
-				if ((in->amask >> a & 1) &&
-				    (rc = set_attr(p, boxes[k], in->sub, a,
-						   p->attr0[p->aoff[boxes[k]] + in->sub * UCM_NATTR + a])))
-					return apply_fail(p, rc);
-	}
-	p->nattr = 0;
-	/* what this segment sets: inputs covering one sub-event add up */
+	/* inputs covering one sub-event add up */
 	p->nnxt = 0;
-	for (unsigned i = 0; s && i < s->nin; i++) {
+	for (unsigned i = 0; i < s->nin; i++) {
 		const struct uct_in *in = &s->in[i];
 		unsigned nb = covered(p, in, boxes);
 
 		for (unsigned k = 0; k < nb; k++) {
-			struct setv *e;
-
 			if (p->nnxt == p->capset && grow_sets(p))
 				return -ENOMEM;
-			e = nxt_at(p, boxes[k], in->sub, 1);
-			e->v += in->inc;
+			nxt_at(p, boxes[k], in->sub)->v += in->inc;
 			for (unsigned a = 0; a < UCM_NATTR; a++)
-				if ((in->amask >> a & 1) && (rc = set_attr(p, boxes[k], in->sub, a, in->attr[a])))
-					return apply_fail(p, rc);
+				if (in->amask >> a & 1) {
+					if (grow((void **)ap, apcap, *apn + 1, sizeof(**ap)))
+						return -ENOMEM;
+					(*ap)[(*apn)++] = (struct aset){
+						boxes[k], in->sub, a,
+						p->aoff[boxes[k]] + in->sub * UCM_NATTR + a, in->attr[a] };
+				}
 		}
-		if (in->amask)
-			p->attrd[p->nattr++] = *in;
 	}
-	for (size_t i = 0; i < p->ncur; i++) {
-		const struct setv *o = &p->cur[i], *e = nxt_at(p, o->box, o->sub, 0);
-		uint32_t want = e ? e->v : 0;
-
-		if (want < ucm_get_input(p->m, o->box, o->sub) &&
-		    (rc = ucm_set_input(p->m, o->box, o->sub, want)))
-			return apply_fail(p, rc);
-	}
-	for (size_t i = 0; i < p->nnxt; i++) {
-		const struct setv *e = &p->nxt[i];
-
-		if (e->v != ucm_get_input(p->m, e->box, e->sub) &&
-		    (rc = ucm_set_input(p->m, e->box, e->sub, e->v)))
-			return apply_fail(p, rc);
-	}
-	/* this segment's values become the last ones; the map is emptied */
 	for (size_t i = 0; i < p->nnxt; i++)
 		p->hslot[p->nxt[i].slot] = -1;
-	{
-		struct setv *t = p->cur;
-
-		p->cur = p->nxt;
-		p->nxt = t;
-		p->ncur = p->nnxt;
-		p->nnxt = 0;
+	v->a0 = (uint32_t)a0;
+	v->na = (uint32_t)(*apn - a0);
+	v->phase = -1;
+	if (numbered) {
+		for (size_t i = 0; i < p->nnxt; i++)
+			p->pin[i] = (struct ucm_phase_in){ p->nxt[i].box, p->nxt[i].sub, p->nxt[i].v };
+		rc = ucm_phase_define(p->m, p->pin, p->nnxt);
+		if (rc >= 0) {
+			v->phase = rc;
+			return 0;
+		}
+		if (rc != -ENOSPC)
+			return apply_fail(p, rc);
 	}
-	/* sleep: only the cores whose state the trace changes */
-	for (unsigned so = 0; so < p->nsock && so < UCT_MAXSOCK; so++) {
-		uint64_t want = s ? s->asleep[so] : 0, diff = want ^ p->asleep[so];
+	/* no phase: the inputs to set, in the pool (a numbered vector) or
+	 * left in nxt (an unnumbered one, used at once) */
+	v->i0 = (uint32_t)p->nipool;
+	v->ni = (uint32_t)p->nnxt;
+	if (numbered) {
+		if (grow((void **)&p->ipool, &p->capipool, p->nipool + p->nnxt, sizeof(*p->ipool)))
+			return -ENOMEM;
+		memcpy(p->ipool + p->nipool, p->nxt, p->nnxt * sizeof(*p->nxt));
+		p->nipool += p->nnxt;
+	} else {
+		v->i0 = UINT32_MAX; /* in nxt */
+	}
+	return 0;
+}
 
-		for (unsigned c = 0; diff && c < 64 && c < pl->ncores; c++)
+static const uint64_t no_sleep[UCT_MAXSOCK];
+
+/* Make the model's sleep states those of the masks: only the cores whose
+ * state the trace changes. */
+static void sleep_to(struct uct_replay *p, const uint64_t *asleep)
+{
+	unsigned ncores = ucm_platform_of(p->m)->ncores;
+
+	for (unsigned so = 0; so < p->nsock && so < UCT_MAXSOCK; so++) {
+		uint64_t want = asleep[so], diff = want ^ p->asleep[so];
+
+		for (unsigned c = 0; diff && c < 64 && c < ncores; c++)
 			if (diff >> c & 1)
 				ucm_core_sleep(p->m, so, c, (int)(want >> c & 1));
 		p->asleep[so] = want;
 	}
+}
+
+/* Make the model's inputs and attributes those of vector v. */
+static int enter(struct uct_replay *p, const struct rvec *v, const struct aset *va)
+{
+	const struct rvec *o = p->cur;
+	int rc;
+
+	if (v == o)
+		return 0;
+	/* attributes: this vector's, then the previous one's that this one
+	 * does not give go back to the model's own */
+	if (v->na || (o && o->na)) {
+		const struct aset *oa = o == &p->once[0] ? p->aonce[0]
+				      : o == &p->once[1] ? p->aonce[1]
+				      : p->apool;
+
+		if (++p->stamp == 0) {
+			memset(p->astamp, 0, p->aoff[ucm_box_count(p->m)] * sizeof(*p->astamp));
+			p->stamp = 1;
+		}
+		for (uint32_t i = 0; i < v->na; i++) {
+			const struct aset *e = &va[v->a0 + i];
+
+			p->astamp[e->idx] = p->stamp;
+			if ((rc = set_attr(p, e->box, e->sub, e->a, e->v)))
+				return apply_fail(p, rc);
+		}
+		for (uint32_t i = 0; o && i < o->na; i++) {
+			const struct aset *e = &oa[o->a0 + i];
+
+			if (p->astamp[e->idx] != p->stamp &&
+			    (rc = set_attr(p, e->box, e->sub, e->a, p->attr0[e->idx])))
+				return apply_fail(p, rc);
+		}
+	}
+	if (v->phase >= 0) {
+		if ((rc = ucm_phase_enter(p->m, v->phase)))
+			return apply_fail(p, rc);
+	} else {
+		const struct setv *in = v->i0 == UINT32_MAX ? p->nxt : p->ipool + v->i0;
+
+		ucm_clear_inputs(p->m);
+		for (uint32_t i = 0; i < v->ni; i++)
+			if ((rc = ucm_set_input(p->m, in[i].box, in[i].sub, in[i].v)))
+				return apply_fail(p, rc);
+	}
+	p->cur = v;
+	return 0;
+}
+
+/* The vector of the pending segment, made when first met. */
+static int seg_vec(struct uct_replay *p, const struct rvec **out, const struct aset **va)
+{
+	int rc;
+
+	if (p->vid < 0) {
+		struct rvec *v = &p->once[p->oncei];
+
+		/* the other scratch may be the vector in effect */
+		if ((rc = make_vec(p, &p->seg, v, 0)))
+			return rc;
+		*out = v;
+		*va = p->aonce[p->oncei];
+		p->oncei ^= 1;
+		return 0;
+	}
+	if ((unsigned)p->vid >= p->nvec) {
+		size_t cap = p->nvec, need = (size_t)p->vid + 1;
+		struct rvec *nv;
+
+		cap = cap ? cap : 64;
+		while (cap < need)
+			cap *= 2;
+		if (!(nv = realloc(p->vec, cap * sizeof(*nv))))
+			return -ENOMEM;
+		/* the vector in effect may move */
+		if (p->cur && p->cur >= p->vec && p->cur < p->vec + p->nvec)
+			p->cur = nv + (p->cur - p->vec);
+		for (size_t i = p->nvec; i < cap; i++)
+			nv[i].phase = -2;
+		p->vec = nv;
+		p->nvec = (unsigned)cap;
+	}
+	if (p->vec[p->vid].phase == -2) {
+		if (!p->full) {
+			snprintf(p->err, sizeof(p->err), "trace: vector %d met before it was defined", p->vid);
+			return ucm_set_error(p->m, -EINVAL, p->err);
+		}
+		if ((rc = make_vec(p, &p->seg, &p->vec[p->vid], 1)))
+			return rc;
+	}
+	*out = &p->vec[p->vid];
+	*va = p->apool;
 	return 0;
 }
 
 static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 {
 	struct uct_replay *p = ctx;
+	const struct rvec *v;
+	const struct aset *va;
 	int rc;
 
 	(void)now;
 	if (!p->pending) {
-		rc = uct_next(p->r, &p->seg);
+		rc = uct_next_vec(p->r, &p->seg, 0, &p->vid, &p->full);
 		if (rc < 0) {
 			snprintf(p->err, sizeof(p->err), "%s", uct_reader_error(p->r));
 			return ucm_set_error(m, rc, p->err);
 		}
 		if (rc == 0) {
-			if ((rc = apply(p, NULL)))
+			if ((rc = enter(p, &p->idle, NULL)))
 				return rc;
+			sleep_to(p, no_sleep);
 			p->done = 1;
 			*next = UINT64_MAX;
 			return 0;
 		}
 		p->pending = 1;
 		if (p->seg.start > p->cycles) {
-			/* a gap is idle time */
-			if ((rc = apply(p, NULL)))
+			/* a gap is idle time; the segment's vector is made now, while
+			 * the segment holds it */
+			if ((rc = seg_vec(p, &v, &va)) || (rc = enter(p, &p->idle, NULL)))
 				return rc;
+			sleep_to(p, no_sleep);
+			p->vid = -3; /* made: the vector to enter next */
+			p->gapv = v;
+			p->gapva = va;
 			*next = cycle_time(p, p->seg.start);
 			p->cycles = p->seg.start;
 			return 0;
 		}
 	}
 	p->pending = 0;
-	if ((rc = apply(p, &p->seg)))
+	if (p->vid == -3) {
+		v = p->gapv;
+		va = p->gapva;
+	} else if ((rc = seg_vec(p, &v, &va))) {
 		return rc;
+	}
+	if ((rc = enter(p, v, va)))
+		return rc;
+	if (memcmp(p->asleep, p->seg.asleep, sizeof(p->asleep)))
+		sleep_to(p, p->seg.asleep);
 	p->cycles = p->seg.start + p->seg.ncycles;
 	*next = cycle_time(p, p->cycles);
 	return 0;
@@ -2151,6 +2722,7 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 	struct uct_replay *p = calloc(1, sizeof(*p));
 	const struct ucm_platform *pl = ucm_platform_of(m);
 	size_t nmap, nattr = 0;
+	int rc;
 
 	*out = NULL;
 	if (!p)
@@ -2164,11 +2736,9 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 	p->map = malloc(nmap * sizeof(*p->map));
 	p->aoff = malloc((ucm_box_count(m) + 1) * sizeof(*p->aoff));
 	p->attr0 = malloc((nattr + 1) * sizeof(*p->attr0));
-	if (!p->map || !p->aoff || !p->attr0) {
-		free(p->map);
-		free(p->aoff);
-		free(p->attr0);
-		free(p);
+	p->astamp = calloc(nattr + 1, sizeof(*p->astamp));
+	if (!p->map || !p->aoff || !p->attr0 || !p->astamp || grow_sets(p)) {
+		uct_replay_detach(p);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nmap; i++)
@@ -2190,10 +2760,30 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 			for (unsigned a = 0; a < UCM_NATTR; a++)
 				p->attr0[nattr++] = ucm_get_input_attr(m, (int)b, s, a);
 	}
-	/* the trace owns the inputs: from here on only the changes are set */
+	p->aoff[ucm_box_count(m)] = nattr;
+	/* the trace owns the inputs: idle (no input) is a phase too */
+	rc = ucm_phase_define(m, NULL, 0);
+	p->idle.phase = rc >= 0 ? rc : -1;
+	p->idle.i0 = (uint32_t)p->nipool;
 	ucm_clear_inputs(m);
+	p->cur = &p->idle;
 	p->base_cycles = ucm_cycles(m, 0);
+	{
+		uint64_t a = 1000000000000ull, b = ucm_clock_hz(m, 0);
+
+		while (b) {
+			uint64_t t = a % b;
+
+			a = b;
+			b = t;
+		}
+		p->tnum = 1000000000000ull / a;
+		p->tden = ucm_clock_hz(m, 0) / a;
+		p->tmax = UINT64_MAX / p->tnum;
+		p->tc = UINT64_MAX; /* none yet */
+	}
 	ucm_set_workload(m, replay_step, p);
+	p->attached = 1;
 	*out = p;
 	return 0;
 }
@@ -2225,12 +2815,19 @@ void uct_replay_detach(struct uct_replay *p)
 {
 	if (!p)
 		return;
-	ucm_set_workload(p->m, NULL, NULL);
+	if (p->attached)
+		ucm_set_workload(p->m, NULL, NULL);
 	free(p->map);
 	free(p->aoff);
 	free(p->attr0);
-	free(p->cur);
+	free(p->astamp);
+	free(p->vec);
+	free(p->ipool);
+	free(p->apool);
+	free(p->aonce[0]);
+	free(p->aonce[1]);
 	free(p->nxt);
+	free(p->pin);
 	free(p->hslot);
 	free(p);
 }

@@ -32,6 +32,19 @@ extern "C" {
 #define UCT_VERSION 2
 #define UCT_MAXIN 256
 #define UCT_MAXSOCK 8    /* sockets a trace may have (sleep masks per socket) */
+/* A segment's input vector: its inputs with their attributes (not its time,
+ * not its sleep masks, which the vector form gives where they change).
+ * The binary vector form numbers each
+ * vector at its first segment and lets later segments refer to it, while
+ * the vectors numbered hold fewer than UCT_MAXVEC vectors and
+ * UCT_MAXVECBYTES bytes of encoding (docs/formats.md). */
+#define UCT_MAXVEC 16384u
+#define UCT_MAXVECBYTES (1u << 22)
+
+/* Writer encodings (uct_writer_open's `binary`). */
+#define UCT_TEXT 0
+#define UCT_BINARY 1            /* binary, vector form (flags bit 0) */
+#define UCT_BINARY_RECORDS 2    /* binary, every record holding its inputs (flags 0) */
 
 struct uct_hdr {
 	const struct ucm_platform *plat;
@@ -95,10 +108,24 @@ const struct uct_hdr *uct_header(const struct uct_reader *r);
 int uct_is_binary(const struct uct_reader *r);
 /* 1: a segment, 0: end of trace, < 0: error (uct_reader_error). */
 int uct_next(struct uct_reader *r, struct uct_seg *seg);
+/* The same with the number of the segment's input vector: *vid >= 0 for a
+ * vector the reader numbered (every segment with that vector has that
+ * number: the binary vector form's references, identical vectors of the
+ * other forms interned), -1 for one it did not number (the dictionary is
+ * full).  seg->start, seg->ncycles and seg->asleep are always set; the
+ * vector (nin, in) when `content` asks for it, and otherwise only when *full is
+ * set, which it is at least at a vector's first segment and for every
+ * unnumbered one.  The replay's reader: a segment of the vector form that
+ * refers to a vector costs a few varints. */
+int uct_next_vec(struct uct_reader *r, struct uct_seg *seg, int content, int *vid, int *full);
+/* Vectors numbered so far; whether the file is the binary vector form. */
+unsigned uct_vectors(const struct uct_reader *r);
+int uct_is_vector_form(const struct uct_reader *r);
 const char *uct_reader_error(const struct uct_reader *r);
 void uct_close(struct uct_reader *r);
 
-/* Writers create a regular file only when committed: they write beside it
+/* Writers (binary: UCT_TEXT, UCT_BINARY or UCT_BINARY_RECORDS) create a
+ * regular file only when committed: they write beside it
  * and rename (a link is written through, a device or FIFO directly;
  * uct_file.h); uct_writer_abort leaves nothing behind.  A commit that
  * fails keeps the writer for uct_writer_error: free it with
