@@ -2,8 +2,12 @@
  * fuzz_event_trace.c - the event-trace readers (text and binary, detected
  * from the input).  Whatever the input, a reader answers segments or a
  * located error, never a crash.  A trace that reads cleanly must survive a
- * round trip: written back in both encodings and read again, it gives the
- * same header and the same segments.
+ * round trip: written back in every encoding (text, the binary vector and
+ * record forms) and read again, it gives the
+ * same header and the same segments.  Read as the replay reads it
+ * (uct_next_vec: vector numbers, references without their content), it
+ * gives the same times and sleep masks and the same error at the same
+ * place.
  */
 #include <string.h>
 #include <unistd.h>
@@ -53,6 +57,36 @@ static void round_trip(const struct uct_hdr *h, unsigned n, int binary)
 	unlink(path);
 }
 
+/* The replay's reading of the same input: what uct_next gave (n
+ * segments, then rc and its message). */
+static void vec_read(const uint8_t *data, size_t size, unsigned n, int rc, const char *msg)
+{
+	struct uct_reader *r;
+	char err[768];
+	unsigned k = 0;
+	int rv = 0, vid, full;
+
+	if (uct_open_mem("fuzz", data, size, &r, err, sizeof(err)))
+		FZ_FAIL("opened once, refused again: %s", err);
+	while (k < n && (rv = uct_next_vec(r, &again, 0, &vid, &full)) > 0) {
+		if (again.start != segs[k].start || again.ncycles != segs[k].ncycles ||
+		    memcmp(again.asleep, segs[k].asleep, sizeof(again.asleep)))
+			FZ_FAIL("segment %u read by vector differs", k);
+		if (full && again.nin != segs[k].nin)
+			FZ_FAIL("segment %u: a vector's content differs", k);
+		if (vid < -1 || (vid >= 0 && (unsigned)vid >= uct_vectors(r)))
+			FZ_FAIL("segment %u: vector %d of %u", k, vid, uct_vectors(r));
+		k++;
+	}
+	if (k == n && n < MAXSEG)
+		rv = uct_next_vec(r, &again, 0, &vid, &full);
+	if (k < n || (n < MAXSEG && (rv < 0) != (rc < 0)))
+		FZ_FAIL("read by vector: %u segments then %d, not %u then %d", k, rv, n, rc);
+	if (rc < 0 && n < MAXSEG && strcmp(uct_reader_error(r), msg))
+		FZ_FAIL("read by vector: \"%s\", not \"%s\"", uct_reader_error(r), msg);
+	uct_close(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct uct_reader *r;
@@ -73,10 +107,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = 0; /* long traces: the first segments are enough */
 	if (rc < 0 && !strstr(uct_reader_error(r), "fuzz"))
 		FZ_FAIL("error without its location: %s", uct_reader_error(r));
+	{
+		char msg[768];
+
+		snprintf(msg, sizeof(msg), "%s", uct_reader_error(r));
+		vec_read(data, size, n, rc, msg);
+	}
 	uct_close(r);
 	if (rc == 0) {
-		round_trip(&h, n, 0);
-		round_trip(&h, n, 1);
+		round_trip(&h, n, UCT_TEXT);
+		round_trip(&h, n, UCT_BINARY);
+		round_trip(&h, n, UCT_BINARY_RECORDS);
 	}
 	return 0;
 }

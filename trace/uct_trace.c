@@ -131,6 +131,7 @@ struct uct_reader {
 	struct { uint8_t bt; uint16_t sub; } sym[4096];
 	int ended;
 	int vform;               /* the binary vector form (flags bit 0) */
+	uint64_t maxend;         /* binary: the latest end a record may have */
 	uint64_t asleep[UCT_MAXSOCK];  /* vector form: the last sleep masks given */
 	struct vdict *vd;        /* the vectors numbered */
 	unsigned char *vkey;     /* text and record form: a vector's key */
@@ -1370,6 +1371,10 @@ static int bin_header(struct uct_reader *r)
 	r->off = r->pay + r->bpos;
 	if (r->bpos != r->blen)
 		return rerr(r, 0, "junk after the header fields");
+	/* the end no record may pass: 2^56 cycles, MAXSECONDS (too_long) */
+	r->maxend = MAXSECONDS * hz_of(&r->hdr, 0);
+	if (r->maxend > MAXCYCLES)
+		r->maxend = MAXCYCLES;
 	r->blen = r->bpos = 0;
 	return 0;
 }
@@ -1472,6 +1477,23 @@ static int bin_sleep(struct uct_reader *r, uint64_t *asleep)
 		}
 	}
 	return 0;
+}
+
+/* Sleep masks copied as words: memcpy of 64 bytes becomes a string move
+ * whose start-up is most of a vector form record's cost. */
+static inline void copy_masks(uint64_t *to, const uint64_t *from)
+{
+#if UCT_MAXSOCK != 8
+#error "copy_masks copies 8 masks"
+#endif
+	to[0] = from[0];
+	to[1] = from[1];
+	to[2] = from[2];
+	to[3] = from[3];
+	to[4] = from[4];
+	to[5] = from[5];
+	to[6] = from[6];
+	to[7] = from[7];
 }
 
 /* A record form segment's content: its inputs, and from version 2 its
@@ -1611,12 +1633,12 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 			}
 			if (bin_sleep(r, r->asleep))
 				return -EINVAL;
-			memcpy(seg->asleep, r->asleep, sizeof(seg->asleep));
+			copy_masks(seg->asleep, r->asleep);
 			r->off = sat;
 			if (ref && check_sleep(&r->hdr, seg, err, sizeof(err)))
 				return rerr(r, 0, "%s", err);
 		} else {
-			memcpy(seg->asleep, r->asleep, sizeof(seg->asleep));
+			copy_masks(seg->asleep, r->asleep);
 		}
 		if (!ref) {
 			int id;
@@ -1861,8 +1883,48 @@ int uct_next(struct uct_reader *r, struct uct_seg *seg)
 	return next_any(r, seg, NEED_CONTENT, &vid, &full);
 }
 
+/* A varint of at most 8 bytes (56 bits) at p, before end; the bytes read,
+ * 0 for anything else (the general path then reads it, errors and all). */
+static inline unsigned fast_var(const unsigned char *p, const unsigned char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (unsigned i = 0; i < 8 && p + i < end; i++) {
+		x |= (uint64_t)(p[i] & 0x7F) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			*v = x;
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
 int uct_next_vec(struct uct_reader *r, struct uct_seg *seg, int content, int *vid, int *full)
 {
+	/* the vector form's common record, a reference to a vector numbered
+	 * before with the previous record's sleep masks, that is not the last
+	 * of its block: its time checked, nothing else to read */
+	if (r->vform && r->brecs > 1 && !content && !r->failed) {
+		const unsigned char *p = r->blk + r->bpos, *e = r->blk + r->blen;
+		uint64_t gap, nc, code;
+		unsigned a, b, c;
+
+		if ((a = fast_var(p, e, &gap)) && (b = fast_var(p + a, e, &nc)) &&
+		    (c = fast_var(p + a + b, e, &code)) && !(code & 1) && code >> 1 &&
+		    r->vd && (code >> 1) - 1 < r->vd->n && nc && gap <= r->maxend - r->end &&
+		    nc <= r->maxend - r->end - gap) {
+			seg->start = r->end + gap;
+			seg->ncycles = nc;
+			copy_masks(seg->asleep, r->asleep);
+			r->end = seg->start + nc;
+			r->bpos += a + b + c;
+			r->nseg++;
+			r->brecs--;
+			*vid = (int)((code >> 1) - 1);
+			*full = 0;
+			return 1;
+		}
+	}
 	return next_any(r, seg, NEED_VID | (content ? NEED_CONTENT : 0), vid, full);
 }
 
@@ -2355,6 +2417,7 @@ struct uct_replay {
 	int attached;
 	uint64_t tnum, tden, tmax;        /* cycle_time: 10^12 / hz reduced; steps without overflow */
 	uint64_t tc, tq, tr;              /* the last cycle converted, its quotient and remainder */
+	uint64_t tq1, tr1;                /* tnum / tden, tnum % tden */
 	struct setv *ipool;               /* inputs of vectors set one by one */
 	size_t nipool, capipool;
 	struct aset *apool;               /* attributes of numbered vectors */
@@ -2375,7 +2438,17 @@ struct uct_replay {
  * one. */
 static uint64_t cycle_time(struct uct_replay *p, uint64_t c)
 {
-	if (c >= p->tc && c - p->tc < p->tmax) {
+	if (c >= p->tc && c - p->tc <= 8) {
+		/* a few cycles: the per-cycle quotient and remainder, no division */
+		uint64_t d = c - p->tc;
+
+		p->tq += d * p->tq1;
+		p->tr += d * p->tr1;
+		while (p->tr >= p->tden) {
+			p->tq++;
+			p->tr -= p->tden;
+		}
+	} else if (c >= p->tc && c - p->tc < p->tmax) {
 		uint64_t d = (c - p->tc) * p->tnum;
 
 		p->tq += d / p->tden;
@@ -2710,8 +2783,11 @@ static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *n
 	}
 	if ((rc = enter(p, v, va)))
 		return rc;
-	if (memcmp(p->asleep, p->seg.asleep, sizeof(p->asleep)))
-		sleep_to(p, p->seg.asleep);
+	for (unsigned so = 0; so < p->nsock && so < UCT_MAXSOCK; so++)
+		if (p->asleep[so] != p->seg.asleep[so]) {
+			sleep_to(p, p->seg.asleep);
+			break;
+		}
 	p->cycles = p->seg.start + p->seg.ncycles;
 	*next = cycle_time(p, p->cycles);
 	return 0;
@@ -2780,6 +2856,8 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 		p->tnum = 1000000000000ull / a;
 		p->tden = ucm_clock_hz(m, 0) / a;
 		p->tmax = UINT64_MAX / p->tnum;
+		p->tq1 = p->tnum / p->tden;
+		p->tr1 = p->tnum % p->tden;
 		p->tc = UINT64_MAX; /* none yet */
 	}
 	ucm_set_workload(m, replay_step, p);
