@@ -4,6 +4,7 @@
  *
  * Two models of a platform get the same programming: every counter of every
  * box holds an event of its table with random THRESH, INV, edge and OVF_EN,
+ * filter registers random small values (attributes 0-7 pass some),
  * some counters preloaded near their wrap (so overflows, status bits, PMIs
  * and freezes happen during the run).  One model is then driven by phases,
  * the other by ucm_clear_inputs() and ucm_set_input() of the same vectors,
@@ -128,6 +129,7 @@ static uint64_t ctl_value(const struct ucm_reginfo *ri, uint64_t *r)
 			x = rng(r) % 4 == 0;
 			break;
 		case UCM_R_OVF_EN: x = rng(r) % 2; break;
+		case UCM_R_TID_EN: x = rng(r) % 2; break;
 		case UCM_R_OCC_SEL: x = rng(r) % 4; break;
 		default: break;
 		}
@@ -155,6 +157,9 @@ static void program(struct ucm_model **ms, uint64_t seed, int frz_on_pmi)
 			const struct ucm_field *f = ucm_layout_field(ri.layout, UCM_R_VALUE);
 
 			v = f ? ucm_field_mask(f) - rng(&r) % 3000000 : 0;
+		} else if (ri.kind == UCM_K_FILTER) {
+			/* fields of small values, so that attributes 0-7 match some */
+			v = rng(&r) & 0x0707070707070707ull;
 		} else if (ri.kind == UCM_K_GLOBAL_CTL) {
 			const struct ucm_layout *l = ri.layout;
 
@@ -225,6 +230,42 @@ static void compare(struct ucm_model **ms, unsigned step, const char *what)
 		CT_EQ(ucm_pmi_requests(ms[0], s), ucm_pmi_requests(ms[1], s));
 }
 
+/* The same attribute change in both models: mostly an attribute a filter
+ * rule of a programmed counter's event compares, of one of that event's
+ * sub-events (so that the change flips what the counter selects, or not),
+ * else any attribute of any sub-event; small values. */
+static void attr_op(struct ucm_model **ms, uint64_t *r)
+{
+	int box = (int)(rng(r) % ucm_box_count(ms[0]));
+	const struct ucm_boxtype *bt = ucm_box_def(ms[0], box)->type;
+	unsigned nsub = ucm_subev_count(bt), sub = nsub ? (unsigned)(rng(r) % nsub) : 0;
+	unsigned attr = (unsigned)(rng(r) % UCM_NATTR);
+	uint64_t v = rng(r) % 8;
+
+	if (rng(r) % 4) {
+		size_t i = (size_t)(rng(r) % ucm_nregs(ms[1]));
+		struct ucm_reginfo ri;
+		const struct ucm_evcode *ec, *occ = NULL;
+		unsigned code, first = 0;
+		uint64_t val = 0;
+
+		ucm_reginfo(ms[1], i, &ri);
+		if (ri.kind == UCM_K_CTL && !ucm_peek_index(ms[1], i, &val) &&
+		    (ec = ucm_ctl_code(ri.box->type, ri.layout, val, &code, &occ)) && ec->nrules) {
+			bt = ri.box->type;
+			box = ucm_box_find(ms[0], ri.socket, bt->name, ri.box->inst);
+			while (first < ucm_subev_count(bt) && ucm_subev_code(bt, first) != ec)
+				first++;
+			sub = first + (ec->nsubs ? (unsigned)(rng(r) % ec->nsubs) : 0);
+			attr = ec->rules[rng(r) % ec->nrules].attr;
+			nsub = ucm_subev_count(bt);
+		}
+	}
+	if (nsub && box >= 0)
+		CT_EQ(ucm_set_input_attr(ms[0], box, sub, attr, v),
+		      ucm_set_input_attr(ms[1], box, sub, attr, v));
+}
+
 /* PMI requests of the runs of a test: the runs must go through overflows
  * that raise PMIs (counters preloaded near their wrap, OVF_EN on about half
  * of them; snbep has no global control, so no PMI: wraps there), or the
@@ -245,6 +286,8 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 	CT_CHECK(ms[0] && ms[1]);
 	if (!ms[0] || !ms[1])
 		goto out;
+	/* phases defined now; the rest of the table (up to NPH) while it runs */
+	nph = nph < NPH ? nph : NPH - 8;
 	for (unsigned k = 0; k < nph; k++) {
 		/* phase 0 is empty: every input 0 */
 		make_vec(ms[0], &r, &v[k], k ? 1 + rng(&r) % 60 : 0);
@@ -281,7 +324,7 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 			ucm_reginfo(ms[0], i, &ri);
 			CT_EQ(rd(ms[0], &ri, &a), rd(ms[1], &ri, &b));
 			CT_EQ(a, b);
-		} else if (op < 92) {
+		} else if (op < 89) {
 			/* a control written anew */
 			size_t i = (size_t)(rng(&r) % ucm_nregs(ms[0]));
 			struct ucm_reginfo ri;
@@ -292,6 +335,11 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 				continue;
 			val = ctl_value(&ri, &r);
 			CT_EQ(wr(ms[0], &ri, val), wr(ms[1], &ri, val));
+		} else if (op < 93) {
+			/* an attribute the box filters compare with (thread, node,
+			 * frequency band...): in an epoch, one no filter sees goes
+			 * on without ending it */
+			attr_op(ms, &r);
 		} else if (op < 96) {
 			/* one input changed directly, in the middle of a phase */
 			int box = (int)(rng(&r) % ucm_box_count(ms[0]));
@@ -301,6 +349,17 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 
 			if (nsub)
 				CT_EQ(ucm_set_input(ms[0], box, sub, inc), ucm_set_input(ms[1], box, sub, inc));
+		} else if (op < 97 && nph < NPH) {
+			/* a phase defined in the middle of an epoch (as a replay
+			 * meets a trace's vectors) and entered */
+			make_vec(ms[0], &r, &v[nph], 1 + rng(&r) % 60);
+			id[nph] = ucm_phase_define(ms[0], v[nph].in, v[nph].n);
+			CT_EQ(id[nph], nph);
+			CT_EQ(ucm_phase_enter(ms[0], id[nph]), 0);
+			apply_vec(ms[1], &v[nph]);
+			nph++;
+			CT_EQ(ucm_run_ps(ms[0], 1000000), 0);
+			CT_EQ(ucm_run_ps(ms[1], 1000000), 0);
 		} else {
 			/* a long stretch: many phase changes before anything looks */
 			for (unsigned q = 0; q < 200; q++) {
@@ -309,6 +368,8 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 
 				CT_EQ(ucm_phase_enter(ms[0], id[k]), 0);
 				apply_vec(ms[1], &v[k]);
+				if (q % 8 == 7)
+					attr_op(ms, &r);
 				CT_EQ(ucm_run_ps(ms[0], ps), 0);
 				CT_EQ(ucm_run_ps(ms[1], ps), 0);
 			}
@@ -420,6 +481,226 @@ CT_TEST(a_workload_of_phases_counts_as_one_of_inputs)
 		}
 		CT_CHECK(ucm_phase_epochs(ms[0]) >= 20);
 		CT_EQ(ucm_phase_epochs(ms[1]), 0);
+		ucm_destroy(ms[0]);
+		ucm_destroy(ms[1]);
+	}
+}
+
+/* An attribute a counter's filter compares, changed in the middle of an
+ * epoch: snbep CBo 0 counter 0 counts LLC_LOOKUP with its TID filter on
+ * (thread 3, every state), and the thread of the lookups fed alternates
+ * between 3 (counted) and 4 (not) every few phases; other attributes of
+ * other sub-events change too (no filter sees them: the epoch goes on). */
+CT_TEST(a_filtered_attribute_changed_during_phases)
+{
+	struct ucm_model *ms[2] = { ct_model("snbep", 0, 1), ct_model("snbep", 0, 1) };
+	int box = ucm_box_find(ms[0], 0, "cbo", 0);
+	const struct ucm_boxtype *bt = ucm_box_def(ms[0], box)->type;
+	int sub = ucm_subev_find(bt, "LLC_LOOKUP.DATA_READ_E");
+	int other = ucm_subev_find(bt, "TOR_INSERTS.DRd_HIT");
+	const struct ucm_evcode *ec = ucm_subev_code(bt, (unsigned)sub);
+	struct ucm_phase_in in[3][2] = {
+		{ { box, (unsigned)sub, 1 } },
+		{ { box, (unsigned)sub, 1 }, { box, (unsigned)other, 1 } },
+		{ { box, (unsigned)other, 1 } },
+	};
+	unsigned n[3] = { 1, 2, 1 };
+	struct vec v[3];
+	int id[3];
+	uint64_t r = 5;
+
+	CT_CHECK(sub >= 0 && other >= 0);
+	if (sub < 0 || other < 0)
+		return;
+	for (size_t i = 0; i < ucm_nregs(ms[0]); i++) {
+		struct ucm_reginfo ri;
+		uint64_t val = 0;
+
+		ucm_reginfo(ms[0], i, &ri);
+		if (ri.socket || ri.box->inst || strcmp(ri.box->type->name, "cbo"))
+			continue;
+		for (unsigned f = 0; f < ri.layout->nfields; f++) {
+			const struct ucm_field *fl = &ri.layout->fields[f];
+			uint64_t x = 0;
+
+			if (ri.kind == UCM_K_CTL && ri.idx == 0)
+				x = fl->role == UCM_R_EN || fl->role == UCM_R_TID_EN ? 1 :
+				    fl->role == UCM_R_EVSEL ? ec->code :
+				    fl->role == UCM_R_UMASK ? ucm_umask_defined(ec) & ~0x40ull : 0;
+			else if (ri.kind == UCM_K_FILTER)
+				x = fl->role == UCM_R_FILT_TID ? 3 : fl->role == UCM_R_FILT_STATE ? 0x1f : 0;
+			else
+				continue;
+			val = ucm_field_put(fl, val, x);
+		}
+		if (ri.kind == UCM_K_CTL && ri.idx == 0)
+			CT_EQ(wr(ms[0], &ri, val) | wr(ms[1], &ri, val), 0);
+		if (ri.kind == UCM_K_FILTER)
+			CT_EQ(wr(ms[0], &ri, val) | wr(ms[1], &ri, val), 0);
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		v[k].n = n[k];
+		memcpy(v[k].in, in[k], sizeof(in[k]));
+		id[k] = ucm_phase_define(ms[0], in[k], n[k]);
+	}
+	for (unsigned st = 0; st < 400; st++) {
+		unsigned k = (unsigned)(rng(&r) % 3);
+
+		CT_EQ(ucm_phase_enter(ms[0], id[k]), 0);
+		apply_vec(ms[1], &v[k]);
+		if (st % 7 == 6)
+			for (int q = 0; q < 2; q++)
+				CT_EQ(ucm_set_input_attr(ms[q], box, (unsigned)sub, UCM_AT_TID, st % 2 ? 3 : 4), 0);
+		if (st % 5 == 4)
+			for (int q = 0; q < 2; q++)
+				CT_EQ(ucm_set_input_attr(ms[q], box, (unsigned)other, UCM_AT_TID, st % 3), 0);
+		CT_EQ(ucm_run_ps(ms[0], 1000000 + rng(&r) % 1000000), 0);
+		CT_EQ(ucm_run_ps(ms[1], ucm_now_ps(ms[0]) - ucm_now_ps(ms[1])), 0);
+		if (st % 50 == 49)
+			compare(ms, st, "snbep tid");
+	}
+	/* the filter did count some lookups and drop others */
+	{
+		struct ucm_truth t;
+
+		ucm_truth(ms[1], box, 0, &t);
+		CT_CHECK(t.total > 0 && t.total < ucm_fed(ms[1], box, (unsigned)sub));
+	}
+	CT_CHECK(ucm_phase_epochs(ms[0]) > 0);
+	ucm_destroy(ms[0]);
+	ucm_destroy(ms[1]);
+}
+
+/* What a model with phase attributes must match, done by hand on the
+ * other model: the values ucm_set_input_attr gave ("base"), the phase in
+ * effect's attributes over them. */
+struct ovref {
+	unsigned n;
+	struct { int box; unsigned sub, attr; uint64_t base; } k[512];
+};
+
+static uint64_t *ovref_base(struct ovref *o, struct ucm_model *m, int box, unsigned sub,
+			    unsigned attr)
+{
+	for (unsigned i = 0; i < o->n; i++)
+		if (o->k[i].box == box && o->k[i].sub == sub && o->k[i].attr == attr)
+			return &o->k[i].base;
+	if (o->n == 512)
+		return NULL;
+	o->k[o->n].box = box;
+	o->k[o->n].sub = sub;
+	o->k[o->n].attr = attr;
+	o->k[o->n].base = ucm_get_input_attr(m, box, sub, attr);
+	return &o->k[o->n++].base;
+}
+
+struct atph {
+	size_t n;
+	struct ucm_phase_attr at[64];
+};
+
+static void ovref_enter(struct ovref *o, struct ucm_model *m, const struct atph *from,
+			const struct atph *to, const struct vec *v)
+{
+	for (size_t i = 0; from && i < from->n; i++) {
+		const struct ucm_phase_attr *a = &from->at[i];
+		uint64_t *b = ovref_base(o, m, a->box, a->sub, a->attr);
+
+		CT_EQ(ucm_set_input_attr(m, a->box, a->sub, a->attr, *b), 0);
+	}
+	for (size_t i = 0; i < to->n; i++) {
+		const struct ucm_phase_attr *a = &to->at[i];
+
+		ovref_base(o, m, a->box, a->sub, a->attr);
+		CT_EQ(ucm_set_input_attr(m, a->box, a->sub, a->attr, a->v), 0);
+	}
+	apply_vec(m, v);
+}
+
+/* Phases that give their sub-events attributes (as a trace's segments
+ * give the thread or node of their requests) count as those attributes
+ * and inputs set one by one, with the attributes returning to their base
+ * values when the next phase is entered; base values set directly in
+ * between hold under the phase's and after it. */
+CT_TEST(phase_attributes_count_as_set_one_by_one)
+{
+	static const char *const plats[] = { "snbep", "ivt" };
+
+	for (unsigned pl = 0; pl < 2; pl++) {
+		struct ucm_model *ms[2] = { ct_model(plats[pl], 0, 1), ct_model(plats[pl], 0, 1) };
+		static struct vec v[12];
+		static struct atph at[12];
+		static struct ovref ref;
+		int id[12], cur = -1;
+		uint64_t r = 31 + pl;
+
+		CT_CHECK(ms[0] && ms[1]);
+		if (!ms[0] || !ms[1])
+			return;
+		ref.n = 0;
+		program(ms, 1234 + pl, 0);
+		for (unsigned k = 0; k < 12; k++) {
+			make_vec(ms[0], &r, &v[k], 1 + rng(&r) % 60);
+			at[k].n = 0;
+			/* attributes a filter rule of the sub-event's event compares
+			 * (or any), small values, on most inputs */
+			for (size_t i = 0; i < v[k].n && at[k].n < 64; i++) {
+				const struct ucm_boxtype *bt = ucm_box_def(ms[0], v[k].in[i].box)->type;
+				const struct ucm_evcode *ec = ucm_subev_code(bt, v[k].in[i].sub);
+
+				if (rng(&r) % 4 == 0)
+					continue;
+				at[k].at[at[k].n++] = (struct ucm_phase_attr){
+					v[k].in[i].box, v[k].in[i].sub,
+					ec->nrules ? ec->rules[rng(&r) % ec->nrules].attr
+						   : (unsigned)(rng(&r) % UCM_NATTR),
+					rng(&r) % 8 };
+			}
+			id[k] = ucm_phase_define_attrs(ms[0], v[k].in, v[k].n, at[k].at, at[k].n);
+			CT_EQ(id[k], k);
+		}
+		for (unsigned st = 0; st < 3000; st++) {
+			unsigned k = (unsigned)(rng(&r) % 12), op = (unsigned)(rng(&r) % 100);
+
+			if (op < 90) {
+				CT_EQ(ucm_phase_enter(ms[0], id[k]), 0);
+				ovref_enter(&ref, ms[1], cur >= 0 ? &at[cur] : NULL, &at[k], &v[k]);
+				cur = (int)k;
+			} else if (op < 97) {
+				/* a base value, of an attribute the phase may hold */
+				const struct ucm_phase_attr *a = at[k].n ? &at[k].at[rng(&r) % at[k].n] : NULL;
+				uint64_t val = rng(&r) % 8, *b;
+				int held = 0;
+
+				if (!a)
+					continue;
+				CT_EQ(ucm_set_input_attr(ms[0], a->box, a->sub, a->attr, val), 0);
+				b = ovref_base(&ref, ms[1], a->box, a->sub, a->attr);
+				for (size_t i = 0; cur >= 0 && i < at[cur].n; i++)
+					held |= at[cur].at[i].box == a->box && at[cur].at[i].sub == a->sub &&
+						at[cur].at[i].attr == a->attr;
+				if (b)
+					*b = val;
+				if (!held)
+					CT_EQ(ucm_set_input_attr(ms[1], a->box, a->sub, a->attr, val), 0);
+			} else {
+				/* a look at the model (ends an epoch) */
+				uint64_t x, y;
+
+				CT_EQ(ucm_msr_read(ms[0], 0, 0xd16, &x), ucm_msr_read(ms[1], 0, 0xd16, &y));
+			}
+			CT_EQ(ucm_run_ps(ms[0], 1 + rng(&r) % 3000000), 0);
+			CT_EQ(ucm_run_ps(ms[1], ucm_now_ps(ms[0]) - ucm_now_ps(ms[1])), 0);
+			if (st % 300 == 299) {
+				compare(ms, st, plats[pl]);
+				/* the attributes in effect, through the phase and not */
+				for (unsigned i = 0; i < ref.n; i++)
+					for (unsigned a = 0; a < UCM_NATTR; a++)
+						CT_EQ(ucm_get_input_attr(ms[0], ref.k[i].box, ref.k[i].sub, a),
+						      ucm_get_input_attr(ms[1], ref.k[i].box, ref.k[i].sub, a));
+			}
+		}
+		CT_CHECK(ucm_phase_epochs(ms[0]) > 0);
 		ucm_destroy(ms[0]);
 		ucm_destroy(ms[1]);
 	}

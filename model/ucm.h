@@ -165,6 +165,24 @@ struct ucm_phase_in {
  * maximum (-ERANGE), the boxes and sub-events (-ENOENT) and UCM_MAXPHASES
  * (-ENOSPC).  Returns the phase's id, 0, 1, 2... in order of definition. */
 int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t n);
+/* An attribute a phase gives a sub-event (enum ucm_attr) while it is
+ * entered. */
+struct ucm_phase_attr {
+	int box;
+	unsigned sub;
+	unsigned attr;
+	uint64_t v;
+};
+/* The same with attributes: while the phase is entered, the listed
+ * attributes of the listed sub-events have these values; when another
+ * phase is entered or ucm_clear_inputs() is called, they return to the
+ * values ucm_set_input_attr() gave (or the tables'), and ucm_set_input_attr()
+ * of an attribute the phase holds changes the value it returns to.  A
+ * trace's per-segment attributes (the thread, node or frequency band of
+ * the requests) are such; set this way instead of by ucm_set_input_attr()
+ * they do not end the summing of phases (-ENOENT for a bad attribute). */
+int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, size_t n,
+			   const struct ucm_phase_attr *at, size_t nat);
 unsigned ucm_phase_count(const struct ucm_model *m);
 /* Enter a phase: in effect and in every count exactly ucm_clear_inputs()
  * then ucm_set_input() of each of its inputs.  While no register is

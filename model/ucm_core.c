@@ -464,6 +464,9 @@ static void model_state_init(struct ucm_model *m)
 	m->agg_epochs = 0;
 	m->agg_stop = 0;
 	memset(m->agg_last, 0, sizeof(m->agg_last));
+	m->nphov = 0;
+	m->max_ov = 0;
+	m->ov_phase = -1;
 	m->strict = m->cfg.strict;
 	m->nrecs = 0;
 	m->err[0] = 0;
@@ -896,7 +899,7 @@ static uint64_t reg_read(struct ucm_model *m, struct ucm_reg *r, int side_effect
 {
 	uint64_t v;
 
-	ucm_agg_exit(m);
+	ucm_agg_look(m);
 	if (r->def->kind == UCM_K_CTR)
 		ucm_ctr_sync(m, reg_ctr(r));
 	v = reg_value(r) & ~r->rsvd & ~r->wo;
@@ -959,7 +962,7 @@ static void reg_write(struct ucm_model *m, struct ucm_reg *r, uint64_t v, uint64
 {
 	uint64_t old, nv;
 
-	ucm_agg_exit(m);
+	ucm_agg_look(m);
 	if (r->def->kind == UCM_K_CTR)
 		ucm_ctr_sync(m, reg_ctr(r));
 	old = reg_value(r);
@@ -1489,6 +1492,15 @@ unsigned ucm_input_fanout(const struct ucm_model *m, int box, unsigned sub)
 	return (unsigned)__builtin_popcount((unsigned)(b->sub[sub].selmask | b->sub[sub].occmask));
 }
 
+void ucm_attr_put(struct ucm_model *m, struct ucm_box *b, unsigned sub, unsigned attr, uint64_t v)
+{
+	if (b->attr[sub * UCM_NATTR + attr] == v)
+		return;
+	sub_touch(m, b, sub);
+	b->attr[sub * UCM_NATTR + attr] = v;
+	ucm_attr_changed(m, b, sub);
+}
+
 int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v)
 {
 	struct ucm_box *b;
@@ -1499,10 +1511,23 @@ int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr
 	if (sub >= b->nsub || attr >= UCM_NATTR)
 		return ucm_seterr(m, -ENOENT, "%s%u has no sub-event %u attribute %u",
 				  b->def->type->name, b->def->inst, sub, attr);
+	/* an attribute the phase in effect holds: what it returns to */
+	if (!m->agg && ucm_ov_set_base(m, box, sub, attr, v))
+		return 0;
 	if (b->attr[sub * UCM_NATTR + attr] != v) {
-		ucm_agg_exit(m);
+		uint64_t old = b->attr[sub * UCM_NATTR + attr];
+
 		sub_touch(m, b, sub);
 		b->attr[sub * UCM_NATTR + attr] = v;
+		/* during an epoch of phases, a change no counter's filters see
+		 * changes nothing counted: the epoch goes on */
+		if (m->agg && !ucm_attr_selects_other(m, b, sub))
+			return 0;
+		if (m->agg) {
+			b->attr[sub * UCM_NATTR + attr] = old;
+			ucm_agg_end(m);
+			b->attr[sub * UCM_NATTR + attr] = v;
+		}
 		/* what the filters pass may change, for this sub-event only */
 		ucm_attr_changed(m, b, sub);
 	}
@@ -1511,12 +1536,17 @@ int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr
 
 uint64_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, unsigned attr)
 {
+	uint64_t v;
+
+	if (m->agg && ucm_ov_get(m, box, sub, attr, &v))
+		return v;
 	return m->boxes[box].attr[sub * UCM_NATTR + attr];
 }
 
 void ucm_clear_inputs(struct ucm_model *m)
 {
 	ucm_agg_exit(m);
+	ucm_ov_remove(m);
 	for (unsigned i = 0; i < m->nboxes; i++) {
 		struct ucm_box *b = &m->boxes[i];
 

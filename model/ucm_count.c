@@ -139,10 +139,10 @@ static struct ucm_rule_cmp rule_cmp_of(const struct ucm_box *b, const struct ucm
 }
 
 /* Whether sub-event idx's attributes pass every prepared comparison. */
-static int rules_pass(const struct ucm_box *b, const struct ucm_rule_cmp *c, unsigned n, unsigned idx)
+static int rules_pass_attr(const struct ucm_rule_cmp *c, unsigned n, const uint64_t *attr)
 {
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t a = b->attr[idx * UCM_NATTR + c[i].attr];
+		uint64_t a = attr[c[i].attr];
 
 		if (c[i].kind == CMP_SKIP)
 			continue;
@@ -156,6 +156,11 @@ static int rules_pass(const struct ucm_box *b, const struct ucm_rule_cmp *c, uns
 		}
 	}
 	return 1;
+}
+
+static int rules_pass(const struct ucm_box *b, const struct ucm_rule_cmp *c, unsigned n, unsigned idx)
+{
+	return rules_pass_attr(c, n, b->attr + (size_t)idx * UCM_NATTR);
 }
 
 /* ---- the event queue: counters by wrap time ---- */
@@ -568,21 +573,56 @@ void ucm_input_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub, uin
 	}
 }
 
+/* Whether counter c selects sub-event sub with the box's attributes as
+ * they are (its compiled umask and filter rules). */
+static int attr_selects(const struct ucm_box *b, const struct ucm_ctr *c, unsigned sub)
+{
+	const struct ucm_evcode *ec = c->sel_ec;
+	unsigned k = sub - c->sel_first;
+
+	return (!ec->nsubs || c->sel_all || ucm_umask_selects(ec, k, c->sel_umask)) &&
+	       rules_pass(b, c->rc, c->nrc, sub);
+}
+
+int ucm_ctr_selects_attr(const struct ucm_box *b, const struct ucm_ctr *c, unsigned sub,
+			 const uint64_t *attr)
+{
+	const struct ucm_evcode *ec = c->sel_ec;
+
+	(void)b;
+	if (!ec || sub < c->sel_first || sub >= (unsigned)c->sel_first + c->sel_n)
+		return 0;
+	return (!ec->nsubs || c->sel_all || ucm_umask_selects(ec, sub - c->sel_first, c->sel_umask)) &&
+	       rules_pass_attr(c->rc, c->nrc, attr);
+}
+
+int ucm_attr_selects_other(const struct ucm_model *m, const struct ucm_box *b, unsigned sub)
+{
+	(void)m;
+	for (unsigned i = 0; i < b->def->type->nctr; i++) {
+		const struct ucm_ctr *c = &b->ctr[i];
+
+		if (!c->sel_ec || !c->nrc || sub < c->sel_first ||
+		    sub >= (unsigned)c->sel_first + c->sel_n)
+			continue;
+		if (attr_selects(b, c, sub) != !!(b->sub[sub].selmask & (1u << i)))
+			return 1;
+	}
+	return 0;
+}
+
 void ucm_attr_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub)
 {
 	for (unsigned i = 0; i < b->def->type->nctr; i++) {
 		struct ucm_ctr *c = &b->ctr[i];
 		const struct ucm_evcode *ec = c->sel_ec;
 		uint8_t bit = (uint8_t)(1u << i);
-		unsigned k;
 		int on;
 
 		/* only a code with filter rules reads attributes */
 		if (!ec || !c->nrc || sub < c->sel_first || sub >= (unsigned)c->sel_first + c->sel_n)
 			continue;
-		k = sub - c->sel_first;
-		on = (!ec->nsubs || c->sel_all || ucm_umask_selects(ec, k, c->sel_umask)) &&
-		     rules_pass(b, c->rc, c->nrc, sub);
+		on = attr_selects(b, c, sub);
 		if (on == !!(b->sub[sub].selmask & bit))
 			continue;
 		ctr_advance(m, c);

@@ -131,10 +131,20 @@ struct ucm_phent {
 	uint32_t box;
 	uint32_t sub;
 	uint32_t inc;
+	uint32_t ov;             /* its attributes in the phase: phov[ov - 1], 0: none */
+};
+
+/* Attributes a phase gives a sub-event while it is entered (the bits of
+ * mask, values in v). */
+struct ucm_phov {
+	uint32_t box, sub;
+	uint32_t mask;
+	uint64_t v[UCM_NATTR];
 };
 
 struct ucm_phdef {
 	uint32_t first, n;
+	uint32_t ov_first, ov_n;  /* its attributes, phov[], sorted by box and sub-event */
 };
 
 /* A change of phase from j to k seen n times by a clock (key: 1 << 63 |
@@ -194,6 +204,13 @@ struct ucm_model {
 	unsigned nph, capph;
 	struct ucm_phent *phent;
 	size_t nphent, capphent;
+	struct ucm_phov *phov;
+	size_t nphov, capphov;
+	/* outside an epoch, the phase whose attributes are in the boxes'
+	 * attribute arrays (-1: none), and what they replaced there */
+	int ov_phase;
+	uint64_t *ov_save;
+	size_t cap_ov_save, max_ov;
 	/* Summing phases: while agg is set, the inputs are phase agg_p's (the
 	 * boxes' input arrays hold 0), the counters hold their state as of the
 	 * epoch's start, and time is summed per clock and phase: acc[d][k]
@@ -292,6 +309,16 @@ void ucm_ctr_recompile(struct ucm_model *m, struct ucm_box *b, unsigned i);
 void ucm_box_recompile(struct ucm_model *m, struct ucm_box *b);
 /* The socket's global enable or freeze changed. */
 void ucm_socket_regate(struct ucm_model *m, unsigned socket);
+/* Whether the attributes of sub-event sub of box b as they are now would
+ * change what some counter of the box selects (before ucm_attr_changed). */
+int ucm_attr_selects_other(const struct ucm_model *m, const struct ucm_box *b, unsigned sub);
+/* Whether counter c of box b selects sub-event sub when its attributes are
+ * attr[UCM_NATTR] (its compiled umask and filter rules). */
+int ucm_ctr_selects_attr(const struct ucm_box *b, const struct ucm_ctr *c, unsigned sub,
+			 const uint64_t *attr);
+/* ucm_core.c: set an attribute as ucm_set_input_attr does, outside an
+ * epoch and whatever phase attributes hold (ucm_phase.c's own use). */
+void ucm_attr_put(struct ucm_model *m, struct ucm_box *b, unsigned sub, unsigned attr, uint64_t v);
 /* An attribute of sub-event sub of box b changed. */
 void ucm_attr_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub);
 /* Input sub of box b changed from old to its current value. */
@@ -312,6 +339,13 @@ void ucm_phases_free(struct ucm_model *m);
 void ucm_agg_end(struct ucm_model *m);
 static inline void ucm_agg_exit(struct ucm_model *m)
 {
+	if (m->agg)
+		ucm_agg_end(m);
+}
+/* The same for a register access, which also restarts the count of
+ * phases entered with nobody looking (ucm_phase_enter). */
+static inline void ucm_agg_look(struct ucm_model *m)
+{
 	m->agg_quiet = 0;
 	if (m->agg)
 		ucm_agg_end(m);
@@ -323,5 +357,12 @@ void ucm_agg_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64
 		      uint64_t *total, uint64_t *wraps, uint8_t *prev_cmp);
 uint64_t ucm_agg_fed(const struct ucm_model *m, int box, unsigned sub);
 uint32_t ucm_agg_input(const struct ucm_model *m, int box, unsigned sub);
+/* Phase attributes outside an epoch: take the applied ones out of the
+ * boxes (ucm_clear_inputs, an epoch's start); the attribute of a
+ * sub-event as the phase in effect gives it (1, *v) or not (0); a base
+ * value set while a phase's attribute holds (1: kept for when it ends). */
+void ucm_ov_remove(struct ucm_model *m);
+int ucm_ov_get(const struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t *v);
+int ucm_ov_set_base(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v);
 
 #endif

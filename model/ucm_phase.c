@@ -63,6 +63,26 @@ static void agg_scratch_free(struct ucm_model *m)
 	m->agg_bits_cap = 0;
 }
 
+/* Whether inputs or attributes come sorted already (a replay's vectors
+ * usually do): no sort then. */
+static int sorted_ent(const struct ucm_phent *e, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (phent_cmp(&e[i - 1], &e[i]) >= 0)
+			return 0;
+	return 1;
+}
+
+static int phov_cmp(const void *a, const void *b);
+
+static int sorted_ov(const struct ucm_phov *o, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (phov_cmp(&o[i - 1], &o[i]) >= 0)
+			return 0;
+	return 1;
+}
+
 void ucm_phases_free(struct ucm_model *m)
 {
 	for (unsigned d = 0; d < UCM_MAXCLK; d++) {
@@ -88,6 +108,11 @@ void ucm_phases_free(struct ucm_model *m)
 	m->agg_order = NULL;
 	free(m->ph);
 	free(m->phent);
+	free(m->phov);
+	free(m->ov_save);
+	m->phov = NULL;
+	m->ov_save = NULL;
+	m->nphov = m->capphov = m->cap_ov_save = 0;
 	m->ph = NULL;
 	m->phent = NULL;
 	m->nph = m->capph = 0;
@@ -106,12 +131,88 @@ uint64_t ucm_phase_epochs(const struct ucm_model *m)
 
 int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t n)
 {
+	return ucm_phase_define_attrs(m, in, n, NULL, 0);
+}
+
+static int phov_cmp(const void *a, const void *b)
+{
+	const struct ucm_phov *x = a, *y = b;
+
+	if (x->box != y->box)
+		return x->box < y->box ? -1 : 1;
+	if (x->sub != y->sub)
+		return x->sub < y->sub ? -1 : 1;
+	/* the order given (in mask, before they are merged): the last counts */
+	return x->mask < y->mask ? -1 : x->mask > y->mask;
+}
+
+/* The phase's attributes, sorted and merged per sub-event, appended to
+ * phov[]: their range in *first, *n. */
+static int phov_add(struct ucm_model *m, const struct ucm_phase_attr *at, size_t nat,
+		    uint32_t *first, uint32_t *n)
+{
+	struct ucm_phov *o;
+	size_t k = 0;
+
+	*first = (uint32_t)m->nphov;
+	*n = 0;
+	if (!nat)
+		return 0;
+	if (nat > UINT32_MAX - m->nphov)
+		return ucm_seterr(m, -ENOSPC, "too many phase attributes");
+	for (size_t i = 0; i < nat; i++) {
+		if (at[i].box < 0 || (unsigned)at[i].box >= m->nboxes ||
+		    at[i].sub >= m->boxes[at[i].box].nsub || at[i].attr >= UCM_NATTR)
+			return ucm_seterr(m, -ENOENT, "phase attribute %zu: no box %d sub-event %u "
+					  "attribute %u", i, at[i].box, at[i].sub, at[i].attr);
+	}
+	if (m->nphov + nat > m->capphov) {
+		size_t cap = m->capphov ? m->capphov : 64;
+		struct ucm_phov *p;
+
+		while (cap < m->nphov + nat)
+			cap *= 2;
+		p = realloc(m->phov, cap * sizeof(*p));
+		if (!p)
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		m->phov = p;
+		m->capphov = cap;
+	}
+	o = m->phov + m->nphov;
+	for (size_t i = 0; i < nat; i++) {
+		o[i] = (struct ucm_phov){ (uint32_t)at[i].box, at[i].sub, (uint32_t)i, { 0 } };
+		o[i].v[0] = at[i].attr;
+		o[i].v[1] = at[i].v;
+	}
+	if (!sorted_ov(o, nat))
+		qsort(o, nat, sizeof(*o), phov_cmp);
+	for (size_t i = 0; i < nat;) {
+		struct ucm_phov merged = { o[i].box, o[i].sub, 0, { 0 } };
+		size_t j = i;
+
+		for (; j < nat && o[j].box == o[i].box && o[j].sub == o[i].sub; j++) {
+			merged.mask |= 1u << o[j].v[0];
+			merged.v[o[j].v[0]] = o[j].v[1];
+		}
+		o[k++] = merged;
+		i = j;
+	}
+	*n = (uint32_t)k;
+	m->nphov += k;
+	return 0;
+}
+
+int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, size_t n,
+			   const struct ucm_phase_attr *at, size_t nat)
+{
 	struct ucm_phent *e;
 	size_t k = 0;
+	uint32_t ov_first, ov_n;
+	int rc;
 
 	if (m->nph >= UCM_MAXPHASES)
 		return ucm_seterr(m, -ENOSPC, "at most %u phases", UCM_MAXPHASES);
-	ucm_agg_exit(m);
+	/* an epoch goes on: a new phase only grows the arrays it sums in */
 	if (m->nph == m->acc_cap) {
 		unsigned cap = m->acc_cap ? 2 * m->acc_cap : 16;
 
@@ -201,8 +302,8 @@ int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t 
 	 * (a stable order: the index breaks ties), zeros dropped */
 	e = m->phent + m->nphent;
 	for (size_t i = 0; i < n; i++)
-		e[i] = (struct ucm_phent){ (uint32_t)in[i].box, in[i].sub, (uint32_t)i };
-	if (n)
+		e[i] = (struct ucm_phent){ (uint32_t)in[i].box, in[i].sub, (uint32_t)i, 0 };
+	if (n && !sorted_ent(e, n))
 		qsort(e, n, sizeof(*e), phent_cmp);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
@@ -218,7 +319,7 @@ int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t 
 				if (e[q].inc > last)
 					last = e[q].inc;
 			if (in[last].inc)
-				e[k++] = (struct ucm_phent){ e[i].box, e[i].sub, in[last].inc };
+				e[k++] = (struct ucm_phent){ e[i].box, e[i].sub, in[last].inc, 0 };
 		}
 		i = j + 1;
 	}
@@ -250,9 +351,136 @@ int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t 
 		}
 		i = j;
 	}
-	m->ph[m->nph] = (struct ucm_phdef){ (uint32_t)m->nphent, (uint32_t)k };
+	if ((rc = phov_add(m, at, nat, &ov_first, &ov_n)))
+		return rc;
+	/* each input's attributes, where the phase gives some (both sorted) */
+	for (size_t i = 0, q = 0; i < k && q < ov_n;) {
+		const struct ucm_phov *o = &m->phov[ov_first + q];
+
+		if (o->box < e[i].box || (o->box == e[i].box && o->sub < e[i].sub)) {
+			q++;
+		} else if (o->box == e[i].box && o->sub == e[i].sub) {
+			e[i++].ov = ov_first + (uint32_t)q + 1;
+			q++;
+		} else {
+			i++;
+		}
+	}
+	m->ph[m->nph] = (struct ucm_phdef){ (uint32_t)m->nphent, (uint32_t)k, ov_first, ov_n };
+	if (ov_n > m->max_ov)
+		m->max_ov = ov_n;
 	m->nphent += k;
 	return (int)m->nph++;
+}
+
+/* ---- a phase's attributes outside an epoch ---- */
+
+/* Put the attributes of phase id into the boxes, keeping what they
+ * replace. */
+static int ov_apply(struct ucm_model *m, uint32_t id)
+{
+	const struct ucm_phdef *p = &m->ph[id];
+
+	if (!p->ov_n)
+		return 0;
+	if ((size_t)p->ov_n * UCM_NATTR > m->cap_ov_save) {
+		size_t cap = (size_t)p->ov_n * UCM_NATTR * 2;
+		uint64_t *sv = realloc(m->ov_save, cap * sizeof(*sv));
+
+		if (!sv)
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		m->ov_save = sv;
+		m->cap_ov_save = cap;
+	}
+	for (uint32_t i = 0; i < p->ov_n; i++) {
+		const struct ucm_phov *o = &m->phov[p->ov_first + i];
+		struct ucm_box *b = &m->boxes[o->box];
+
+		for (unsigned a = 0; a < UCM_NATTR; a++)
+			if (o->mask >> a & 1) {
+				m->ov_save[(size_t)i * UCM_NATTR + a] = b->attr[o->sub * UCM_NATTR + a];
+				ucm_attr_put(m, b, o->sub, a, o->v[a]);
+			}
+	}
+	m->ov_phase = (int)id;
+	return 0;
+}
+
+void ucm_ov_remove(struct ucm_model *m)
+{
+	const struct ucm_phdef *p;
+
+	if (m->ov_phase < 0)
+		return;
+	p = &m->ph[m->ov_phase];
+	m->ov_phase = -1;
+	for (uint32_t i = 0; i < p->ov_n; i++) {
+		const struct ucm_phov *o = &m->phov[p->ov_first + i];
+
+		for (unsigned a = 0; a < UCM_NATTR; a++)
+			if (o->mask >> a & 1)
+				ucm_attr_put(m, &m->boxes[o->box], o->sub, a,
+					     m->ov_save[(size_t)i * UCM_NATTR + a]);
+	}
+}
+
+/* Index in phov[] of phase k's attributes of a sub-event, -1: none. */
+static long ov_find(const struct ucm_model *m, uint32_t k, uint32_t box, uint32_t sub)
+{
+	uint32_t a = m->ph[k].ov_first, b = a + m->ph[k].ov_n;
+
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+		const struct ucm_phov *o = &m->phov[mid];
+
+		if (o->box < box || (o->box == box && o->sub < sub))
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a < m->ph[k].ov_first + m->ph[k].ov_n && m->phov[a].box == box && m->phov[a].sub == sub)
+		return (long)a;
+	return -1;
+}
+
+int ucm_ov_get(const struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t *v)
+{
+	int ph = m->agg ? m->agg_p : m->ov_phase;
+	long i;
+
+	if (ph < 0 || !m->ph[ph].ov_n || (i = ov_find(m, (uint32_t)ph, (uint32_t)box, sub)) < 0 ||
+	    !(m->phov[i].mask >> attr & 1))
+		return 0;
+	*v = m->phov[i].v[attr];
+	return 1;
+}
+
+int ucm_ov_set_base(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v)
+{
+	long i;
+
+	if (m->ov_phase < 0 || !m->ph[m->ov_phase].ov_n ||
+	    (i = ov_find(m, (uint32_t)m->ov_phase, (uint32_t)box, sub)) < 0 ||
+	    !(m->phov[i].mask >> attr & 1))
+		return 0;
+	m->ov_save[(size_t)(i - m->ph[m->ov_phase].ov_first) * UCM_NATTR + attr] = v;
+	return 1;
+}
+
+/* Whether counter c selects the sub-event of phase entry e: with the
+ * attributes the phase gives it, or as compiled. */
+static int ctr_selects(const struct ucm_model *m, const struct ucm_box *b, const struct ucm_ctr *c,
+		       const struct ucm_phent *e)
+{
+	uint64_t attr[UCM_NATTR];
+	const struct ucm_phov *o;
+
+	if (!e->ov)
+		return (b->sub[e->sub].selmask >> c->idx) & 1;
+	o = &m->phov[e->ov - 1];
+	for (unsigned a = 0; a < UCM_NATTR; a++)
+		attr[a] = o->mask >> a & 1 ? o->v[a] : b->attr[e->sub * UCM_NATTR + a];
+	return ucm_ctr_selects_attr(b, c, e->sub, attr);
 }
 
 /* ---- an epoch of summed phases ---- */
@@ -296,11 +524,12 @@ static uint64_t ctr_in_phase(const struct ucm_model *m, const struct ucm_ctr *c,
 	for (uint32_t i = lo; i < hi; i++) {
 		const struct ucm_phent *e = &m->phent[i];
 
-		if (b->sub[e->sub].selmask & bit)
+		if (ctr_selects(m, b, c, e))
 			inc += e->inc;
 		if ((int32_t)e->sub == c->occ_sub)
 			occ = e->inc;
 	}
+	(void)bit;
 	return ucm_ctr_level(c, inc, occ, cmp);
 }
 
@@ -565,7 +794,8 @@ static int agg_sum(struct ucm_model *m, uint64_t *cyc)
 				if (!c->counting)
 					continue;
 				for (uint32_t x = g0; x < e; x++) {
-					if (b->sub[m->phent[x].sub].selmask & bit)
+					if (m->phent[x].ov ? ctr_selects(m, b, c, &m->phent[x])
+							   : b->sub[m->phent[x].sub].selmask & bit)
 						inc += m->phent[x].inc;
 					if ((int32_t)m->phent[x].sub == c->occ_sub)
 						occ = m->phent[x].inc;
@@ -680,6 +910,11 @@ void ucm_agg_end(struct ucm_model *m)
 		s->act_pos = (uint16_t)b->nact;
 	}
 	m->agg = 0;
+	/* and its attributes, into the boxes (memory for what they replace
+	 * was found when the phase was entered outside an epoch or, failing
+	 * that, is the only thing that can fail here: the phase then holds
+	 * none, as ucm_phase_enter reported nothing; see agg_begin) */
+	ov_apply(m, p);
 	for (unsigned bi = 0; bi < m->nboxes; bi++) {
 		struct ucm_box *b = &m->boxes[bi];
 
@@ -709,6 +944,20 @@ static int agg_begin(struct ucm_model *m, uint32_t p)
 
 	if (m->obs_fn)
 		return 0;
+	/* room to keep what any phase's attributes replace, so that the
+	 * epoch's end cannot fail */
+	if (m->cap_ov_save < m->max_ov * UCM_NATTR) {
+		uint64_t *sv = realloc(m->ov_save, m->max_ov * UCM_NATTR * sizeof(*sv));
+
+		if (!sv)
+			return 0;
+		m->ov_save = sv;
+		m->cap_ov_save = m->max_ov * UCM_NATTR;
+	}
+	/* the attributes of the phase in effect leave the boxes: in an epoch
+	 * they hold what ucm_set_input_attr gave, each phase's own counted in
+	 * its sums */
+	ucm_ov_remove(m);
 	/* the counters as of now, and the earliest time one with OVF_EN could
 	 * wrap at the most it can add in a cycle */
 	for (unsigned bi = 0; bi < m->nboxes; bi++) {
@@ -766,7 +1015,6 @@ static int agg_begin(struct ucm_model *m, uint32_t p)
 int ucm_phase_enter(struct ucm_model *m, int id)
 {
 	const struct ucm_phdef *p;
-	unsigned quiet;
 
 	if (id < 0 || (unsigned)id >= m->nph)
 		return ucm_seterr(m, -ENOENT, "no phase %d (%u defined)", id, m->nph);
@@ -781,7 +1029,6 @@ int ucm_phase_enter(struct ucm_model *m, int id)
 	if (++m->agg_quiet >= AGG_AFTER && agg_begin(m, (uint32_t)id))
 		return 0;
 	p = &m->ph[id];
-	quiet = m->agg_quiet;
 	ucm_clear_inputs(m);
 	for (uint32_t i = p->first; i < p->first + p->n; i++) {
 		int rc = ucm_set_input(m, (int)m->phent[i].box, m->phent[i].sub, m->phent[i].inc);
@@ -789,7 +1036,5 @@ int ucm_phase_enter(struct ucm_model *m, int id)
 		if (rc)
 			return rc;
 	}
-	/* setting the inputs is not looking at the model */
-	m->agg_quiet = quiet;
-	return 0;
+	return ov_apply(m, (uint32_t)id);
 }

@@ -313,8 +313,9 @@ static void g1_run(const struct ucm_platform *p, const struct feed *f, double se
 	t = now() - t;
 	snprintf(name, sizeof(name), "%s %s", f->kind ? "trace" : "workload",
 		 f->kind ? f->kind : f->wd->name);
-	printf("%-6s %-16s %4u/%-4u %3u %3u %3u %3u %9.3f %11.1f", p->name, name, pr.placed,
-	       pr.total, pr.thresh, pr.edge, pr.inv, pr.filt, t, seconds / t);
+	printf("%-6s %-16s %4u/%-4u %3u %3u %3u %3u %9.3f %11.1f %8llu", p->name, name, pr.placed,
+	       pr.total, pr.thresh, pr.edge, pr.inv, pr.filt, t, seconds / t,
+	       (unsigned long long)ucm_phase_epochs(m));
 	if (f->kind)
 		printf(" %9llu %7u %9.4f %8.2f", (unsigned long long)nseg, nvec, dec, t / dec);
 	printf("%s\n", seconds / t >= 100 ? "" : "   (< 100x)");
@@ -338,9 +339,9 @@ static void g1(void)
 
 	printf("\n## G1: every counter programmed, driver sampling at its default rate; %.3f simulated s each\n",
 	       secs);
-	printf("%-6s %-16s %9s %3s %3s %3s %3s %9s %11s %9s %7s %9s %8s\n", "plat", "feed", "counters",
-	       "thr", "edg", "inv", "flt", "cpu s", "sim s/cpu s", "segments", "vectors", "decode s",
-	       "/decode");
+	printf("%-6s %-16s %9s %3s %3s %3s %3s %9s %11s %8s %9s %7s %9s %8s\n", "plat", "feed",
+	       "counters", "thr", "edg", "inv", "flt", "cpu s", "sim s/cpu s", "epochs", "segments",
+	       "vectors", "decode s", "/decode");
 	for (size_t i = 0; i < np; i++) {
 		if (only_plat && strcmp(only_plat, ps[i]->name))
 			continue;

@@ -2428,6 +2428,8 @@ struct uct_replay {
 	size_t nnxt, capset;
 	int *hslot;                       /* nxt's map: entry per slot, -1 free */
 	struct ucm_phase_in *pin;
+	struct ucm_phase_attr *pat;       /* a vector's attributes, for its phase */
+	size_t cappat;
 	char err[768];
 };
 
@@ -2601,7 +2603,17 @@ static int make_vec(struct uct_replay *p, const struct uct_seg *s, struct rvec *
 	if (numbered) {
 		for (size_t i = 0; i < p->nnxt; i++)
 			p->pin[i] = (struct ucm_phase_in){ p->nxt[i].box, p->nxt[i].sub, p->nxt[i].v };
-		rc = ucm_phase_define(p->m, p->pin, p->nnxt);
+		/* its attributes are the phase's: entering it sets them and the
+		 * next phase entered returns them to the model's own, without
+		 * ending the model's sums of phases */
+		if (v->na && grow((void **)&p->pat, &p->cappat, v->na, sizeof(*p->pat)))
+			return -ENOMEM;
+		for (uint32_t i = 0; i < v->na; i++) {
+			const struct aset *e = &(*ap)[a0 + i];
+
+			p->pat[i] = (struct ucm_phase_attr){ e->box, e->sub, e->a, e->v };
+		}
+		rc = ucm_phase_define_attrs(p->m, p->pin, p->nnxt, p->pat, v->na);
 		if (rc >= 0) {
 			v->phase = rc;
 			return 0;
@@ -2650,6 +2662,29 @@ static int enter(struct uct_replay *p, const struct rvec *v, const struct aset *
 
 	if (v == o)
 		return 0;
+	if (v->phase >= 0) {
+		/* the phase gives its attributes; those a vector set one by one
+		 * gave go back to the model's own */
+		const struct aset *oa = !o || o->phase >= 0 ? NULL
+				      : o == &p->once[0] ? p->aonce[0]
+				      : o == &p->once[1] ? p->aonce[1] : p->apool;
+
+		for (uint32_t i = 0; oa && i < o->na; i++) {
+			const struct aset *e = &oa[o->a0 + i];
+
+			if ((rc = set_attr(p, e->box, e->sub, e->a, p->attr0[e->idx])))
+				return apply_fail(p, rc);
+		}
+		if ((rc = ucm_phase_enter(p->m, v->phase)))
+			return apply_fail(p, rc);
+		p->cur = v;
+		return 0;
+	}
+	/* set one by one: a phase's attributes end first */
+	if (o && o->phase >= 0) {
+		ucm_clear_inputs(p->m);
+		o = NULL;
+	}
 	/* attributes: this vector's, then the previous one's that this one
 	 * does not give go back to the model's own */
 	if (v->na || (o && o->na)) {
@@ -2676,10 +2711,7 @@ static int enter(struct uct_replay *p, const struct rvec *v, const struct aset *
 				return apply_fail(p, rc);
 		}
 	}
-	if (v->phase >= 0) {
-		if ((rc = ucm_phase_enter(p->m, v->phase)))
-			return apply_fail(p, rc);
-	} else {
+	{
 		const struct setv *in = v->i0 == UINT32_MAX ? p->nxt : p->ipool + v->i0;
 
 		ucm_clear_inputs(p->m);
@@ -2906,6 +2938,7 @@ void uct_replay_detach(struct uct_replay *p)
 	free(p->aonce[1]);
 	free(p->nxt);
 	free(p->pin);
+	free(p->pat);
 	free(p->hslot);
 	free(p);
 }
