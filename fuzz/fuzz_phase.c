@@ -1,0 +1,423 @@
+/*
+ * fuzz_phase.c - libFuzzer harness: the model's phases (summed in closed
+ * form over epochs) against the same input vectors set one by one.
+ *
+ * Two models of a platform get the same programming (every counter of
+ * every box an event of its table with random THRESH, INV, edge, OVF_EN,
+ * OCC_SEL, TID_EN; filters random small values; some counters near their
+ * wrap; the global enable with PMIs).  Model A is driven by phases defined
+ * from the input (inputs within the event maxima, attributes on some), model
+ * B by ucm_clear_inputs/ucm_set_input/ucm_set_input_attr of the same vectors
+ * with the phases' attributes returning to their base values when the next
+ * phase is entered.  Operations: enter a phase and run time (ps, PMI waits),
+ * read a register, write a control, set a base attribute, set an input
+ * directly, define a new phase mid-run, compare.  Every register (peek), every
+ * counter's ground truth, every fed total, every attribute the phases touch,
+ * the PMI counts and the time must be equal at each compare and at the end.
+ * fuzz_regs checks the model without phases against the naive reference;
+ * this harness checks the phases against the model without them.
+ *
+ * Input: byte 0 the platform (skl, snbep, ivt), bytes 1-8 the programming
+ * seed, byte 9 the number of phases defined first (1-16); each phase: its
+ * input count (0-23), then per input box (u16), sub-event (u16), increment
+ * (u8, within what the event's maximum leaves), attribute (u8: bit 7 set:
+ * none; else attribute id, then u8 value 0-7); then operations, an opcode
+ * byte and operands each.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fz.h"
+#include "ucm.h"
+
+#define MAXPH 32
+#define MAXIN 24
+
+struct vec {
+	size_t n, na;
+	struct ucm_phase_in in[MAXIN];
+	struct ucm_phase_attr at[MAXIN];
+};
+
+/* Base values of the attributes phases give (model B's bookkeeping). */
+struct base {
+	unsigned n;
+	struct { int box; unsigned sub, attr; uint64_t v; } k[MAXPH * MAXIN + 64];
+};
+
+struct st {
+	struct ucm_model *m[2];
+	struct vec v[MAXPH];
+	int id[MAXPH];
+	unsigned nph;
+	int cur;                 /* the phase B is in, -1: none */
+	struct base base;
+};
+
+static uint64_t rng(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static uint64_t *base_of(struct st *s, int box, unsigned sub, unsigned attr)
+{
+	struct base *b = &s->base;
+
+	for (unsigned i = 0; i < b->n; i++)
+		if (b->k[i].box == box && b->k[i].sub == sub && b->k[i].attr == attr)
+			return &b->k[i].v;
+	if (b->n == sizeof(b->k) / sizeof(b->k[0]))
+		FZ_FAIL("base table full");
+	b->k[b->n].box = box;
+	b->k[b->n].sub = sub;
+	b->k[b->n].attr = attr;
+	b->k[b->n].v = ucm_get_input_attr(s->m[1], box, sub, attr);
+	return &b->k[b->n++].v;
+}
+
+static int wr(struct ucm_model *m, const struct ucm_reginfo *ri, uint64_t v)
+{
+	if (ri->space == UCM_MSR)
+		return ucm_msr_write(m, ri->socket * ucm_cpus_per_socket(m), (uint32_t)ri->addr, v);
+	if (ri->space == UCM_PCI)
+		return ucm_pci_write(m, 0, (unsigned)(ri->addr >> 20) & 0xff,
+				     (unsigned)(ri->addr >> 15) & 0x1f, (unsigned)(ri->addr >> 12) & 7,
+				     (unsigned)ri->addr & 0xfff, ri->width > 32 ? 8 : 4, v);
+	return 0;
+}
+
+static int rd(struct ucm_model *m, const struct ucm_reginfo *ri, uint64_t *v)
+{
+	*v = 0;
+	if (ri->space == UCM_MSR)
+		return ucm_msr_read(m, ri->socket * ucm_cpus_per_socket(m), (uint32_t)ri->addr, v);
+	if (ri->space == UCM_PCI)
+		return ucm_pci_read(m, 0, (unsigned)(ri->addr >> 20) & 0xff,
+				    (unsigned)(ri->addr >> 15) & 0x1f, (unsigned)(ri->addr >> 12) & 7,
+				    (unsigned)ri->addr & 0xfff, ri->width > 32 ? 8 : 4, v);
+	return 0;
+}
+
+static uint64_t ctl_value(const struct ucm_reginfo *ri, uint64_t *r)
+{
+	const struct ucm_boxtype *bt = ri->box->type;
+	const struct ucm_layout *l = ri->layout;
+	const struct ucm_evcode *ec = bt->ncodes ? &bt->codes[rng(r) % bt->ncodes] : NULL;
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < l->nfields; i++) {
+		const struct ucm_field *f = &l->fields[i];
+		uint64_t x = 0;
+
+		switch (f->role) {
+		case UCM_R_EN: x = 1; break;
+		case UCM_R_EVSEL: x = ec ? ec->code & 0xff : 0; break;
+		case UCM_R_EXTSEL: x = ec ? ec->code >> 8 & 1 : 0; break;
+		case UCM_R_UMASK: x = ec ? ucm_umask_defined(ec) & rng(r) : 0; break;
+		case UCM_R_THRESH: x = rng(r) % 2 ? rng(r) % 4 : 0; break;
+		case UCM_R_INV: case UCM_R_EDGE: case UCM_R_OCC_INV: case UCM_R_OCC_EDGE:
+			x = rng(r) % 4 == 0;
+			break;
+		case UCM_R_OVF_EN: case UCM_R_TID_EN: x = rng(r) % 2; break;
+		case UCM_R_OCC_SEL: x = rng(r) % 4; break;
+		default: break;
+		}
+		v = ucm_field_put(f, v, x);
+	}
+	return v;
+}
+
+static void program(struct st *s, uint64_t seed)
+{
+	size_t n = ucm_nregs(s->m[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		struct ucm_reginfo ri;
+		uint64_t v = 0, r = (seed | 1) + i * 0x9E3779B97F4A7C15ull;
+
+		ucm_reginfo(s->m[0], i, &ri);
+		rng(&r);
+		if (ri.kind == UCM_K_CTL) {
+			v = ctl_value(&ri, &r);
+		} else if (ri.kind == UCM_K_CTR && ri.space != UCM_MMIO && rng(&r) % 4 == 0) {
+			const struct ucm_field *f = ucm_layout_field(ri.layout, UCM_R_VALUE);
+
+			v = f ? ucm_field_mask(f) - rng(&r) % 3000000 : 0;
+		} else if (ri.kind == UCM_K_FILTER) {
+			v = rng(&r) & 0x0707070707070707ull;
+		} else if (ri.kind == UCM_K_GLOBAL_CTL) {
+			for (unsigned k = 0; k < ri.layout->nfields; k++) {
+				const struct ucm_field *f = &ri.layout->fields[k];
+
+				if (f->role == UCM_R_GLOBAL_EN || (f->role == UCM_R_PMI_SEL && f->arg == 0) ||
+				    (f->role == UCM_R_FRZ_ON_PMI && seed % 3 == 0))
+					v = ucm_field_put(f, v, 1);
+			}
+		} else {
+			continue;
+		}
+		if (wr(s->m[0], &ri, v) != wr(s->m[1], &ri, v))
+			FZ_FAIL("programming %s differs", ri.name);
+	}
+}
+
+/* A phase from the input: inputs within each event's maximum. */
+static void read_vec(struct fz *f, struct ucm_model *m, struct vec *v)
+{
+	unsigned want = fz_u8(f) % MAXIN;
+
+	v->n = v->na = 0;
+	for (unsigned i = 0; i < want; i++) {
+		int box = (int)(fz_u16(f) % ucm_box_count(m));
+		const struct ucm_boxtype *bt = ucm_box_def(m, box)->type;
+		unsigned nsub = ucm_subev_count(bt), sub = fz_u16(f), dup = 0;
+		uint8_t incb = fz_u8(f), ab = fz_u8(f);
+		uint64_t sum = 0;
+		const struct ucm_evcode *ec;
+
+		if (!nsub)
+			continue;
+		sub %= nsub;
+		ec = ucm_subev_code(bt, sub);
+		for (size_t k = 0; k < v->n; k++) {
+			if (v->in[k].box != box)
+				continue;
+			dup |= v->in[k].sub == sub;
+			if (ucm_subev_code(bt, v->in[k].sub) == ec)
+				sum += v->in[k].inc;
+		}
+		if (dup || sum >= ec->max_inc)
+			continue;
+		v->in[v->n++] = (struct ucm_phase_in){ box, sub,
+						       1 + (uint32_t)(incb % (ec->max_inc - sum)) };
+		if (!(ab & 0x80))
+			v->at[v->na++] = (struct ucm_phase_attr){ box, sub, ab % UCM_NATTR,
+								  fz_u8(f) % 8u };
+	}
+}
+
+static void define(struct st *s, struct fz *f)
+{
+	struct vec *v = &s->v[s->nph];
+
+	read_vec(f, s->m[0], v);
+	s->id[s->nph] = ucm_phase_define_attrs(s->m[0], v->in, v->n, v->at, v->na);
+	if (s->id[s->nph] != (int)s->nph)
+		FZ_FAIL("phase %u defined as %d: %s", s->nph, s->id[s->nph], ucm_error(s->m[0]));
+	s->nph++;
+}
+
+/* B enters phase k by hand: the previous phase's attributes back to their
+ * base values, this one's set, its inputs set one by one. */
+static void enter_b(struct st *s, unsigned k)
+{
+	struct ucm_model *m = s->m[1];
+
+	if (s->cur >= 0)
+		for (size_t i = 0; i < s->v[s->cur].na; i++) {
+			const struct ucm_phase_attr *a = &s->v[s->cur].at[i];
+
+			ucm_set_input_attr(m, a->box, a->sub, a->attr, *base_of(s, a->box, a->sub, a->attr));
+		}
+	for (size_t i = 0; i < s->v[k].na; i++) {
+		const struct ucm_phase_attr *a = &s->v[k].at[i];
+
+		base_of(s, a->box, a->sub, a->attr);
+		ucm_set_input_attr(m, a->box, a->sub, a->attr, a->v);
+	}
+	ucm_clear_inputs(m);
+	for (size_t i = 0; i < s->v[k].n; i++)
+		if (ucm_set_input(m, s->v[k].in[i].box, s->v[k].in[i].sub, s->v[k].in[i].inc))
+			FZ_FAIL("set_input: %s", ucm_error(m));
+	s->cur = (int)k;
+}
+
+FZ_NO_COVERAGE static void compare(struct st *s, const char *when)
+{
+	struct ucm_model **m = s->m;
+
+	if (ucm_now_ps(m[0]) != ucm_now_ps(m[1]))
+		FZ_FAIL("%s: time %llu vs %llu", when, (unsigned long long)ucm_now_ps(m[0]),
+			(unsigned long long)ucm_now_ps(m[1]));
+	for (size_t i = 0; i < ucm_nregs(m[0]); i++) {
+		uint64_t a = 0, b = 0;
+
+		ucm_peek_index(m[0], i, &a);
+		ucm_peek_index(m[1], i, &b);
+		if (a != b) {
+			struct ucm_reginfo ri;
+
+			ucm_reginfo(m[0], i, &ri);
+			FZ_FAIL("%s: %s socket %u: phases 0x%llx, inputs 0x%llx", when, ri.name, ri.socket,
+				(unsigned long long)a, (unsigned long long)b);
+		}
+	}
+	for (unsigned b = 0; b < ucm_box_count(m[0]); b++) {
+		const struct ucm_boxtype *bt = ucm_box_def(m[0], (int)b)->type;
+
+		for (unsigned c = 0; c < bt->nctr; c++) {
+			struct ucm_truth x, y;
+
+			ucm_truth(m[0], (int)b, c, &x);
+			ucm_truth(m[1], (int)b, c, &y);
+			if (memcmp(&x, &y, sizeof(x)))
+				FZ_FAIL("%s: %s%u counter %u truth: total %llu vs %llu", when, bt->name,
+					ucm_box_def(m[0], (int)b)->inst, c, (unsigned long long)x.total,
+					(unsigned long long)y.total);
+		}
+		for (unsigned u = 0; u < ucm_subev_count(bt); u++)
+			if (ucm_fed(m[0], (int)b, u) != ucm_fed(m[1], (int)b, u) ||
+			    ucm_get_input(m[0], (int)b, u) != ucm_get_input(m[1], (int)b, u))
+				FZ_FAIL("%s: %s%u sub-event %u fed %llu vs %llu", when, bt->name,
+					ucm_box_def(m[0], (int)b)->inst, u,
+					(unsigned long long)ucm_fed(m[0], (int)b, u),
+					(unsigned long long)ucm_fed(m[1], (int)b, u));
+	}
+	for (unsigned i = 0; i < s->base.n; i++)
+		for (unsigned a = 0; a < UCM_NATTR; a++)
+			if (ucm_get_input_attr(m[0], s->base.k[i].box, s->base.k[i].sub, a) !=
+			    ucm_get_input_attr(m[1], s->base.k[i].box, s->base.k[i].sub, a))
+				FZ_FAIL("%s: attribute %u of box %d sub-event %u differs", when, a,
+					s->base.k[i].box, s->base.k[i].sub);
+	for (unsigned so = 0; so < ucm_nsockets(m[0]); so++)
+		if (ucm_pmi_requests(m[0], so) != ucm_pmi_requests(m[1], so))
+			FZ_FAIL("%s: socket %u PMI requests differ", when, so);
+}
+
+static struct ucm_model *model(const char *plat)
+{
+	struct ucm_config cfg;
+	struct ucm_model *m = NULL;
+
+	ucm_config_init(&cfg, ucm_platform_find(plat));
+	if (ucm_create(&cfg, &m))
+		FZ_FAIL("%s: model", plat);
+	return m;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const plats[] = { "skl", "snbep", "ivt" };
+	static struct ucm_model *cache[3][2];
+	static struct st s;
+	struct fz f = { data, size };
+	unsigned p = fz_u8(&f) % 3, n0;
+	uint64_t seed = fz_u64(&f), r = seed | 1;
+	unsigned ops = 0;
+
+	/* one pair of models per platform, returned to a new one's state */
+	for (int i = 0; i < 2; i++) {
+		if (!cache[p][i])
+			cache[p][i] = model(plats[p]);
+		else
+			ucm_restart(cache[p][i]);
+		s.m[i] = cache[p][i];
+	}
+	s.nph = 0;
+	s.cur = -1;
+	s.base.n = 0;
+	program(&s, seed);
+	n0 = 1 + fz_u8(&f) % 16;
+	for (unsigned k = 0; k < n0; k++)
+		define(&s, &f);
+	while (fz_more(&f) && ops++ < 400) {
+		uint8_t op = fz_u8(&f);
+
+		switch (op % 10) {
+		case 0: case 1: case 2: case 3: case 4: {
+			unsigned k = fz_u8(&f) % s.nph;
+			uint64_t ps = op % 10 == 4 ? 1u + fz_u8(&f) % 4000u : fz_u32(&f) % 50000000u;
+
+			if (ucm_phase_enter(s.m[0], s.id[k]))
+				FZ_FAIL("enter: %s", ucm_error(s.m[0]));
+			enter_b(&s, k);
+			if (op & 0x80) {
+				int a = 0, b = 0;
+
+				ucm_run_ps_pmi(s.m[0], ps, &a);
+				ucm_run_ps_pmi(s.m[1], ps, &b);
+				if (a != b)
+					FZ_FAIL("PMI wait ended %d vs %d", a, b);
+			} else {
+				ucm_run_ps(s.m[0], ps);
+				ucm_run_ps(s.m[1], ps);
+			}
+			break;
+		}
+		case 5: {
+			/* a register read through the access path */
+			size_t i = fz_u16(&f) % ucm_nregs(s.m[0]);
+			struct ucm_reginfo ri;
+			uint64_t a, b;
+
+			ucm_reginfo(s.m[0], i, &ri);
+			if (rd(s.m[0], &ri, &a) != rd(s.m[1], &ri, &b) || a != b)
+				FZ_FAIL("read %s: 0x%llx vs 0x%llx", ri.name, (unsigned long long)a,
+					(unsigned long long)b);
+			break;
+		}
+		case 6: {
+			/* a control written anew */
+			size_t i = fz_u16(&f) % ucm_nregs(s.m[0]);
+			struct ucm_reginfo ri;
+			uint64_t v;
+
+			ucm_reginfo(s.m[0], i, &ri);
+			if (ri.kind != UCM_K_CTL)
+				break;
+			v = ctl_value(&ri, &r);
+			if (wr(s.m[0], &ri, v) != wr(s.m[1], &ri, v))
+				FZ_FAIL("write %s differs", ri.name);
+			break;
+		}
+		case 7: {
+			/* a base attribute of an input of some phase */
+			unsigned k = fz_u8(&f) % s.nph, a = fz_u8(&f), v = fz_u8(&f) % 8;
+			const struct vec *vv = &s.v[k];
+			int held = 0;
+
+			if (!vv->n)
+				break;
+			{
+				const struct ucm_phase_in *in = &vv->in[a % vv->n];
+				unsigned at = (a >> 5) % UCM_NATTR;
+
+				ucm_set_input_attr(s.m[0], in->box, in->sub, at, v);
+				*base_of(&s, in->box, in->sub, at) = v;
+				for (size_t i = 0; s.cur >= 0 && i < s.v[s.cur].na; i++)
+					held |= s.v[s.cur].at[i].box == in->box &&
+						s.v[s.cur].at[i].sub == in->sub && s.v[s.cur].at[i].attr == at;
+				if (!held)
+					ucm_set_input_attr(s.m[1], in->box, in->sub, at, v);
+			}
+			break;
+		}
+		case 8: {
+			/* an input set directly; or a phase defined mid-run */
+			if (op & 0x80 && s.nph < MAXPH) {
+				define(&s, &f);
+				break;
+			}
+			{
+				int box = (int)(fz_u16(&f) % ucm_box_count(s.m[0]));
+				unsigned nsub = ucm_subev_count(ucm_box_def(s.m[0], box)->type);
+				unsigned sub = nsub ? fz_u16(&f) % nsub : 0;
+				uint32_t inc = fz_u8(&f) % 3;
+
+				if (nsub && ucm_set_input(s.m[0], box, sub, inc) !=
+						    ucm_set_input(s.m[1], box, sub, inc))
+					FZ_FAIL("set_input results differ");
+			}
+			break;
+		}
+		default:
+			compare(&s, "compare");
+			break;
+		}
+	}
+	compare(&s, "end");
+	return 0;
+}
