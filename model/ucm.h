@@ -191,6 +191,14 @@ unsigned ucm_phase_count(const struct ucm_model *m);
  * output in each phase is summed in closed form when it is next looked at
  * (docs/performance.md, "Phases"). */
 int ucm_phase_enter(struct ucm_model *m, int id);
+/* For a workload source inside its call (ucm_set_workload): run the phase
+ * entered up to t_ps at once if the model is summing phases and nothing
+ * can happen before t_ps (it is before the time being run to and no later
+ * than an overflow could be), and return 1: the source may then enter its
+ * next phase in the same call.  Returns 0, running nothing, otherwise:
+ * the source returns t_ps as its next change, as usual.  The same counts
+ * either way; a source of many short phases saves a call per phase. */
+int ucm_phase_run(struct ucm_model *m, uint64_t t_ps);
 /* How many epochs of summed phases the model has run (work accounting for
  * benchmarks and tests: 0 means every phase was set input by input). */
 uint64_t ucm_phase_epochs(const struct ucm_model *m);

@@ -842,6 +842,7 @@ int ucm_advance_to(struct ucm_model *m, uint64_t t)
 				int rc;
 
 				m->in_workload = 1;
+				m->wl_until = t;
 				rc = m->wl_fn(m, m->wl_ctx, m->now_ps, &next);
 				m->in_workload = 0;
 				if (rc)
@@ -857,6 +858,19 @@ int ucm_advance_to(struct ucm_model *m, uint64_t t)
 			break;
 	}
 	return 0;
+}
+
+int ucm_phase_run(struct ucm_model *m, uint64_t t_ps)
+{
+	/* inside a workload's call, in an epoch, short of the time being run
+	 * to (the loop calls the workload again only before it) and no
+	 * further than the epoch may go: what returning t_ps as the next
+	 * change would do, without the return */
+	if (!m->in_workload || !m->agg || t_ps <= m->now_ps || t_ps >= m->wl_until ||
+	    t_ps > m->agg_stop)
+		return 0;
+	agg_span(m, t_ps);
+	return 1;
 }
 
 /* ---- time API ---- */

@@ -191,6 +191,7 @@ struct ucm_model {
 	ucm_workload_fn wl_fn;
 	void *wl_ctx;
 	uint64_t wl_next;
+	uint64_t wl_until;       /* the time being run to when the workload is called */
 	int in_workload;
 	/* ucm_run_ps_pmi: stop advancing once a PMI reaches a core; pmi_hit
 	 * stays set (pending) from a PMI until a wait takes it */

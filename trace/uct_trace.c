@@ -2769,14 +2769,28 @@ static int seg_vec(struct uct_replay *p, const struct rvec **out, const struct a
 	return 0;
 }
 
+static int replay_one(struct ucm_model *m, struct uct_replay *p, uint64_t *next);
+
+/* The model's workload call: a segment entered (or a gap, or the end), and
+ * while the model sums phases and nothing can happen before the segment
+ * ends, its time run at once and the next one entered in the same call. */
 static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 {
 	struct uct_replay *p = ctx;
+	int rc;
+
+	(void)now;
+	while (!(rc = replay_one(m, p, next)) && *next != UINT64_MAX && ucm_phase_run(m, *next))
+		;
+	return rc;
+}
+
+static int replay_one(struct ucm_model *m, struct uct_replay *p, uint64_t *next)
+{
 	const struct rvec *v;
 	const struct aset *va;
 	int rc;
 
-	(void)now;
 	if (!p->pending) {
 		rc = uct_next_vec(p->r, &p->seg, 0, &p->vid, &p->full);
 		if (rc < 0) {
