@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "ct.h"
+#include "ct_prog.h"
 #include "ct_rig.h"
 #include "ucm.h"
 
@@ -25,30 +26,17 @@
  * the others in a hash table (ucm_phase.c) */
 #define NPH 100
 
-struct side {
-	struct ucm_model *m;
-	int ph[NPH];
-};
-
 struct vec {
 	size_t n;
 	struct ucm_phase_in in[96];
 };
-
-static uint64_t rng(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 /* A random input vector within every event's maximum. */
 static void make_vec(struct ucm_model *m, uint64_t *r, struct vec *v, size_t want)
 {
 	v->n = 0;
 	for (size_t k = 0; k < want * 4 && v->n < want && v->n < 96; k++) {
-		int box = (int)(rng(r) % ucm_box_count(m));
+		int box = (int)(ct_rng(r) % ucm_box_count(m));
 		const struct ucm_boxtype *bt = ucm_box_def(m, box)->type;
 		unsigned nsub = ucm_subev_count(bt), sub;
 		const struct ucm_evcode *ec;
@@ -57,7 +45,7 @@ static void make_vec(struct ucm_model *m, uint64_t *r, struct vec *v, size_t wan
 
 		if (!nsub)
 			continue;
-		sub = (unsigned)(rng(r) % nsub);
+		sub = (unsigned)(ct_rng(r) % nsub);
 		ec = ucm_subev_code(bt, sub);
 		for (size_t i = 0; i < v->n; i++) {
 			const struct ucm_evcode *e2 = ucm_subev_code(bt, v->in[i].sub);
@@ -69,7 +57,7 @@ static void make_vec(struct ucm_model *m, uint64_t *r, struct vec *v, size_t wan
 		}
 		if (sum >= ec->max_inc)
 			continue;
-		inc = 1 + (uint32_t)(rng(r) % (ec->max_inc - sum));
+		inc = 1 + (uint32_t)(ct_rng(r) % (ec->max_inc - sum));
 		v->in[v->n++] = (struct ucm_phase_in){ box, sub, inc };
 	}
 }
@@ -79,103 +67,6 @@ static void apply_vec(struct ucm_model *m, const struct vec *v)
 	ucm_clear_inputs(m);
 	for (size_t i = 0; i < v->n; i++)
 		CT_EQ(ucm_set_input(m, v->in[i].box, v->in[i].sub, v->in[i].inc), 0);
-}
-
-/* Register write of a register by its description (MSR on the socket's
- * first cpu, PCI config; MMIO registers are left alone). */
-static int wr(struct ucm_model *m, const struct ucm_reginfo *ri, uint64_t v)
-{
-	if (ri->space == UCM_MSR)
-		return ucm_msr_write(m, ri->socket * ucm_cpus_per_socket(m), (uint32_t)ri->addr, v);
-	if (ri->space == UCM_PCI)
-		return ucm_pci_write(m, 0, (unsigned)(ri->addr >> 20) & 0xff,
-				     (unsigned)(ri->addr >> 15) & 0x1f, (unsigned)(ri->addr >> 12) & 7,
-				     (unsigned)ri->addr & 0xfff, ri->width > 32 ? 8 : 4, v);
-	return 0;
-}
-
-static int rd(struct ucm_model *m, const struct ucm_reginfo *ri, uint64_t *v)
-{
-	*v = 0;
-	if (ri->space == UCM_MSR)
-		return ucm_msr_read(m, ri->socket * ucm_cpus_per_socket(m), (uint32_t)ri->addr, v);
-	if (ri->space == UCM_PCI)
-		return ucm_pci_read(m, 0, (unsigned)(ri->addr >> 20) & 0xff,
-				    (unsigned)(ri->addr >> 15) & 0x1f, (unsigned)(ri->addr >> 12) & 7,
-				    (unsigned)ri->addr & 0xfff, ri->width > 32 ? 8 : 4, v);
-	return 0;
-}
-
-/* A control value: enabled, an event of the box's table, random umask
- * bits of it, THRESH 0 half the time, INV, edge, OVF_EN, OCC_SEL. */
-static uint64_t ctl_value(const struct ucm_reginfo *ri, uint64_t *r)
-{
-	const struct ucm_boxtype *bt = ri->box->type;
-	const struct ucm_layout *l = ri->layout;
-	const struct ucm_evcode *ec = bt->ncodes ? &bt->codes[rng(r) % bt->ncodes] : NULL;
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < l->nfields; i++) {
-		const struct ucm_field *f = &l->fields[i];
-		uint64_t x = 0;
-
-		switch (f->role) {
-		case UCM_R_EN: x = 1; break;
-		case UCM_R_EVSEL: x = ec ? ec->code & 0xff : 0; break;
-		case UCM_R_EXTSEL: x = ec ? ec->code >> 8 & 1 : 0; break;
-		case UCM_R_UMASK: x = ec ? ucm_umask_defined(ec) & rng(r) : 0; break;
-		case UCM_R_THRESH: x = rng(r) % 2 ? rng(r) % 4 : 0; break;
-		case UCM_R_INV: case UCM_R_EDGE: case UCM_R_OCC_INV: case UCM_R_OCC_EDGE:
-			x = rng(r) % 4 == 0;
-			break;
-		case UCM_R_OVF_EN: x = rng(r) % 2; break;
-		case UCM_R_TID_EN: x = rng(r) % 2; break;
-		case UCM_R_OCC_SEL: x = rng(r) % 4; break;
-		default: break;
-		}
-		v = ucm_field_put(f, v, x);
-	}
-	return v;
-}
-
-/* The same programming in both models: global enable with PMIs to core 0
- * (and freeze on PMI where asked), every control, some counters near their
- * wrap. */
-static void program(struct ucm_model **ms, uint64_t seed, int frz_on_pmi)
-{
-	size_t n = ucm_nregs(ms[0]);
-
-	for (size_t i = 0; i < n; i++) {
-		struct ucm_reginfo ri;
-		uint64_t v = 0, r = seed + i * 0x9E3779B97F4A7C15ull;
-
-		ucm_reginfo(ms[0], i, &ri);
-		rng(&r);
-		if (ri.kind == UCM_K_CTL) {
-			v = ctl_value(&ri, &r);
-		} else if (ri.kind == UCM_K_CTR && ri.space != UCM_MMIO && rng(&r) % 4 == 0) {
-			const struct ucm_field *f = ucm_layout_field(ri.layout, UCM_R_VALUE);
-
-			v = f ? ucm_field_mask(f) - rng(&r) % 3000000 : 0;
-		} else if (ri.kind == UCM_K_FILTER) {
-			/* fields of small values, so that attributes 0-7 match some */
-			v = rng(&r) & 0x0707070707070707ull;
-		} else if (ri.kind == UCM_K_GLOBAL_CTL) {
-			const struct ucm_layout *l = ri.layout;
-
-			for (unsigned k = 0; k < l->nfields; k++) {
-				const struct ucm_field *f = &l->fields[k];
-
-				if (f->role == UCM_R_GLOBAL_EN || (f->role == UCM_R_PMI_SEL && f->arg == 0) ||
-				    (f->role == UCM_R_FRZ_ON_PMI && frz_on_pmi))
-					v = ucm_field_put(f, v, 1);
-			}
-		} else {
-			continue;
-		}
-		for (int s = 0; s < 2; s++)
-			CT_EQ(wr(ms[s], &ri, v), 0);
-	}
 }
 
 static void compare(struct ucm_model **ms, unsigned step, const char *what)
@@ -236,14 +127,14 @@ static void compare(struct ucm_model **ms, unsigned step, const char *what)
  * else any attribute of any sub-event; small values. */
 static void attr_op(struct ucm_model **ms, uint64_t *r)
 {
-	int box = (int)(rng(r) % ucm_box_count(ms[0]));
+	int box = (int)(ct_rng(r) % ucm_box_count(ms[0]));
 	const struct ucm_boxtype *bt = ucm_box_def(ms[0], box)->type;
-	unsigned nsub = ucm_subev_count(bt), sub = nsub ? (unsigned)(rng(r) % nsub) : 0;
-	unsigned attr = (unsigned)(rng(r) % UCM_NATTR);
-	uint64_t v = rng(r) % 8;
+	unsigned nsub = ucm_subev_count(bt), sub = nsub ? (unsigned)(ct_rng(r) % nsub) : 0;
+	unsigned attr = (unsigned)(ct_rng(r) % UCM_NATTR);
+	uint64_t v = ct_rng(r) % 8;
 
-	if (rng(r) % 4) {
-		size_t i = (size_t)(rng(r) % ucm_nregs(ms[1]));
+	if (ct_rng(r) % 4) {
+		size_t i = (size_t)(ct_rng(r) % ucm_nregs(ms[1]));
 		struct ucm_reginfo ri;
 		const struct ucm_evcode *ec, *occ = NULL;
 		unsigned code, first = 0;
@@ -256,8 +147,8 @@ static void attr_op(struct ucm_model **ms, uint64_t *r)
 			box = ucm_box_find(ms[0], ri.socket, bt->name, ri.box->inst);
 			while (first < ucm_subev_count(bt) && ucm_subev_code(bt, first) != ec)
 				first++;
-			sub = first + (ec->nsubs ? (unsigned)(rng(r) % ec->nsubs) : 0);
-			attr = ec->rules[rng(r) % ec->nrules].attr;
+			sub = first + (ec->nsubs ? (unsigned)(ct_rng(r) % ec->nsubs) : 0);
+			attr = ec->rules[ct_rng(r) % ec->nrules].attr;
 			nsub = ucm_subev_count(bt);
 		}
 	}
@@ -290,22 +181,22 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 	nph = nph < NPH ? nph : NPH - 8;
 	for (unsigned k = 0; k < nph; k++) {
 		/* phase 0 is empty: every input 0 */
-		make_vec(ms[0], &r, &v[k], k ? 1 + rng(&r) % 60 : 0);
+		make_vec(ms[0], &r, &v[k], k ? 1 + ct_rng(&r) % 60 : 0);
 		id[k] = ucm_phase_define(ms[0], v[k].in, v[k].n);
 		CT_EQ(id[k], k);
 	}
-	program(ms, seed, frz);
+	CT_EQ(ct_program(ms, 2, seed, frz), -1);
 	for (unsigned st = 0; st < steps; st++) {
-		unsigned op = (unsigned)(rng(&r) % 100);
+		unsigned op = (unsigned)(ct_rng(&r) % 100);
 
 		if (op < 70) {
-			unsigned k = (unsigned)(rng(&r) % nph);
+			unsigned k = (unsigned)(ct_rng(&r) % nph);
 			/* spans of 1 ps (no cycle of any clock) to 100 us */
-			uint64_t ps = rng(&r) % 3 == 0 ? 1 + rng(&r) % 2000 : rng(&r) % 100000000;
+			uint64_t ps = ct_rng(&r) % 3 == 0 ? 1 + ct_rng(&r) % 2000 : ct_rng(&r) % 100000000;
 
 			CT_EQ(ucm_phase_enter(ms[0], id[k]), 0);
 			apply_vec(ms[1], &v[k]);
-			if (rng(&r) % 8 == 0) {
+			if (ct_rng(&r) % 8 == 0) {
 				int p0 = 0, p1 = 0;
 
 				CT_EQ(ucm_run_ps_pmi(ms[0], ps, &p0), 0);
@@ -317,24 +208,24 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 			}
 		} else if (op < 85) {
 			/* a read through the access path (time, truth of reads) */
-			size_t i = (size_t)(rng(&r) % ucm_nregs(ms[0]));
+			size_t i = (size_t)(ct_rng(&r) % ucm_nregs(ms[0]));
 			struct ucm_reginfo ri;
 			uint64_t a, b;
 
 			ucm_reginfo(ms[0], i, &ri);
-			CT_EQ(rd(ms[0], &ri, &a), rd(ms[1], &ri, &b));
+			CT_EQ(ucm_read_index(ms[0], i, &a), ucm_read_index(ms[1], i, &b));
 			CT_EQ(a, b);
 		} else if (op < 89) {
 			/* a control written anew */
-			size_t i = (size_t)(rng(&r) % ucm_nregs(ms[0]));
+			size_t i = (size_t)(ct_rng(&r) % ucm_nregs(ms[0]));
 			struct ucm_reginfo ri;
 			uint64_t val;
 
 			ucm_reginfo(ms[0], i, &ri);
 			if (ri.kind != UCM_K_CTL)
 				continue;
-			val = ctl_value(&ri, &r);
-			CT_EQ(wr(ms[0], &ri, val), wr(ms[1], &ri, val));
+			val = ct_ctl_value(&ri, &r);
+			CT_EQ(ucm_write_index(ms[0], i, val), ucm_write_index(ms[1], i, val));
 		} else if (op < 93) {
 			/* an attribute the box filters compare with (thread, node,
 			 * frequency band...): in an epoch, one no filter sees goes
@@ -342,17 +233,17 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 			attr_op(ms, &r);
 		} else if (op < 96) {
 			/* one input changed directly, in the middle of a phase */
-			int box = (int)(rng(&r) % ucm_box_count(ms[0]));
+			int box = (int)(ct_rng(&r) % ucm_box_count(ms[0]));
 			unsigned nsub = ucm_subev_count(ucm_box_def(ms[0], box)->type);
-			unsigned sub = nsub ? (unsigned)(rng(&r) % nsub) : 0;
-			uint32_t inc = (uint32_t)(rng(&r) % 3);
+			unsigned sub = nsub ? (unsigned)(ct_rng(&r) % nsub) : 0;
+			uint32_t inc = (uint32_t)(ct_rng(&r) % 3);
 
 			if (nsub)
 				CT_EQ(ucm_set_input(ms[0], box, sub, inc), ucm_set_input(ms[1], box, sub, inc));
 		} else if (op < 97 && nph < NPH) {
 			/* a phase defined in the middle of an epoch (as a replay
 			 * meets a trace's vectors) and entered */
-			make_vec(ms[0], &r, &v[nph], 1 + rng(&r) % 60);
+			make_vec(ms[0], &r, &v[nph], 1 + ct_rng(&r) % 60);
 			id[nph] = ucm_phase_define(ms[0], v[nph].in, v[nph].n);
 			CT_EQ(id[nph], nph);
 			CT_EQ(ucm_phase_enter(ms[0], id[nph]), 0);
@@ -363,8 +254,8 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 		} else {
 			/* a long stretch: many phase changes before anything looks */
 			for (unsigned q = 0; q < 200; q++) {
-				unsigned k = (unsigned)(rng(&r) % nph);
-				uint64_t ps = 1 + rng(&r) % 5000000;
+				unsigned k = (unsigned)(ct_rng(&r) % nph);
+				uint64_t ps = 1 + ct_rng(&r) % 5000000;
 
 				CT_EQ(ucm_phase_enter(ms[0], id[k]), 0);
 				apply_vec(ms[1], &v[k]);
@@ -437,11 +328,11 @@ struct wl {
 static int wl_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 {
 	struct wl *w = ctx;
-	unsigned k = (unsigned)(rng(&w->r) % 12);
+	unsigned k = (unsigned)(ct_rng(&w->r) % 12);
 
 	if (!w->phases) {
 		apply_vec(m, &w->v[k]);
-		*next = now + 1 + rng(&w->r) % 20000000;
+		*next = now + 1 + ct_rng(&w->r) % 20000000;
 		return 0;
 	}
 	for (;;) {
@@ -449,12 +340,12 @@ static int wl_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 
 		if (rc)
 			return rc;
-		*next = now + 1 + rng(&w->r) % 20000000;
+		*next = now + 1 + ct_rng(&w->r) % 20000000;
 		/* phases 2: many phases in one call where the model allows */
 		if (w->phases < 2 || !ucm_phase_run(m, *next))
 			return 0;
 		now = *next;
-		k = (unsigned)(rng(&w->r) % 12);
+		k = (unsigned)(ct_rng(&w->r) % 12);
 	}
 }
 
@@ -473,11 +364,11 @@ CT_TEST(a_workload_of_phases_counts_as_one_of_inputs)
 		if (!ms[0] || !ms[1])
 			return;
 		for (unsigned k = 0; k < 12; k++) {
-			make_vec(ms[0], &r, &v[k], 1 + rng(&r) % 60);
+			make_vec(ms[0], &r, &v[k], 1 + ct_rng(&r) % 60);
 			id[k] = ucm_phase_define(ms[0], v[k].in, v[k].n);
 			CT_EQ(id[k], k);
 		}
-		program(ms, 4242 + p, 0);
+		CT_EQ(ct_program(ms, 2, 4242 + p, 0), -1);
 		for (int s = 0; s < 2; s++) {
 			/* phases, summed in the model's calls (odd platforms) or many
 			 * in one call (ucm_phase_run) */
@@ -543,10 +434,7 @@ CT_TEST(a_filtered_attribute_changed_during_phases)
 				continue;
 			val = ucm_field_put(fl, val, x);
 		}
-		if (ri.kind == UCM_K_CTL && ri.idx == 0)
-			CT_EQ(wr(ms[0], &ri, val) | wr(ms[1], &ri, val), 0);
-		if (ri.kind == UCM_K_FILTER)
-			CT_EQ(wr(ms[0], &ri, val) | wr(ms[1], &ri, val), 0);
+		CT_EQ(ucm_write_index(ms[0], i, val) | ucm_write_index(ms[1], i, val), 0);
 	}
 	for (unsigned k = 0; k < 3; k++) {
 		v[k].n = n[k];
@@ -554,7 +442,7 @@ CT_TEST(a_filtered_attribute_changed_during_phases)
 		id[k] = ucm_phase_define(ms[0], in[k], n[k]);
 	}
 	for (unsigned st = 0; st < 400; st++) {
-		unsigned k = (unsigned)(rng(&r) % 3);
+		unsigned k = (unsigned)(ct_rng(&r) % 3);
 
 		CT_EQ(ucm_phase_enter(ms[0], id[k]), 0);
 		apply_vec(ms[1], &v[k]);
@@ -564,7 +452,7 @@ CT_TEST(a_filtered_attribute_changed_during_phases)
 		if (st % 5 == 4)
 			for (int q = 0; q < 2; q++)
 				CT_EQ(ucm_set_input_attr(ms[q], box, (unsigned)other, UCM_AT_TID, st % 3), 0);
-		CT_EQ(ucm_run_ps(ms[0], 1000000 + rng(&r) % 1000000), 0);
+		CT_EQ(ucm_run_ps(ms[0], 1000000 + ct_rng(&r) % 1000000), 0);
 		CT_EQ(ucm_run_ps(ms[1], ucm_now_ps(ms[0]) - ucm_now_ps(ms[1])), 0);
 		if (st % 50 == 49)
 			compare(ms, st, "snbep tid");
@@ -648,9 +536,9 @@ CT_TEST(phase_attributes_count_as_set_one_by_one)
 		if (!ms[0] || !ms[1])
 			return;
 		ref.n = 0;
-		program(ms, 1234 + pl, 0);
+		CT_EQ(ct_program(ms, 2, 1234 + pl, 0), -1);
 		for (unsigned k = 0; k < 12; k++) {
-			make_vec(ms[0], &r, &v[k], 1 + rng(&r) % 60);
+			make_vec(ms[0], &r, &v[k], 1 + ct_rng(&r) % 60);
 			at[k].n = 0;
 			/* attributes a filter rule of the sub-event's event compares
 			 * (or any), small values, on most inputs */
@@ -658,19 +546,19 @@ CT_TEST(phase_attributes_count_as_set_one_by_one)
 				const struct ucm_boxtype *bt = ucm_box_def(ms[0], v[k].in[i].box)->type;
 				const struct ucm_evcode *ec = ucm_subev_code(bt, v[k].in[i].sub);
 
-				if (rng(&r) % 4 == 0)
+				if (ct_rng(&r) % 4 == 0)
 					continue;
 				at[k].at[at[k].n++] = (struct ucm_phase_attr){
 					v[k].in[i].box, v[k].in[i].sub,
-					ec->nrules ? ec->rules[rng(&r) % ec->nrules].attr
-						   : (unsigned)(rng(&r) % UCM_NATTR),
-					rng(&r) % 8 };
+					ec->nrules ? ec->rules[ct_rng(&r) % ec->nrules].attr
+						   : (unsigned)(ct_rng(&r) % UCM_NATTR),
+					ct_rng(&r) % 8 };
 			}
 			id[k] = ucm_phase_define_attrs(ms[0], v[k].in, v[k].n, at[k].at, at[k].n);
 			CT_EQ(id[k], k);
 		}
 		for (unsigned st = 0; st < 3000; st++) {
-			unsigned k = (unsigned)(rng(&r) % 12), op = (unsigned)(rng(&r) % 100);
+			unsigned k = (unsigned)(ct_rng(&r) % 12), op = (unsigned)(ct_rng(&r) % 100);
 
 			if (op < 90) {
 				CT_EQ(ucm_phase_enter(ms[0], id[k]), 0);
@@ -678,8 +566,8 @@ CT_TEST(phase_attributes_count_as_set_one_by_one)
 				cur = (int)k;
 			} else if (op < 97) {
 				/* a base value, of an attribute the phase may hold */
-				const struct ucm_phase_attr *a = at[k].n ? &at[k].at[rng(&r) % at[k].n] : NULL;
-				uint64_t val = rng(&r) % 8, *b;
+				const struct ucm_phase_attr *a = at[k].n ? &at[k].at[ct_rng(&r) % at[k].n] : NULL;
+				uint64_t val = ct_rng(&r) % 8, *b;
 				int held = 0;
 
 				if (!a)
@@ -699,7 +587,7 @@ CT_TEST(phase_attributes_count_as_set_one_by_one)
 
 				CT_EQ(ucm_msr_read(ms[0], 0, 0xd16, &x), ucm_msr_read(ms[1], 0, 0xd16, &y));
 			}
-			CT_EQ(ucm_run_ps(ms[0], 1 + rng(&r) % 3000000), 0);
+			CT_EQ(ucm_run_ps(ms[0], 1 + ct_rng(&r) % 3000000), 0);
 			CT_EQ(ucm_run_ps(ms[1], ucm_now_ps(ms[0]) - ucm_now_ps(ms[1])), 0);
 			if (st % 300 == 299) {
 				compare(ms, st, plats[pl]);

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "ct_prog.h"
 #include "fz.h"
 #include "ucm.h"
 
@@ -54,14 +55,6 @@ struct st {
 	struct base base;
 };
 
-static uint64_t rng(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 static uint64_t *base_of(struct st *s, int box, unsigned sub, unsigned attr)
 {
 	struct base *b = &s->base;
@@ -78,89 +71,15 @@ static uint64_t *base_of(struct st *s, int box, unsigned sub, unsigned attr)
 	return &b->k[b->n++].v;
 }
 
-static int wr(struct ucm_model *m, const struct ucm_reginfo *ri, uint64_t v)
-{
-	if (ri->space == UCM_MSR)
-		return ucm_msr_write(m, ri->socket * ucm_cpus_per_socket(m), (uint32_t)ri->addr, v);
-	if (ri->space == UCM_PCI)
-		return ucm_pci_write(m, 0, (unsigned)(ri->addr >> 20) & 0xff,
-				     (unsigned)(ri->addr >> 15) & 0x1f, (unsigned)(ri->addr >> 12) & 7,
-				     (unsigned)ri->addr & 0xfff, ri->width > 32 ? 8 : 4, v);
-	return 0;
-}
-
-static int rd(struct ucm_model *m, const struct ucm_reginfo *ri, uint64_t *v)
-{
-	*v = 0;
-	if (ri->space == UCM_MSR)
-		return ucm_msr_read(m, ri->socket * ucm_cpus_per_socket(m), (uint32_t)ri->addr, v);
-	if (ri->space == UCM_PCI)
-		return ucm_pci_read(m, 0, (unsigned)(ri->addr >> 20) & 0xff,
-				    (unsigned)(ri->addr >> 15) & 0x1f, (unsigned)(ri->addr >> 12) & 7,
-				    (unsigned)ri->addr & 0xfff, ri->width > 32 ? 8 : 4, v);
-	return 0;
-}
-
-static uint64_t ctl_value(const struct ucm_reginfo *ri, uint64_t *r)
-{
-	const struct ucm_boxtype *bt = ri->box->type;
-	const struct ucm_layout *l = ri->layout;
-	const struct ucm_evcode *ec = bt->ncodes ? &bt->codes[rng(r) % bt->ncodes] : NULL;
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < l->nfields; i++) {
-		const struct ucm_field *f = &l->fields[i];
-		uint64_t x = 0;
-
-		switch (f->role) {
-		case UCM_R_EN: x = 1; break;
-		case UCM_R_EVSEL: x = ec ? ec->code & 0xff : 0; break;
-		case UCM_R_EXTSEL: x = ec ? ec->code >> 8 & 1 : 0; break;
-		case UCM_R_UMASK: x = ec ? ucm_umask_defined(ec) & rng(r) : 0; break;
-		case UCM_R_THRESH: x = rng(r) % 2 ? rng(r) % 4 : 0; break;
-		case UCM_R_INV: case UCM_R_EDGE: case UCM_R_OCC_INV: case UCM_R_OCC_EDGE:
-			x = rng(r) % 4 == 0;
-			break;
-		case UCM_R_OVF_EN: case UCM_R_TID_EN: x = rng(r) % 2; break;
-		case UCM_R_OCC_SEL: x = rng(r) % 4; break;
-		default: break;
-		}
-		v = ucm_field_put(f, v, x);
-	}
-	return v;
-}
-
 static void program(struct st *s, uint64_t seed)
 {
-	size_t n = ucm_nregs(s->m[0]);
+	long bad = ct_program(s->m, 2, seed, seed % 3 == 0);
 
-	for (size_t i = 0; i < n; i++) {
+	if (bad >= 0) {
 		struct ucm_reginfo ri;
-		uint64_t v = 0, r = (seed | 1) + i * 0x9E3779B97F4A7C15ull;
 
-		ucm_reginfo(s->m[0], i, &ri);
-		rng(&r);
-		if (ri.kind == UCM_K_CTL) {
-			v = ctl_value(&ri, &r);
-		} else if (ri.kind == UCM_K_CTR && ri.space != UCM_MMIO && rng(&r) % 4 == 0) {
-			const struct ucm_field *f = ucm_layout_field(ri.layout, UCM_R_VALUE);
-
-			v = f ? ucm_field_mask(f) - rng(&r) % 3000000 : 0;
-		} else if (ri.kind == UCM_K_FILTER) {
-			v = rng(&r) & 0x0707070707070707ull;
-		} else if (ri.kind == UCM_K_GLOBAL_CTL) {
-			for (unsigned k = 0; k < ri.layout->nfields; k++) {
-				const struct ucm_field *f = &ri.layout->fields[k];
-
-				if (f->role == UCM_R_GLOBAL_EN || (f->role == UCM_R_PMI_SEL && f->arg == 0) ||
-				    (f->role == UCM_R_FRZ_ON_PMI && seed % 3 == 0))
-					v = ucm_field_put(f, v, 1);
-			}
-		} else {
-			continue;
-		}
-		if (wr(s->m[0], &ri, v) != wr(s->m[1], &ri, v))
-			FZ_FAIL("programming %s differs", ri.name);
+		ucm_reginfo(s->m[0], (size_t)bad, &ri);
+		FZ_FAIL("programming %s differs", ri.name);
 	}
 }
 
@@ -354,7 +273,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint64_t a, b;
 
 			ucm_reginfo(s.m[0], i, &ri);
-			if (rd(s.m[0], &ri, &a) != rd(s.m[1], &ri, &b) || a != b)
+			if (ucm_read_index(s.m[0], i, &a) != ucm_read_index(s.m[1], i, &b) || a != b)
 				FZ_FAIL("read %s: 0x%llx vs 0x%llx", ri.name, (unsigned long long)a,
 					(unsigned long long)b);
 			break;
@@ -368,8 +287,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ucm_reginfo(s.m[0], i, &ri);
 			if (ri.kind != UCM_K_CTL)
 				break;
-			v = ctl_value(&ri, &r);
-			if (wr(s.m[0], &ri, v) != wr(s.m[1], &ri, v))
+			v = ct_ctl_value(&ri, &r);
+			if (ucm_write_index(s.m[0], i, v) != ucm_write_index(s.m[1], i, v))
 				FZ_FAIL("write %s differs", ri.name);
 			break;
 		}

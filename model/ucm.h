@@ -103,6 +103,12 @@ int ucm_peek(struct ucm_model *m, unsigned space, unsigned socket, uint64_t key,
 /* The same by register index (ucm_reginfo's order), without a lookup: for
  * harnesses that read every register after every operation. */
 int ucm_peek_index(struct ucm_model *m, size_t i, uint64_t *val);
+/* The access path by register index: a read or write of the whole
+ * register as its MSR, PCI or MMIO access would be (time cost, side
+ * effects, ground truth of reads, the observer), without decoding an
+ * address: for harnesses and tests that program or read every register. */
+int ucm_read_index(struct ucm_model *m, size_t i, uint64_t *val);
+int ucm_write_index(struct ucm_model *m, size_t i, uint64_t val);
 int ucm_msr_peek(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val);
 int ucm_pci_peek(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev, unsigned fn,
 		 unsigned off, unsigned width, uint64_t *val);

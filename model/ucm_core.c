@@ -1314,6 +1314,33 @@ int ucm_peek_index(struct ucm_model *m, size_t i, uint64_t *val)
 	return 0;
 }
 
+int ucm_read_index(struct ucm_model *m, size_t i, uint64_t *val)
+{
+	int rc;
+
+	*val = 0;
+	if (i >= m->nregs)
+		return ucm_seterr(m, -ENOENT, "no register %zu", i);
+	if ((rc = access_cost(m, m->regs[i].space)))
+		return rc;
+	*val = reg_read(m, &m->regs[i], 1);
+	ucm_observe(m, UCM_OBS_ACCESS);
+	return 0;
+}
+
+int ucm_write_index(struct ucm_model *m, size_t i, uint64_t val)
+{
+	int rc;
+
+	if (i >= m->nregs)
+		return ucm_seterr(m, -ENOENT, "no register %zu", i);
+	if ((rc = access_cost(m, m->regs[i].space)))
+		return rc;
+	reg_write(m, &m->regs[i], val, ~0ull);
+	ucm_observe(m, UCM_OBS_ACCESS);
+	return 0;
+}
+
 int ucm_msr_peek(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val)
 {
 	unsigned s = 0;

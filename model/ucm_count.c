@@ -435,6 +435,20 @@ void ucm_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *
 		ctr_project(c, n, val, total, wraps);
 }
 
+/* The counter's increment and occupancy from its box's inputs as they are,
+ * and its rate. */
+static void ctr_inputs(const struct ucm_box *b, struct ucm_ctr *c)
+{
+	uint8_t bit = (uint8_t)(1u << c->idx);
+
+	c->inc = c->konst;
+	for (unsigned s = c->sel_first; s < (unsigned)c->sel_first + c->sel_n; s++)
+		if (b->sub[s].selmask & bit)
+			c->inc += b->sub[s].input;
+	c->occ = c->occ_sub >= 0 ? b->sub[c->occ_sub].input : 0;
+	ctr_rate(c);
+}
+
 /* Compile counter i of box b from its control, the box's filters and the
  * sub-events' attributes, as they are now (the counter is synced). */
 static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *c)
@@ -487,12 +501,7 @@ static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *
 		if (ec)
 			select_code(b, c, ec, 0, ucm_reg_field(ctl, UCM_R_UMASK));
 	}
-	c->inc = c->konst;
-	for (unsigned s = c->sel_first; s < (unsigned)c->sel_first + c->sel_n; s++)
-		if (b->sub[s].selmask & bit)
-			c->inc += b->sub[s].input;
-	c->occ = c->occ_sub >= 0 ? b->sub[c->occ_sub].input : 0;
-	ctr_rate(c);
+	ctr_inputs(b, c);
 	/* the most it can add in a cycle whatever the inputs: a comparison's
 	 * 1, else the code's maximum (the tables' max_inc, which every input
 	 * vector keeps to): how soon it can wrap while phases are summed */
@@ -506,14 +515,7 @@ static void ctr_compile(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *
 
 void ucm_ctr_reload(struct ucm_model *m, struct ucm_box *b, struct ucm_ctr *c)
 {
-	uint8_t bit = (uint8_t)(1u << c->idx);
-
-	c->inc = c->konst;
-	for (unsigned s = c->sel_first; s < (unsigned)c->sel_first + c->sel_n; s++)
-		if (b->sub[s].selmask & bit)
-			c->inc += b->sub[s].input;
-	c->occ = c->occ_sub >= 0 ? b->sub[c->occ_sub].input : 0;
-	ctr_rate(c);
+	ctr_inputs(b, c);
 	ucm_ctr_resched(m, c);
 }
 
