@@ -2213,6 +2213,28 @@ static size_t put_test_block(unsigned char *o, int type, const unsigned char *p,
 /* Binary snbep traces: every truncation and single-bit corruption of a
  * trace with attributes and sleep masks is detected, and so are well-formed
  * blocks whose content breaks the rules. */
+
+/* The header block of a hand-made binary trace ("snbep", 2 sockets, no
+ * clocks, seed 0, no box counts) and its symbol block (one symbol:
+ * cbo TOR_INSERTS.DRd_MISS). */
+static void raw_snbep_head(unsigned char *hdr, size_t *hn, unsigned char *sym, size_t *yn)
+{
+	hdr[(*hn)++] = 5;
+	memcpy(hdr + *hn, "snbep", 5);
+	*hn += 5;
+	hdr[(*hn)++] = 2;
+	hdr[(*hn)++] = 0;
+	hdr[(*hn)++] = 0;
+	hdr[(*hn)++] = 0;
+	sym[(*yn)++] = 1;
+	sym[(*yn)++] = 3;
+	memcpy(sym + *yn, "cbo", 3);
+	*yn += 3;
+	sym[(*yn)++] = 20;
+	memcpy(sym + *yn, "TOR_INSERTS.DRd_MISS", 20);
+	*yn += 20;
+}
+
 CT_TEST(malformed_snbep_binary_traces_are_detected)
 {
 	char path[128], err[768];
@@ -2264,22 +2286,7 @@ CT_TEST(malformed_snbep_binary_traces_are_detected)
 			unsigned char hdr[64], sym[64], seg[64], end[8];
 			size_t hn = 0, yn = 0, sn = 0, en = 0;
 
-			/* header: "snbep", 2 sockets, 0 clocks, seed 0, 0 box counts */
-			hdr[hn++] = 5;
-			memcpy(hdr + hn, "snbep", 5);
-			hn += 5;
-			hdr[hn++] = 2;
-			hdr[hn++] = 0;
-			hdr[hn++] = 0;
-			hdr[hn++] = 0;
-			/* one symbol */
-			sym[yn++] = 1;
-			sym[yn++] = 3;
-			memcpy(sym + yn, "cbo", 3);
-			yn += 3;
-			sym[yn++] = 20;
-			memcpy(sym + yn, "TOR_INSERTS.DRd_MISS", 20);
-			yn += 20;
+			raw_snbep_head(hdr, &hn, sym, &yn);
 			seg[sn++] = 1; /* one record */
 			memcpy(seg + sn, cases[c].seg, cases[c].len);
 			sn += cases[c].len;
@@ -2339,20 +2346,7 @@ CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 		size_t k, hn = 0, yn = 0, sn = 0, en = 0, rec0;
 		char err[768], at[64];
 
-		hdr[hn++] = 5;
-		memcpy(hdr + hn, "snbep", 5);
-		hn += 5;
-		hdr[hn++] = 2;
-		hdr[hn++] = 0;
-		hdr[hn++] = 0;
-		hdr[hn++] = 0;
-		sym[yn++] = 1;
-		sym[yn++] = 3;
-		memcpy(sym + yn, "cbo", 3);
-		yn += 3;
-		sym[yn++] = 20;
-		memcpy(sym + yn, "TOR_INSERTS.DRd_MISS", 20);
-		yn += 20;
+		raw_snbep_head(hdr, &hn, sym, &yn);
 		seg[sn++] = (unsigned char)cases[c].nrec;
 		memcpy(seg + sn, cases[c].rec, cases[c].len);
 		sn += cases[c].len;
