@@ -788,8 +788,12 @@ static void agg_span(struct ucm_model *m, uint64_t t)
 		if (!m->acc[d][p])
 			m->acc_list[d][m->nacc[d]++] = p;
 		m->acc[d][p] += n;
-		if (m->agg_last[d] != (int32_t)p)
-			ucm_agg_trans(m, d, m->agg_last[d], p);
+		if (m->agg_last[d] != (int32_t)p) {
+			if (m->agg_edges[d])
+				ucm_agg_trans(m, d, m->agg_last[d], p);
+			else
+				m->agg_last[d] = (int32_t)p;
+		}
 	}
 	m->now_ps = t;
 }

@@ -229,6 +229,8 @@ struct ucm_model {
 	uint32_t *acc_list[UCM_MAXCLK];
 	unsigned nacc[UCM_MAXCLK], acc_cap;
 	int32_t agg_last[UCM_MAXCLK];
+	uint8_t agg_edges[UCM_MAXCLK]; /* the clock has a counter with edge detection:
+					* its changes of phase are counted */
 	uint64_t agg_rem[UCM_MAXCLK]; /* now_ps * num mod den, per clock */
 	/* scratch of an epoch's end, per counter (box * UCM_MAXCTR + i): its
 	 * output and its cycles in phases giving its box inputs; by edge index:

@@ -1000,6 +1000,14 @@ static int agg_begin(struct ucm_model *m, uint32_t p)
 		}
 		b->nact = 0;
 	}
+	memset(m->agg_edges, 0, sizeof(m->agg_edges));
+	for (unsigned bi = 0; bi < m->nboxes; bi++)
+		for (unsigned i = 0; i < m->boxes[bi].def->type->nctr; i++) {
+			const struct ucm_ctr *c = &m->boxes[bi].ctr[i];
+
+			if (c->counting && c->edge && ctr_has_cmp(c))
+				m->agg_edges[c->clock] = 1;
+		}
 	for (unsigned d = 0; d < m->plat->nclocks; d++) {
 		m->agg_last[d] = -1;
 		m->agg_rem[d] = (uint64_t)((ucm_u128)m->now_ps * m->clk_num[d] -
