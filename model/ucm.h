@@ -109,6 +109,11 @@ int ucm_peek_index(struct ucm_model *m, size_t i, uint64_t *val);
  * address: for harnesses and tests that program or read every register. */
 int ucm_read_index(struct ucm_model *m, size_t i, uint64_t *val);
 int ucm_write_index(struct ucm_model *m, size_t i, uint64_t val);
+/* Registers first .. first + n - 1 (ucm_reginfo's order) into vals[0..n),
+ * each as ucm_peek_index reads it, in one call: for a caller that reads
+ * every register often (the fuzzers, after every operation).  -ENOENT
+ * past the last register, nothing read. */
+int ucm_peek_regs(struct ucm_model *m, size_t first, size_t n, uint64_t *vals);
 int ucm_msr_peek(struct ucm_model *m, unsigned cpu, uint32_t addr, uint64_t *val);
 int ucm_pci_peek(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev, unsigned fn,
 		 unsigned off, unsigned width, uint64_t *val);

@@ -467,6 +467,7 @@ static void model_state_init(struct ucm_model *m)
 	m->nphov = 0;
 	m->max_ov = 0;
 	m->ov_phase = -1;
+	memset(m->agg_rem, 0, sizeof(m->agg_rem));
 	m->strict = m->cfg.strict;
 	m->nrecs = 0;
 	m->err[0] = 0;
@@ -475,6 +476,8 @@ static void model_state_init(struct ucm_model *m)
 	for (unsigned i = 0; i < m->nboxes; i++)
 		box_state_init(&m->boxes[i]);
 }
+
+static void reset_registers(struct ucm_model *m);
 
 void ucm_restart(struct ucm_model *m)
 {
@@ -489,7 +492,7 @@ void ucm_restart(struct ucm_model *m)
 
 		sub_state_init(m, &m->boxes[t >> 16], t & 0xFFFF);
 	}
-	ucm_reset(m);
+	reset_registers(m); /* the counters are new: none to bring up to date */
 }
 
 /* Each socket's uncore bus and node ID: the platform's and the identity,
@@ -701,7 +704,7 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 	if (!m->heap || !m->touched || msr_hash_build(m))
 		goto nomem;
 	model_state_init(m);
-	ucm_reset(m);
+	reset_registers(m);
 	*out = m;
 	return 0;
 nomem:
@@ -732,12 +735,10 @@ void ucm_destroy(struct ucm_model *m)
 	free(m);
 }
 
-void ucm_reset(struct ucm_model *m)
+/* Every register to its reset value, counters to 0 and compiled again
+ * (the counters brought up to date before: ucm_reset). */
+static void reset_registers(struct ucm_model *m)
 {
-	ucm_agg_exit(m);
-	for (unsigned i = 0; i < m->nboxes; i++)
-		for (unsigned c = 0; c < m->boxes[i].def->type->nctr; c++)
-			ucm_ctr_sync(m, &m->boxes[i].ctr[c]);
 	for (unsigned s = 0; s < m->nsockets; s++)
 		m->sockets[s].gfrozen = 0;
 	for (size_t i = 0; i < m->nregs; i++) {
@@ -751,8 +752,8 @@ void ucm_reset(struct ucm_model *m)
 
 		/* a box control with a freeze bit and no enable for it (IVT)
 		 * freezes on FRZ alone */
-		b->frz_en = b->boxctl && ucm_layout_field(b->boxctl->def->layout, UCM_R_FRZ) &&
-			    !ucm_layout_field(b->boxctl->def->layout, UCM_R_FRZ_EN);
+		b->frz_en = b->boxctl && b->boxctl->role[UCM_R_FRZ] >= 0 &&
+			    b->boxctl->role[UCM_R_FRZ_EN] < 0;
 		b->frozen = 0;
 		for (unsigned c = 0; c < b->def->type->nctr; c++) {
 			b->ctr[c].val = 0;
@@ -762,6 +763,15 @@ void ucm_reset(struct ucm_model *m)
 	/* after every register: a counter's gate reads the global control */
 	for (unsigned i = 0; i < m->nboxes; i++)
 		ucm_box_recompile(m, &m->boxes[i]);
+}
+
+void ucm_reset(struct ucm_model *m)
+{
+	ucm_agg_exit(m);
+	for (unsigned i = 0; i < m->nboxes; i++)
+		for (unsigned c = 0; c < m->boxes[i].def->type->nctr; c++)
+			ucm_ctr_sync(m, &m->boxes[i].ctr[c]);
+	reset_registers(m);
 }
 
 /* ---- strict mode ---- */
@@ -870,21 +880,20 @@ static void global_ctl_written(struct ucm_model *m, struct ucm_reg *r, uint64_t 
 	ucm_socket_regate(m, r->box->socket);
 }
 
-static struct ucm_ctr *reg_ctr(struct ucm_reg *r)
+static inline __attribute__((always_inline)) struct ucm_ctr *reg_ctr(struct ucm_reg *r)
 {
 	return &r->box->ctr[r->def->idx];
 }
 
 /* The counter bits of a counter register (its VALUE field, found once). */
-static uint64_t value_mask(const struct ucm_reg *r)
+static inline __attribute__((always_inline)) uint64_t value_mask(const struct ucm_reg *r)
 {
-	int f = r->role[UCM_R_VALUE];
-
-	return f < 0 ? 0 : ucm_field_mask(&r->def->layout->fields[f]);
+	/* the counter's wmask is that field's mask (ucm_create) */
+	return r->box->ctr[r->def->idx].wmask;
 }
 
 /* Current value of a register, as hardware would present it. */
-static uint64_t reg_value(const struct ucm_reg *r)
+static inline __attribute__((always_inline)) uint64_t reg_value(const struct ucm_reg *r)
 {
 	if (r->def->kind == UCM_K_CTR) {
 		const struct ucm_ctr *c = &r->box->ctr[r->def->idx];
@@ -895,7 +904,8 @@ static uint64_t reg_value(const struct ucm_reg *r)
 	return r->val;
 }
 
-static uint64_t reg_read(struct ucm_model *m, struct ucm_reg *r, int side_effects)
+static inline __attribute__((always_inline)) uint64_t reg_read(struct ucm_model *m, struct ucm_reg *r,
+							   int side_effects)
 {
 	uint64_t v;
 
@@ -1338,6 +1348,15 @@ int ucm_write_index(struct ucm_model *m, size_t i, uint64_t val)
 		return rc;
 	reg_write(m, &m->regs[i], val, ~0ull);
 	ucm_observe(m, UCM_OBS_ACCESS);
+	return 0;
+}
+
+int ucm_peek_regs(struct ucm_model *m, size_t first, size_t n, uint64_t *vals)
+{
+	if (first > m->nregs || n > m->nregs - first)
+		return ucm_seterr(m, -ENOENT, "no registers %zu..%zu (%zu)", first, first + n, m->nregs);
+	for (size_t i = 0; i < n; i++)
+		vals[i] = reg_read(m, &m->regs[first + i], 0);
 	return 0;
 }
 
