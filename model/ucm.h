@@ -72,10 +72,12 @@ void ucm_reset(struct ucm_model *m);
  * clock, every register at its reset value, counters, ground truth, fed
  * totals, inputs and their attributes as new, no PMI or freeze counted,
  * every core awake, no strict-mode record (strict mode as configured), no
- * workload, observer or PMI hook, no error.  Nothing is allocated: it costs
- * what ucm_reset does plus the sub-events whose inputs or attributes were
- * set, so a caller running many short sessions on one configuration (the
- * fuzzers) keeps one model instead of creating one per session. */
+ * workload, observer or PMI hook, no error, no phase.  Nothing is
+ * allocated: it costs a copy of the registers' reset values and of the
+ * counters as ucm_create compiled them, plus the sub-events whose inputs
+ * or attributes were set, so a caller running many short sessions on one
+ * configuration (the fuzzers) keeps one model instead of creating one per
+ * session. */
 void ucm_restart(struct ucm_model *m);
 
 /* ---- platforms ---- */

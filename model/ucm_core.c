@@ -349,7 +349,10 @@ static uint64_t attr_default(const struct ucm_model *m, const struct ucm_box *b,
  * function of its structure, and both get it.  What the configuration
  * alone decides (registers and their masks and indexes, the boxes'
  * definitions, counter widths, clock rates) is built once by ucm_create
- * and never changes. */
+ * and never changes.  The registers' reset values and what the counters
+ * compile from them are the same after every restart: ucm_create keeps a
+ * copy of the counters as it compiled them (fresh_save) and ucm_restart
+ * puts it back. */
 
 /* Sub-event s of box b: no input (nor its code), nothing fed, selected by
  * no counter, its attributes as the tables say, or at attr_default(). */
@@ -479,6 +482,59 @@ static void model_state_init(struct ucm_model *m)
 
 static void reset_registers(struct ucm_model *m);
 
+/* What ucm_create's reset_registers compiled, kept to be put back: every
+ * counter as it was (struct ucm_ctr whole: a field added there is kept
+ * too) and the selection marks of the sub-events.  A counter compiled
+ * with OVF_EN and counting would be in the event queue: then ucm_restart
+ * compiles them all again instead. */
+static int fresh_save(struct ucm_model *m)
+{
+	m->fresh_ok = 1;
+	for (unsigned i = 0; i < m->nboxes; i++) {
+		struct ucm_box *b = &m->boxes[i];
+		unsigned nctr = b->def->type->nctr, n = 0;
+
+		for (unsigned c = 0; c < nctr; c++)
+			m->fresh_ok &= b->ctr[c].heap_pos < 0;
+		for (unsigned k = 0; k < b->nsub; k++)
+			n += b->sub[k].selmask || b->sub[k].occmask;
+		b->fresh = malloc((nctr ? nctr : 1) * sizeof(*b->fresh));
+		b->fresh_sub = malloc((n ? n : 1) * sizeof(*b->fresh_sub));
+		if (!b->fresh || !b->fresh_sub)
+			return -ENOMEM;
+		memcpy(b->fresh, b->ctr, nctr * sizeof(*b->fresh));
+		b->nfresh_sub = 0;
+		for (unsigned k = 0; k < b->nsub; k++)
+			if (b->sub[k].selmask || b->sub[k].occmask)
+				b->fresh_sub[b->nfresh_sub++] =
+					k << 16 | (uint32_t)b->sub[k].selmask << 8 | b->sub[k].occmask;
+	}
+	return 0;
+}
+
+/* The registers at their reset values and the counters and selection
+ * marks as ucm_create compiled them (after model_state_init released every
+ * selection): what reset_registers would make of a new model, copied. */
+static void fresh_restore(struct ucm_model *m)
+{
+	for (size_t i = 0; i < m->nregs; i++)
+		m->regs[i].val = m->regs[i].reset;
+	for (unsigned i = 0; i < m->nboxes; i++) {
+		struct ucm_box *b = &m->boxes[i];
+
+		b->frz_en = b->boxctl && b->boxctl->role[UCM_R_FRZ] >= 0 &&
+			    b->boxctl->role[UCM_R_FRZ_EN] < 0;
+		b->frozen = 0;
+		memcpy(b->ctr, b->fresh, b->def->type->nctr * sizeof(*b->fresh));
+		for (unsigned k = 0; k < b->nfresh_sub; k++) {
+			struct ucm_sub *sb = &b->sub[b->fresh_sub[k] >> 16];
+
+			sb->selmask = (uint8_t)(b->fresh_sub[k] >> 8);
+			sb->occmask = (uint8_t)b->fresh_sub[k];
+		}
+	}
+}
+
 void ucm_restart(struct ucm_model *m)
 {
 	/* a phase-summing epoch ends as it would (ucm_phase.c clears what it
@@ -492,7 +548,10 @@ void ucm_restart(struct ucm_model *m)
 
 		sub_state_init(m, &m->boxes[t >> 16], t & 0xFFFF);
 	}
-	reset_registers(m); /* the counters are new: none to bring up to date */
+	if (m->fresh_ok)
+		fresh_restore(m);
+	else
+		reset_registers(m); /* the counters are new: none to bring up to date */
 }
 
 /* Each socket's uncore bus and node ID: the platform's and the identity,
@@ -705,6 +764,8 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 		goto nomem;
 	model_state_init(m);
 	reset_registers(m);
+	if (fresh_save(m))
+		goto nomem;
 	*out = m;
 	return 0;
 nomem:
@@ -721,6 +782,8 @@ void ucm_destroy(struct ucm_model *m)
 		free(m->boxes[i].attr);
 		free(m->boxes[i].act);
 		free(m->boxes[i].code);
+		free(m->boxes[i].fresh);
+		free(m->boxes[i].fresh_sub);
 	}
 	free(m->heap);
 	free(m->touched);

@@ -123,6 +123,12 @@ struct ucm_box {
 	int8_t st_bit[UCM_MAXCTR];   /* each counter's bit in boxstatus, -1: none */
 	uint64_t *attr;          /* UCM_NATTR run-time attributes per sub-event */
 	struct ucm_ctr ctr[UCM_MAXCTR];
+	/* as ucm_create left them, for ucm_restart: the counters (nctr), and
+	 * the sub-events their selections marked (sub << 16 | selmask << 8 |
+	 * occmask) */
+	struct ucm_ctr *fresh;
+	uint32_t *fresh_sub;
+	unsigned nfresh_sub;
 };
 
 /* A phase (ucm_phase_define): its nonzero inputs, sorted by box and
@@ -258,6 +264,7 @@ struct ucm_model {
 	 * again besides the boxes, counters and registers */
 	uint32_t *touched;
 	size_t ntouched;
+	int fresh_ok;            /* the boxes' fresh copies hold (none queued) */
 };
 
 /* Cycles of clock d completed at time t: floor(t * hz / 10^12). */
