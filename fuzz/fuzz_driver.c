@@ -371,6 +371,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned ops = 0, nops;
 	uint8_t ninst, setup, b3;
 	int started = 0, legacy, v2;
+	char err[256];
 
 	ninst = fz_u8(&f);
 	o.pmi_cores = fz_u8(&f) & 0xF;
@@ -400,8 +401,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cfg.sockets = 1;
 		cfg.clock_hz[0] = hz[(setup >> 4) & 3];
 	}
-	if (ucm_create(&cfg, &M) || ucb_sim_create(M, &inner))
-		FZ_FAIL("setup");
+	if (!(M = fz_model(&cfg, err, sizeof(err))) || ucb_sim_create(M, &inner))
+		FZ_FAIL("setup: %s", M ? "no memory" : err);
 	index_regs();
 	if (ucd_open(&chk, &o, &d))
 		FZ_FAIL("open: %s", ucd_error(d));
@@ -511,6 +512,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_check_truth(d, M, "end");
 	ucd_close(d);
 	ucb_destroy(inner);
-	ucm_destroy(M);
-	return 0;
+	return 0; /* the model is kept for the next input of its configuration */
 }

@@ -28,7 +28,9 @@
  * (TIME_CYCLES): time operations past it run as far as it.
  *
  * Speed (docs/fuzzing.md): what the tables give a configuration is derived
- * once (struct shape); every register is read once per operation, by index.
+ * once (struct shape); the model of a configuration is kept and restarted
+ * per input (fz_model); every register is read once per operation, in one
+ * call (ucm_peek_regs), and the checks after it use what that read.
  */
 #include <string.h>
 
@@ -50,6 +52,9 @@ struct shape {
 	struct ucm_reginfo ri[REF_MAXREGS];
 	const struct ucm_field *vf[REF_MAXREGS]; /* a counter's value field, else NULL */
 	uint64_t vmax[REF_MAXREGS];    /* its largest value, 2^width - 1 */
+	uint64_t vmask[REF_MAXREGS];   /* that field's bits (0: not a counter) */
+	unsigned vlo[REF_MAXREGS];     /* and its lowest bit */
+	uint64_t zmask[REF_MAXREGS];   /* bits that read 0: reserved and write-only */
 	size_t npci;
 	size_t pci[REF_MAXREGS];       /* model indexes of the PCI registers */
 	int bar;                       /* socket 0's BAR register, -1 none */
@@ -90,20 +95,27 @@ FZ_NO_COVERAGE static uint64_t peek(struct rig *g, size_t i)
 	return v;
 }
 
+/* Every register of the model into v, in one call. */
+FZ_NO_COVERAGE static void snapshot(struct rig *g, uint64_t *v)
+{
+	if (ucm_peek_regs(g->m, 0, g->nregs, v))
+		FZ_FAIL("reading the registers failed: %s", ucm_error(g->m));
+}
+
 FZ_NO_COVERAGE static void compare(struct rig *g, const char *after)
 {
+	snapshot(g, g->cur);
 	for (size_t i = 0; i < g->nregs; i++) {
-		uint64_t v = peek(g, i), rv = ref_peek(g->ref, (unsigned)g->sh->map[i]);
+		uint64_t v = g->cur[i], rv = ref_peek(g->ref, (unsigned)g->sh->map[i]);
 
-		g->cur[i] = v;
 		if (v != rv)
 			FZ_FAIL("after %s: %s (socket %u) model 0x%llx, reference 0x%llx", after,
 				g->sh->ri[i].name, g->sh->ri[i].socket, (unsigned long long)v,
 				(unsigned long long)rv);
-		if (v & (g->sh->ri[i].rsvd_mask | g->sh->ri[i].wo_mask))
+		if (v & g->sh->zmask[i])
 			FZ_FAIL("after %s: %s reads reserved/write-only bits 0x%llx", after, g->sh->ri[i].name,
-				(unsigned long long)(v & (g->sh->ri[i].rsvd_mask | g->sh->ri[i].wo_mask)));
-		if (g->sh->vf[i] && ucm_field_get(g->sh->vf[i], v) > g->sh->vmax[i])
+				(unsigned long long)(v & g->sh->zmask[i]));
+		if (g->sh->vmask[i] && ((v & g->sh->vmask[i]) >> g->sh->vlo[i]) > g->sh->vmax[i])
 			FZ_FAIL("after %s: %s at or above 2^width", after, g->sh->ri[i].name);
 	}
 	for (unsigned s = 0; s < g->nsockets; s++) {
@@ -141,12 +153,6 @@ static uint64_t bar_base(struct rig *g)
 	return g->sh->bar >= 0 ? peek(g, (size_t)g->sh->bar) & g->p->bar_mask : 0;
 }
 
-FZ_NO_COVERAGE static void snapshot(struct rig *g, uint64_t *v)
-{
-	for (size_t i = 0; i < g->nregs; i++)
-		v[i] = peek(g, i);
-}
-
 /* After a write: RO bits unchanged, W1C bits never set by software; now:
  * every register as it reads after the write. */
 FZ_NO_COVERAGE static void check_write_vals(struct rig *g, const uint64_t *before, const uint64_t *now)
@@ -161,12 +167,15 @@ FZ_NO_COVERAGE static void check_write_vals(struct rig *g, const uint64_t *befor
 	}
 }
 
-static void check_write(struct rig *g, const uint64_t *before)
+/* After a write in the middle of an operation: checked, and before set
+ * to the registers as they read now (for the next write's check). */
+static void check_write(struct rig *g, uint64_t *before)
 {
 	static uint64_t now[REF_MAXREGS];
 
 	snapshot(g, now);
 	check_write_vals(g, before, now);
+	memcpy(before, now, g->nregs * sizeof(now[0]));
 }
 
 /* An operation that ends with a write: check_write_vals runs on what the
@@ -314,8 +323,12 @@ static const struct shape *shape_of(struct rig *g, unsigned ninst, unsigned sock
 			sh->pci[sh->npci++] = i;
 		if (sh->ri[i].kind == UCM_K_BAR && sh->ri[i].socket == 0 && sh->bar < 0)
 			sh->bar = (int)i;
-		if (sh->ri[i].kind == UCM_K_CTR && (sh->vf[i] = ucm_layout_field(sh->ri[i].layout, UCM_R_VALUE)))
+		if (sh->ri[i].kind == UCM_K_CTR && (sh->vf[i] = ucm_layout_field(sh->ri[i].layout, UCM_R_VALUE))) {
 			sh->vmax[i] = ucm_field_mask(sh->vf[i]) >> sh->vf[i]->lo;
+			sh->vmask[i] = ucm_field_mask(sh->vf[i]);
+			sh->vlo[i] = sh->vf[i]->lo;
+		}
+		sh->zmask[i] = sh->ri[i].rsvd_mask | sh->ri[i].wo_mask;
 	}
 	for (size_t i = 0; i < g->nregs; i++) {
 		sh->ctlof[i] = -1;
@@ -357,6 +370,7 @@ static int setup(struct rig *g, struct fz *f)
 	struct ucm_config cfg;
 	unsigned ninst[UCM_MAXBT], counted = 0;
 	static struct ref_model ref;
+	char err[256];
 
 	g->m = NULL;
 	g->ref = &ref;
@@ -383,8 +397,8 @@ static int setup(struct rig *g, struct fz *f)
 		if (c & 0x8000)
 			cfg.sockets = 1;
 	}
-	if (ucm_create(&cfg, &g->m))
-		FZ_FAIL("model: %s", g->m ? ucm_error(g->m) : "no memory");
+	if (!(g->m = fz_model(&cfg, err, sizeof(err))))
+		FZ_FAIL("model: %s", err);
 	if (ref_init(g->ref, g->p, ninst, cfg.sockets, cfg.clock_hz, cfg.pci_bus, cfg.node_id))
 		FZ_FAIL("%s exceeds the reference model's limits", g->p->name);
 	g->nsockets = ucm_nsockets(g->m);
@@ -533,8 +547,10 @@ static uint64_t pick_attr(struct rig *g, struct fz *f, unsigned box, unsigned su
 
 /* Time passes: the invariants that need no reference.  Counters stand
  * still while their socket is globally disabled, their box frozen or their
- * control's EN clear (free-running counters aside). */
-FZ_NO_COVERAGE static void check_time(struct rig *g, const uint64_t *before, const int *frozen)
+ * control's EN clear (free-running counters aside).  before: the
+ * registers before time passed, now: after (as the compare read them). */
+FZ_NO_COVERAGE static void check_time(struct rig *g, const uint64_t *before, const uint64_t *now,
+				     const int *frozen)
 {
 	int disabled[REF_MAXSOCK] = { 0 };
 
@@ -552,7 +568,7 @@ FZ_NO_COVERAGE static void check_time(struct rig *g, const uint64_t *before, con
 		const struct ucm_reginfo *ri = &g->sh->ri[k];
 		const char *why = NULL;
 
-		if (ri->kind != UCM_K_CTR || (ri->box->type->flags & UCM_BT_FREERUN) || peek(g, k) == before[k])
+		if (ri->kind != UCM_K_CTR || (ri->box->type->flags & UCM_BT_FREERUN) || now[k] == before[k])
 			continue;
 		if (disabled[ri->socket])
 			why = disabled[ri->socket] == 2 ? "its socket was frozen" : "GLOBAL_CTRL.EN was 0";
@@ -631,11 +647,9 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 				const struct ucm_field *unfrz = ucm_layout_field(g->sh->ri[j].layout, UCM_R_UNFRZ_ALL);
 
 				if (en && !ucm_field_get(en, peek(g, j))) {
-					snapshot(g, before);
 					reg_write(g, j, ucm_field_put(en, peek(g, j), 1));
 					check_write(g, before);
 				} else if (!en && unfrz && ucm_global_frozen(g->m, ri->socket)) {
-					snapshot(g, before);
 					reg_write(g, j, ucm_field_put(unfrz, peek(g, j), 1));
 					check_write(g, before);
 				}
@@ -714,12 +728,23 @@ static void program(struct rig *g, struct fz *f, size_t i, uint64_t *before)
 			}
 			for (unsigned q = 0; q < UCM_MAXFILT; q++)
 				if (g->sh->filt[box][q] >= 0) {
-					snapshot(g, before);
 					reg_write(g, (size_t)g->sh->filt[box][q], fv[q]);
 					check_write(g, before);
 				}
 		}
 	}
+}
+
+/* After a reset: every register at its reset value. */
+FZ_NO_COVERAGE static void check_reset(struct rig *g)
+{
+	static uint64_t now[REF_MAXREGS];
+
+	snapshot(g, now);
+	for (size_t k = 0; k < g->nregs; k++)
+		if (now[k] != g->sh->ri[k].reset)
+			FZ_FAIL("reset left %s at 0x%llx, reset value 0x%llx", g->sh->ri[k].name,
+				(unsigned long long)now[k], (unsigned long long)g->sh->ri[k].reset);
 }
 
 static int frozen_before[REF_MAXBOX];
@@ -736,6 +761,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct rig g;
 	static uint64_t before[REF_MAXREGS];
 	unsigned ops = 0;
+	int timed = 0;  /* the operation let time pass */
 
 	setup(&g, &f);
 	wrote = 0;
@@ -878,7 +904,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (n)
 					ref_run_cycles(g.ref, clock, n);
 			}
-			check_time(&g, before, frozen_before);
+			timed = 1; /* check_time after the compare, on what it read */
 			for (unsigned s = 0; s < g.nsockets; s++)
 				if (ucm_global_frozen(g.m, s) != g.ref->sock[s].gfrozen ||
 				    ucm_overflow_freezes(g.m, s) != g.ref->sock[s].freezes)
@@ -891,10 +917,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 7: /* reset */
 			ucm_reset(g.m);
 			ref_reset(g.ref);
-			for (size_t k = 0; k < g.nregs; k++)
-				if (peek(&g, k) != g.sh->ri[k].reset)
-					FZ_FAIL("reset left %s at 0x%llx, reset value 0x%llx", g.sh->ri[k].name,
-						(unsigned long long)peek(&g, k), (unsigned long long)g.sh->ri[k].reset);
+			check_reset(&g);
 			break;
 		case 8: { /* a core goes to sleep or wakes */
 			unsigned c = fz_u8(&f) % g.ref->ncores;
@@ -947,8 +970,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		compare(&g, "an operation");
 		if (wrote)
 			check_write_vals(&g, before, g.cur);
-		wrote = 0;
+		if (timed)
+			check_time(&g, before, g.cur, frozen_before);
+		wrote = timed = 0;
 	}
-	ucm_destroy(g.m);
-	return 0;
+	return 0; /* the model is kept for the next input of its configuration */
 }

@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "ucm.h"
 
 struct fz {
 	const uint8_t *p;
@@ -63,12 +66,73 @@ static inline uint64_t fz_u64(struct fz *f)
 
 /* A checking function the fuzzer need not trace: its branches and
  * comparisons are about register values, not input bytes, and run for
- * every register after every operation (clang's libFuzzer build). */
+ * every register after every operation (clang's libFuzzer build).  Never
+ * inlined: inlined into a traced caller, its code would be traced there. */
 #if defined(__clang__)
-#define FZ_NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#define FZ_NO_COVERAGE __attribute__((no_sanitize("coverage"), noinline))
 #else
 #define FZ_NO_COVERAGE
 #endif
+
+/* The model of a configuration, for one input: the model an earlier input
+ * of the same configuration used, restarted (ucm_restart: exactly the
+ * state of a new model, ctest t_restart), or a new one.  Building a model
+ * per input cost a quarter of the harnesses' time (docs/fuzzing.md,
+ * "Speed").  The FZ_MODELS most recently used configurations are kept
+ * (about 1 MB each under ASan: a mutated header makes a new
+ * configuration, so fewer would be created again and again); the harness
+ * never destroys the model it gets.  NULL: ucm_create failed (its error in
+ * *err).  Configurations are compared whole, bytes and all (a hash first):
+ * the harnesses make them with ucm_config_init, which zeroes them (padding
+ * too), then set fields. */
+#define FZ_MODELS 512
+
+static inline uint64_t fz_config_hash(const struct ucm_config *cfg)
+{
+	const unsigned char *p = (const unsigned char *)cfg;
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+
+	for (size_t i = 0; i < sizeof(*cfg); i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static inline struct ucm_model *fz_model(const struct ucm_config *cfg, char *err, size_t nerr)
+{
+	static struct {
+		struct ucm_config cfg;
+		uint64_t hash, used;
+		struct ucm_model *m;
+	} kept[FZ_MODELS];
+	static uint64_t clock;
+	uint64_t h = fz_config_hash(cfg);
+	unsigned k, lru = 0;
+	struct ucm_model *m = NULL;
+
+	for (k = 0; k < FZ_MODELS && kept[k].m; k++)
+		if (kept[k].hash == h && !memcmp(&kept[k].cfg, cfg, sizeof(*cfg))) {
+			kept[k].used = ++clock;
+			ucm_restart(kept[k].m);
+			return kept[k].m;
+		}
+	if (ucm_create(cfg, &m)) {
+		snprintf(err, nerr, "%s", m ? ucm_error(m) : "no memory");
+		ucm_destroy(m);
+		return NULL;
+	}
+	if (k == FZ_MODELS) { /* all taken: the least recently used goes */
+		for (k = 1; k < FZ_MODELS; k++)
+			if (kept[k].used < kept[lru].used)
+				lru = k;
+		ucm_destroy(kept[lru].m);
+		k = lru;
+	}
+	memcpy(&kept[k].cfg, cfg, sizeof(*cfg));
+	kept[k].hash = h;
+	kept[k].m = m;
+	kept[k].used = ++clock;
+	return m;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -43,7 +43,7 @@ typedef unsigned __int128 u128;
 #define PS_PER_S 1000000000000ull
 
 /* Bits lo..hi set. */
-static uint64_t bits(unsigned lo, unsigned hi)
+static inline __attribute__((always_inline)) uint64_t bits(unsigned lo, unsigned hi)
 {
 	uint64_t ones = hi - lo >= 63 ? ~0ull : (1ull << (hi - lo + 1)) - 1;
 
@@ -53,7 +53,7 @@ static uint64_t bits(unsigned lo, unsigned hi)
 /* The field of a role: the first in the layout's table.  Remembered per
  * (layout, role), the tables being constant: the walk asks it for every
  * counter on every cycle. */
-static const struct ucm_field *field(const struct ucm_layout *l, unsigned role)
+static inline __attribute__((always_inline)) const struct ucm_field *field(const struct ucm_layout *l, unsigned role)
 {
 	static struct {
 		const struct ucm_layout *l;
@@ -75,7 +75,7 @@ static const struct ucm_field *field(const struct ucm_layout *l, unsigned role)
 	return memo[h].f;
 }
 
-static uint64_t get(const struct ucm_layout *l, unsigned role, uint64_t v)
+static inline __attribute__((always_inline)) uint64_t get(const struct ucm_layout *l, unsigned role, uint64_t v)
 {
 	const struct ucm_field *f = field(l, role);
 
@@ -91,8 +91,29 @@ static const struct ucm_field *field_of_bit(const struct ucm_layout *l, unsigned
 	return NULL;
 }
 
-/* Box types numbered by first appearance, as the model's configuration. */
+/* Box types numbered by first appearance, as the model's configuration.
+ * Remembered per (platform, type), the tables being constant: ref_init
+ * asks it for every box. */
+static int type_index_of(const struct ucm_platform *p, const struct ucm_boxtype *bt);
+
 static int type_index(const struct ucm_platform *p, const struct ucm_boxtype *bt)
+{
+	static struct {
+		const struct ucm_platform *p;
+		const struct ucm_boxtype *bt;
+		int i;
+	} memo[256];
+	unsigned h = (unsigned)((((uintptr_t)p >> 3) * 31u + ((uintptr_t)bt >> 3)) % 256u);
+
+	if (memo[h].p != p || memo[h].bt != bt) {
+		memo[h].p = p;
+		memo[h].bt = bt;
+		memo[h].i = type_index_of(p, bt);
+	}
+	return memo[h].i;
+}
+
+static int type_index_of(const struct ucm_platform *p, const struct ucm_boxtype *bt)
 {
 	int n = 0;
 
@@ -128,10 +149,14 @@ static unsigned first_sub(const struct ucm_boxtype *bt, const struct ucm_evcode 
 		const struct ucm_boxtype *bt;
 		unsigned *first;
 	} memo[64];
+	static unsigned last = 0; /* the entry found last (the walk asks one box after another) */
 	unsigned k, c = (unsigned)(ec - bt->codes);
 
+	if (memo[last].bt == bt && c <= bt->ncodes)
+		return memo[last].first[c];
 	for (k = 0; k < 64 && memo[k].bt && memo[k].bt != bt; k++)
 		;
+	last = k < 64 ? k : 0;
 	if (k < 64 && !memo[k].bt && (memo[k].first = calloc(bt->ncodes + 1u, sizeof(unsigned)))) {
 		memo[k].bt = bt;
 		for (unsigned i = 0; i < bt->ncodes; i++)
@@ -254,7 +279,10 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 {
 	int given_bus = 0, given_node = 0;
 
-	memset(r, 0, offsetof(struct ref_model, boxes)); /* boxes: each as it is used */
+	/* registers and boxes: each as it is used (every field of the
+	 * registers in use is set below) */
+	memset(r, 0, offsetof(struct ref_model, regs));
+	memset(&r->sock, 0, offsetof(struct ref_model, boxes) - offsetof(struct ref_model, sock));
 	r->p = p;
 	r->ncores = p->ncores;
 	r->nsockets = sockets ? sockets : p->sockets_default ? p->sockets_default : 1;
@@ -276,23 +304,26 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 		for (unsigned i = 0; i < p->nboxes; i++) {
 			const struct ucm_boxinst *bi = &p->boxes[i];
 			struct ref_box *bx;
+			unsigned nsub;
 
 			if (bi->inst >= ninst_of(r, bi->type))
 				continue;
+			nsub = count_subs(bi->type);
 			if (r->nboxes >= REF_MAXBOX || bi->type->nctr > REF_MAXCTR ||
-			    count_subs(bi->type) > REF_MAXSUB || r->nregs + bi->type->nregs > REF_MAXREGS)
+			    nsub > REF_MAXSUB || r->nregs + bi->type->nregs > REF_MAXREGS)
 				return -1;
 			bx = &r->boxes[r->nboxes];
 			memset(bx, 0, offsetof(struct ref_box, input));
-			memset(bx->input, 0, count_subs(bi->type) * sizeof(bx->input[0]));
+			memset(bx->input, 0, nsub * sizeof(bx->input[0]));
 			bx->bi = bi;
 			bx->socket = s;
-			bx->nsub = count_subs(bi->type);
+			bx->nsub = nsub;
 			for (unsigned k = 0; k < bi->type->nregs; k++) {
 				struct ref_reg *g = &r->regs[r->nregs++];
 				const struct ucm_regdef *d = &bi->type->regs[k];
 
 				g->def = d;
+				g->val = 0;
 				g->box = (int)r->nboxes;
 				g->space = bi->type->space;
 				g->socket = s;
@@ -316,20 +347,20 @@ int ref_init(struct ref_model *r, const struct ucm_platform *p, const unsigned *
 		bx->boxstatus = -1;
 		for (unsigned c = 0; c < REF_MAXCTR; c++)
 			bx->ctl[c] = bx->ctr[c] = -1;
-		for (unsigned i = 0; i < r->nregs; i++) {
-			const struct ucm_regdef *d = r->regs[i].def;
+	}
+	/* each register in its box, one pass */
+	for (unsigned i = 0; i < r->nregs; i++) {
+		struct ref_box *bx = &r->boxes[r->regs[i].box];
+		const struct ucm_regdef *d = r->regs[i].def;
 
-			if (r->regs[i].box != (int)b)
-				continue;
-			if (d->kind == UCM_K_CTL && d->idx < REF_MAXCTR)
-				bx->ctl[d->idx] = (int)i;
-			else if (d->kind == UCM_K_CTR && d->idx < REF_MAXCTR)
-				bx->ctr[d->idx] = (int)i;
-			else if (d->kind == UCM_K_FILTER && d->idx < UCM_MAXFILT)
-				bx->filter[d->idx] = (int)i;
-			else if (d->kind == UCM_K_BOX_STATUS)
-				bx->boxstatus = (int)i;
-		}
+		if (d->kind == UCM_K_CTL && d->idx < REF_MAXCTR)
+			bx->ctl[d->idx] = (int)i;
+		else if (d->kind == UCM_K_CTR && d->idx < REF_MAXCTR)
+			bx->ctr[d->idx] = (int)i;
+		else if (d->kind == UCM_K_FILTER && d->idx < UCM_MAXFILT)
+			bx->filter[d->idx] = (int)i;
+		else if (d->kind == UCM_K_BOX_STATUS)
+			bx->boxstatus = (int)i;
 	}
 	for (unsigned s = 0; s < r->nsockets; s++) {
 		struct ref_socket *so = &r->sock[s];
@@ -382,7 +413,7 @@ int ref_find(const struct ref_model *r, unsigned space, unsigned socket, uint64_
 }
 
 /* Counter control and value registers, found once at init. */
-static struct ref_reg *reg_of(struct ref_model *r, int box, unsigned kind, unsigned idx)
+static inline __attribute__((always_inline)) struct ref_reg *reg_of(struct ref_model *r, int box, unsigned kind, unsigned idx)
 {
 	int i;
 
@@ -395,11 +426,6 @@ static struct ref_reg *reg_of(struct ref_model *r, int box, unsigned kind, unsig
 static struct ref_reg *sock_reg(struct ref_model *r, int i)
 {
 	return i < 0 ? NULL : &r->regs[i];
-}
-
-uint64_t ref_peek(const struct ref_model *r, unsigned i)
-{
-	return r->regs[i].val;
 }
 
 int ref_box_frozen(const struct ref_model *r, int box)
@@ -665,7 +691,28 @@ void ref_set_input_attr(struct ref_model *r, int box, unsigned sub, unsigned att
 
 /* The code EV_SEL (with the extra select bit) names; fixed-counter codes
  * are never named by EV_SEL. */
+static const struct ucm_evcode *code_named_of(const struct ucm_boxtype *bt, unsigned code);
+
+/* The code a control selects: remembered per (box type, code), the tables
+ * being constant (the walk asks it for every counter on every cycle). */
 static const struct ucm_evcode *code_named(const struct ucm_boxtype *bt, unsigned code)
+{
+	static struct {
+		const struct ucm_boxtype *bt;
+		unsigned code;
+		const struct ucm_evcode *ec;
+	} memo[1024];
+	unsigned h = (unsigned)((((uintptr_t)bt >> 3) * 31u + code * 2654435761u) % 1024u);
+
+	if (memo[h].bt != bt || memo[h].code != code) {
+		memo[h].bt = bt;
+		memo[h].code = code;
+		memo[h].ec = code_named_of(bt, code);
+	}
+	return memo[h].ec;
+}
+
+static const struct ucm_evcode *code_named_of(const struct ucm_boxtype *bt, unsigned code)
 {
 	for (unsigned c = 0; c < bt->ncodes; c++)
 		if (bt->codes[c].code == code && !(bt->codes[c].flags & UCM_EC_FIXED))
@@ -697,8 +744,11 @@ static int umask_selects(const struct ucm_evcode *ec, unsigned s, uint64_t umask
 static int packet_rule(struct ref_model *r, struct ref_box *bx, const struct ucm_filtrule *fr,
 		       uint64_t a)
 {
-	int held[64] = { 0 }, care[64] = { 0 }, any = 0;
-	unsigned want[64] = { 0 };
+	/* bit i of each: attribute bit i is held by a match field, cared
+	 * about by a mask bit, wanted 1 (per bit, as the fields say; masks,
+	 * not arrays: this runs per sub-event on every cycle) */
+	uint64_t held = 0, care = 0, want = 0;
+	int any = 0;
 
 	for (unsigned k = 0; k < UCM_MAXFILT; k++) {
 		const struct ref_reg *g = bx->filter[k] < 0 ? NULL : &r->regs[bx->filter[k]];
@@ -716,10 +766,10 @@ static int packet_rule(struct ref_model *r, struct ref_box *bx, const struct ucm
 					continue;
 				any = 1;
 				if (ff->arg & 0x80) {
-					care[at] = (int)bit;
+					care = (care & ~(1ull << at)) | (uint64_t)bit << at;
 				} else {
-					held[at] = 1;
-					want[at] = bit;
+					held |= 1ull << at;
+					want = (want & ~(1ull << at)) | (uint64_t)bit << at;
 				}
 			}
 		}
@@ -727,14 +777,51 @@ static int packet_rule(struct ref_model *r, struct ref_box *bx, const struct ucm
 	if (!any)
 		return -1;
 	for (unsigned i = 0; i < 64; i++) {
-		int compared = fr->how == UCM_FM_MASKED ? held[i] && care[i] : held[i] && i >= fr->arg;
+		int compared = fr->how == UCM_FM_MASKED ? ((held & care) >> i) & 1
+							 : ((held >> i) & 1) && i >= fr->arg;
 
 		if (!compared)
 			continue;
-		if (a == UCM_ATTR_NONE || ((a >> i) & 1) != want[i])
+		if (a == UCM_ATTR_NONE || ((a >> i) & 1) != ((want >> i) & 1))
 			return 0;
 	}
 	return 1;
+}
+
+/* The filter field a rule compares with: of the box's filter registers by
+ * .idx, the last field of the rule's role and .arg in the first register
+ * that has one; NULL if none.  Remembered per (box type, rule), the
+ * tables being constant: the walk asks it per sub-event on every cycle. */
+static const struct ucm_field *filter_field(struct ref_model *r, const struct ref_box *bx,
+					    const struct ucm_filtrule *fr, const struct ref_reg **filt)
+{
+	static struct {
+		const struct ucm_boxtype *bt;
+		const struct ucm_filtrule *fr;
+		int k;
+		const struct ucm_field *ff;
+	} memo[1024];
+	const struct ucm_boxtype *bt = bx->bi->type;
+	unsigned h = (unsigned)((((uintptr_t)bt >> 3) * 31u + ((uintptr_t)fr >> 3)) % 1024u);
+
+	if (memo[h].bt != bt || memo[h].fr != fr) {
+		memo[h].bt = bt;
+		memo[h].fr = fr;
+		memo[h].k = -1;
+		memo[h].ff = NULL;
+		for (unsigned k = 0; k < UCM_MAXFILT && !memo[h].ff; k++) {
+			const struct ref_reg *g = bx->filter[k] < 0 ? NULL : &r->regs[bx->filter[k]];
+
+			for (unsigned f = 0; g && f < g->def->layout->nfields; f++)
+				if (g->def->layout->fields[f].role == fr->role &&
+				    g->def->layout->fields[f].arg == fr->arg) {
+					memo[h].ff = &g->def->layout->fields[f];
+					memo[h].k = (int)k;
+				}
+		}
+	}
+	*filt = memo[h].k < 0 ? NULL : &r->regs[bx->filter[memo[h].k]];
+	return memo[h].ff;
 }
 
 /* Whether sub-event sub (box input index) passes every filter rule of the
@@ -761,13 +848,7 @@ static int filters_pass(struct ref_model *r, int box, const struct ref_reg *ctl,
 				return 0;
 			continue;
 		}
-		for (unsigned k = 0; k < UCM_MAXFILT && !ff; k++) {
-			filt = bx->filter[k] < 0 ? NULL : &r->regs[bx->filter[k]];
-			for (unsigned f = 0; filt && f < filt->def->layout->nfields; f++)
-				if (filt->def->layout->fields[f].role == fr->role &&
-				    filt->def->layout->fields[f].arg == fr->arg)
-					ff = &filt->def->layout->fields[f];
-		}
+		ff = filter_field(r, bx, fr, &filt);
 		if (!ff)
 			continue;
 		fv = (filt->val & bits(ff->lo, ff->hi)) >> ff->lo;
@@ -802,10 +883,14 @@ static uint64_t code_sum(struct ref_model *r, int box, const struct ref_reg *ctl
 
 	if (ec->flags & UCM_EC_CLOCK)
 		return 1;
+	/* a sub-event with no input adds nothing whatever the filters say:
+	 * they are asked only for those with one (most inputs are 0) */
 	if (!ec->nsubs)
-		return filters_pass(r, box, ctl, ec, first, umask) ? r->boxes[box].input[first] : 0;
+		return r->boxes[box].input[first] && filters_pass(r, box, ctl, ec, first, umask)
+			       ? r->boxes[box].input[first] : 0;
 	for (unsigned s = 0; s < ec->nsubs; s++)
-		if ((all || umask_selects(ec, s, umask)) && filters_pass(r, box, ctl, ec, first + s, umask))
+		if (r->boxes[box].input[first + s] && (all || umask_selects(ec, s, umask)) &&
+		    filters_pass(r, box, ctl, ec, first + s, umask))
 			inc += r->boxes[box].input[first + s];
 	return inc;
 }
@@ -1057,7 +1142,9 @@ void ref_advance(struct ref_model *r, uint64_t t)
 		edge[d] = edge_time(r->hz[d], r->cycles[d] + 1);
 	for (;;) {
 		uint64_t next = UINT64_MAX;
-		int tick[UCM_MAXCLK] = { 0 }, request[REF_MAXSOCK] = { 0 };
+		/* the clocks that tick and the sockets with a request this
+		 * instant, one bit each (cleared per instant without a memset) */
+		unsigned tick = 0, request = 0;
 
 		for (unsigned d = 0; d < r->p->nclocks; d++)
 			if (edge[d] < next)
@@ -1066,16 +1153,16 @@ void ref_advance(struct ref_model *r, uint64_t t)
 			break;
 		for (unsigned d = 0; d < r->p->nclocks; d++)
 			if (edge[d] == next) {
-				tick[d] = 1;
+				tick |= 1u << d;
 				r->cycles[d]++;
 				edge[d] = edge_time(r->hz[d], r->cycles[d] + 1);
 			}
 		for (unsigned k = 0; k < nlive; k++)
-			if (tick[r->boxes[live[k]].bi->type->clock] && box_cycle(r, live[k]))
-				request[r->boxes[live[k]].socket] = 1;
+			if ((tick >> r->boxes[live[k]].bi->type->clock & 1) && box_cycle(r, live[k]))
+				request |= 1u << r->boxes[live[k]].socket;
 		r->now_ps = next;
 		for (unsigned s = 0; s < r->nsockets; s++)
-			if (request[s])
+			if (request >> s & 1)
 				pmi(r, s);
 	}
 	if (t > r->now_ps)
