@@ -256,6 +256,11 @@ static void print_counts(struct statctx *c, int interval, uint64_t t_ns, uint64_
 	print_metrics(c, interval, t_ns, span_ns);
 }
 
+static int trace_ended(void *ctx)
+{
+	return uct_replay_done(ctx);
+}
+
 static int on_interval(struct ucd *d, void *ctx, uint64_t elapsed)
 {
 	struct statctx *c = ctx;
@@ -512,10 +517,17 @@ static int stat_run(const struct opts *o, struct machine *mc, FILE *f, struct uc
 		goto err; /* before any output: a refused start prints nothing */
 	}
 	if (mc->trace && !o->have_duration) {
-		/* until the trace ends: look every simulated millisecond */
+		/* until the trace ends: look every simulated millisecond, without
+		 * reading the counters for it (a read ends the model's sums of
+		 * phases, docs/performance.md) */
+		uint64_t end = uct_replay_end_ps(mc->replay), now_ps = ucm_now_ps(mc->m);
+
 		dur = UINT64_MAX / 2;
-		if (!every)
-			every = 1000000;
+		/* known from the check: run to it exactly (the end check then
+		 * only backs it up) */
+		if (end != UINT64_MAX)
+			dur = ucd_elapsed_ns(d) + (end > now_ps ? (end - now_ps + 999) / 1000 : 0);
+		ucd_set_end_check(d, 1000000, trace_ended, mc->replay);
 	} else {
 		c.dur_ns = dur;
 	}

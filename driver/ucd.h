@@ -116,6 +116,12 @@ int ucd_restore(struct ucd *d);
 typedef int (*ucd_interval_fn)(struct ucd *d, void *ctx, uint64_t elapsed_ns);
 int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_interval_fn fn,
 	    void *ctx);
+/* A check ucd_run makes every check_ns without reading the counters (the
+ * end of a replayed trace): a nonzero return ends the run as a callback's
+ * > 0 does.  Reads stay as often as wrap safety and interval_ns ask.  fn
+ * NULL: none. */
+typedef int (*ucd_end_fn)(void *ctx);
+void ucd_set_end_check(struct ucd *d, uint64_t check_ns, ucd_end_fn fn, void *ctx);
 
 /* ---- results ---- */
 struct ucd_evinfo {

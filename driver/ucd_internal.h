@@ -67,6 +67,9 @@ struct ucd_save {
 
 struct ucd {
 	struct ucb *be;
+	ucd_end_fn end_fn;       /* ucd_set_end_check */
+	void *end_ctx;
+	uint64_t end_ns;
 	struct ucd_opts opts;
 	const struct ucm_platform *plat;
 	unsigned nsockets;

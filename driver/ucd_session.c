@@ -1262,10 +1262,17 @@ int ucd_pmi_driven(const struct ucd *d)
 	return d->pmi_mode;
 }
 
+void ucd_set_end_check(struct ucd *d, uint64_t check_ns, ucd_end_fn fn, void *ctx)
+{
+	d->end_fn = fn;
+	d->end_ctx = ctx;
+	d->end_ns = check_ns ? check_ns : 1;
+}
+
 int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_interval_fn fn,
 	    void *ctx)
 {
-	uint64_t poll, now = 0, next_cb = interval_ns ? interval_ns : UINT64_MAX;
+	uint64_t poll, now = 0, next_cb = interval_ns ? interval_ns : UINT64_MAX, next_poll;
 	int rc, interrupted = 0;
 
 	if (!d->running && (rc = ucd_start(d)))
@@ -1273,15 +1280,18 @@ int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_inter
 	/* poll at half the safe interval: the margin covers the time reads
 	 * themselves take; PMI-driven, only what cannot interrupt is polled */
 	poll = ucd_poll_interval_ns(d);
+	next_poll = poll;
 	while (now < duration_ns) {
 		uint64_t step = duration_ns - now;
 		uint64_t t;
 		int pmi = 0;
 
-		if (step > poll)
-			step = poll;
+		if (next_poll - now < step)
+			step = next_poll > now ? next_poll - now : 1;
 		if (next_cb - now < step)
 			step = next_cb - now;
+		if (d->end_fn && step > d->end_ns)
+			step = d->end_ns;
 		if (d->pmi_mode)
 			rc = ucb_wait_pmi(d->be, step, &pmi);
 		else
@@ -1294,11 +1304,20 @@ int ucd_run(struct ucd *d, uint64_t duration_ns, uint64_t interval_ns, ucd_inter
 			return ucd_seterr(d, rc, "waiting: %s", ucb_error(d->be));
 		if (pmi)
 			d->pmis++;
+		/* a wake for the end check alone reads nothing */
+		if (d->end_fn && !pmi && now + step < next_poll && now + step < next_cb &&
+		    now + step < duration_ns) {
+			now += step;
+			if (d->end_fn(d->end_ctx))
+				break;
+			continue;
+		}
 		if ((rc = ucd_sample(d)))
 			return rc;
 		t = d->t_last - d->t_start;
 		/* a PMI ends a wait early: time is where the backend says */
 		now = pmi ? (t > now ? t : now) : (t > now + step ? t : now + step);
+		next_poll = now + poll < now ? UINT64_MAX : now + poll;
 		if (now >= next_cb && now < duration_ns) {
 			if (fn && (rc = fn(d, ctx, now)) < 0)
 				return rc;

@@ -106,6 +106,8 @@ struct chk;
 struct vdict;
 
 struct uct_reader {
+	uint64_t end_cycles;     /* uct_open_checked: where the last segment ends */
+	int checked;
 	struct src src;
 	struct chk *chk;
 	char name[256];
@@ -1792,9 +1794,10 @@ int uct_open_checked(const char *path, const volatile sig_atomic_t *stop, struct
 	if (!rc) {
 		int vid, full;
 
-		/* every record checked; references to vectors not decoded again */
+		/* every record checked; references to vectors not decoded again;
+		 * where the trace ends, for the replay (uct_replay_end_ps) */
 		while ((rc = next_any(r, seg, 0, &vid, &full)) > 0 && !(stop && *stop))
-			;
+			r->end_cycles = seg->start + seg->ncycles;
 	}
 	/* a signal ends the check (a read it interrupted is no error) */
 	if (stop && *stop) {
@@ -1816,14 +1819,22 @@ int uct_open_checked(const char *path, const volatile sig_atomic_t *stop, struct
 		return rc;
 	}
 	/* the same bytes again, from the start, for the replay */
-	r->src.f = NULL;
-	uct_close(r);
-	if (spool) {
-		fclose(f);
-		f = spool;
+	{
+		uint64_t end = r->end_cycles;
+
+		r->src.f = NULL;
+		uct_close(r);
+		if (spool) {
+			fclose(f);
+			f = spool;
+		}
+		rewind(f);
+		if ((rc = open_file(path, f, out, err, n)))
+			return rc;
+		(*out)->end_cycles = end;
+		(*out)->checked = 1;
+		return 0;
 	}
-	rewind(f);
-	return open_file(path, f, out, err, n);
 }
 
 int uct_open_mem(const char *name, const void *buf, size_t len, struct uct_reader **out,
@@ -2468,6 +2479,18 @@ static uint64_t cycle_time(struct uct_replay *p, uint64_t c)
 	}
 	p->tc = c;
 	return p->tq + (p->tr != 0 && p->tq < UINT64_MAX);
+}
+
+uint64_t uct_replay_end_ps(struct uct_replay *p)
+{
+	struct uct_replay q;
+
+	if (!p->r->checked)
+		return UINT64_MAX;
+	/* on a copy: the replay's carried quotient stays its own */
+	q = *p;
+	q.tc = UINT64_MAX;
+	return cycle_time(&q, p->r->end_cycles);
 }
 
 static int set_attr(struct uct_replay *p, int box, unsigned sub, unsigned a, uint64_t v)

@@ -148,6 +148,9 @@ struct uct_replay;
 int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_replay **out);
 /* Cycles of the reference clock in the trace so far / whether it ended. */
 uint64_t uct_replay_cycles(const struct uct_replay *p);
+/* The machine time (ps) at which the trace's last segment ends, for a
+ * trace opened with uct_open_checked; UINT64_MAX otherwise. */
+uint64_t uct_replay_end_ps(struct uct_replay *p);
 int uct_replay_done(const struct uct_replay *p);
 const char *uct_replay_error(const struct uct_replay *p);
 /* Whether the trace failed (malformed input met while replaying). */
