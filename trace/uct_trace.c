@@ -118,6 +118,10 @@ struct uct_reader {
 	/* text */
 	char *line;
 	size_t lineno;
+	/* sub-event names met, by box type: a name is looked up in the
+	 * tables once (slot: bt + 1, 0 empty; a name longer than the key is
+	 * looked up every time) */
+	struct { uint8_t bt; uint16_t sub; char key[45]; } names[1024];
 	int have_pending;        /* the header parse read the first segment line */
 	unsigned sleep_seen;     /* sockets whose sleep mask this line gave */
 	uint64_t end;            /* end of the previous segment, in cycles */
@@ -883,6 +887,31 @@ static int parse_sleep(struct uct_reader *r, struct cur *c, struct uct_seg *seg,
 
 /* "cbo0.CACHE_LOOKUP.READ_M=1", optionally "s1." first and "{attr=v,...}"
  * after; or "asleep=MASK".  Returns 1 for an input, 0 for a sleep mask. */
+/* find_sub through the reader's cache of names met (a text trace names
+ * the same few sub-events on every line). */
+static int find_sub_cached(struct uct_reader *r, unsigned bti, const struct ucm_boxtype *bt,
+			   const char *name, size_t n)
+{
+	uint32_t h = 2166136261u ^ bti;
+	unsigned slot;
+	int sub;
+
+	if (n >= sizeof(r->names[0].key))
+		return find_sub(bt, name);
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	slot = h & (sizeof(r->names) / sizeof(r->names[0]) - 1);
+	if (r->names[slot].bt == bti + 1 && !strcmp(r->names[slot].key, name))
+		return r->names[slot].sub;
+	sub = find_sub(bt, name);
+	if (sub >= 0) {
+		r->names[slot].bt = (uint8_t)(bti + 1);
+		r->names[slot].sub = (uint16_t)sub;
+		memcpy(r->names[slot].key, name, n + 1);
+	}
+	return sub;
+}
+
 static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg, struct uct_in *in)
 {
 	const struct ucm_platform *p = r->hdr.plat;
@@ -915,12 +944,16 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg,
 	}
 	if (is_sleep(c))
 		return parse_sleep(r, c, seg, in->socket, at) ? -EINVAL : 0;
-	/* the longest box type name that prefixes the word */
+	/* the longest box type name that prefixes the word (each type once:
+	 * the platform lists a type per instance) */
 	for (unsigned i = 0; i < p->nboxes; i++) {
 		const struct ucm_boxtype *t = p->boxes[i].type;
-		size_t tn = strlen(t->name);
+		size_t tn;
 
-		if (t->nctr && strncasecmp(c->p, t->name, tn) == 0 && tn > bn) {
+		if (!t->nctr || t == bt || (i && p->boxes[i - 1].type == t))
+			continue;
+		tn = strlen(t->name);
+		if (tn > bn && strncasecmp(c->p, t->name, tn) == 0) {
 			bt = t;
 			bn = tn;
 		}
@@ -952,7 +985,7 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg,
 			c->p++;
 		n = (size_t)(c->p - start);
 		snprintf(name, sizeof(name), "%.*s", (int)n, start);
-		sub = n < sizeof(name) ? find_sub(bt, name) : -1;
+		sub = n < sizeof(name) ? find_sub_cached(r, in->bt, bt, name, n) : -1;
 		if (sub < 0) {
 			c->p = start;
 			return rerr(r, col(c), "%s has no sub-event '%s' (see docs/formats.md)", bt->name,
