@@ -2460,6 +2460,7 @@ struct uct_replay {
 	const struct aset *gapva;
 	int attached;
 	uint64_t tnum, tden, tmax;        /* cycle_time: 10^12 / hz reduced; steps without overflow */
+	uint64_t tinv;                    /* floor((2^64 - 1) / tden): division as a multiply */
 	uint64_t tc, tq, tr;              /* the last cycle converted, its quotient and remainder */
 	uint64_t tq1, tr1;                /* tnum / tden, tnum % tden */
 	struct setv *ipool;               /* inputs of vectors set one by one */
@@ -2495,10 +2496,17 @@ static uint64_t cycle_time(struct uct_replay *p, uint64_t c)
 			p->tr -= p->tden;
 		}
 	} else if (c >= p->tc && c - p->tc < p->tmax) {
+		/* d / tden by a multiply with its reciprocal, short by at most
+		 * 2, then corrected (a division costs several times as much) */
 		uint64_t d = (c - p->tc) * p->tnum;
+		uint64_t q = (uint64_t)(((unsigned __int128)d * p->tinv) >> 64), r = d - q * p->tden;
 
-		p->tq += d / p->tden;
-		p->tr += d % p->tden;
+		while (r >= p->tden) {
+			q++;
+			r -= p->tden;
+		}
+		p->tq += q;
+		p->tr += r;
 		if (p->tr >= p->tden) {
 			p->tq++;
 			p->tr -= p->tden;
@@ -2958,6 +2966,7 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 		p->tnum = 1000000000000ull / a;
 		p->tden = ucm_clock_hz(m, 0) / a;
 		p->tmax = UINT64_MAX / p->tnum;
+		p->tinv = UINT64_MAX / p->tden;
 		p->tq1 = p->tnum / p->tden;
 		p->tr1 = p->tnum % p->tden;
 		p->tc = UINT64_MAX; /* none yet */
