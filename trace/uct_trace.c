@@ -56,11 +56,11 @@ static int src_getc(struct src *s)
 		return s->look[s->plook++];
 	if (!s->f)
 		return s->pos < s->len ? s->mem[s->pos++] : EOF;
-	c = getc(s->f);
+	c = getc_unlocked(s->f); /* one reader a stream: no lock a byte */
 	if (c == EOF && ferror(s->f) && !s->rd_errno)
 		s->rd_errno = errno ? errno : EIO;
 	if (c != EOF && s->spool)
-		putc(c, s->spool);
+		putc_unlocked(c, s->spool);
 	return c;
 }
 
@@ -122,6 +122,8 @@ struct uct_reader {
 	 * tables once (slot: bt + 1, 0 empty; a name longer than the key is
 	 * looked up every time) */
 	struct { uint8_t bt; uint16_t sub; char key[45]; } names[1024];
+	const struct ucm_boxtype *last_bt; /* the box type last named, its index */
+	int last_bti;
 	int have_pending;        /* the header parse read the first segment line */
 	unsigned sleep_seen;     /* sockets whose sleep mask this line gave */
 	uint64_t end;            /* end of the previous segment, in cycles */
@@ -950,7 +952,8 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg,
 		const struct ucm_boxtype *t = p->boxes[i].type;
 		size_t tn;
 
-		if (!t->nctr || t == bt || (i && p->boxes[i - 1].type == t))
+		if (!t->nctr || t == bt || (i && p->boxes[i - 1].type == t) ||
+		    tolower((unsigned char)*c->p) != tolower((unsigned char)t->name[0]))
 			continue;
 		tn = strlen(t->name);
 		if (tn > bn && strncasecmp(c->p, t->name, tn) == 0) {
@@ -964,7 +967,11 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg,
 		return rerr(r, col(c), "unknown box '%.*s'", (int)(n ? n : 1), w);
 	}
 	c->p += bn;
-	in->bt = (uint8_t)ucm_boxtype_index(p, bt);
+	if (bt != r->last_bt) {
+		r->last_bt = bt;
+		r->last_bti = ucm_boxtype_index(p, bt);
+	}
+	in->bt = (uint8_t)r->last_bti;
 	if (isdigit((unsigned char)*c->p)) {
 		at = col(c);
 		if (number(r, c, 255, &v, "instance"))
@@ -984,7 +991,8 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg,
 		while (*c->p && *c->p != '=' && *c->p != ',' && *c->p != ' ' && *c->p != '\t')
 			c->p++;
 		n = (size_t)(c->p - start);
-		snprintf(name, sizeof(name), "%.*s", (int)n, start);
+		memcpy(name, start, n < sizeof(name) ? n : sizeof(name) - 1);
+		name[n < sizeof(name) ? n : sizeof(name) - 1] = 0;
 		sub = n < sizeof(name) ? find_sub_cached(r, in->bt, bt, name, n) : -1;
 		if (sub < 0) {
 			c->p = start;
