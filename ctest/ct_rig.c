@@ -119,3 +119,22 @@ void ct_model_no_strict(struct ucm_model *m, const char *what, const char *file,
 	strict_failures(m, what, "", file, line);
 	ucm_strict_clear(m);
 }
+
+unsigned ct_same_registers(struct ucm_model *a, struct ucm_model *b, const char *what,
+			   const char *file, int line)
+{
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < ucm_nregs(a); i++) {
+		struct ucm_reginfo ri;
+		uint64_t va = 0, vb = 0;
+
+		if (ucm_peek_index(a, i, &va) || ucm_peek_index(b, i, &vb) || va != vb) {
+			ucm_reginfo(a, i, &ri);
+			if (bad++ < 5)
+				ct_fail(file, line, "%s: s%u %s 0x%llx, 0x%llx", what, ri.socket, ri.name,
+					(unsigned long long)va, (unsigned long long)vb);
+		}
+	}
+	return bad;
+}

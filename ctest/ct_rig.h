@@ -33,6 +33,12 @@ void ct_no_strict(struct ct_rig *r, const char *what, const char *file, int line
  * accesses that take no time unless timed; sockets 0: the default.  NULL
  * on failure. */
 struct ucm_model *ct_model(const char *platform, unsigned sockets, int timed);
+/* Every register of model b reads as in model a (two models of the same
+ * configuration driven two ways); each difference, up to 5, is a failure
+ * at file:line naming what, the register and both values.  Returns the
+ * number of differences. */
+unsigned ct_same_registers(struct ucm_model *a, struct ucm_model *b, const char *what,
+			   const char *file, int line);
 /* Every strict-mode record of a model is a failure at file:line; the
  * records are cleared. */
 void ct_model_no_strict(struct ucm_model *m, const char *what, const char *file, int line);

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "ct.h"
+#include "ct_rig.h"
 #include "ucb.h"
 #include "ucd.h"
 #include "ucm.h"
@@ -232,7 +233,7 @@ CT_TEST(replay_equals_cycle_by_cycle_stepping)
 		struct uct_reader *r;
 		struct uct_replay *rp;
 		struct uct_seg *s = malloc(sizeof(*s));
-		char err[768];
+		char err[768], what[64];
 		uint64_t end = 0;
 
 		CT_REQUIRE(a && b && s);
@@ -274,18 +275,8 @@ CT_TEST(replay_equals_cycle_by_cycle_stepping)
 		CT_REQUIRE(ucm_run_cycles(a, 0, end) == 0);
 		CT_CHECK(uct_replay_done(a ? rp : NULL) || ucm_cycles(a, 0) == end);
 		CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
-		for (size_t i = 0; i < ucm_nregs(a); i++) {
-			struct ucm_reginfo ri;
-			uint64_t va, vb;
-
-			ucm_reginfo(a, i, &ri);
-			CT_REQUIRE(ucm_peek(a, ri.space, ri.socket, ri.addr, &va) == 0);
-			CT_REQUIRE(ucm_peek(b, ri.space, ri.socket, ri.addr, &vb) == 0);
-			if (va != vb)
-				ct_fail(__FILE__, __LINE__, "seed %llu: %s replay 0x%llx, stepped 0x%llx",
-					(unsigned long long)seed, ri.name, (unsigned long long)va,
-					(unsigned long long)vb);
-		}
+		snprintf(what, sizeof(what), "seed %llu: replay, stepped", (unsigned long long)seed);
+		ct_same_registers(a, b, what, __FILE__, __LINE__);
 		for (unsigned bx = 0; bx < ucm_box_count(a); bx++)
 			for (unsigned c = 0; c < ucm_box_def(a, (int)bx)->type->nctr; c++) {
 				struct ucm_truth ta, tb;
@@ -1180,7 +1171,7 @@ static void snbep_replay_check(const char *path, uint64_t seed, int attrs)
 	struct uct_replay *rp;
 	struct uct_seg *s = malloc(sizeof(*s));
 	struct ref ref;
-	char err[768];
+	char err[768], what[64];
 	uint64_t end = 0;
 	int rc;
 
@@ -1226,18 +1217,8 @@ static void snbep_replay_check(const char *path, uint64_t seed, int attrs)
 	CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
 	for (unsigned d = 0; d < 4; d++)
 		CT_EQ(ucm_cycles(a, d), ucm_cycles(b, d));
-	for (size_t i = 0; i < ucm_nregs(a); i++) {
-		struct ucm_reginfo ri;
-		uint64_t va, vb;
-
-		ucm_reginfo(a, i, &ri);
-		CT_REQUIRE(ucm_peek(a, ri.space, ri.socket, ri.addr, &va) == 0);
-		CT_REQUIRE(ucm_peek(b, ri.space, ri.socket, ri.addr, &vb) == 0);
-		if (va != vb)
-			ct_fail(__FILE__, __LINE__, "seed %llu: s%u %s replay 0x%llx, stepped 0x%llx",
-				(unsigned long long)seed, ri.socket, ri.name, (unsigned long long)va,
-				(unsigned long long)vb);
-	}
+	snprintf(what, sizeof(what), "seed %llu: replay, stepped", (unsigned long long)seed);
+	ct_same_registers(a, b, what, __FILE__, __LINE__);
 	for (unsigned bx = 0; bx < ucm_box_count(a); bx++) {
 		const struct ucm_boxtype *bt = ucm_box_def(a, (int)bx)->type;
 
