@@ -1630,7 +1630,7 @@ int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr
 		b->attr[sub * UCM_NATTR + attr] = v;
 		/* during an epoch of phases, a change no counter's filters see
 		 * changes nothing counted: the epoch goes on */
-		if (m->agg && !ucm_attr_selects_other(m, b, sub))
+		if (m->agg && !ucm_attr_selects_other(b, sub))
 			return 0;
 		if (m->agg) {
 			b->attr[sub * UCM_NATTR + attr] = old;

@@ -576,32 +576,25 @@ void ucm_input_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub, uin
 	}
 }
 
-/* Whether counter c selects sub-event sub with the box's attributes as
- * they are (its compiled umask and filter rules). */
-static int attr_selects(const struct ucm_box *b, const struct ucm_ctr *c, unsigned sub)
-{
-	const struct ucm_evcode *ec = c->sel_ec;
-	unsigned k = sub - c->sel_first;
-
-	return (!ec->nsubs || c->sel_all || ucm_umask_selects(ec, k, c->sel_umask)) &&
-	       rules_pass(b, c->rc, c->nrc, sub);
-}
-
-int ucm_ctr_selects_attr(const struct ucm_box *b, const struct ucm_ctr *c, unsigned sub,
-			 const uint64_t *attr)
+int ucm_ctr_selects_attr(const struct ucm_ctr *c, unsigned sub, const uint64_t *attr)
 {
 	const struct ucm_evcode *ec = c->sel_ec;
 
-	(void)b;
 	if (!ec || sub < c->sel_first || sub >= (unsigned)c->sel_first + c->sel_n)
 		return 0;
 	return (!ec->nsubs || c->sel_all || ucm_umask_selects(ec, sub - c->sel_first, c->sel_umask)) &&
 	       rules_pass_attr(c->rc, c->nrc, attr);
 }
 
-int ucm_attr_selects_other(const struct ucm_model *m, const struct ucm_box *b, unsigned sub)
+/* Whether counter c selects sub-event sub with the box's attributes as
+ * they are. */
+static int attr_selects(const struct ucm_box *b, const struct ucm_ctr *c, unsigned sub)
 {
-	(void)m;
+	return ucm_ctr_selects_attr(c, sub, b->attr + (size_t)sub * UCM_NATTR);
+}
+
+int ucm_attr_selects_other(const struct ucm_box *b, unsigned sub)
+{
 	for (unsigned i = 0; i < b->def->type->nctr; i++) {
 		const struct ucm_ctr *c = &b->ctr[i];
 

@@ -322,11 +322,10 @@ void ucm_box_recompile(struct ucm_model *m, struct ucm_box *b);
 void ucm_socket_regate(struct ucm_model *m, unsigned socket);
 /* Whether the attributes of sub-event sub of box b as they are now would
  * change what some counter of the box selects (before ucm_attr_changed). */
-int ucm_attr_selects_other(const struct ucm_model *m, const struct ucm_box *b, unsigned sub);
-/* Whether counter c of box b selects sub-event sub when its attributes are
+int ucm_attr_selects_other(const struct ucm_box *b, unsigned sub);
+/* Whether counter c selects sub-event sub when its attributes are
  * attr[UCM_NATTR] (its compiled umask and filter rules). */
-int ucm_ctr_selects_attr(const struct ucm_box *b, const struct ucm_ctr *c, unsigned sub,
-			 const uint64_t *attr);
+int ucm_ctr_selects_attr(const struct ucm_ctr *c, unsigned sub, const uint64_t *attr);
 /* ucm_core.c: set an attribute as ucm_set_input_attr does, outside an
  * epoch and whatever phase attributes hold (ucm_phase.c's own use). */
 void ucm_attr_put(struct ucm_model *m, struct ucm_box *b, unsigned sub, unsigned attr, uint64_t v);

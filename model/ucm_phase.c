@@ -19,9 +19,10 @@
  * Overflows with OVF_EN have consequences at their time (status, PMI,
  * freeze), so an epoch never runs past the earliest time a counter with
  * OVF_EN could wrap at the most it can add in a cycle (its code's maximum,
- * or 1 through a comparison); from there time runs exactly, and the next phase entered starts a new epoch if no
- * wrap is that close.  With an observer (waveforms want every change) the
- * phases are set input by input.
+ * or 1 through a comparison); from there time runs exactly, and the next
+ * phase entered starts a new epoch if no wrap is that close.  With an
+ * observer (waveforms want every change) the phases are set input by
+ * input.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -47,7 +48,10 @@ static int phent_cmp(const void *a, const void *b)
 
 	if (x->box != y->box)
 		return x->box < y->box ? -1 : 1;
-	return x->sub < y->sub ? -1 : x->sub > y->sub;
+	if (x->sub != y->sub)
+		return x->sub < y->sub ? -1 : 1;
+	/* the order given (in inc, before they are merged): the last counts */
+	return x->inc < y->inc ? -1 : x->inc > y->inc;
 }
 
 static void agg_scratch_free(struct ucm_model *m)
@@ -298,8 +302,8 @@ int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, s
 		m->phent = p;
 		m->capphent = cap;
 	}
-	/* sorted by (box, sub); of a sub-event listed twice the last counts
-	 * (a stable order: the index breaks ties), zeros dropped */
+	/* sorted by (box, sub) and, while sorting, the index given (held in
+	 * inc); of a sub-event listed twice the last counts; zeros dropped */
 	e = m->phent + m->nphent;
 	for (size_t i = 0; i < n; i++)
 		e[i] = (struct ucm_phent){ (uint32_t)in[i].box, in[i].sub, (uint32_t)i, 0 };
@@ -310,17 +314,9 @@ int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, s
 
 		while (j + 1 < n && e[j + 1].box == e[i].box && e[j + 1].sub == e[i].sub)
 			j++;
-		/* e[i..j] are one sub-event in input order (qsort is not stable:
-		 * the largest index is the last given) */
-		{
-			uint32_t last = e[i].inc;
-
-			for (size_t q = i; q <= j; q++)
-				if (e[q].inc > last)
-					last = e[q].inc;
-			if (in[last].inc)
-				e[k++] = (struct ucm_phent){ e[i].box, e[i].sub, in[last].inc, 0 };
-		}
+		/* e[i..j] are one sub-event in the order given: e[j] the last */
+		if (in[e[j].inc].inc)
+			e[k++] = (struct ucm_phent){ e[i].box, e[i].sub, in[e[j].inc].inc, 0 };
 		i = j + 1;
 	}
 	/* each event code's sum within its maximum */
@@ -480,7 +476,7 @@ static int ctr_selects(const struct ucm_model *m, const struct ucm_box *b, const
 	o = &m->phov[e->ov - 1];
 	for (unsigned a = 0; a < UCM_NATTR; a++)
 		attr[a] = o->mask >> a & 1 ? o->v[a] : b->attr[e->sub * UCM_NATTR + a];
-	return ucm_ctr_selects_attr(b, c, e->sub, attr);
+	return ucm_ctr_selects_attr(c, e->sub, attr);
 }
 
 /* ---- an epoch of summed phases ---- */
@@ -516,7 +512,6 @@ static uint64_t ctr_in_phase(const struct ucm_model *m, const struct ucm_ctr *c,
 			     int *cmp)
 {
 	const struct ucm_box *b = c->box;
-	uint8_t bit = (uint8_t)(1u << c->idx);
 	uint64_t inc = c->konst, occ = 0;
 	uint32_t lo, hi;
 
@@ -529,7 +524,6 @@ static uint64_t ctr_in_phase(const struct ucm_model *m, const struct ucm_ctr *c,
 		if ((int32_t)e->sub == c->occ_sub)
 			occ = e->inc;
 	}
-	(void)bit;
 	return ucm_ctr_level(c, inc, occ, cmp);
 }
 

@@ -40,19 +40,12 @@ const struct uct_workload_def *uct_workload_find(const char *platform, const cha
 	return NULL;
 }
 
-struct uct_set {
-	int box;
-	unsigned sub;
-	uint32_t inc;
-};
-
 struct uct_wl {
 	struct ucm_model *m;
 	const struct uct_workload_def *def;
-	unsigned *first, *count;   /* per phase: range in sets */
-	struct uct_set *sets;
 	int *pid;                  /* per phase: the model's phase */
-	unsigned nsets, phase;
+	unsigned phase;
+	int attached;              /* the model's workload */
 	uint64_t rng;
 };
 
@@ -77,6 +70,7 @@ int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t
 	       struct uct_wl **out, char *err, size_t n)
 {
 	struct uct_wl *w = calloc(1, sizeof(*w));
+	struct ucm_phase_in *in;
 	unsigned cap = 0;
 
 	*out = NULL;
@@ -85,84 +79,74 @@ int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t
 	w->m = m;
 	w->def = def;
 	w->rng = seed;
-	/* room for every box an input can name, in every socket */
-	for (unsigned p = 0; p < def->nphases; p++)
+	/* room for every box an input of the largest phase can name, in every
+	 * socket */
+	for (unsigned p = 0; p < def->nphases; p++) {
+		unsigned k = 0;
+
 		for (unsigned i = 0; i < def->phases[p].nin; i++)
 			for (unsigned b = 0; b < ucm_box_count(m); b++)
-				cap += !strcmp(ucm_box_def(m, (int)b)->type->name, def->phases[p].in[i].box);
-	w->first = calloc(def->nphases, sizeof(unsigned));
-	w->count = calloc(def->nphases, sizeof(unsigned));
+				k += !strcmp(ucm_box_def(m, (int)b)->type->name, def->phases[p].in[i].box);
+		cap = k > cap ? k : cap;
+	}
 	w->pid = calloc(def->nphases, sizeof(int));
-	w->sets = calloc(cap ? cap : 1, sizeof(*w->sets));
-	if (!w->first || !w->count || !w->pid || !w->sets) {
+	in = calloc(cap ? cap : 1, sizeof(*in));
+	if (!w->pid || !in) {
+		free(in);
 		uct_detach(w);
 		return -ENOMEM;
 	}
+	/* each phase's inputs on the boxes it names, made a model phase (checked
+	 * against the event maxima once) */
 	for (unsigned p = 0; p < def->nphases; p++) {
 		const struct uct_phase *ph = &def->phases[p];
+		unsigned nin = 0;
+		int id;
 
-		w->first[p] = w->nsets;
 		for (unsigned i = 0; i < ph->nin; i++) {
-			const struct uct_input *in = &ph->in[i];
+			const struct uct_input *u = &ph->in[i];
 			int found = 0;
 
 			for (unsigned b = 0; b < ucm_box_count(m); b++) {
 				const struct ucm_boxinst *bi = ucm_box_def(m, (int)b);
 				int sub;
 
-				if (strcmp(bi->type->name, in->box) ||
-				    (in->inst >= 0 && bi->inst != (unsigned)in->inst))
+				if (strcmp(bi->type->name, u->box) ||
+				    (u->inst >= 0 && bi->inst != (unsigned)u->inst))
 					continue;
 				found = 1;
-				sub = ucm_subev_find(bi->type, in->sub);
+				sub = ucm_subev_find(bi->type, u->sub);
 				if (sub < 0) {
 					snprintf(err, n, "workload %s phase %s: %s has no sub-event %s",
-						 def->name, ph->name, in->box, in->sub);
+						 def->name, ph->name, u->box, u->sub);
+					free(in);
 					uct_detach(w);
 					return -EINVAL;
 				}
-				if (w->nsets == cap) {
-					snprintf(err, n, "workload %s: too many inputs", def->name);
-					uct_detach(w);
-					return -ENOSPC;
-				}
-				w->sets[w->nsets++] = (struct uct_set){ (int)b, (unsigned)sub, in->inc };
+				in[nin++] = (struct ucm_phase_in){ (int)b, (unsigned)sub, u->inc };
 			}
 			/* an instance the configured model lacks (e.g. cbo3 with
 			 * two CBos) is skipped; an unknown box type is an error */
-			if (!found && !ucm_boxtype_find(ucm_platform_of(m), in->box)) {
+			if (!found && !ucm_boxtype_find(ucm_platform_of(m), u->box)) {
 				snprintf(err, n, "workload %s phase %s: no box type %s", def->name,
-					 ph->name, in->box);
+					 ph->name, u->box);
+				free(in);
 				uct_detach(w);
 				return -EINVAL;
 			}
 		}
-		w->count[p] = w->nsets - w->first[p];
-	}
-	/* each phase a model phase, checked against the event maxima once */
-	for (unsigned p = 0; p < def->nphases; p++) {
-		struct ucm_phase_in *in = calloc(w->count[p] ? w->count[p] : 1, sizeof(*in));
-		int id;
-
-		if (!in) {
-			uct_detach(w);
-			return -ENOMEM;
-		}
-		for (unsigned i = 0; i < w->count[p]; i++)
-			in[i] = (struct ucm_phase_in){ w->sets[w->first[p] + i].box,
-						       w->sets[w->first[p] + i].sub,
-						       w->sets[w->first[p] + i].inc };
-		id = ucm_phase_define(m, in, w->count[p]);
-		free(in);
+		id = ucm_phase_define(m, in, nin);
 		if (id < 0) {
-			snprintf(err, n, "workload %s phase %s: %s", def->name, def->phases[p].name,
-				 ucm_error(m));
+			snprintf(err, n, "workload %s phase %s: %s", def->name, ph->name, ucm_error(m));
+			free(in);
 			uct_detach(w);
 			return id;
 		}
 		w->pid[p] = id;
 	}
+	free(in);
 	ucm_set_workload(m, step, w);
+	w->attached = 1;
 	*out = w;
 	return 0;
 }
@@ -171,12 +155,9 @@ void uct_detach(struct uct_wl *w)
 {
 	if (!w)
 		return;
-	if (w->m && w->sets)
+	if (w->attached)
 		ucm_set_workload(w->m, NULL, NULL);
-	free(w->first);
-	free(w->count);
 	free(w->pid);
-	free(w->sets);
 	free(w);
 }
 
