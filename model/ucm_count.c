@@ -54,7 +54,6 @@ void ucm_clocks_init(struct ucm_model *m)
 		m->clk_num[d] = hz / g;
 		m->clk_den[d] = PS_PER_S / g;
 		m->clk_dtmax[d] = (UINT64_MAX - m->clk_den[d]) / m->clk_num[d];
-		m->clk_dinv[d] = UINT64_MAX / m->clk_den[d];
 	}
 }
 
@@ -767,18 +766,8 @@ static void agg_span(struct ucm_model *m, uint64_t t)
 				n = 1;
 				m->agg_rem[d] = x - den;
 			} else {
-				/* x / den as a multiply by den's reciprocal, short by
-				 * at most 2, then corrected: a division costs several
-				 * times as much, and long spans take this path */
-				uint64_t r;
-
-				n = (uint64_t)(((ucm_u128)x * m->clk_dinv[d]) >> 64);
-				r = x - n * den;
-				while (r >= den) {
-					n++;
-					r -= den;
-				}
-				m->agg_rem[d] = r;
+				n = x / den;
+				m->agg_rem[d] = x % den;
 			}
 		} else {
 			uint64_t c = ucm_cycles_at(m, d, t);

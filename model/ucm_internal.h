@@ -191,7 +191,6 @@ struct ucm_model {
 	uint64_t clk_cycles[UCM_MAXCLK];
 	uint64_t clk_num[UCM_MAXCLK], clk_den[UCM_MAXCLK]; /* hz/10^12 reduced: cycles = t * num / den */
 	uint64_t clk_dtmax[UCM_MAXCLK]; /* the longest step whose dt * num + den fits 64 bits */
-	uint64_t clk_dinv[UCM_MAXCLK];  /* floor((2^64 - 1) / den): division by den as a multiply */
 	/* event queue: the counters that overflow with OVF_EN, by wrap time */
 	struct ucm_ctr **heap;
 	unsigned nheap;
