@@ -154,6 +154,46 @@ static void attr_op(struct ucm_model **ms, uint64_t *r)
  * exact path near a wrap would go unchecked. */
 static uint64_t pmis, wraps, epochs;
 
+/* Vector v defined as box vectors, one per box, listed in a random order
+ * (as a trace replay defines its phases): the same phase as
+ * ucm_phase_define() of v. */
+static int define_bv(struct ucm_model *m, const struct vec *v, uint64_t *r)
+{
+	struct ucm_phase_in part[96];
+	int ids[96], done[96] = { 0 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->n; i++) {
+		size_t np = 0;
+		int id;
+
+		if (done[i])
+			continue;
+		for (size_t j = i; j < v->n; j++)
+			if (v->in[j].box == v->in[i].box) {
+				part[np++] = v->in[j];
+				done[j] = 1;
+			}
+		if ((id = ucm_boxvec_define(m, v->in[i].box, part, np, NULL, 0)) < 0)
+			return id;
+		ids[n++] = id;
+	}
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(ct_rng(r) % i);
+		int t = ids[i - 1];
+
+		ids[i - 1] = ids[j];
+		ids[j] = t;
+	}
+	return ucm_phase_define_boxvecs(m, ids, n);
+}
+
+/* A phase of v, defined either way. */
+static int define(struct ucm_model *m, const struct vec *v, uint64_t *r)
+{
+	return ct_rng(r) % 2 ? define_bv(m, v, r) : ucm_phase_define(m, v->in, v->n);
+}
+
 /* One run: platform, seed, steps between checkpoints, phases (<= NPH). */
 static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned every, int frz,
 		  unsigned nph)
@@ -173,7 +213,7 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 	for (unsigned k = 0; k < nph; k++) {
 		/* phase 0 is empty: every input 0 */
 		make_vec(ms[0], &r, &v[k], k ? 1 + ct_rng(&r) % 60 : 0);
-		id[k] = ucm_phase_define(ms[0], v[k].in, v[k].n);
+		id[k] = define(ms[0], &v[k], &r);
 		CT_EQ(id[k], k);
 	}
 	CT_EQ(ct_program(ms, 2, seed, frz), -1);
@@ -235,7 +275,7 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 			/* a phase defined in the middle of an epoch (as a replay
 			 * meets a trace's vectors) and entered */
 			make_vec(ms[0], &r, &v[nph], 1 + ct_rng(&r) % 60);
-			id[nph] = ucm_phase_define(ms[0], v[nph].in, v[nph].n);
+			id[nph] = define(ms[0], &v[nph], &r);
 			CT_EQ(id[nph], nph);
 			CT_EQ(ucm_phase_enter(ms[0], id[nph]), 0);
 			apply_vec(ms[1], &v[nph]);
@@ -621,6 +661,55 @@ CT_TEST(phase_definitions_are_checked)
 	CT_EQ(ucm_get_input(m, cbo, (unsigned)sub), 1);
 	CT_EQ(ucm_phase_enter(m, 1), -ENOENT);
 	CT_EQ(ucm_phase_count(m), 1);
+	ucm_destroy(m);
+}
+
+/* Box vectors: one box's part, stored once (the same part defined again,
+ * in another order, is the same one), at most one per box in a phase. */
+CT_TEST(box_vectors_are_one_per_box_and_stored_once)
+{
+	struct ucm_model *m = ct_model("snbep", 0, 0);
+	int cbo = ucm_box_find(m, 0, "cbo", 0), cbo1 = ucm_box_find(m, 0, "cbo", 1);
+	const struct ucm_boxtype *bt = ucm_box_def(m, cbo)->type;
+	int a = ucm_subev_find(bt, "LLC_LOOKUP.DATA_READ_E"), b = ucm_subev_find(bt, "TOR_INSERTS.DRd_MISS");
+	struct ucm_phase_in in[2] = { { cbo, (unsigned)a, 1 }, { cbo, (unsigned)b, 1 } };
+	struct ucm_phase_in rev[2] = { in[1], in[0] }, other = { cbo1, (unsigned)a, 1 };
+	struct ucm_phase_attr at = { cbo, (unsigned)b, UCM_AT_TID, 3 };
+	int x, y, z, w, ids[2];
+
+	CT_REQUIRE(a >= 0 && b >= 0 && cbo1 >= 0);
+	x = ucm_boxvec_define(m, cbo, in, 2, NULL, 0);
+	y = ucm_boxvec_define(m, cbo, rev, 2, NULL, 0);
+	z = ucm_boxvec_define(m, cbo, in, 2, &at, 1);
+	w = ucm_boxvec_define(m, cbo1, &other, 1, NULL, 0);
+	CT_CHECK(x >= 0 && z >= 0 && w >= 0);
+	CT_EQ(y, x);
+	CT_CHECK(z != x && w != x && w != z);
+	/* an input or attribute of another box */
+	CT_EQ(ucm_boxvec_define(m, cbo1, in, 1, NULL, 0), -EINVAL);
+	CT_EQ(ucm_boxvec_define(m, cbo, in, 2, &(struct ucm_phase_attr){ cbo1, 0, UCM_AT_TID, 1 }, 1),
+	      -EINVAL);
+	CT_EQ(ucm_boxvec_define(m, (int)ucm_box_count(m), NULL, 0, NULL, 0), -ENOENT);
+	/* two of one box; an id never defined */
+	ids[0] = x;
+	ids[1] = z;
+	CT_EQ(ucm_phase_define_boxvecs(m, ids, 2), -EINVAL);
+	CT_CONTAINS(ucm_error(m), "two box vectors of box");
+	ids[1] = w + 100;
+	CT_EQ(ucm_phase_define_boxvecs(m, ids, 2), -ENOENT);
+	ids[1] = w;
+	CT_EQ(ucm_phase_define_boxvecs(m, ids, 2), 0);
+	CT_EQ(ucm_phase_define_boxvecs(m, &z, 1), 1);
+	/* entered: the inputs, the attribute the phase gives */
+	CT_EQ(ucm_phase_enter(m, 0), 0);
+	CT_EQ(ucm_get_input(m, cbo, (unsigned)a), 1);
+	CT_EQ(ucm_get_input(m, cbo1, (unsigned)a), 1);
+	CT_CHECK(ucm_get_input_attr(m, cbo, (unsigned)b, UCM_AT_TID) != 3);
+	CT_EQ(ucm_phase_enter(m, 1), 0);
+	CT_EQ(ucm_get_input(m, cbo1, (unsigned)a), 0);
+	CT_EQ(ucm_get_input_attr(m, cbo, (unsigned)b, UCM_AT_TID), 3);
+	/* ucm_phase_define of the same inputs: a phase of the same parts */
+	CT_EQ(ucm_phase_define(m, (struct ucm_phase_in[]){ in[0], other, in[1] }, 3), 2);
 	ucm_destroy(m);
 }
 

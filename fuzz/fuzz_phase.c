@@ -118,12 +118,48 @@ static void read_vec(struct fz *f, struct ucm_model *m, struct vec *v)
 	}
 }
 
+/* Phase v defined as box vectors (as a trace replay does): each box's
+ * inputs and attributes one box vector, the boxes listed last first. */
+static int define_bv(struct ucm_model *m, const struct vec *v)
+{
+	static struct ucm_phase_in in[sizeof(v->in) / sizeof(v->in[0])];
+	static struct ucm_phase_attr at[sizeof(v->at) / sizeof(v->at[0])];
+	int ids[sizeof(v->in) / sizeof(v->in[0]) + sizeof(v->at) / sizeof(v->at[0])];
+	size_t nid = 0;
+
+	for (unsigned b = 0; b < ucm_box_count(m); b++) {
+		size_t n = 0, na = 0;
+		int id;
+
+		for (size_t i = 0; i < v->n; i++)
+			if (v->in[i].box == (int)b)
+				in[n++] = v->in[i];
+		for (size_t i = 0; i < v->na; i++)
+			if (v->at[i].box == (int)b)
+				at[na++] = v->at[i];
+		if (!n && !na)
+			continue;
+		if ((id = ucm_boxvec_define(m, (int)b, in, n, at, na)) < 0)
+			return id;
+		ids[nid++] = id;
+	}
+	for (size_t i = 0; i < nid / 2; i++) {
+		int t = ids[i];
+
+		ids[i] = ids[nid - 1 - i];
+		ids[nid - 1 - i] = t;
+	}
+	return ucm_phase_define_boxvecs(m, ids, nid);
+}
+
 static void define(struct st *s, struct fz *f)
 {
 	struct vec *v = &s->v[s->nph];
 
 	read_vec(f, s->m[0], v);
-	s->id[s->nph] = ucm_phase_define_attrs(s->m[0], v->in, v->n, v->at, v->na);
+	/* every other phase as box vectors: the same phase */
+	s->id[s->nph] = s->nph % 2 ? define_bv(s->m[0], v)
+				   : ucm_phase_define_attrs(s->m[0], v->in, v->n, v->at, v->na);
 	if (s->id[s->nph] != (int)s->nph)
 		FZ_FAIL("phase %u defined as %d: %s", s->nph, s->id[s->nph], ucm_error(s->m[0]));
 	s->nph++;

@@ -196,6 +196,17 @@ struct ucm_phase_attr {
  * they do not end the summing of phases (-ENOENT for a bad attribute). */
 int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, size_t n,
 			   const struct ucm_phase_attr *at, size_t nat);
+/* A phase built from box vectors: a box vector is one box's part of an
+ * input vector (its inputs, each in[].box == box, and the attributes the
+ * phase gives them, each at[].box == box), checked as above and stored
+ * once however many phases hold it: defining one again returns its id.
+ * A source whose vectors share boxes' parts (a trace's per-box-type
+ * inputs) defines each part once and a phase as the list of their ids,
+ * at most one per box (-EINVAL), in any order.  ucm_phase_define_attrs()
+ * is in effect that, per box of its inputs. */
+int ucm_boxvec_define(struct ucm_model *m, int box, const struct ucm_phase_in *in, size_t n,
+		      const struct ucm_phase_attr *at, size_t nat);
+int ucm_phase_define_boxvecs(struct ucm_model *m, const int *ids, size_t n);
 unsigned ucm_phase_count(const struct ucm_model *m);
 /* Enter a phase: in effect and in every count exactly ucm_clear_inputs()
  * then ucm_set_input() of each of its inputs.  While no register is

@@ -460,16 +460,12 @@ static void model_state_init(struct ucm_model *m)
 	m->obs_ctx = NULL;
 	/* no phase defined, none summed (their arrays are kept; an epoch
 	 * leaves them clear when it ends) */
-	m->nph = 0;
-	m->nphent = 0;
+	ucm_phases_reset(m);
 	m->agg = m->agg_p = 0;
 	m->agg_quiet = 0;
 	m->agg_epochs = 0;
 	m->agg_stop = 0;
 	memset(m->agg_last, 0, sizeof(m->agg_last));
-	m->nphov = 0;
-	m->max_ov = 0;
-	m->ov_phase = -1;
 	memset(m->agg_rem, 0, sizeof(m->agg_rem));
 	m->strict = m->cfg.strict;
 	m->nrecs = 0;

@@ -131,7 +131,8 @@ struct ucm_box {
 	unsigned nfresh_sub;
 };
 
-/* A phase (ucm_phase_define): its nonzero inputs, sorted by box and
+/* A box vector (ucm_boxvec_define): one box's part of an input vector,
+ * stored once however many phases share it.  Its nonzero inputs, sorted by
  * sub-event, are entries [first, first + n) of the model's phent[]. */
 struct ucm_phent {
 	uint32_t box;
@@ -148,9 +149,18 @@ struct ucm_phov {
 	uint64_t v[UCM_NATTR];
 };
 
+struct ucm_bvec {
+	uint32_t box;
+	uint32_t first, n;        /* its inputs, phent[] */
+	uint32_t ov_first, ov_n;  /* its attributes, phov[], sorted by sub-event */
+	uint32_t clock;           /* its box's */
+	uint64_t hash;            /* of box, inputs and attributes (interning) */
+};
+
+/* A phase: its box vectors, ids phbv[first, first + n), sorted by box. */
 struct ucm_phdef {
 	uint32_t first, n;
-	uint32_t ov_first, ov_n;  /* its attributes, phov[], sorted by box and sub-event */
+	uint32_t ov_n;            /* attributes over all its box vectors */
 };
 
 /* A change of phase from j to k seen n times by a clock (key: 1 << 63 |
@@ -209,10 +219,24 @@ struct ucm_model {
 	/* phases (ucm_phase.c) */
 	struct ucm_phdef *ph;
 	unsigned nph, capph;
+	uint32_t *phbv;
+	size_t nphbv, capphbv;
+	struct ucm_bvec *bv;
+	uint32_t nbv, capbv;
+	int32_t *bv_slot;         /* hash of bv[] by content: 2 x capbv, -1 free */
 	struct ucm_phent *phent;
 	size_t nphent, capphent;
 	struct ucm_phov *phov;
 	size_t nphov, capphov;
+	/* scratch of a definition: per box a count, then a start (nboxes + 1);
+	 * the inputs and attributes bucketed by box; per event code a sum */
+	uint32_t *def_cnt, *def_ocnt;
+	struct ucm_phent *def_e;
+	size_t cap_def_e;
+	struct ucm_phov *def_o;
+	size_t cap_def_o;
+	uint64_t *def_code;
+	uint32_t *def_ids;
 	/* outside an epoch, the phase whose attributes are in the boxes'
 	 * attribute arrays (-1: none), and what they replaced there */
 	int ov_phase;
@@ -247,6 +271,14 @@ struct ucm_model {
 	uint16_t *agg_eidx;
 	int32_t *agg_slot;
 	uint32_t *agg_order;
+	/* per box vector: cycles of its box's clock in the epoch's phases, its
+	 * counters' comparisons (bit per counter), whether touched (the
+	 * touched ones in agg_bvlist); per box, its edge counters (bits) */
+	uint64_t *agg_bvacc;
+	uint8_t *agg_bvcmp, *agg_bvseen;
+	uint32_t *agg_bvlist;
+	uint32_t agg_bvcap;
+	uint8_t *agg_boxedge;
 	/* changes of phase between the first 64 phases (64 x 65 counts a
 	 * clock, tlist: the ones with any), the others in trans[] */
 	uint64_t *tmat[UCM_MAXCLK];
@@ -343,6 +375,8 @@ uint64_t ucm_ctr_level(const struct ucm_ctr *c, uint64_t inc, uint64_t occ, int 
 
 /* ucm_phase.c */
 void ucm_phases_free(struct ucm_model *m);
+/* No phase or box vector defined (their memory kept). */
+void ucm_phases_reset(struct ucm_model *m);
 /* End a phase-summing epoch: every counter, fed total and input as if the
  * phases had been set input by input (a no-op outside one). */
 void ucm_agg_end(struct ucm_model *m);

@@ -42,16 +42,66 @@
  * table of 16-byte slots at most half full) before the epoch ends. */
 #define AGG_MAXTRANS (1u << 16)
 
+/* Inputs of one box in the order given (the index in ov while sorting):
+ * by sub-event, then that order, so that of a sub-event listed twice the
+ * last counts. */
 static int phent_cmp(const void *a, const void *b)
 {
 	const struct ucm_phent *x = a, *y = b;
 
-	if (x->box != y->box)
-		return x->box < y->box ? -1 : 1;
 	if (x->sub != y->sub)
 		return x->sub < y->sub ? -1 : 1;
-	/* the order given (in inc, before they are merged): the last counts */
-	return x->inc < y->inc ? -1 : x->inc > y->inc;
+	return x->ov < y->ov ? -1 : x->ov > y->ov;
+}
+
+/* Attributes of one box likewise (the index in mask while sorting). */
+static int phov_cmp(const void *a, const void *b)
+{
+	const struct ucm_phov *x = a, *y = b;
+
+	if (x->sub != y->sub)
+		return x->sub < y->sub ? -1 : 1;
+	return x->mask < y->mask ? -1 : x->mask > y->mask;
+}
+
+/* A box's few inputs are sorted by insertion (stable: equal sub-events
+ * keep the order given); many, by qsort with the order as a tie-break. */
+#define SORT_SMALL 24
+
+static void sort_ent(struct ucm_phent *e, size_t n)
+{
+	if (n > SORT_SMALL) {
+		for (size_t i = 0; i < n; i++)
+			e[i].ov = (uint32_t)i;
+		qsort(e, n, sizeof(*e), phent_cmp);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct ucm_phent x = e[i];
+		size_t j = i;
+
+		for (; j > 0 && e[j - 1].sub > x.sub; j--)
+			e[j] = e[j - 1];
+		e[j] = x;
+	}
+}
+
+static void sort_ov(struct ucm_phov *o, size_t n)
+{
+	if (n > SORT_SMALL) {
+		for (size_t i = 0; i < n; i++)
+			o[i].mask = (uint32_t)i;
+		qsort(o, n, sizeof(*o), phov_cmp);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct ucm_phov x = o[i];
+		size_t j = i;
+
+		for (; j > 0 && o[j - 1].sub > x.sub; j--)
+			o[j] = o[j - 1];
+		o[j] = x;
+	}
 }
 
 static void agg_scratch_free(struct ucm_model *m)
@@ -61,30 +111,12 @@ static void agg_scratch_free(struct ucm_model *m)
 	free(m->agg_in);
 	free(m->agg_eidx);
 	free(m->agg_bits);
+	free(m->agg_boxedge);
 	m->agg_lvl = m->agg_edge = NULL;
 	m->agg_in = m->agg_bits = NULL;
 	m->agg_eidx = NULL;
+	m->agg_boxedge = NULL;
 	m->agg_bits_cap = 0;
-}
-
-/* Whether inputs or attributes come sorted already (a replay's vectors
- * usually do): no sort then. */
-static int sorted_ent(const struct ucm_phent *e, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (phent_cmp(&e[i - 1], &e[i]) >= 0)
-			return 0;
-	return 1;
-}
-
-static int phov_cmp(const void *a, const void *b);
-
-static int sorted_ov(const struct ucm_phov *o, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (phov_cmp(&o[i - 1], &o[i]) >= 0)
-			return 0;
-	return 1;
 }
 
 void ucm_phases_free(struct ucm_model *m)
@@ -110,17 +142,57 @@ void ucm_phases_free(struct ucm_model *m)
 	free(m->agg_order);
 	m->agg_slot = NULL;
 	m->agg_order = NULL;
+	free(m->agg_bvacc);
+	free(m->agg_bvcmp);
+	free(m->agg_bvseen);
+	free(m->agg_bvlist);
+	m->agg_bvacc = NULL;
+	m->agg_bvcmp = m->agg_bvseen = NULL;
+	m->agg_bvlist = NULL;
+	m->agg_bvcap = 0;
 	free(m->ph);
+	free(m->phbv);
+	free(m->bv);
+	free(m->bv_slot);
 	free(m->phent);
 	free(m->phov);
 	free(m->ov_save);
+	free(m->def_cnt);
+	free(m->def_ocnt);
+	free(m->def_e);
+	free(m->def_o);
+	free(m->def_code);
+	free(m->def_ids);
+	m->def_cnt = m->def_ocnt = m->def_ids = NULL;
+	m->def_e = NULL;
+	m->def_o = NULL;
+	m->def_code = NULL;
+	m->cap_def_e = m->cap_def_o = 0;
 	m->phov = NULL;
 	m->ov_save = NULL;
 	m->nphov = m->capphov = m->cap_ov_save = 0;
 	m->ph = NULL;
+	m->phbv = NULL;
+	m->bv = NULL;
+	m->bv_slot = NULL;
 	m->phent = NULL;
 	m->nph = m->capph = 0;
+	m->nphbv = m->capphbv = 0;
+	m->nbv = m->capbv = 0;
 	m->nphent = m->capphent = 0;
+}
+
+void ucm_phases_reset(struct ucm_model *m)
+{
+	m->nph = 0;
+	m->nphbv = 0;
+	m->nbv = 0;
+	m->nphent = 0;
+	m->nphov = 0;
+	m->max_ov = 0;
+	m->ov_phase = -1;
+	if (m->bv_slot)
+		memset(m->bv_slot, 0xff, 2 * (size_t)m->capbv * sizeof(*m->bv_slot));
 }
 
 unsigned ucm_phase_count(const struct ucm_model *m)
@@ -133,90 +205,330 @@ uint64_t ucm_phase_epochs(const struct ucm_model *m)
 	return m->agg_epochs;
 }
 
-int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t n)
+/* ---- box vectors: one box's part of an input vector, stored once ---- */
+
+static uint64_t mix(uint64_t h, uint64_t x)
 {
-	return ucm_phase_define_attrs(m, in, n, NULL, 0);
+	h = (h ^ x) * 0x9E3779B97F4A7C15ull;
+	return h ^ (h >> 31);
 }
 
-static int phov_cmp(const void *a, const void *b)
+static uint64_t bv_hash(uint32_t box, const struct ucm_phent *e, size_t n, const struct ucm_phov *o,
+			size_t on)
 {
-	const struct ucm_phov *x = a, *y = b;
+	uint64_t h = mix(box, n << 20 | on);
 
-	if (x->box != y->box)
-		return x->box < y->box ? -1 : 1;
-	if (x->sub != y->sub)
-		return x->sub < y->sub ? -1 : 1;
-	/* the order given (in mask, before they are merged): the last counts */
-	return x->mask < y->mask ? -1 : x->mask > y->mask;
+	for (size_t i = 0; i < n; i++)
+		h = mix(h, (uint64_t)e[i].sub << 32 | e[i].inc);
+	for (size_t i = 0; i < on; i++) {
+		h = mix(h, (uint64_t)o[i].sub << 32 | o[i].mask);
+		for (unsigned a = 0; a < UCM_NATTR; a++)
+			if (o[i].mask >> a & 1)
+				h = mix(h, o[i].v[a]);
+	}
+	return h;
 }
 
-/* The phase's attributes, sorted and merged per sub-event, appended to
- * phov[]: their range in *first, *n. */
-static int phov_add(struct ucm_model *m, const struct ucm_phase_attr *at, size_t nat,
-		    uint32_t *first, uint32_t *n)
+static int bv_same(const struct ucm_model *m, const struct ucm_bvec *v, uint32_t box,
+		   const struct ucm_phent *e, size_t n, const struct ucm_phov *o, size_t on)
 {
-	struct ucm_phov *o;
-	size_t k = 0;
-
-	*first = (uint32_t)m->nphov;
-	*n = 0;
-	if (!nat)
+	if (v->box != box || v->n != n || v->ov_n != on)
 		return 0;
-	if (nat > UINT32_MAX - m->nphov)
-		return ucm_seterr(m, -ENOSPC, "too many phase attributes");
-	for (size_t i = 0; i < nat; i++) {
+	for (size_t i = 0; i < n; i++)
+		if (m->phent[v->first + i].sub != e[i].sub || m->phent[v->first + i].inc != e[i].inc)
+			return 0;
+	for (size_t i = 0; i < on; i++) {
+		const struct ucm_phov *x = &m->phov[v->ov_first + i];
+
+		if (x->sub != o[i].sub || x->mask != o[i].mask)
+			return 0;
+		for (unsigned a = 0; a < UCM_NATTR; a++)
+			if ((o[i].mask >> a & 1) && x->v[a] != o[i].v[a])
+				return 0;
+	}
+	return 1;
+}
+
+static void *grow_to(void *p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t c = *cap ? *cap : first;
+	void *np;
+
+	if (need <= *cap && p)
+		return p;
+	while (c < need)
+		c *= 2;
+	if (!(np = realloc(p, c * size)))
+		return NULL;
+	*cap = c;
+	return np;
+}
+
+/* Room for one more box vector: bv[], its hash slots and an epoch's
+ * scratch per box vector (which an epoch going on may be using: the new
+ * part starts clear). */
+static int bv_room(struct ucm_model *m)
+{
+	uint32_t cap = m->capbv ? 2 * m->capbv : 64, mask = 2 * cap - 1;
+	struct ucm_bvec *nb;
+	int32_t *sl;
+	uint64_t *acc;
+	uint8_t *cmp, *seen;
+	uint32_t *list;
+
+	if (m->nbv < m->capbv)
+		return 0;
+	if (m->capbv >= (1u << 28))
+		return ucm_seterr(m, -ENOSPC, "too many box vectors");
+	if (!(nb = realloc(m->bv, cap * sizeof(*nb))))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	m->bv = nb;
+	if (!(acc = realloc(m->agg_bvacc, cap * sizeof(*acc))))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	m->agg_bvacc = acc;
+	if (!(cmp = realloc(m->agg_bvcmp, cap)))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	m->agg_bvcmp = cmp;
+	if (!(seen = realloc(m->agg_bvseen, cap)))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	m->agg_bvseen = seen;
+	if (!(list = realloc(m->agg_bvlist, cap * sizeof(*list))))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	m->agg_bvlist = list;
+	memset(acc + m->agg_bvcap, 0, (cap - m->agg_bvcap) * sizeof(*acc));
+	memset(seen + m->agg_bvcap, 0, cap - m->agg_bvcap);
+	m->agg_bvcap = cap;
+	if (!(sl = malloc(2 * (size_t)cap * sizeof(*sl))))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	memset(sl, 0xff, 2 * (size_t)cap * sizeof(*sl));
+	for (uint32_t i = 0; i < m->nbv; i++) {
+		uint32_t h = (uint32_t)m->bv[i].hash & mask;
+
+		while (sl[h] >= 0)
+			h = (h + 1) & mask;
+		sl[h] = (int32_t)i;
+	}
+	free(m->bv_slot);
+	m->bv_slot = sl;
+	m->capbv = cap;
+	return 0;
+}
+
+/* The id of the box vector of box with inputs e[0..n) (sorted by
+ * sub-event, nonzero, ov: the attributes' index + 1 in o, 0: none) and
+ * attributes o[0..on) (sorted, merged), found or added. */
+static int bv_intern(struct ucm_model *m, uint32_t box, const struct ucm_phent *e, size_t n,
+		     const struct ucm_phov *o, size_t on)
+{
+	uint64_t h = bv_hash(box, e, n, o, on);
+	uint32_t mask, i;
+	struct ucm_bvec *v;
+	int rc;
+
+	if (m->capbv) {
+		mask = 2 * m->capbv - 1;
+		for (i = (uint32_t)h & mask; m->bv_slot[i] >= 0; i = (i + 1) & mask) {
+			v = &m->bv[m->bv_slot[i]];
+			if (v->hash == h && bv_same(m, v, box, e, n, o, on))
+				return m->bv_slot[i];
+		}
+	}
+	if ((rc = bv_room(m)))
+		return rc;
+	if (n > UINT32_MAX - m->nphent || on > UINT32_MAX - m->nphov)
+		return ucm_seterr(m, -ENOSPC, "too many phase inputs");
+	{
+		struct ucm_phent *pe = grow_to(m->phent, &m->capphent, m->nphent + n, sizeof(*pe), 64);
+
+		if (!pe)
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		m->phent = pe;
+	}
+	if (on) {
+		struct ucm_phov *po = grow_to(m->phov, &m->capphov, m->nphov + on, sizeof(*po), 64);
+
+		if (!po)
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		m->phov = po;
+		memcpy(po + m->nphov, o, on * sizeof(*o));
+	}
+	for (size_t k = 0; k < n; k++) {
+		m->phent[m->nphent + k] = e[k];
+		if (e[k].ov)
+			m->phent[m->nphent + k].ov = (uint32_t)m->nphov + e[k].ov;
+	}
+	v = &m->bv[m->nbv];
+	*v = (struct ucm_bvec){ box, (uint32_t)m->nphent, (uint32_t)n, (uint32_t)m->nphov,
+				(uint32_t)on, m->boxes[box].def->type->clock, h };
+	mask = 2 * m->capbv - 1;
+	for (i = (uint32_t)h & mask; m->bv_slot[i] >= 0; i = (i + 1) & mask)
+		;
+	m->bv_slot[i] = (int32_t)m->nbv;
+	m->nphent += n;
+	m->nphov += on;
+	return (int)m->nbv++;
+}
+
+/* Box box's inputs e[0..n) in the order given (inc their values) and
+ * attributes o[0..on) (v[0] the attribute, v[1] its value) made what a
+ * box vector holds: sorted, of a sub-event given twice the last, zero
+ * inputs dropped, each event code's sum within its maximum.  Both arrays
+ * are rewritten.  Returns the box vector's id. */
+static int bv_make(struct ucm_model *m, uint32_t box, struct ucm_phent *e, size_t n,
+		   struct ucm_phov *o, size_t on)
+{
+	const struct ucm_box *b = &m->boxes[box];
+	size_t k = 0, ko = 0;
+	int rc = 0;
+
+	sort_ent(e, n);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && e[j + 1].sub == e[i].sub)
+			j++;
+		if (e[j].inc)
+			e[k++] = (struct ucm_phent){ box, e[i].sub, e[j].inc, 0 };
+		i = j + 1;
+	}
+	/* each event code's sum within its maximum */
+	for (size_t a = 0; a < k; a++)
+		m->def_code[b->sub[e[a].sub].code] += e[a].inc;
+	for (size_t a = 0; a < k && !rc; a++) {
+		unsigned code = b->sub[e[a].sub].code;
+
+		if (m->def_code[code] > b->code[code].max) {
+			const struct ucm_evcode *ec = &b->def->type->codes[code];
+			char name[96];
+
+			rc = ucm_seterr(m, -ERANGE,
+					"%s%u %s: increment %llu per cycle exceeds the event's "
+					"maximum %u (%s)",
+					b->def->type->name, b->def->inst,
+					ucm_subev_name(b->def->type, e[a].sub, name, sizeof(name)),
+					(unsigned long long)m->def_code[code], ec->max_inc, ec->cite);
+		}
+	}
+	for (size_t a = 0; a < k; a++)
+		m->def_code[b->sub[e[a].sub].code] = 0;
+	if (rc)
+		return rc;
+	/* the attributes, merged per sub-event (of one given twice the last) */
+	sort_ov(o, on);
+	for (size_t i = 0; i < on;) {
+		struct ucm_phov merged = { box, o[i].sub, 0, { 0 } };
+		size_t j = i;
+
+		for (; j < on && o[j].sub == o[i].sub; j++) {
+			merged.mask |= 1u << o[j].v[0];
+			merged.v[o[j].v[0]] = o[j].v[1];
+		}
+		o[ko++] = merged;
+		i = j;
+	}
+	/* each input's attributes, where some are given (both sorted) */
+	for (size_t i = 0, q = 0; i < k && q < ko;) {
+		if (o[q].sub < e[i].sub) {
+			q++;
+		} else if (o[q].sub == e[i].sub) {
+			e[i++].ov = (uint32_t)++q;
+		} else {
+			i++;
+		}
+	}
+	return bv_intern(m, box, e, k, o, ko);
+}
+
+/* Scratch of a definition sized for n inputs and nat attributes. */
+static int def_room(struct ucm_model *m, size_t n, size_t nat)
+{
+	size_t nb = (size_t)m->nboxes + 1, nc = 0;
+	void *p;
+
+	if (!m->def_cnt) {
+		for (unsigned bi = 0; bi < m->nboxes; bi++)
+			if (m->boxes[bi].def->type->ncodes > nc)
+				nc = m->boxes[bi].def->type->ncodes;
+		m->def_cnt = calloc(nb, sizeof(*m->def_cnt));
+		m->def_ocnt = calloc(nb, sizeof(*m->def_ocnt));
+		m->def_ids = calloc(nb, sizeof(*m->def_ids));
+		m->def_code = calloc(nc + 1, sizeof(*m->def_code));
+		if (!m->def_cnt || !m->def_ocnt || !m->def_ids || !m->def_code) {
+			free(m->def_cnt);
+			free(m->def_ocnt);
+			free(m->def_ids);
+			free(m->def_code);
+			m->def_cnt = m->def_ocnt = m->def_ids = NULL;
+			m->def_code = NULL;
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		}
+	}
+	if (!(p = grow_to(m->def_e, &m->cap_def_e, n ? n : 1, sizeof(*m->def_e), 64)))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	m->def_e = p;
+	if (!(p = grow_to(m->def_o, &m->cap_def_o, nat ? nat : 1, sizeof(*m->def_o), 16)))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	m->def_o = p;
+	return 0;
+}
+
+static int check_in(struct ucm_model *m, const struct ucm_phase_in *in, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (in[i].box < 0 || (unsigned)in[i].box >= m->nboxes)
+			return ucm_seterr(m, -ENOENT, "phase input %zu: no box %d", i, in[i].box);
+		if (in[i].sub >= m->boxes[in[i].box].nsub)
+			return ucm_seterr(m, -ENOENT, "phase input %zu: %s%u has no sub-event %u", i,
+					  m->boxes[in[i].box].def->type->name,
+					  m->boxes[in[i].box].def->inst, in[i].sub);
+	}
+	return 0;
+}
+
+static int check_at(struct ucm_model *m, const struct ucm_phase_attr *at, size_t nat)
+{
+	for (size_t i = 0; i < nat; i++)
 		if (at[i].box < 0 || (unsigned)at[i].box >= m->nboxes ||
 		    at[i].sub >= m->boxes[at[i].box].nsub || at[i].attr >= UCM_NATTR)
 			return ucm_seterr(m, -ENOENT, "phase attribute %zu: no box %d sub-event %u "
 					  "attribute %u", i, at[i].box, at[i].sub, at[i].attr);
-	}
-	if (m->nphov + nat > m->capphov) {
-		size_t cap = m->capphov ? m->capphov : 64;
-		struct ucm_phov *p;
-
-		while (cap < m->nphov + nat)
-			cap *= 2;
-		p = realloc(m->phov, cap * sizeof(*p));
-		if (!p)
-			return ucm_seterr(m, -ENOMEM, "out of memory");
-		m->phov = p;
-		m->capphov = cap;
-	}
-	o = m->phov + m->nphov;
-	for (size_t i = 0; i < nat; i++) {
-		o[i] = (struct ucm_phov){ (uint32_t)at[i].box, at[i].sub, (uint32_t)i, { 0 } };
-		o[i].v[0] = at[i].attr;
-		o[i].v[1] = at[i].v;
-	}
-	if (!sorted_ov(o, nat))
-		qsort(o, nat, sizeof(*o), phov_cmp);
-	for (size_t i = 0; i < nat;) {
-		struct ucm_phov merged = { o[i].box, o[i].sub, 0, { 0 } };
-		size_t j = i;
-
-		for (; j < nat && o[j].box == o[i].box && o[j].sub == o[i].sub; j++) {
-			merged.mask |= 1u << o[j].v[0];
-			merged.v[o[j].v[0]] = o[j].v[1];
-		}
-		o[k++] = merged;
-		i = j;
-	}
-	*n = (uint32_t)k;
-	m->nphov += k;
 	return 0;
 }
 
-int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, size_t n,
-			   const struct ucm_phase_attr *at, size_t nat)
+int ucm_boxvec_define(struct ucm_model *m, int box, const struct ucm_phase_in *in, size_t n,
+		      const struct ucm_phase_attr *at, size_t nat)
 {
-	struct ucm_phent *e;
-	size_t k = 0;
-	uint32_t ov_first, ov_n;
 	int rc;
+
+	if (box < 0 || (unsigned)box >= m->nboxes)
+		return ucm_seterr(m, -ENOENT, "no box %d", box);
+	if ((rc = check_in(m, in, n)) || (rc = check_at(m, at, nat)) || (rc = def_room(m, n, nat)))
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (in[i].box != box)
+			return ucm_seterr(m, -EINVAL, "box vector of box %d: input %zu is of box %d",
+					  box, i, in[i].box);
+		m->def_e[i] = (struct ucm_phent){ (uint32_t)box, in[i].sub, in[i].inc, 0 };
+	}
+	for (size_t i = 0; i < nat; i++) {
+		if (at[i].box != box)
+			return ucm_seterr(m, -EINVAL, "box vector of box %d: attribute %zu is of box %d",
+					  box, i, at[i].box);
+		m->def_o[i] = (struct ucm_phov){ (uint32_t)box, at[i].sub, 0, { 0 } };
+		m->def_o[i].v[0] = at[i].attr;
+		m->def_o[i].v[1] = at[i].v;
+	}
+	return bv_make(m, (uint32_t)box, m->def_e, n, m->def_o, nat);
+}
+
+/* A phase of box vectors ids[0..n), sorted by box, one per box, none
+ * empty.  An epoch going on only sees its arrays grow. */
+static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
+{
+	uint32_t ov = 0;
 
 	if (m->nph >= UCM_MAXPHASES)
 		return ucm_seterr(m, -ENOSPC, "at most %u phases", UCM_MAXPHASES);
-	/* an epoch goes on: a new phase only grows the arrays it sums in */
 	if (m->nph == m->acc_cap) {
 		unsigned cap = m->acc_cap ? 2 * m->acc_cap : 16;
 
@@ -255,7 +567,8 @@ int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, s
 		m->agg_edge = calloc(nc, sizeof(*m->agg_edge));
 		m->agg_in = calloc(nc, sizeof(*m->agg_in));
 		m->agg_eidx = calloc(nc, sizeof(*m->agg_eidx));
-		if (!m->agg_lvl || !m->agg_edge || !m->agg_in || !m->agg_eidx) {
+		m->agg_boxedge = calloc(m->nboxes, sizeof(*m->agg_boxedge));
+		if (!m->agg_lvl || !m->agg_edge || !m->agg_in || !m->agg_eidx || !m->agg_boxedge) {
 			agg_scratch_free(m);
 			return ucm_seterr(m, -ENOMEM, "out of memory");
 		}
@@ -271,16 +584,6 @@ int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, s
 			return ucm_seterr(m, -ENOMEM, "out of memory");
 		}
 	}
-	if (n > UINT32_MAX - m->nphent)
-		return ucm_seterr(m, -ENOSPC, "too many phase inputs");
-	for (size_t i = 0; i < n; i++) {
-		if (in[i].box < 0 || (unsigned)in[i].box >= m->nboxes)
-			return ucm_seterr(m, -ENOENT, "phase input %zu: no box %d", i, in[i].box);
-		if (in[i].sub >= m->boxes[in[i].box].nsub)
-			return ucm_seterr(m, -ENOENT, "phase input %zu: %s%u has no sub-event %u", i,
-					  m->boxes[in[i].box].def->type->name,
-					  m->boxes[in[i].box].def->inst, in[i].sub);
-	}
 	if (m->nph == m->capph) {
 		unsigned cap = m->capph ? 2 * m->capph : 16;
 		struct ucm_phdef *p = realloc(m->ph, cap * sizeof(*p));
@@ -290,92 +593,117 @@ int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, s
 		m->ph = p;
 		m->capph = cap;
 	}
-	if (!m->phent || m->nphent + n > m->capphent) {
-		size_t cap = m->capphent ? m->capphent : 64;
-		struct ucm_phent *p;
+	{
+		uint32_t *p = grow_to(m->phbv, &m->capphbv, m->nphbv + n, sizeof(*p), 256);
 
-		while (cap < m->nphent + n)
-			cap *= 2;
-		p = realloc(m->phent, cap * sizeof(*p));
 		if (!p)
 			return ucm_seterr(m, -ENOMEM, "out of memory");
-		m->phent = p;
-		m->capphent = cap;
+		m->phbv = p;
 	}
-	/* sorted by (box, sub) and, while sorting, the index given (held in
-	 * inc); of a sub-event listed twice the last counts; zeros dropped */
-	e = m->phent + m->nphent;
 	for (size_t i = 0; i < n; i++)
-		e[i] = (struct ucm_phent){ (uint32_t)in[i].box, in[i].sub, (uint32_t)i, 0 };
-	if (n && !sorted_ent(e, n))
-		qsort(e, n, sizeof(*e), phent_cmp);
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-
-		while (j + 1 < n && e[j + 1].box == e[i].box && e[j + 1].sub == e[i].sub)
-			j++;
-		/* e[i..j] are one sub-event in the order given: e[j] the last */
-		if (in[e[j].inc].inc)
-			e[k++] = (struct ucm_phent){ e[i].box, e[i].sub, in[e[j].inc].inc, 0 };
-		i = j + 1;
-	}
-	/* each event code's sum within its maximum */
-	for (size_t i = 0; i < k;) {
-		const struct ucm_box *b = &m->boxes[e[i].box];
-		size_t j = i;
-
-		while (j < k && e[j].box == e[i].box)
-			j++;
-		for (size_t a = i; a < j; a++) {
-			unsigned code = b->sub[e[a].sub].code;
-			uint64_t sum = 0;
-
-			for (size_t q = i; q < j; q++)
-				if (b->sub[e[q].sub].code == code)
-					sum += e[q].inc;
-			if (sum > b->code[code].max) {
-				const struct ucm_evcode *ec = &b->def->type->codes[code];
-				char name[96];
-
-				return ucm_seterr(m, -ERANGE,
-						  "%s%u %s: increment %llu per cycle exceeds the "
-						  "event's maximum %u (%s)",
-						  b->def->type->name, b->def->inst,
-						  ucm_subev_name(b->def->type, e[a].sub, name, sizeof(name)),
-						  (unsigned long long)sum, ec->max_inc, ec->cite);
-			}
-		}
-		i = j;
-	}
-	if ((rc = phov_add(m, at, nat, &ov_first, &ov_n)))
-		return rc;
-	/* each input's attributes, where the phase gives some (both sorted) */
-	for (size_t i = 0, q = 0; i < k && q < ov_n;) {
-		const struct ucm_phov *o = &m->phov[ov_first + q];
-
-		if (o->box < e[i].box || (o->box == e[i].box && o->sub < e[i].sub)) {
-			q++;
-		} else if (o->box == e[i].box && o->sub == e[i].sub) {
-			e[i++].ov = ov_first + (uint32_t)q + 1;
-			q++;
-		} else {
-			i++;
-		}
-	}
-	m->ph[m->nph] = (struct ucm_phdef){ (uint32_t)m->nphent, (uint32_t)k, ov_first, ov_n };
-	if (ov_n > m->max_ov)
-		m->max_ov = ov_n;
-	m->nphent += k;
+		ov += m->bv[ids[i]].ov_n;
+	memcpy(m->phbv + m->nphbv, ids, n * sizeof(*ids));
+	m->ph[m->nph] = (struct ucm_phdef){ (uint32_t)m->nphbv, (uint32_t)n, ov };
+	m->nphbv += n;
+	if (ov > m->max_ov)
+		m->max_ov = ov;
 	return (int)m->nph++;
+}
+
+int ucm_phase_define_boxvecs(struct ucm_model *m, const int *ids, size_t n)
+{
+	uint32_t *s;
+	size_t k = 0;
+	int rc;
+
+	if ((rc = def_room(m, 0, 0)))
+		return rc;
+	s = m->def_ids;
+	for (size_t i = 0; i < n; i++) {
+		const struct ucm_bvec *v;
+		size_t j;
+
+		if (ids[i] < 0 || (uint32_t)ids[i] >= m->nbv)
+			return ucm_seterr(m, -ENOENT, "no box vector %d (%u defined)", ids[i], m->nbv);
+		v = &m->bv[ids[i]];
+		if (!v->n && !v->ov_n)
+			continue; /* nothing to enter */
+		if (k == m->nboxes)
+			return ucm_seterr(m, -EINVAL, "two box vectors of box %u", v->box);
+		/* by box (few, mostly in order: insertion) */
+		for (j = k; j > 0 && m->bv[s[j - 1]].box > v->box; j--)
+			s[j] = s[j - 1];
+		if (j > 0 && m->bv[s[j - 1]].box == v->box)
+			return ucm_seterr(m, -EINVAL, "two box vectors of box %u", v->box);
+		s[j] = (uint32_t)ids[i];
+		k++;
+	}
+	return phase_add(m, s, k);
+}
+
+int ucm_phase_define(struct ucm_model *m, const struct ucm_phase_in *in, size_t n)
+{
+	return ucm_phase_define_attrs(m, in, n, NULL, 0);
+}
+
+int ucm_phase_define_attrs(struct ucm_model *m, const struct ucm_phase_in *in, size_t n,
+			   const struct ucm_phase_attr *at, size_t nat)
+{
+	uint32_t *cnt, *ocnt, nids = 0;
+	int rc;
+
+	if (m->nph >= UCM_MAXPHASES)
+		return ucm_seterr(m, -ENOSPC, "at most %u phases", UCM_MAXPHASES);
+	if ((rc = check_in(m, in, n)) || (rc = check_at(m, at, nat)) || (rc = def_room(m, n, nat)))
+		return rc;
+	cnt = m->def_cnt;
+	ocnt = m->def_ocnt;
+	/* bucketed by box (counting sort, the order given kept within a box):
+	 * afterwards box b's are [cnt[b - 1], cnt[b]) */
+	memset(cnt, 0, ((size_t)m->nboxes + 1) * sizeof(*cnt));
+	memset(ocnt, 0, ((size_t)m->nboxes + 1) * sizeof(*ocnt));
+	for (size_t i = 0; i < n; i++)
+		cnt[in[i].box + 1]++;
+	for (size_t i = 0; i < nat; i++)
+		ocnt[at[i].box + 1]++;
+	for (unsigned b = 0; b < m->nboxes; b++) {
+		cnt[b + 1] += cnt[b];
+		ocnt[b + 1] += ocnt[b];
+	}
+	for (size_t i = 0; i < n; i++)
+		m->def_e[cnt[in[i].box]++] = (struct ucm_phent){ (uint32_t)in[i].box, in[i].sub,
+								 in[i].inc, 0 };
+	for (size_t i = 0; i < nat; i++) {
+		struct ucm_phov *o = &m->def_o[ocnt[at[i].box]++];
+
+		*o = (struct ucm_phov){ (uint32_t)at[i].box, at[i].sub, 0, { 0 } };
+		o->v[0] = at[i].attr;
+		o->v[1] = at[i].v;
+	}
+	for (unsigned b = 0; b < m->nboxes; b++) {
+		uint32_t e0 = b ? cnt[b - 1] : 0, o0 = b ? ocnt[b - 1] : 0;
+		const struct ucm_bvec *v;
+
+		if (e0 == cnt[b] && o0 == ocnt[b])
+			continue;
+		rc = bv_make(m, b, m->def_e + e0, cnt[b] - e0, m->def_o + o0, ocnt[b] - o0);
+		if (rc < 0)
+			return rc;
+		v = &m->bv[rc];
+		if (v->n || v->ov_n)
+			m->def_ids[nids++] = (uint32_t)rc;
+	}
+	return phase_add(m, m->def_ids, nids);
 }
 
 /* ---- a phase's attributes outside an epoch ---- */
 
 /* Put the attributes of phase id into the boxes, keeping what they
- * replace. */
+ * replace (ov_save, in the order of the phase's box vectors and theirs). */
 static int ov_apply(struct ucm_model *m, uint32_t id)
 {
 	const struct ucm_phdef *p = &m->ph[id];
+	size_t r = 0;
 
 	if (!p->ov_n)
 		return 0;
@@ -388,15 +716,19 @@ static int ov_apply(struct ucm_model *m, uint32_t id)
 		m->ov_save = sv;
 		m->cap_ov_save = cap;
 	}
-	for (uint32_t i = 0; i < p->ov_n; i++) {
-		const struct ucm_phov *o = &m->phov[p->ov_first + i];
-		struct ucm_box *b = &m->boxes[o->box];
+	for (uint32_t x = p->first; x < p->first + p->n; x++) {
+		const struct ucm_bvec *v = &m->bv[m->phbv[x]];
 
-		for (unsigned a = 0; a < UCM_NATTR; a++)
-			if (o->mask >> a & 1) {
-				m->ov_save[(size_t)i * UCM_NATTR + a] = b->attr[o->sub * UCM_NATTR + a];
-				ucm_attr_put(m, b, o->sub, a, o->v[a]);
-			}
+		for (uint32_t i = 0; i < v->ov_n; i++, r++) {
+			const struct ucm_phov *o = &m->phov[v->ov_first + i];
+			struct ucm_box *b = &m->boxes[o->box];
+
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				if (o->mask >> a & 1) {
+					m->ov_save[r * UCM_NATTR + a] = b->attr[o->sub * UCM_NATTR + a];
+					ucm_attr_put(m, b, o->sub, a, o->v[a]);
+				}
+		}
 	}
 	m->ov_phase = (int)id;
 	return 0;
@@ -405,46 +737,71 @@ static int ov_apply(struct ucm_model *m, uint32_t id)
 void ucm_ov_remove(struct ucm_model *m)
 {
 	const struct ucm_phdef *p;
+	size_t r = 0;
 
 	if (m->ov_phase < 0)
 		return;
 	p = &m->ph[m->ov_phase];
 	m->ov_phase = -1;
-	for (uint32_t i = 0; i < p->ov_n; i++) {
-		const struct ucm_phov *o = &m->phov[p->ov_first + i];
+	for (uint32_t x = p->first; p->ov_n && x < p->first + p->n; x++) {
+		const struct ucm_bvec *v = &m->bv[m->phbv[x]];
 
-		for (unsigned a = 0; a < UCM_NATTR; a++)
-			if (o->mask >> a & 1)
-				ucm_attr_put(m, &m->boxes[o->box], o->sub, a,
-					     m->ov_save[(size_t)i * UCM_NATTR + a]);
+		for (uint32_t i = 0; i < v->ov_n; i++, r++) {
+			const struct ucm_phov *o = &m->phov[v->ov_first + i];
+
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				if (o->mask >> a & 1)
+					ucm_attr_put(m, &m->boxes[o->box], o->sub, a,
+						     m->ov_save[r * UCM_NATTR + a]);
+		}
 	}
 }
 
-/* Index in phov[] of phase k's attributes of a sub-event, -1: none. */
-static long ov_find(const struct ucm_model *m, uint32_t k, uint32_t box, uint32_t sub)
+/* The index in phbv[] of phase k's box vector of box, -1: none. */
+static long phase_bv(const struct ucm_model *m, uint32_t k, uint32_t box)
 {
-	uint32_t a = m->ph[k].ov_first, b = a + m->ph[k].ov_n;
+	uint32_t a = m->ph[k].first, b = a + m->ph[k].n;
 
 	while (a < b) {
 		uint32_t mid = a + (b - a) / 2;
-		const struct ucm_phov *o = &m->phov[mid];
 
-		if (o->box < box || (o->box == box && o->sub < sub))
+		if (m->bv[m->phbv[mid]].box < box)
 			a = mid + 1;
 		else
 			b = mid;
 	}
-	if (a < m->ph[k].ov_first + m->ph[k].ov_n && m->phov[a].box == box && m->phov[a].sub == sub)
+	if (a < m->ph[k].first + m->ph[k].n && m->bv[m->phbv[a]].box == box)
 		return (long)a;
+	return -1;
+}
+
+/* Index in phov[] of phase k's attributes of a sub-event, -1: none; *r
+ * its place in ov_save (ov_apply's order). */
+static long ov_find(const struct ucm_model *m, uint32_t k, uint32_t box, uint32_t sub, size_t *r)
+{
+	long x = phase_bv(m, k, box);
+	const struct ucm_bvec *v;
+
+	if (x < 0)
+		return -1;
+	v = &m->bv[m->phbv[x]];
+	for (uint32_t i = 0; i < v->ov_n; i++)
+		if (m->phov[v->ov_first + i].sub == sub) {
+			*r = i;
+			for (uint32_t y = m->ph[k].first; y < (uint32_t)x; y++)
+				*r += m->bv[m->phbv[y]].ov_n;
+			return (long)(v->ov_first + i);
+		}
 	return -1;
 }
 
 int ucm_ov_get(const struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t *v)
 {
 	int ph = m->agg ? m->agg_p : m->ov_phase;
+	size_t r;
 	long i;
 
-	if (ph < 0 || !m->ph[ph].ov_n || (i = ov_find(m, (uint32_t)ph, (uint32_t)box, sub)) < 0 ||
+	if (ph < 0 || !m->ph[ph].ov_n || (i = ov_find(m, (uint32_t)ph, (uint32_t)box, sub, &r)) < 0 ||
 	    !(m->phov[i].mask >> attr & 1))
 		return 0;
 	*v = m->phov[i].v[attr];
@@ -453,13 +810,14 @@ int ucm_ov_get(const struct ucm_model *m, int box, unsigned sub, unsigned attr, 
 
 int ucm_ov_set_base(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v)
 {
+	size_t r;
 	long i;
 
 	if (m->ov_phase < 0 || !m->ph[m->ov_phase].ov_n ||
-	    (i = ov_find(m, (uint32_t)m->ov_phase, (uint32_t)box, sub)) < 0 ||
+	    (i = ov_find(m, (uint32_t)m->ov_phase, (uint32_t)box, sub, &r)) < 0 ||
 	    !(m->phov[i].mask >> attr & 1))
 		return 0;
-	m->ov_save[(size_t)(i - m->ph[m->ov_phase].ov_first) * UCM_NATTR + attr] = v;
+	m->ov_save[r * UCM_NATTR + attr] = v;
 	return 1;
 }
 
@@ -481,43 +839,16 @@ static int ctr_selects(const struct ucm_model *m, const struct ucm_box *b, const
 
 /* ---- an epoch of summed phases ---- */
 
-/* Entries [*lo, *hi) of phase k that belong to box bi. */
-static void box_range(const struct ucm_model *m, uint32_t k, uint32_t bi, uint32_t *lo,
-		      uint32_t *hi)
-{
-	uint32_t a = m->ph[k].first, b = a + m->ph[k].n;
-
-	while (a < b) {
-		uint32_t mid = a + (b - a) / 2;
-
-		if (m->phent[mid].box < bi)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	*lo = a;
-	for (b = a; b < m->ph[k].first + m->ph[k].n && m->phent[b].box == bi; b++)
-		;
-	*hi = b;
-}
-
-static uint32_t box_index(const struct ucm_model *m, const struct ucm_box *b)
-{
-	return (uint32_t)(b - m->boxes);
-}
-
-/* A counter's output before its edge detector in phase k (*cmp as
- * ucm_ctr_level). */
-static uint64_t ctr_in_phase(const struct ucm_model *m, const struct ucm_ctr *c, uint32_t k,
-			     int *cmp)
+/* A counter's output before its edge detector with its box's inputs those
+ * of box vector v, NULL: all 0 (*cmp as ucm_ctr_level). */
+static uint64_t ctr_in_bv(const struct ucm_model *m, const struct ucm_ctr *c,
+			  const struct ucm_bvec *v, int *cmp)
 {
 	const struct ucm_box *b = c->box;
 	uint64_t inc = c->konst, occ = 0;
-	uint32_t lo, hi;
 
-	box_range(m, k, box_index(m, b), &lo, &hi);
-	for (uint32_t i = lo; i < hi; i++) {
-		const struct ucm_phent *e = &m->phent[i];
+	for (uint32_t i = 0; v && i < v->n; i++) {
+		const struct ucm_phent *e = &m->phent[v->first + i];
 
 		if (ctr_selects(m, b, c, e))
 			inc += e->inc;
@@ -525,6 +856,20 @@ static uint64_t ctr_in_phase(const struct ucm_model *m, const struct ucm_ctr *c,
 			occ = e->inc;
 	}
 	return ucm_ctr_level(c, inc, occ, cmp);
+}
+
+static uint32_t box_index(const struct ucm_model *m, const struct ucm_box *b)
+{
+	return (uint32_t)(b - m->boxes);
+}
+
+/* A counter's output before its edge detector in phase k. */
+static uint64_t ctr_in_phase(const struct ucm_model *m, const struct ucm_ctr *c, uint32_t k,
+			     int *cmp)
+{
+	long x = phase_bv(m, k, box_index(m, c->box));
+
+	return ctr_in_bv(m, c, x < 0 ? NULL : &m->bv[m->phbv[x]], cmp);
 }
 
 static int ctr_has_cmp(const struct ucm_ctr *c)
@@ -593,12 +938,15 @@ void ucm_agg_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64
 /* The increment of a sub-event in phase k. */
 static uint32_t phase_input(const struct ucm_model *m, uint32_t k, uint32_t box, uint32_t sub)
 {
-	uint32_t lo, hi;
+	long x = phase_bv(m, k, box);
+	const struct ucm_bvec *v;
 
-	box_range(m, k, box, &lo, &hi);
-	for (uint32_t i = lo; i < hi; i++)
-		if (m->phent[i].sub == sub)
-			return m->phent[i].inc;
+	if (x < 0)
+		return 0;
+	v = &m->bv[m->phbv[x]];
+	for (uint32_t i = 0; i < v->n; i++)
+		if (m->phent[v->first + i].sub == sub)
+			return m->phent[v->first + i].inc;
 	return 0;
 }
 
@@ -679,39 +1027,48 @@ void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to)
 }
 
 /* The end of an epoch, in one pass over the phases it touched (each
- * once, whichever clocks saw it), each phase's inputs grouped by box:
- * - a sub-event adds its input times its box clock's cycles in the phase;
+ * once, whichever clocks saw it) and one over their box vectors (each
+ * once, whichever phases hold it):
+ * - a box vector's cycles are its box clock's cycles in the phases that
+ *   hold it;
+ * - a sub-event adds its input times its box vector's cycles;
  * - a counter without edge detection adds its cycles in each phase times
  *   its output there: its output with its box's inputs all 0 (z) times
- *   the epoch's cycles, corrected in each phase that gives its box inputs
- *   (lvl: output x cycles there, in: those cycles);
+ *   the epoch's cycles, corrected per box vector of its box (lvl: output
+ *   x cycles, in: those cycles);
  * - a counter with edge detection gets a bit per phase, its comparison
- *   there (z's unless the phase gives its box inputs), and then adds, for
- *   each change of phase j -> k its clock saw, the bits rising from j to
- *   k (from the epoch's start: from its latch as it was).
+ *   there (its box vector's, z's if the phase has none of its box), and
+ *   then adds, for each change of phase j -> k its clock saw, the bits
+ *   rising from j to k (from the epoch's start: from its latch as it was).
  * Scratch per counter g = box * UCM_MAXCTR + i; phases touched get a slot
  * (their comparison bits).  Returns -ENOMEM when the bits do not fit;
  * the caller then counts edges per counter (ucm_agg_ctr_view). */
 static int agg_sum(struct ucm_model *m, uint64_t *cyc)
 {
 	unsigned nc = m->nboxes * UCM_MAXCTR, ne = 0, w, nslot = 0;
+	uint32_t nbl = 0;
 	uint16_t *eidx = m->agg_eidx;
 	int32_t *slot = m->agg_slot;
 	ucm_u128 *lvl = m->agg_lvl, *edg = m->agg_edge;
 	uint64_t *in = m->agg_in, *bits = NULL, *entry = NULL, *zpat = NULL;
+	uint64_t *bvacc = m->agg_bvacc;
+	uint8_t *boxedge = m->agg_boxedge;
 	uint64_t cm[UCM_MAXCLK][64];  /* each clock's edge counters, up to 4096 */
 	int rc = 0;
 
 	memset(lvl, 0, (size_t)nc * sizeof(*lvl));
 	memset(in, 0, (size_t)nc * sizeof(*in));
 	memset(edg, 0, (size_t)nc * sizeof(*edg));
+	memset(boxedge, 0, m->nboxes);
 	for (unsigned g = 0; g < nc; g++) {
 		const struct ucm_box *b = &m->boxes[g / UCM_MAXCTR];
 		const struct ucm_ctr *c = &b->ctr[g % UCM_MAXCTR];
 
 		eidx[g] = UINT16_MAX;
-		if (g % UCM_MAXCTR < b->def->type->nctr && c->counting && c->edge && ctr_has_cmp(c))
+		if (g % UCM_MAXCTR < b->def->type->nctr && c->counting && c->edge && ctr_has_cmp(c)) {
 			eidx[g] = (uint16_t)ne++;
+			boxedge[g / UCM_MAXCTR] |= (uint8_t)(1u << (g % UCM_MAXCTR));
+		}
 	}
 	w = (ne + 63) / 64;
 	if (w > 64)
@@ -761,51 +1118,82 @@ static int agg_sum(struct ucm_model *m, uint64_t *cyc)
 				zpat[e / 64] |= 1ull << (e % 64);
 		}
 	}
+	/* each box vector's cycles */
 	for (unsigned q = 0; q < nslot; q++) {
-		uint32_t k = m->agg_order[q], e = m->ph[k].first, end = e + m->ph[k].n;
-		uint64_t *bk = bits ? bits + (size_t)q * w : NULL;
+		uint32_t k = m->agg_order[q];
+		const uint32_t *x = m->phbv + m->ph[k].first, *end = x + m->ph[k].n;
 
-		if (bk)
-			memcpy(bk, zpat, w * sizeof(*bk));
-		while (e < end) {
-			uint32_t bi = m->phent[e].box, g0 = e;
-			struct ucm_box *b = &m->boxes[bi];
-			uint64_t a = m->acc[b->def->type->clock][k];
+		for (; x < end; x++) {
+			uint32_t id = *x;
 
-			while (e < end && m->phent[e].box == bi)
-				e++;
-			if (!a)
-				continue; /* no cycle of this box's clock in the phase */
-			for (uint32_t x = g0; x < e; x++)
-				b->sub[m->phent[x].sub].fed += a * m->phent[x].inc;
-			for (unsigned ci = 0; ci < b->def->type->nctr; ci++) {
-				const struct ucm_ctr *c = &b->ctr[ci];
-				unsigned g = bi * UCM_MAXCTR + ci, ei = eidx[g];
-				uint8_t bit = (uint8_t)(1u << ci);
-				uint64_t inc = c->konst, occ = 0, v;
-				int cmp;
-
-				if (!c->counting)
-					continue;
-				for (uint32_t x = g0; x < e; x++) {
-					if (m->phent[x].ov ? ctr_selects(m, b, c, &m->phent[x])
-							   : b->sub[m->phent[x].sub].selmask & bit)
-						inc += m->phent[x].inc;
-					if ((int32_t)m->phent[x].sub == c->occ_sub)
-						occ = m->phent[x].inc;
-				}
-				v = ucm_ctr_level(c, inc, occ, &cmp);
-				if (ei == UINT16_MAX) {
-					lvl[g] += (ucm_u128)a * v;
-					in[g] += a;
-				} else if (bk) {
-					if (cmp > 0)
-						bk[ei / 64] |= 1ull << (ei % 64);
-					else
-						bk[ei / 64] &= ~(1ull << (ei % 64));
-				}
+			bvacc[id] += m->acc[m->bv[id].clock][k];
+			if (!m->agg_bvseen[id]) {
+				m->agg_bvseen[id] = 1;
+				m->agg_bvlist[nbl++] = id;
 			}
 		}
+	}
+	/* each box vector once: what its inputs fed, its counters' outputs */
+	for (uint32_t t = 0; t < nbl; t++) {
+		uint32_t id = m->agg_bvlist[t];
+		const struct ucm_bvec *v = &m->bv[id];
+		const struct ucm_phent *e0 = m->phent + v->first, *e1 = e0 + v->n;
+		struct ucm_box *b = &m->boxes[v->box];
+		uint64_t a = bvacc[id];
+		uint8_t cmpbits = 0;
+
+		for (const struct ucm_phent *e = e0; a && e < e1; e++)
+			b->sub[e->sub].fed += a * e->inc;
+		for (unsigned ci = 0; ci < b->def->type->nctr; ci++) {
+			const struct ucm_ctr *c = &b->ctr[ci];
+			unsigned g = v->box * UCM_MAXCTR + ci, ei = eidx[g];
+			uint8_t bit = (uint8_t)(1u << ci);
+			uint64_t inc = c->konst, occ = 0, lv;
+			int cmp;
+
+			if (!c->counting || (ei == UINT16_MAX && !a))
+				continue;
+			for (const struct ucm_phent *e = e0; e < e1; e++) {
+				if (e->ov ? ctr_selects(m, b, c, e) : b->sub[e->sub].selmask & bit)
+					inc += e->inc;
+				if ((int32_t)e->sub == c->occ_sub)
+					occ = e->inc;
+			}
+			lv = ucm_ctr_level(c, inc, occ, &cmp);
+			if (ei == UINT16_MAX) {
+				lvl[g] += (ucm_u128)a * lv;
+				in[g] += a;
+			} else if (cmp > 0) {
+				cmpbits |= bit;
+			}
+		}
+		m->agg_bvcmp[id] = cmpbits;
+	}
+	/* each phase's comparison bits */
+	for (unsigned q = 0; bits && q < nslot; q++) {
+		uint32_t k = m->agg_order[q];
+		const uint32_t *x = m->phbv + m->ph[k].first, *end = x + m->ph[k].n;
+		uint64_t *bk = bits + (size_t)q * w;
+
+		memcpy(bk, zpat, w * sizeof(*bk));
+		for (; x < end; x++) {
+			uint32_t box = m->bv[*x].box;
+			unsigned be = boxedge[box], cb = m->agg_bvcmp[*x];
+
+			while (be) {
+				unsigned ci = (unsigned)__builtin_ctz(be), ei = eidx[box * UCM_MAXCTR + ci];
+
+				if (cb >> ci & 1)
+					bk[ei / 64] |= 1ull << (ei % 64);
+				else
+					bk[ei / 64] &= ~(1ull << (ei % 64));
+				be &= be - 1;
+			}
+		}
+	}
+	for (uint32_t t = 0; t < nbl; t++) {
+		bvacc[m->agg_bvlist[t]] = 0;
+		m->agg_bvseen[m->agg_bvlist[t]] = 0;
 	}
 	/* the rising bits of each change of phase, per clock */
 	for (unsigned d = 0; bits && d < m->plat->nclocks; d++) {
@@ -893,15 +1281,19 @@ void ucm_agg_end(struct ucm_model *m)
 		}
 	}
 	/* the inputs of the phase entered */
-	for (uint32_t e = m->ph[p].first; e < m->ph[p].first + m->ph[p].n; e++) {
-		struct ucm_box *b = &m->boxes[m->phent[e].box];
-		struct ucm_sub *s = &b->sub[m->phent[e].sub];
+	for (uint32_t x = m->ph[p].first; x < m->ph[p].first + m->ph[p].n; x++) {
+		const struct ucm_bvec *v = &m->bv[m->phbv[x]];
+		struct ucm_box *b = &m->boxes[v->box];
 
-		s->c0 = m->clk_cycles[b->def->type->clock];
-		s->input = m->phent[e].inc;
-		b->code[s->code].sum += s->input;
-		b->act[b->nact++] = (uint16_t)m->phent[e].sub;
-		s->act_pos = (uint16_t)b->nact;
+		for (uint32_t e = v->first; e < v->first + v->n; e++) {
+			struct ucm_sub *s = &b->sub[m->phent[e].sub];
+
+			s->c0 = m->clk_cycles[v->clock];
+			s->input = m->phent[e].inc;
+			b->code[s->code].sum += s->input;
+			b->act[b->nact++] = (uint16_t)m->phent[e].sub;
+			s->act_pos = (uint16_t)b->nact;
+		}
 	}
 	m->agg = 0;
 	/* and its attributes, into the boxes (memory for what they replace
@@ -1032,11 +1424,15 @@ int ucm_phase_enter(struct ucm_model *m, int id)
 		return 0;
 	p = &m->ph[id];
 	ucm_clear_inputs(m);
-	for (uint32_t i = p->first; i < p->first + p->n; i++) {
-		int rc = ucm_set_input(m, (int)m->phent[i].box, m->phent[i].sub, m->phent[i].inc);
+	for (uint32_t x = p->first; x < p->first + p->n; x++) {
+		const struct ucm_bvec *v = &m->bv[m->phbv[x]];
 
-		if (rc)
-			return rc;
+		for (uint32_t i = v->first; i < v->first + v->n; i++) {
+			int rc = ucm_set_input(m, (int)v->box, m->phent[i].sub, m->phent[i].inc);
+
+			if (rc)
+				return rc;
+		}
 	}
 	return ov_apply(m, (uint32_t)id);
 }

@@ -2481,9 +2481,29 @@ struct uct_replay {
 	size_t nnxt, capset;
 	int *hslot;                       /* nxt's map: entry per slot, -1 free */
 	struct ucm_phase_in *pin;
-	struct ucm_phase_attr *pat;       /* a vector's attributes, for its phase */
+	struct ucm_phase_attr *pat;       /* a box's attributes, for its box vector */
 	size_t cappat;
+	/* the box types' parts of numbered vectors, each distinct one once
+	 * (vec_phase): its inputs and the box vector it gives each instance */
+	struct rgrp *grp;
+	size_t ngrp, capgrp;
+	int32_t *gslot;                   /* grp's map: 2 x capgrp, -1 free */
+	struct uct_in *gin;
+	size_t ngin, capgin;
+	int *gid;
+	size_t ngid, capgid;
+	int *vids;                        /* a vector's box vectors */
+	size_t capvids;
 	char err[768];
+};
+
+/* A box type's part of a vector: the inputs a segment gives one (socket,
+ * box type), in the segment's order, gin[in0, in0 + nin); it gives each
+ * instance i box vector gid[id0 + i] (-1: no such box). */
+struct rgrp {
+	uint64_t hash;
+	uint32_t in0, nin, id0;
+	uint8_t socket, bt;
 };
 
 /* The time reference cycle c of the trace completes: ceil((base + c) *
@@ -2635,6 +2655,186 @@ static struct setv *nxt_at(struct uct_replay *p, int box, unsigned sub)
 	return &p->nxt[p->nnxt++];
 }
 
+static uint64_t gmix(uint64_t h, uint64_t x)
+{
+	h = (h ^ x) * 0x9E3779B97F4A7C15ull;
+	return h ^ (h >> 31);
+}
+
+static uint64_t in_hash(uint64_t h, const struct uct_in *in)
+{
+	h = gmix(h, (uint64_t)(uint16_t)in->inst << 48 | (uint64_t)in->sub << 32 | in->inc);
+	h = gmix(h, in->amask);
+	for (unsigned a = 0; a < UCM_NATTR; a++)
+		if (in->amask >> a & 1)
+			h = gmix(h, in->attr[a]);
+	return h;
+}
+
+static int in_same(const struct uct_in *x, const struct uct_in *y)
+{
+	if (x->inst != y->inst || x->sub != y->sub || x->inc != y->inc || x->amask != y->amask)
+		return 0;
+	for (unsigned a = 0; a < UCM_NATTR; a++)
+		if ((x->amask >> a & 1) && x->attr[a] != y->attr[a])
+			return 0;
+	return 1;
+}
+
+/* The box vector each instance of group g gets from its inputs in[0..n):
+ * the inputs covering it, those of one sub-event added up, and their
+ * attributes (inputs covering one sub-event have the same ones: the
+ * reader checked). */
+static int grp_make(struct uct_replay *p, const struct uct_in *const *in, unsigned n,
+		    const struct rgrp *g)
+{
+	const int16_t *row = p->map + ((size_t)g->socket * UCM_MAXBT + g->bt) * MAXINST;
+
+	for (unsigned i = 0; i < p->ninst[g->bt]; i++) {
+		int box = row[i], rc;
+		size_t npat = 0;
+
+		p->gid[g->id0 + i] = -1;
+		if (box < 0)
+			continue;
+		p->nnxt = 0;
+		for (unsigned k = 0; k < n; k++) {
+			const struct uct_in *x = in[k];
+
+			if (x->inst >= 0 && x->inst != (int)i)
+				continue;
+			if (p->nnxt == p->capset && grow_sets(p))
+				return -ENOMEM;
+			nxt_at(p, box, x->sub)->v += x->inc;
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				if (x->amask >> a & 1) {
+					if (grow((void **)&p->pat, &p->cappat, npat + 1, sizeof(*p->pat)))
+						return -ENOMEM;
+					p->pat[npat++] = (struct ucm_phase_attr){ box, x->sub, a, x->attr[a] };
+				}
+		}
+		for (size_t j = 0; j < p->nnxt; j++) {
+			p->hslot[p->nxt[j].slot] = -1;
+			p->pin[j] = (struct ucm_phase_in){ box, p->nxt[j].sub, p->nxt[j].v };
+		}
+		if ((rc = ucm_boxvec_define(p->m, box, p->pin, p->nnxt, p->pat, npat)) < 0)
+			return rc;
+		p->gid[g->id0 + i] = rc;
+	}
+	return 0;
+}
+
+/* The group of (socket, bt) with inputs in[0..n), found or made. */
+static int grp_find(struct uct_replay *p, unsigned socket, unsigned bt,
+		    const struct uct_in *const *in, unsigned n, const struct rgrp **out)
+{
+	uint64_t h = gmix(socket << 8 | bt, n);
+	size_t mask, i;
+	struct rgrp *g;
+	int rc;
+
+	for (unsigned k = 0; k < n; k++)
+		h = in_hash(h, in[k]);
+	if (p->capgrp) {
+		mask = 2 * p->capgrp - 1;
+		for (i = h & mask; p->gslot[i] >= 0; i = (i + 1) & mask) {
+			unsigned k = 0;
+
+			g = &p->grp[p->gslot[i]];
+			if (g->hash != h || g->socket != socket || g->bt != bt || g->nin != n)
+				continue;
+			while (k < n && in_same(&p->gin[g->in0 + k], in[k]))
+				k++;
+			if (k == n) {
+				*out = g;
+				return 0;
+			}
+		}
+	}
+	if (p->ngrp == p->capgrp) {
+		size_t cap = p->capgrp ? 2 * p->capgrp : 64;
+		struct rgrp *ng = realloc(p->grp, cap * sizeof(*ng));
+		int32_t *sl;
+
+		if (!ng)
+			return -ENOMEM;
+		p->grp = ng;
+		if (!(sl = malloc(2 * cap * sizeof(*sl))))
+			return -ENOMEM;
+		memset(sl, 0xff, 2 * cap * sizeof(*sl));
+		for (size_t j = 0; j < p->ngrp; j++) {
+			for (i = p->grp[j].hash & (2 * cap - 1); sl[i] >= 0; i = (i + 1) & (2 * cap - 1))
+				;
+			sl[i] = (int32_t)j;
+		}
+		free(p->gslot);
+		p->gslot = sl;
+		p->capgrp = cap;
+	}
+	if (grow((void **)&p->gin, &p->capgin, p->ngin + n, sizeof(*p->gin)) ||
+	    grow((void **)&p->gid, &p->capgid, p->ngid + p->ninst[bt] + 1, sizeof(*p->gid)))
+		return -ENOMEM;
+	g = &p->grp[p->ngrp];
+	*g = (struct rgrp){ h, (uint32_t)p->ngin, n, (uint32_t)p->ngid, (uint8_t)socket, (uint8_t)bt };
+	if ((rc = grp_make(p, in, n, g)))
+		return rc;
+	for (unsigned k = 0; k < n; k++)
+		p->gin[p->ngin + k] = *in[k];
+	p->ngin += n;
+	p->ngid += p->ninst[bt];
+	mask = 2 * p->capgrp - 1;
+	for (i = h & mask; p->gslot[i] >= 0; i = (i + 1) & mask)
+		;
+	p->gslot[i] = (int32_t)p->ngrp++;
+	*out = g;
+	return 0;
+}
+
+/* A phase for segment s's vector: its inputs grouped by (socket, box
+ * type), each distinct group's box vectors made once (a new vector of a
+ * trace usually repeats most boxes' parts of vectors met before), the
+ * phase the list of them.  -ENOSPC: the model has no room. */
+static int vec_phase(struct uct_replay *p, const struct uct_seg *s)
+{
+	enum { NK = UCT_MAXSOCK * UCM_MAXBT };
+	unsigned cnt[NK + 1];
+	const struct uct_in *ord[UCT_MAXIN];
+	size_t nid = 0;
+	int rc;
+
+	memset(cnt, 0, sizeof(cnt));
+	for (unsigned i = 0; i < s->nin; i++) {
+		const struct uct_in *in = &s->in[i];
+
+		if (in->socket < p->nsock && in->socket < UCT_MAXSOCK && in->bt < UCM_MAXBT)
+			cnt[in->socket * UCM_MAXBT + in->bt + 1]++;
+	}
+	for (unsigned k = 0; k < NK; k++)
+		cnt[k + 1] += cnt[k];
+	for (unsigned i = 0; i < s->nin; i++) {
+		const struct uct_in *in = &s->in[i];
+
+		if (in->socket < p->nsock && in->socket < UCT_MAXSOCK && in->bt < UCM_MAXBT)
+			ord[cnt[in->socket * UCM_MAXBT + in->bt]++] = in;
+	}
+	/* key k's inputs are now ord[cnt[k - 1], cnt[k]) */
+	for (unsigned k = 0; k < NK; k++) {
+		unsigned a = k ? cnt[k - 1] : 0;
+		const struct rgrp *g;
+
+		if (a == cnt[k])
+			continue;
+		if ((rc = grp_find(p, k / UCM_MAXBT, k % UCM_MAXBT, ord + a, cnt[k] - a, &g)))
+			return rc;
+		if (grow((void **)&p->vids, &p->capvids, nid + p->ninst[g->bt], sizeof(*p->vids)))
+			return -ENOMEM;
+		for (unsigned i = 0; i < p->ninst[g->bt]; i++)
+			if (p->gid[g->id0 + i] >= 0)
+				p->vids[nid++] = p->gid[g->id0 + i];
+	}
+	return ucm_phase_define_boxvecs(p->m, p->vids, nid);
+}
+
 /* Make what segment s's vector means to the model: v (a numbered vector:
  * a phase if the model has room, attributes in the pool; unnumbered:
  * inputs and attributes in scratch space). */
@@ -2647,6 +2847,20 @@ static int make_vec(struct uct_replay *p, const struct uct_seg *s, struct rvec *
 	size_t a0 = *apn;
 	int rc;
 
+	if (numbered) {
+		rc = vec_phase(p, s);
+		if (rc >= 0) {
+			v->phase = rc;
+			v->a0 = v->na = 0;
+			return 0;
+		}
+		if (rc == -ENOMEM) {
+			snprintf(p->err, sizeof(p->err), "trace replay: out of memory");
+			return ucm_set_error(p->m, rc, p->err);
+		}
+		if (rc != -ENOSPC)
+			return apply_fail(p, rc);
+	}
 	/* inputs covering one sub-event add up */
 	p->nnxt = 0;
 	for (unsigned i = 0; i < s->nin; i++) {
@@ -2672,27 +2886,6 @@ static int make_vec(struct uct_replay *p, const struct uct_seg *s, struct rvec *
 	v->a0 = (uint32_t)a0;
 	v->na = (uint32_t)(*apn - a0);
 	v->phase = -1;
-	if (numbered) {
-		for (size_t i = 0; i < p->nnxt; i++)
-			p->pin[i] = (struct ucm_phase_in){ p->nxt[i].box, p->nxt[i].sub, p->nxt[i].v };
-		/* its attributes are the phase's: entering it sets them and the
-		 * next phase entered returns them to the model's own, without
-		 * ending the model's sums of phases */
-		if (v->na && grow((void **)&p->pat, &p->cappat, v->na, sizeof(*p->pat)))
-			return -ENOMEM;
-		for (uint32_t i = 0; i < v->na; i++) {
-			const struct aset *e = &(*ap)[a0 + i];
-
-			p->pat[i] = (struct ucm_phase_attr){ e->box, e->sub, e->a, e->v };
-		}
-		rc = ucm_phase_define_attrs(p->m, p->pin, p->nnxt, p->pat, v->na);
-		if (rc >= 0) {
-			v->phase = rc;
-			return 0;
-		}
-		if (rc != -ENOSPC)
-			return apply_fail(p, rc);
-	}
 	/* no phase: the inputs to set, in the pool (a numbered vector) or
 	 * left in nxt (an unnumbered one, used at once) */
 	v->i0 = (uint32_t)p->nipool;
@@ -3027,5 +3220,10 @@ void uct_replay_detach(struct uct_replay *p)
 	free(p->pin);
 	free(p->pat);
 	free(p->hslot);
+	free(p->grp);
+	free(p->gslot);
+	free(p->gin);
+	free(p->gid);
+	free(p->vids);
 	free(p);
 }
