@@ -246,7 +246,7 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 			ucm_reginfo(ms[0], i, &ri);
 			CT_EQ(ucm_read_index(ms[0], i, &a), ucm_read_index(ms[1], i, &b));
 			CT_EQ(a, b);
-		} else if (op < 89) {
+		} else if (op < 87) {
 			/* a control written anew */
 			size_t i = (size_t)(ct_rng(&r) % ucm_nregs(ms[0]));
 			struct ucm_reginfo ri;
@@ -257,6 +257,23 @@ static void run_n(const char *plat, uint64_t seed, unsigned steps, unsigned ever
 				continue;
 			val = ct_ctl_value(&ri, &r);
 			CT_EQ(ucm_write_index(ms[0], i, val), ucm_write_index(ms[1], i, val));
+		} else if (op < 89) {
+			/* every edge-detecting control's threshold anew (0-3: the
+			 * small inputs here cross it): what a phase's comparisons
+			 * were in the epochs before no longer holds */
+			for (size_t i = 0; i < ucm_nregs(ms[0]); i++) {
+				struct ucm_reginfo ri;
+				const struct ucm_field *fe, *ft;
+				uint64_t val;
+
+				ucm_reginfo(ms[0], i, &ri);
+				if (ri.kind != UCM_K_CTL || ucm_peek_index(ms[1], i, &val) ||
+				    !(fe = ucm_layout_field(ri.layout, UCM_R_EDGE)) ||
+				    !(ft = ucm_layout_field(ri.layout, UCM_R_THRESH)) || !ucm_field_get(fe, val))
+					continue;
+				val = ucm_field_put(ft, val, ct_rng(&r) % 4);
+				CT_EQ(ucm_write_index(ms[0], i, val), ucm_write_index(ms[1], i, val));
+			}
 		} else if (op < 93) {
 			/* an attribute the box filters compare with (thread, node,
 			 * frequency band...): in an epoch, one no filter sees goes

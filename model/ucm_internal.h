@@ -163,12 +163,6 @@ struct ucm_phdef {
 	uint32_t ov_n;            /* attributes over all its box vectors */
 };
 
-/* A change of phase from j to k seen n times by a clock (key: 1 << 63 |
- * (j + 1) << 32 | k; 0: an empty slot). */
-struct ucm_trans {
-	uint64_t key, n;
-};
-
 struct ucm_socket {
 	struct ucm_reg *gctl, *gstatus, *bar;
 	int gfrozen;             /* global freeze (FRZ_ALL, UCM_OVF_FREEZE) */
@@ -263,29 +257,40 @@ struct ucm_model {
 					* its changes of phase are counted */
 	uint64_t agg_rem[UCM_MAXCLK]; /* now_ps * num mod den, per clock */
 	/* scratch of an epoch's end, per counter (box * UCM_MAXCTR + i): its
-	 * output and its cycles in phases giving its box inputs; by edge index:
-	 * edges counted; each phase's comparison bits and the phases' slots */
-	ucm_u128 *agg_lvl, *agg_edge;
-	uint64_t *agg_in, *agg_bits;
-	size_t agg_bits_cap;
-	uint16_t *agg_eidx;
+	 * output and its cycles in phases giving its box inputs; the phases
+	 * touched (a slot each, in agg_order) */
+	ucm_u128 *agg_lvl;
+	uint64_t *agg_in;
 	int32_t *agg_slot;
 	uint32_t *agg_order;
-	/* per box vector: cycles of its box's clock in the epoch's phases, its
-	 * counters' comparisons (bit per counter), whether touched (the
-	 * touched ones in agg_bvlist); per box, its edge counters (bits) */
+	/* per box vector: cycles of its box's clock in the epoch's phases,
+	 * whether touched (the touched ones in agg_bvlist) */
 	uint64_t *agg_bvacc;
-	uint8_t *agg_bvcmp, *agg_bvseen;
+	uint8_t *agg_bvseen;
 	uint32_t *agg_bvlist;
 	uint32_t agg_bvcap;
+	/* Edge detection in an epoch, counted at each change of phase a clock
+	 * sees: the counters with edge detection numbered from 0 (agg_eidx per
+	 * counter, UINT16_MAX: none; agg_boxedge per box: its ones as bits),
+	 * agg_w words of bits each: per clock its counters (agg_cm + d * wmax),
+	 * their comparisons at the epoch's start (agg_entry) and with their
+	 * box's inputs all 0 (agg_zpat); per phase k its comparisons, a record
+	 * of agg_w + 1 words at ph_cmp + k * (agg_w + 1), valid while its
+	 * first word == agg_gen (the rest: the bits), and per box vector
+	 * (agg_bvcmp, bit per counter of its box, valid while bv_stamp ==
+	 * agg_gen); the edges counted so far, agg_edge.  agg_gen grows with
+	 * every epoch and is never reset (so no record of an earlier epoch,
+	 * laid out for another agg_w, is valid). */
+	uint16_t *agg_eidx;
 	uint8_t *agg_boxedge;
-	/* changes of phase between the first 64 phases (64 x 65 counts a
-	 * clock, tlist: the ones with any), the others in trans[] */
-	uint64_t *tmat[UCM_MAXCLK];
-	uint16_t *tlist[UCM_MAXCLK];
-	unsigned ntlist[UCM_MAXCLK];
-	struct ucm_trans *trans[UCM_MAXCLK], spill[UCM_MAXCLK];
-	unsigned ntrans[UCM_MAXCLK], trans_cap[UCM_MAXCLK];
+	unsigned agg_w, agg_wmax, agg_wlast;
+	uint64_t *agg_cm, *agg_entry, *agg_zpat;
+	uint64_t agg_gen;
+	uint64_t *ph_cmp;
+	size_t agg_lastrec[UCM_MAXCLK]; /* ph_cmp record of agg_last[d] */
+	uint8_t *agg_bvcmp;
+	uint64_t *bv_stamp;
+	uint64_t *agg_edge;
 	/* strict mode */
 	int strict;
 	struct ucm_strict_rec *recs;

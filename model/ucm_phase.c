@@ -35,13 +35,6 @@
  * ucm_phase_enter). */
 #define AGG_AFTER 4
 
-/* Phases whose changes are counted in a matrix (ucm_model.tmat). */
-#define TMAT 64
-
-/* Distinct changes of phase a clock keeps in an epoch (the others: a hash
- * table of 16-byte slots at most half full) before the epoch ends. */
-#define AGG_MAXTRANS (1u << 16)
-
 /* Inputs of one box in the order given (the index in ov while sorting):
  * by sub-event, then that order, so that of a sub-event listed twice the
  * last counts. */
@@ -110,13 +103,14 @@ static void agg_scratch_free(struct ucm_model *m)
 	free(m->agg_edge);
 	free(m->agg_in);
 	free(m->agg_eidx);
-	free(m->agg_bits);
 	free(m->agg_boxedge);
-	m->agg_lvl = m->agg_edge = NULL;
-	m->agg_in = m->agg_bits = NULL;
+	free(m->agg_cm);
+	m->agg_lvl = NULL;
+	m->agg_edge = NULL;
+	m->agg_in = NULL;
 	m->agg_eidx = NULL;
 	m->agg_boxedge = NULL;
-	m->agg_bits_cap = 0;
+	m->agg_cm = m->agg_entry = m->agg_zpat = NULL;
 }
 
 void ucm_phases_free(struct ucm_model *m)
@@ -124,31 +118,28 @@ void ucm_phases_free(struct ucm_model *m)
 	for (unsigned d = 0; d < UCM_MAXCLK; d++) {
 		free(m->acc[d]);
 		free(m->acc_list[d]);
-		free(m->trans[d]);
-		free(m->tmat[d]);
-		free(m->tlist[d]);
-		m->tmat[d] = NULL;
-		m->tlist[d] = NULL;
-		m->ntlist[d] = 0;
 		m->acc[d] = NULL;
 		m->acc_list[d] = NULL;
-		m->trans[d] = NULL;
-		m->nacc[d] = m->ntrans[d] = m->trans_cap[d] = 0;
+		m->nacc[d] = 0;
 	}
 	m->acc_cap = 0;
 	m->agg = 0;
 	agg_scratch_free(m);
 	free(m->agg_slot);
 	free(m->agg_order);
+	free(m->ph_cmp);
 	m->agg_slot = NULL;
 	m->agg_order = NULL;
+	m->ph_cmp = NULL;
 	free(m->agg_bvacc);
 	free(m->agg_bvcmp);
 	free(m->agg_bvseen);
 	free(m->agg_bvlist);
+	free(m->bv_stamp);
 	m->agg_bvacc = NULL;
 	m->agg_bvcmp = m->agg_bvseen = NULL;
 	m->agg_bvlist = NULL;
+	m->bv_stamp = NULL;
 	m->agg_bvcap = 0;
 	free(m->ph);
 	free(m->phbv);
@@ -283,12 +274,15 @@ static int bv_room(struct ucm_model *m)
 	if (!(nb = realloc(m->bv, cap * sizeof(*nb))))
 		return ucm_seterr(m, -ENOMEM, "out of memory");
 	m->bv = nb;
-	if (!(acc = realloc(m->agg_bvacc, cap * sizeof(*acc))))
-		return ucm_seterr(m, -ENOMEM, "out of memory");
-	m->agg_bvacc = acc;
 	if (!(cmp = realloc(m->agg_bvcmp, cap)))
 		return ucm_seterr(m, -ENOMEM, "out of memory");
 	m->agg_bvcmp = cmp;
+	if (!(acc = realloc(m->bv_stamp, cap * sizeof(*acc))))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	m->bv_stamp = acc;
+	if (!(acc = realloc(m->agg_bvacc, cap * sizeof(*acc))))
+		return ucm_seterr(m, -ENOMEM, "out of memory");
+	m->agg_bvacc = acc;
 	if (!(seen = realloc(m->agg_bvseen, cap)))
 		return ucm_seterr(m, -ENOMEM, "out of memory");
 	m->agg_bvseen = seen;
@@ -297,6 +291,7 @@ static int bv_room(struct ucm_model *m)
 	m->agg_bvlist = list;
 	memset(acc + m->agg_bvcap, 0, (cap - m->agg_bvcap) * sizeof(*acc));
 	memset(seen + m->agg_bvcap, 0, cap - m->agg_bvcap);
+	memset(m->bv_stamp + m->agg_bvcap, 0, (cap - m->agg_bvcap) * sizeof(*m->bv_stamp));
 	m->agg_bvcap = cap;
 	if (!(sl = malloc(2 * (size_t)cap * sizeof(*sl))))
 		return ucm_seterr(m, -ENOMEM, "out of memory");
@@ -364,6 +359,7 @@ static int bv_intern(struct ucm_model *m, uint32_t box, const struct ucm_phent *
 	for (i = (uint32_t)h & mask; m->bv_slot[i] >= 0; i = (i + 1) & mask)
 		;
 	m->bv_slot[i] = (int32_t)m->nbv;
+	m->bv_stamp[m->nbv] = 0;
 	m->nphent += n;
 	m->nphov += on;
 	return (int)m->nbv++;
@@ -529,8 +525,27 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 
 	if (m->nph >= UCM_MAXPHASES)
 		return ucm_seterr(m, -ENOSPC, "at most %u phases", UCM_MAXPHASES);
+	if (!m->agg_lvl) {
+		size_t nc = (size_t)m->nboxes * UCM_MAXCTR;
+
+		m->agg_wmax = (unsigned)((nc + 63) / 64);
+		m->agg_lvl = calloc(nc, sizeof(*m->agg_lvl));
+		m->agg_edge = calloc(nc, sizeof(*m->agg_edge));
+		m->agg_in = calloc(nc, sizeof(*m->agg_in));
+		m->agg_eidx = calloc(nc, sizeof(*m->agg_eidx));
+		m->agg_boxedge = calloc(m->nboxes, sizeof(*m->agg_boxedge));
+		m->agg_cm = calloc((size_t)(UCM_MAXCLK + 2) * m->agg_wmax, sizeof(*m->agg_cm));
+		if (!m->agg_lvl || !m->agg_edge || !m->agg_in || !m->agg_eidx || !m->agg_boxedge ||
+		    !m->agg_cm) {
+			agg_scratch_free(m);
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		}
+		m->agg_entry = m->agg_cm + (size_t)UCM_MAXCLK * m->agg_wmax;
+		m->agg_zpat = m->agg_entry + m->agg_wmax;
+	}
 	if (m->nph == m->acc_cap) {
 		unsigned cap = m->acc_cap ? 2 * m->acc_cap : 16;
+		uint64_t *bits;
 
 		for (unsigned d = 0; d < UCM_MAXCLK; d++) {
 			uint64_t *a = realloc(m->acc[d], cap * sizeof(*a));
@@ -558,31 +573,13 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 			for (unsigned q = m->acc_cap; q < cap; q++)
 				sl[q] = -1;
 		}
+		if (!(bits = realloc(m->ph_cmp, (size_t)cap * (m->agg_wmax + 1) * sizeof(*bits))))
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		m->ph_cmp = bits;
+		/* no valid record in the new part (see agg_begin) */
+		memset(bits + (size_t)m->acc_cap * (m->agg_wmax + 1), 0,
+		       (size_t)(cap - m->acc_cap) * (m->agg_wmax + 1) * sizeof(*bits));
 		m->acc_cap = cap;
-	}
-	if (!m->agg_lvl) {
-		size_t nc = (size_t)m->nboxes * UCM_MAXCTR;
-
-		m->agg_lvl = calloc(nc, sizeof(*m->agg_lvl));
-		m->agg_edge = calloc(nc, sizeof(*m->agg_edge));
-		m->agg_in = calloc(nc, sizeof(*m->agg_in));
-		m->agg_eidx = calloc(nc, sizeof(*m->agg_eidx));
-		m->agg_boxedge = calloc(m->nboxes, sizeof(*m->agg_boxedge));
-		if (!m->agg_lvl || !m->agg_edge || !m->agg_in || !m->agg_eidx || !m->agg_boxedge) {
-			agg_scratch_free(m);
-			return ucm_seterr(m, -ENOMEM, "out of memory");
-		}
-	}
-	for (unsigned d = 0; d < UCM_MAXCLK && !m->tmat[d]; d++) {
-		m->tmat[d] = calloc((TMAT + 1) * TMAT, sizeof(*m->tmat[d]));
-		m->tlist[d] = calloc((TMAT + 1) * TMAT, sizeof(*m->tlist[d]));
-		if (!m->tmat[d] || !m->tlist[d]) {
-			free(m->tmat[d]);
-			free(m->tlist[d]);
-			m->tmat[d] = NULL;
-			m->tlist[d] = NULL;
-			return ucm_seterr(m, -ENOMEM, "out of memory");
-		}
 	}
 	if (m->nph == m->capph) {
 		unsigned cap = m->capph ? 2 * m->capph : 16;
@@ -891,33 +888,8 @@ void ucm_agg_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64
 	if (!c->counting)
 		return;
 	if (c->edge && ctr_has_cmp(c)) {
-		/* one for each change of phase (with a cycle) into one where the
-		 * comparison holds from one where it did not: from the epoch's
-		 * start, the latch as it was */
-		for (unsigned i = 0; i < m->ntlist[d]; i++) {
-			unsigned x = m->tlist[d][i];
-			int32_t j = (int32_t)(x / TMAT) - 1;
-			int cj = c->prev_cmp, ck;
-
-			if (j >= 0)
-				ctr_in_phase(m, c, (uint32_t)j, &cj);
-			ctr_in_phase(m, c, x % TMAT, &ck);
-			if (ck && !cj)
-				add += m->tmat[d][x];
-		}
-		for (unsigned i = 0; i <= m->trans_cap[d]; i++) {
-			const struct ucm_trans *t = i < m->trans_cap[d] ? &m->trans[d][i] : &m->spill[d];
-			int32_t j = (int32_t)(t->key >> 32 & 0x7fffffff) - 1;
-			int cj = c->prev_cmp, ck;
-
-			if (!t->key)
-				continue;
-			if (j >= 0)
-				ctr_in_phase(m, c, (uint32_t)j, &cj);
-			ctr_in_phase(m, c, (uint32_t)t->key, &ck);
-			if (ck && !cj)
-				add += t->n;
-		}
+		/* counted at each change of phase (ucm_agg_trans) */
+		add = m->agg_edge[m->agg_eidx[(size_t)box_index(m, c->box) * UCM_MAXCTR + c->idx]];
 	} else {
 		for (unsigned i = 0; i < m->nacc[d]; i++) {
 			uint32_t k = m->acc_list[d][i];
@@ -968,60 +940,81 @@ uint32_t ucm_agg_input(const struct ucm_model *m, int box, unsigned sub)
 	return phase_input(m, (uint32_t)m->agg_p, (uint32_t)box, sub);
 }
 
+/* The comparison bits of box vector id's box's edge counters (bit per
+ * counter), made once an epoch. */
+static unsigned bv_cmp(struct ucm_model *m, uint32_t id)
+{
+	const struct ucm_bvec *v = &m->bv[id];
+	const struct ucm_box *b = &m->boxes[v->box];
+	unsigned be = m->agg_boxedge[v->box], bits = 0;
+
+	if (m->bv_stamp[id] == m->agg_gen)
+		return m->agg_bvcmp[id];
+	while (be) {
+		unsigned ci = (unsigned)__builtin_ctz(be);
+		int cmp;
+
+		ctr_in_bv(m, &b->ctr[ci], v, &cmp);
+		if (cmp > 0)
+			bits |= 1u << ci;
+		be &= be - 1;
+	}
+	m->agg_bvcmp[id] = (uint8_t)bits;
+	m->bv_stamp[id] = m->agg_gen;
+	return bits;
+}
+
+/* Phase k's comparison bits (record r: the epoch it was made in, then
+ * agg_w words), made once an epoch: those with every input 0, then per
+ * box vector of a box with edge counters its own. */
+static void ph_cmp_make(struct ucm_model *m, uint32_t k, uint64_t *r)
+{
+	uint64_t *bk = r + 1;
+	const uint32_t *x = m->phbv + m->ph[k].first, *end = x + m->ph[k].n;
+
+	memcpy(bk, m->agg_zpat, m->agg_w * sizeof(*bk));
+	for (; x < end; x++) {
+		uint32_t box = m->bv[*x].box;
+		unsigned be = m->agg_boxedge[box], cb;
+
+		if (!be)
+			continue;
+		cb = bv_cmp(m, *x);
+		while (be) {
+			unsigned ci = (unsigned)__builtin_ctz(be), ei = m->agg_eidx[box * UCM_MAXCTR + ci];
+
+			if (cb >> ci & 1)
+				bk[ei / 64] |= 1ull << (ei % 64);
+			else
+				bk[ei / 64] &= ~(1ull << (ei % 64));
+			be &= be - 1;
+		}
+	}
+	r[0] = m->agg_gen;
+}
+
 void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to)
 {
-	uint64_t key = 1ull << 63 | (uint64_t)(from + 1) << 32 | to;
-	struct ucm_trans *t = m->trans[d];
-	unsigned cap = m->trans_cap[d], h;
+	/* one for each edge counter of the clock whose comparison holds in
+	 * phase to and did not in phase from (from the epoch's start: its
+	 * latch as it was); a phase's record is its epoch and its bits, in
+	 * records of agg_w + 1 words valid for this epoch only; phase from's
+	 * were made when the clock entered it (its place: agg_lastrec) */
+	unsigned w = m->agg_w;
+	uint64_t *rk = m->ph_cmp + (size_t)to * (w + 1);
+	const uint64_t *bj = from < 0 ? m->agg_entry : m->ph_cmp + m->agg_lastrec[d] + 1;
+	const uint64_t *cm = m->agg_cm + (size_t)d * m->agg_wmax;
 
 	m->agg_last[d] = (int32_t)to;
-	if (to < TMAT && from < TMAT && m->tmat[d]) {
-		unsigned i = (unsigned)(from + 1) * TMAT + to;
+	m->agg_lastrec[d] = (size_t)to * (w + 1);
+	if (rk[0] != m->agg_gen)
+		ph_cmp_make(m, to, rk);
+	for (unsigned q = 0; q < w; q++) {
+		uint64_t up = rk[1 + q] & ~bj[q] & cm[q];
 
-		if (!m->tmat[d][i]++)
-			m->tlist[d][m->ntlist[d]++] = (uint16_t)i;
-		return;
-	}
-	if (m->ntrans[d] >= AGG_MAXTRANS) {
-		/* memory stays bounded: end the epoch at the next step of time */
-		m->spill[d] = (struct ucm_trans){ key, 1 };
-		m->agg_stop = m->now_ps;
-		return;
-	}
-	if (2 * (m->ntrans[d] + 1) > cap) {
-		/* grow: every change of phase seen is kept until the epoch ends */
-		unsigned ncap = cap ? 2 * cap : 64;
-		struct ucm_trans *nt = calloc(ncap, sizeof(*nt));
-
-		if (!nt) {
-			/* no room to note it: keep it aside and end the epoch at
-			 * the next step of time (one change per clock a step) */
-			m->spill[d] = (struct ucm_trans){ key, 1 };
-			m->agg_stop = m->now_ps;
-			return;
-		}
-		for (unsigned i = 0; i < cap; i++) {
-			if (!t[i].key)
-				continue;
-			for (h = (unsigned)(t[i].key * 0x9E3779B97F4A7C15ull >> 40) & (ncap - 1); nt[h].key;
-			     h = (h + 1) & (ncap - 1))
-				;
-			nt[h] = t[i];
-		}
-		free(t);
-		m->trans[d] = t = nt;
-		m->trans_cap[d] = cap = ncap;
-	}
-	for (h = (unsigned)(key * 0x9E3779B97F4A7C15ull >> 40) & (cap - 1);; h = (h + 1) & (cap - 1)) {
-		if (t[h].key == key) {
-			t[h].n++;
-			return;
-		}
-		if (!t[h].key) {
-			t[h].key = key;
-			t[h].n = 1;
-			m->ntrans[d]++;
-			return;
+		while (up) {
+			m->agg_edge[q * 64 + (unsigned)__builtin_ctzll(up)]++;
+			up &= up - 1;
 		}
 	}
 }
@@ -1036,44 +1029,20 @@ void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to)
  *   its output there: its output with its box's inputs all 0 (z) times
  *   the epoch's cycles, corrected per box vector of its box (lvl: output
  *   x cycles, in: those cycles);
- * - a counter with edge detection gets a bit per phase, its comparison
- *   there (its box vector's, z's if the phase has none of its box), and
- *   then adds, for each change of phase j -> k its clock saw, the bits
- *   rising from j to k (from the epoch's start: from its latch as it was).
- * Scratch per counter g = box * UCM_MAXCTR + i; phases touched get a slot
- * (their comparison bits).  Returns -ENOMEM when the bits do not fit;
- * the caller then counts edges per counter (ucm_agg_ctr_view). */
-static int agg_sum(struct ucm_model *m, uint64_t *cyc)
+ * - a counter with edge detection has its edges counted already, at each
+ *   change of phase (ucm_agg_trans).
+ * Scratch per counter g = box * UCM_MAXCTR + i. */
+static void agg_sum(struct ucm_model *m, uint64_t *cyc)
 {
-	unsigned nc = m->nboxes * UCM_MAXCTR, ne = 0, w, nslot = 0;
+	unsigned nc = m->nboxes * UCM_MAXCTR, nslot = 0;
 	uint32_t nbl = 0;
-	uint16_t *eidx = m->agg_eidx;
 	int32_t *slot = m->agg_slot;
-	ucm_u128 *lvl = m->agg_lvl, *edg = m->agg_edge;
-	uint64_t *in = m->agg_in, *bits = NULL, *entry = NULL, *zpat = NULL;
-	uint64_t *bvacc = m->agg_bvacc;
-	uint8_t *boxedge = m->agg_boxedge;
-	uint64_t cm[UCM_MAXCLK][64];  /* each clock's edge counters, up to 4096 */
-	int rc = 0;
+	ucm_u128 *lvl = m->agg_lvl;
+	uint64_t *in = m->agg_in, *bvacc = m->agg_bvacc;
 
 	memset(lvl, 0, (size_t)nc * sizeof(*lvl));
 	memset(in, 0, (size_t)nc * sizeof(*in));
-	memset(edg, 0, (size_t)nc * sizeof(*edg));
-	memset(boxedge, 0, m->nboxes);
-	for (unsigned g = 0; g < nc; g++) {
-		const struct ucm_box *b = &m->boxes[g / UCM_MAXCTR];
-		const struct ucm_ctr *c = &b->ctr[g % UCM_MAXCTR];
-
-		eidx[g] = UINT16_MAX;
-		if (g % UCM_MAXCTR < b->def->type->nctr && c->counting && c->edge && ctr_has_cmp(c)) {
-			eidx[g] = (uint16_t)ne++;
-			boxedge[g / UCM_MAXCTR] |= (uint8_t)(1u << (g % UCM_MAXCTR));
-		}
-	}
-	w = (ne + 63) / 64;
-	if (w > 64)
-		rc = -ENOMEM; /* more than 4096 edge counters: per counter */
-	/* a slot for each phase touched, in the order met */
+	/* each phase touched once */
 	for (unsigned d = 0; d < m->plat->nclocks; d++) {
 		cyc[d] = 0;
 		for (unsigned i = 0; i < m->nacc[d]; i++) {
@@ -1086,38 +1055,6 @@ static int agg_sum(struct ucm_model *m, uint64_t *cyc)
 			}
 		}
 	}
-	if (ne && (size_t)(nslot + 2) * w > m->agg_bits_cap) {
-		size_t cap = (size_t)(nslot + 2) * w * 2;
-		uint64_t *nb = realloc(m->agg_bits, cap * sizeof(*nb));
-
-		if (nb) {
-			m->agg_bits = nb;
-			m->agg_bits_cap = cap;
-		} else {
-			rc = -ENOMEM;
-		}
-	}
-	if (ne && !rc) {
-		bits = m->agg_bits;
-		entry = bits + (size_t)nslot * w;
-		zpat = entry + w;
-		memset(entry, 0, 2 * w * sizeof(*bits));
-		memset(cm, 0, sizeof(cm));
-		for (unsigned g = 0; g < nc; g++) {
-			const struct ucm_ctr *c = &m->boxes[g / UCM_MAXCTR].ctr[g % UCM_MAXCTR];
-			unsigned e = eidx[g];
-			int cmp;
-
-			if (e == UINT16_MAX)
-				continue;
-			if (c->prev_cmp)
-				entry[e / 64] |= 1ull << (e % 64);
-			cm[c->clock][e / 64] |= 1ull << (e % 64);
-			ucm_ctr_level(c, c->konst, 0, &cmp);
-			if (cmp > 0)
-				zpat[e / 64] |= 1ull << (e % 64);
-		}
-	}
 	/* each box vector's cycles */
 	for (unsigned q = 0; q < nslot; q++) {
 		uint32_t k = m->agg_order[q];
@@ -1125,14 +1062,19 @@ static int agg_sum(struct ucm_model *m, uint64_t *cyc)
 
 		for (; x < end; x++) {
 			uint32_t id = *x;
+			uint64_t a = m->acc[m->bv[id].clock][k];
 
-			bvacc[id] += m->acc[m->bv[id].clock][k];
+			if (!a)
+				continue;
+			bvacc[id] += a;
 			if (!m->agg_bvseen[id]) {
 				m->agg_bvseen[id] = 1;
 				m->agg_bvlist[nbl++] = id;
 			}
 		}
 	}
+	for (unsigned q = 0; q < nslot; q++)
+		slot[m->agg_order[q]] = -1;
 	/* each box vector once: what its inputs fed, its counters' outputs */
 	for (uint32_t t = 0; t < nbl; t++) {
 		uint32_t id = m->agg_bvlist[t];
@@ -1140,18 +1082,19 @@ static int agg_sum(struct ucm_model *m, uint64_t *cyc)
 		const struct ucm_phent *e0 = m->phent + v->first, *e1 = e0 + v->n;
 		struct ucm_box *b = &m->boxes[v->box];
 		uint64_t a = bvacc[id];
-		uint8_t cmpbits = 0;
 
-		for (const struct ucm_phent *e = e0; a && e < e1; e++)
+		bvacc[id] = 0;
+		m->agg_bvseen[id] = 0;
+		for (const struct ucm_phent *e = e0; e < e1; e++)
 			b->sub[e->sub].fed += a * e->inc;
 		for (unsigned ci = 0; ci < b->def->type->nctr; ci++) {
 			const struct ucm_ctr *c = &b->ctr[ci];
-			unsigned g = v->box * UCM_MAXCTR + ci, ei = eidx[g];
+			unsigned g = v->box * UCM_MAXCTR + ci;
 			uint8_t bit = (uint8_t)(1u << ci);
-			uint64_t inc = c->konst, occ = 0, lv;
+			uint64_t inc = c->konst, occ = 0;
 			int cmp;
 
-			if (!c->counting || (ei == UINT16_MAX && !a))
+			if (!c->counting || m->agg_eidx[g] != UINT16_MAX)
 				continue;
 			for (const struct ucm_phent *e = e0; e < e1; e++) {
 				if (e->ov ? ctr_selects(m, b, c, e) : b->sub[e->sub].selmask & bit)
@@ -1159,91 +1102,18 @@ static int agg_sum(struct ucm_model *m, uint64_t *cyc)
 				if ((int32_t)e->sub == c->occ_sub)
 					occ = e->inc;
 			}
-			lv = ucm_ctr_level(c, inc, occ, &cmp);
-			if (ei == UINT16_MAX) {
-				lvl[g] += (ucm_u128)a * lv;
-				in[g] += a;
-			} else if (cmp > 0) {
-				cmpbits |= bit;
-			}
-		}
-		m->agg_bvcmp[id] = cmpbits;
-	}
-	/* each phase's comparison bits */
-	for (unsigned q = 0; bits && q < nslot; q++) {
-		uint32_t k = m->agg_order[q];
-		const uint32_t *x = m->phbv + m->ph[k].first, *end = x + m->ph[k].n;
-		uint64_t *bk = bits + (size_t)q * w;
-
-		memcpy(bk, zpat, w * sizeof(*bk));
-		for (; x < end; x++) {
-			uint32_t box = m->bv[*x].box;
-			unsigned be = boxedge[box], cb = m->agg_bvcmp[*x];
-
-			while (be) {
-				unsigned ci = (unsigned)__builtin_ctz(be), ei = eidx[box * UCM_MAXCTR + ci];
-
-				if (cb >> ci & 1)
-					bk[ei / 64] |= 1ull << (ei % 64);
-				else
-					bk[ei / 64] &= ~(1ull << (ei % 64));
-				be &= be - 1;
-			}
+			lvl[g] += (ucm_u128)a * ucm_ctr_level(c, inc, occ, &cmp);
+			in[g] += a;
 		}
 	}
-	for (uint32_t t = 0; t < nbl; t++) {
-		bvacc[m->agg_bvlist[t]] = 0;
-		m->agg_bvseen[m->agg_bvlist[t]] = 0;
-	}
-	/* the rising bits of each change of phase, per clock */
-	for (unsigned d = 0; bits && d < m->plat->nclocks; d++) {
-		unsigned nt = m->ntlist[d] + m->trans_cap[d] + 1;
-
-		for (unsigned i = 0; i < nt; i++) {
-			int32_t j;
-			uint32_t k;
-			uint64_t n;
-			const uint64_t *bj, *bk;
-
-			if (i < m->ntlist[d]) {
-				unsigned x = m->tlist[d][i];
-
-				j = (int32_t)(x / TMAT) - 1;
-				k = x % TMAT;
-				n = m->tmat[d][x];
-			} else {
-				const struct ucm_trans *t = i - m->ntlist[d] < m->trans_cap[d]
-							    ? &m->trans[d][i - m->ntlist[d]] : &m->spill[d];
-
-				if (!t->key)
-					continue;
-				j = (int32_t)(t->key >> 32 & 0x7fffffff) - 1;
-				k = (uint32_t)t->key;
-				n = t->n;
-			}
-			bj = j < 0 ? entry : bits + (size_t)slot[j] * w;
-			bk = bits + (size_t)slot[k] * w;
-			for (unsigned q = 0; q < w; q++) {
-				uint64_t up = bk[q] & ~bj[q] & cm[d][q];
-
-				while (up) {
-					edg[q * 64 + (unsigned)__builtin_ctzll(up)] += n;
-					up &= up - 1;
-				}
-			}
-		}
-	}
-	for (unsigned q = 0; q < nslot; q++)
-		slot[m->agg_order[q]] = -1;
-	return rc;
 }
 
 void ucm_agg_end(struct ucm_model *m)
 {
 	uint32_t p = (uint32_t)m->agg_p;
 	uint64_t cyc[UCM_MAXCLK];
-	int edges_ok = agg_sum(m, cyc) == 0;
 
+	agg_sum(m, cyc);
 	/* the counters at the epoch's end */
 	for (unsigned bi = 0; bi < m->nboxes; bi++) {
 		struct ucm_box *b = &m->boxes[bi];
@@ -1254,15 +1124,7 @@ void ucm_agg_end(struct ucm_model *m)
 			ucm_u128 add, sum;
 			int cmp;
 
-			if (c->counting && m->agg_eidx[g] != UINT16_MAX && !edges_ok) {
-				uint64_t v, t, wr;
-				uint8_t pc;
-
-				ucm_agg_ctr_view(m, c, &v, &t, &wr, &pc);
-				c->val = v;
-				c->total = t;
-				c->wraps = wr;
-			} else if (c->counting) {
+			if (c->counting) {
 				if (m->agg_eidx[g] != UINT16_MAX)
 					add = m->agg_edge[m->agg_eidx[g]];
 				else
@@ -1311,13 +1173,6 @@ void ucm_agg_end(struct ucm_model *m)
 		for (unsigned i = 0; i < m->nacc[d]; i++)
 			m->acc[d][m->acc_list[d][i]] = 0;
 		m->nacc[d] = 0;
-		for (unsigned i = 0; i < m->ntlist[d]; i++)
-			m->tmat[d][m->tlist[d][i]] = 0;
-		m->ntlist[d] = 0;
-		if (m->ntrans[d])
-			memset(m->trans[d], 0, m->trans_cap[d] * sizeof(*m->trans[d]));
-		m->ntrans[d] = 0;
-		m->spill[d].key = 0;
 		m->agg_last[d] = -1;
 	}
 }
@@ -1327,6 +1182,7 @@ void ucm_agg_end(struct ucm_model *m)
 static int agg_begin(struct ucm_model *m, uint32_t p)
 {
 	uint64_t h = UINT64_MAX;
+	unsigned ne;
 
 	if (m->obs_fn)
 		return 0;
@@ -1386,14 +1242,43 @@ static int agg_begin(struct ucm_model *m, uint32_t p)
 		}
 		b->nact = 0;
 	}
+	/* the edge counters: numbered, their clocks' masks, their comparisons
+	 * as the epoch starts and with their box's inputs all 0 */
 	memset(m->agg_edges, 0, sizeof(m->agg_edges));
+	memset(m->agg_boxedge, 0, m->nboxes);
+	memset(m->agg_cm, 0, (size_t)(UCM_MAXCLK + 2) * m->agg_wmax * sizeof(*m->agg_cm));
+	ne = 0;
 	for (unsigned bi = 0; bi < m->nboxes; bi++)
-		for (unsigned i = 0; i < m->boxes[bi].def->type->nctr; i++) {
+		for (unsigned i = 0; i < UCM_MAXCTR; i++) {
 			const struct ucm_ctr *c = &m->boxes[bi].ctr[i];
+			unsigned g = bi * UCM_MAXCTR + i;
+			int cmp;
 
-			if (c->counting && c->edge && ctr_has_cmp(c))
-				m->agg_edges[c->clock] = 1;
+			m->agg_eidx[g] = UINT16_MAX;
+			if (i >= m->boxes[bi].def->type->nctr || !c->counting || !c->edge ||
+			    !ctr_has_cmp(c))
+				continue;
+			m->agg_eidx[g] = (uint16_t)ne;
+			m->agg_edge[ne] = 0;
+			m->agg_boxedge[bi] |= (uint8_t)(1u << i);
+			m->agg_edges[c->clock] = 1;
+			m->agg_cm[(size_t)c->clock * m->agg_wmax + ne / 64] |= 1ull << (ne % 64);
+			if (c->prev_cmp)
+				m->agg_entry[ne / 64] |= 1ull << (ne % 64);
+			ucm_ctr_level(c, c->konst, 0, &cmp);
+			if (cmp > 0)
+				m->agg_zpat[ne / 64] |= 1ull << (ne % 64);
+			ne++;
 		}
+	m->agg_w = (ne + 63) / 64;
+	m->agg_gen++;
+	/* the phases' records are laid out for agg_w: if that changed, what
+	 * was written for another layout must not pass for a record of this
+	 * epoch (every word that begins a record is 0 or an earlier epoch's) */
+	if (m->agg_w != m->agg_wlast) {
+		memset(m->ph_cmp, 0, (size_t)m->acc_cap * (m->agg_wmax + 1) * sizeof(*m->ph_cmp));
+		m->agg_wlast = m->agg_w;
+	}
 	for (unsigned d = 0; d < m->plat->nclocks; d++) {
 		m->agg_last[d] = -1;
 		m->agg_rem[d] = (uint64_t)((ucm_u128)m->now_ps * m->clk_num[d] -
