@@ -526,9 +526,12 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 	if (m->nph >= UCM_MAXPHASES)
 		return ucm_seterr(m, -ENOSPC, "at most %u phases", UCM_MAXPHASES);
 	if (!m->agg_lvl) {
-		size_t nc = (size_t)m->nboxes * UCM_MAXCTR;
+		size_t nc = (size_t)m->nboxes * UCM_MAXCTR, nctr = 0;
 
-		m->agg_wmax = (unsigned)((nc + 63) / 64);
+		/* at most every counter detects edges: words of bits a phase */
+		for (unsigned bi = 0; bi < m->nboxes; bi++)
+			nctr += m->boxes[bi].def->type->nctr;
+		m->agg_wmax = (unsigned)((nctr + 63) / 64);
 		m->agg_lvl = calloc(nc, sizeof(*m->agg_lvl));
 		m->agg_edge = calloc(nc, sizeof(*m->agg_edge));
 		m->agg_in = calloc(nc, sizeof(*m->agg_in));

@@ -342,10 +342,14 @@ struct chk_grp {
 	int maxinst;              /* that instance, -1: none */
 };
 
+#define CHK_MAXSUB 512
+
 struct chk {
 	const struct ucm_platform *plat;
 	const struct ucm_boxtype *bts[UCM_MAXBT];
 	unsigned nsub[UCM_MAXBT];
+	/* each sub-event's event code (ucm_subev_code, a search, past these) */
+	uint16_t code[UCM_MAXBT][CHK_MAXSUB];
 	uint64_t key[CHK_CAP];    /* 0: free */
 	uint16_t val[CHK_CAP];
 	uint16_t used[4 * UCT_MAXIN];
@@ -401,8 +405,15 @@ static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg 
 
 	if (c->plat != h->plat) {
 		bt_table(h->plat, c->bts);
-		for (unsigned k = 0; k < UCM_MAXBT; k++)
+		for (unsigned k = 0; k < UCM_MAXBT; k++) {
+			unsigned x = 0;
+
 			c->nsub[k] = c->bts[k] ? ucm_subev_count(c->bts[k]) : 0;
+			for (unsigned e = 0; c->bts[k] && e < c->bts[k]->ncodes; e++)
+				for (unsigned q = 0; q < (c->bts[k]->codes[e].nsubs ? c->bts[k]->codes[e].nsubs : 1u) &&
+						     x < CHK_MAXSUB; q++)
+					c->code[k][x++] = (uint16_t)e;
+		}
 		c->plat = h->plat;
 	}
 	bt = in->bt < UCM_MAXBT ? c->bts[in->bt] : NULL;
@@ -419,7 +430,7 @@ static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg 
 			 ninst_of(h, in->bt, bt), bt->name);
 		return -ERANGE;
 	}
-	ec = ucm_subev_code(bt, in->sub);
+	ec = in->sub < CHK_MAXSUB ? &bt->codes[c->code[in->bt][in->sub]] : ucm_subev_code(bt, in->sub);
 	code = (unsigned)(ec - bt->codes);
 	/* the sub-event's name only for messages: snprintf is the cost here */
 #define NAME ucm_subev_name(bt, in->sub, name, sizeof(name))
