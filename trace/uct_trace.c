@@ -1509,26 +1509,31 @@ static int bin_inputs(struct uct_reader *r, struct uct_seg *seg)
 
 /* Sleep masks at the block's position: nsleep (socket mask)*, in
  * increasing socket order, none 0; into asleep (zeroed here). */
+/* A record's sleep masks, each checked against the sockets and cores (an
+ * error at the masks' first byte). */
 static int bin_sleep(struct uct_reader *r, uint64_t *asleep)
 {
-	memset(asleep, 0, UCT_MAXSOCK * sizeof(*asleep));
-	{
-		uint64_t ns, sock, v, last = 0;
+	uint64_t ns, sock, v, last = 0, start = r->pay + r->bpos, cores = core_mask(r->hdr.plat);
 
-		if (get_var(r, &ns))
+	memset(asleep, 0, UCT_MAXSOCK * sizeof(*asleep));
+	if (get_var1(r, &ns))
+		return -EINVAL;
+	if (ns > r->hdr.sockets)
+		return rerr(r, 0, "%llu sleep masks for %u sockets", (unsigned long long)ns,
+			    r->hdr.sockets);
+	for (unsigned k = 0; k < ns; k++) {
+		if (get_var1(r, &sock) || get_var(r, &v))
 			return -EINVAL;
-		if (ns > r->hdr.sockets)
-			return rerr(r, 0, "%llu sleep masks for %u sockets", (unsigned long long)ns,
-				    r->hdr.sockets);
-		for (unsigned k = 0; k < ns; k++) {
-			if (get_var(r, &sock) || get_var(r, &v))
-				return -EINVAL;
-			if (sock >= r->hdr.sockets || (k && sock <= last) || !v)
-				return rerr(r, 0, "sleep mask %u (socket %llu, 0x%llx) out of order or empty", k,
-					    (unsigned long long)sock, (unsigned long long)v);
-			asleep[sock] = v;
-			last = sock;
+		if (sock >= r->hdr.sockets || (k && sock <= last) || !v)
+			return rerr(r, 0, "sleep mask %u (socket %llu, 0x%llx) out of order or empty", k,
+				    (unsigned long long)sock, (unsigned long long)v);
+		if (v & ~cores) {
+			r->off = start;
+			return rerr(r, 0, "asleep=0x%llx: %s has %u cores per socket",
+				    (unsigned long long)v, r->hdr.plat->name, r->hdr.plat->ncores);
 		}
+		asleep[sock] = v;
+		last = sock;
 	}
 	return 0;
 }
@@ -1679,18 +1684,14 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 			vend = r->bpos;
 		}
 		if (code & 1) {
-			uint64_t sat = r->pay + r->bpos;
-
 			if (r->hdr.version < 2) {
 				r->off = rec;
 				return rerr(r, 0, "sleep masks need version 2");
 			}
+			/* checked there (a new vector's segment again below) */
 			if (bin_sleep(r, r->asleep))
 				return -EINVAL;
 			copy_masks(seg->asleep, r->asleep);
-			r->off = sat;
-			if (ref && check_sleep(&r->hdr, seg, err, sizeof(err)))
-				return rerr(r, 0, "%s", err);
 		} else {
 			copy_masks(seg->asleep, r->asleep);
 		}
@@ -2463,6 +2464,7 @@ struct uct_replay {
 	int pending, done;
 	uint64_t cycles;
 	unsigned nsock;
+	uint64_t coremask;                /* the model's cores (of a socket) as bits */
 	int16_t *map;                     /* box per (socket, box type, instance), -1 */
 	unsigned ninst[UCM_MAXBT];        /* instances of each box type */
 	uint64_t *attr0;                  /* attributes at attach, per box, sub-event, attr */
@@ -2918,14 +2920,16 @@ static const uint64_t no_sleep[UCT_MAXSOCK];
  * state the trace changes. */
 static void sleep_to(struct uct_replay *p, const uint64_t *asleep)
 {
-	unsigned ncores = ucm_platform_of(p->m)->ncores;
-
 	for (unsigned so = 0; so < p->nsock && so < UCT_MAXSOCK; so++) {
-		uint64_t want = asleep[so], diff = want ^ p->asleep[so];
+		uint64_t want = asleep[so], diff = (want ^ p->asleep[so]) & p->coremask;
 
-		for (unsigned c = 0; diff && c < 64 && c < ncores; c++)
-			if (diff >> c & 1)
-				ucm_core_sleep(p->m, so, c, (int)(want >> c & 1));
+		/* the cores whose bit changed (a segment of a C-state trace
+		 * changes one or two of them) */
+		for (; diff; diff &= diff - 1) {
+			unsigned c = (unsigned)__builtin_ctzll(diff);
+
+			ucm_core_sleep(p->m, so, c, (int)(want >> c & 1));
+		}
 		p->asleep[so] = want;
 	}
 }
@@ -3128,6 +3132,7 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 	p->m = m;
 	p->r = r;
 	p->nsock = ucm_nsockets(m);
+	p->coremask = pl->ncores >= 64 ? ~0ull : (1ull << pl->ncores) - 1;
 	nmap = (size_t)p->nsock * UCM_MAXBT * MAXINST;
 	for (unsigned b = 0; b < ucm_box_count(m); b++)
 		nattr += (size_t)ucm_subev_count(ucm_box_def(m, (int)b)->type) * UCM_NATTR;
