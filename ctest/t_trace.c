@@ -304,6 +304,122 @@ CT_TEST(replay_equals_cycle_by_cycle_stepping)
 	unlink(path);
 }
 
+/* A dense trace of more phases than the model's matrix of phase changes
+ * holds (132 vectors, most segments one cycle, some longer, some gaps), in
+ * the vector form, replayed in runs of random length with register reads
+ * between (each ends the model's sums of phases; the replay reads segments
+ * ahead and runs many in one call of the model): every register, truth
+ * and PMI equal to the same segments' inputs set one by one, under the
+ * random programming of replay_equals_cycle_by_cycle_stepping (edges,
+ * thresholds, counters near their wrap). */
+CT_TEST(dense_trace_of_many_phases_replays_like_inputs_set_one_by_one)
+{
+	char path[128], err[768], what[64];
+	const unsigned nseg = 20000;
+	int cbo = ucm_boxtype_index(skl(), ucm_boxtype_find(skl(), "cbo"));
+	int arb = ucm_boxtype_index(skl(), ucm_boxtype_find(skl(), "arb"));
+
+	tmpname(path, sizeof(path), "dense.uct");
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct ucm_model *a = fresh_model(), *b = fresh_model();
+		struct uct_seg *s = calloc(1, sizeof(*s));
+		struct uct_hdr h;
+		struct uct_writer *w;
+		struct uct_reader *r;
+		struct uct_replay *rp;
+		uint64_t t = 0, v;
+		unsigned reads = 0;
+
+		CT_REQUIRE(a && b && s);
+		memset(&h, 0, sizeof(h));
+		h.plat = skl();
+		h.sockets = 1;
+		CT_REQUIRE(uct_writer_open(path, UCT_BINARY, &h, &w, err, sizeof(err)) == 0);
+		rng_state = seed;
+		for (unsigned i = 0, k = 0; i < nseg; i++) {
+			/* vector k % 132: mostly in turn (changes of phase that
+			 * repeat), sometimes anywhere */
+			k = rnd() % 8 ? (k + 1) % 150 : (unsigned)(rnd() % 150);
+			t += rnd() % 64 == 0 ? rnd() % 100 : 0;
+			s->start = t;
+			s->ncycles = rnd() % 8 ? 1 : 1 + rnd() % 300;
+			s->nin = 2;
+			s->in[0] = (struct uct_in){ .bt = (uint8_t)cbo, .inst = -1, .sub = (uint16_t)(k % 12), .inc = 1 };
+			s->in[1] = (struct uct_in){ .bt = (uint8_t)arb, .inst = 0, .sub = 0, .inc = k % 33 };
+			CT_REQUIRE(uct_write(w, s) == 0);
+			t += s->ncycles;
+		}
+		CT_REQUIRE(uct_writer_commit(w) == 0);
+		/* and edge detection on both box types for sure: the ARB
+		 * occupancy reaching 5, a CBo's lookups */
+		for (int x = 0; x < 2; x++) {
+			program(x ? b : a, seed);
+			ucm_msr_write(x ? b : a, 0, 0x3B3, 0x80 | 0x01 << 8 | 1ull << 22 | 1ull << 20 | 5ull << 24 | 1ull << 18);
+			ucm_msr_write(x ? b : a, 0, 0x711, 0x34 | 0x11 << 8 | 1ull << 22 | 1ull << 24 | 1ull << 18);
+		}
+		/* b: each segment's inputs set one by one */
+		CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
+		for (uint64_t end = 0; uct_next(r, s) > 0; end = s->start + s->ncycles) {
+			ucm_clear_inputs(b);
+			if (s->start > end)
+				CT_REQUIRE(ucm_run_cycles(b, 0, s->start - end) == 0);
+			for (unsigned i = 0; i < s->nin; i++)
+				for (unsigned x = 0; x < ucm_box_count(b); x++)
+					if (ucm_boxtype_index(skl(), ucm_box_def(b, (int)x)->type) == s->in[i].bt &&
+					    (s->in[i].inst < 0 || ucm_box_def(b, (int)x)->inst == (unsigned)s->in[i].inst))
+						CT_REQUIRE(ucm_set_input(b, (int)x, s->in[i].sub, s->in[i].inc) == 0);
+			CT_REQUIRE(ucm_run_cycles(b, 0, s->ncycles) == 0);
+		}
+		uct_close(r);
+		ucm_clear_inputs(b);
+		/* a: the replay, in runs of 1 to 3000 cycles, a register read
+		 * after some */
+		CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
+		CT_REQUIRE(uct_replay_attach(a, r, &rp) == 0);
+		rng_state = seed * 31;
+		while (ucm_cycles(a, 0) < t) {
+			uint64_t n = 1 + rnd() % 3000;
+
+			CT_REQUIRE(ucm_run_cycles(a, 0, n < t - ucm_cycles(a, 0) ? n : t - ucm_cycles(a, 0)) == 0);
+			if (rnd() % 4 == 0) {
+				CT_REQUIRE(ucm_msr_read(a, 0, 0x706, &v) == 0);
+				reads++;
+			}
+		}
+		CT_CHECK(uct_replay_done(rp) || !uct_replay_failed(rp));
+		CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
+		/* the paths meant: phases beyond the matrix, many epochs */
+		CT_CHECK(ucm_phase_count(a) > 132);
+		CT_CHECK(ucm_phase_epochs(a) > reads / 2);
+		snprintf(what, sizeof(what), "seed %llu: dense replay, inputs", (unsigned long long)seed);
+		ct_same_registers(a, b, what, __FILE__, __LINE__);
+		for (unsigned bx = 0; bx < ucm_box_count(a); bx++)
+			for (unsigned c = 0; c < ucm_box_def(a, (int)bx)->type->nctr; c++) {
+				struct ucm_truth ta, tb;
+
+				ucm_truth(a, (int)bx, c, &ta);
+				ucm_truth(b, (int)bx, c, &tb);
+				CT_EQ(ta.total, tb.total);
+				CT_EQ(ta.wraps, tb.wraps);
+			}
+		for (unsigned c = 0; c < 4; c++) {
+			struct ucm_pmi_stats pa, pb;
+
+			ucm_pmi_stats(a, 0, c, &pa);
+			ucm_pmi_stats(b, 0, c, &pb);
+			CT_EQ(pa.delivered, pb.delivered);
+			CT_EQ(pa.last_ps, pb.last_ps);
+		}
+		CT_EQ(ucm_pmi_requests(a, 0), ucm_pmi_requests(b, 0));
+		uct_replay_detach(rp);
+		uct_close(r);
+		ucm_destroy(a);
+		ucm_destroy(b);
+		free(s);
+	}
+	unlink(path);
+}
+
 /* A constant segment is O(1) in its length: 2^45 cycles of full input
  * replay like one (a per-cycle implementation would not finish). */
 CT_TEST(long_constant_segment_replays_in_constant_time)

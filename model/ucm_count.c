@@ -743,64 +743,16 @@ static void set_time(struct ucm_model *m, uint64_t t)
 /* Advance to time t, stopping at each overflow that has consequences: the
  * earliest in the event queue.  Counters that wrap at the same time all
  * send their messages before the sockets' PMIs are delivered. */
-/* Time t while phases are summed: each clock's cycles go to the phase
- * entered; a change of phase is noted once per clock that saw a cycle of
- * the phase before.  Nothing per counter or input. */
-static void agg_span(struct ucm_model *m, uint64_t t)
-{
-	uint32_t p = (uint32_t)m->agg_p;
-	uint64_t dt = t - m->now_ps;
-
-	for (unsigned d = 0; d < m->plat->nclocks; d++) {
-		/* cycles completed, kept as quotient and remainder of t * num /
-		 * den: a short step needs no division */
-		uint64_t num = m->clk_num[d], den = m->clk_den[d], n, x;
-
-		if (dt <= m->clk_dtmax[d]) {
-			x = m->agg_rem[d] + dt * num;
-			if (x < den) {
-				m->agg_rem[d] = x;
-				continue;
-			}
-			if (x < 2 * den) {
-				n = 1;
-				m->agg_rem[d] = x - den;
-			} else {
-				n = x / den;
-				m->agg_rem[d] = x % den;
-			}
-		} else {
-			uint64_t c = ucm_cycles_at(m, d, t);
-
-			n = c - m->clk_cycles[d];
-			m->agg_rem[d] = (uint64_t)((ucm_u128)t * num - (ucm_u128)c * den);
-			if (!n)
-				continue;
-		}
-		m->clk_cycles[d] += n;
-		if (!m->acc[d][p])
-			m->acc_list[d][m->nacc[d]++] = p;
-		m->acc[d][p] += n;
-		if (m->agg_last[d] != (int32_t)p) {
-			if (m->agg_edges[d])
-				ucm_agg_trans(m, d, m->agg_last[d], p);
-			else
-				m->agg_last[d] = (int32_t)p;
-		}
-	}
-	m->now_ps = t;
-}
-
 static void advance_span(struct ucm_model *m, uint64_t t)
 {
 	if (m->agg) {
 		if (t <= m->agg_stop) {
-			agg_span(m, t);
+			ucm_agg_span(m, t);
 			return;
 		}
 		/* up to the last time before a counter could wrap, then exactly */
 		if (m->agg_stop > m->now_ps)
-			agg_span(m, m->agg_stop);
+			ucm_agg_span(m, m->agg_stop);
 		ucm_agg_end(m);
 	}
 	while (m->now_ps < t) {
@@ -857,19 +809,6 @@ int ucm_advance_to(struct ucm_model *m, uint64_t t)
 			break;
 	}
 	return 0;
-}
-
-int ucm_phase_run(struct ucm_model *m, uint64_t t_ps)
-{
-	/* inside a workload's call, in an epoch, short of the time being run
-	 * to (the loop calls the workload again only before it) and no
-	 * further than the epoch may go: what returning t_ps as the next
-	 * change would do, without the return */
-	if (!m->in_workload || !m->agg || t_ps <= m->now_ps || t_ps >= m->wl_until ||
-	    t_ps > m->agg_stop)
-		return 0;
-	agg_span(m, t_ps);
-	return 1;
 }
 
 /* ---- time API ---- */

@@ -398,8 +398,8 @@ static inline void ucm_agg_look(struct ucm_model *m)
 	if (m->agg)
 		ucm_agg_end(m);
 }
-/* A change of phase seen by clock d (the hot path: see ucm_count.c). */
-void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to);
+/* Time t while phases are summed (an epoch: the caller checked agg_stop). */
+void ucm_agg_span(struct ucm_model *m, uint64_t t);
 /* Views of a counter and a sub-event during an epoch (const paths). */
 void ucm_agg_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *val,
 		      uint64_t *total, uint64_t *wraps, uint8_t *prev_cmp);

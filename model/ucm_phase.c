@@ -996,30 +996,190 @@ static void ph_cmp_make(struct ucm_model *m, uint32_t k, uint64_t *r)
 	r[0] = m->agg_gen;
 }
 
-void ucm_agg_trans(struct ucm_model *m, unsigned d, int32_t from, uint32_t to)
+/* A clock's part of the model while phases are summed, in locals: what
+ * summing time reads and writes per step (agg_clock), loaded and stored
+ * once per batch of steps (ucm_phase_steps) rather than through the model
+ * at each; with edge detection, where phase last's comparison bits are
+ * (lastrec, in ph_cmp) and what reading the next's takes. */
+struct agg_clk {
+	uint64_t num, den, dtmax, rem, cyc, *acc;
+	int32_t last;
+	uint8_t edges;
+	unsigned w;
+	size_t lastrec;
+	uint64_t *phc, gen;
+	const uint64_t *cm;
+};
+
+static inline __attribute__((always_inline)) void clk_load(const struct ucm_model *m, unsigned d,
+							   struct agg_clk *k)
+{
+	*k = (struct agg_clk){ m->clk_num[d], m->clk_den[d], m->clk_dtmax[d], m->agg_rem[d],
+			       m->clk_cycles[d], m->acc[d], m->agg_last[d], m->agg_edges[d], m->agg_w,
+			       m->agg_lastrec[d], m->ph_cmp, m->agg_gen,
+			       m->agg_cm + (size_t)d * m->agg_wmax };
+}
+
+static inline __attribute__((always_inline)) void clk_store(struct ucm_model *m, unsigned d,
+							    const struct agg_clk *k)
+{
+	m->agg_rem[d] = k->rem;
+	m->clk_cycles[d] = k->cyc;
+	m->agg_last[d] = k->last;
+	m->agg_lastrec[d] = k->lastrec;
+}
+
+/* A change of phase to phase `to` seen by clock d (k: its part). */
+static inline __attribute__((always_inline)) void ucm_agg_trans(struct ucm_model *m, struct agg_clk *k,
+								 uint32_t to)
 {
 	/* one for each edge counter of the clock whose comparison holds in
-	 * phase to and did not in phase from (from the epoch's start: its
+	 * phase to and did not in phase k->last (from the epoch's start: its
 	 * latch as it was); a phase's record is its epoch and its bits, in
-	 * records of agg_w + 1 words valid for this epoch only; phase from's
-	 * were made when the clock entered it (its place: agg_lastrec) */
-	unsigned w = m->agg_w;
-	uint64_t *rk = m->ph_cmp + (size_t)to * (w + 1);
-	const uint64_t *bj = from < 0 ? m->agg_entry : m->ph_cmp + m->agg_lastrec[d] + 1;
-	const uint64_t *cm = m->agg_cm + (size_t)d * m->agg_wmax;
+	 * records of agg_w + 1 words valid for this epoch only; phase last's
+	 * were made when the clock entered it (its place: lastrec) */
+	unsigned w = k->w;
+	uint64_t *rk = k->phc + (size_t)to * (w + 1);
+	const uint64_t *bj = k->last < 0 ? m->agg_entry : k->phc + k->lastrec + 1;
 
-	m->agg_last[d] = (int32_t)to;
-	m->agg_lastrec[d] = (size_t)to * (w + 1);
-	if (rk[0] != m->agg_gen)
+	k->lastrec = (size_t)to * (w + 1);
+	if (rk[0] != k->gen)
 		ph_cmp_make(m, to, rk);
 	for (unsigned q = 0; q < w; q++) {
-		uint64_t up = rk[1 + q] & ~bj[q] & cm[q];
+		uint64_t up = rk[1 + q] & ~bj[q] & k->cm[q];
 
 		while (up) {
 			m->agg_edge[q * 64 + (unsigned)__builtin_ctzll(up)]++;
 			up &= up - 1;
 		}
 	}
+}
+
+/* Time t (dt after the last) on clock d while phases are summed: its
+ * cycles go to phase p; a change of phase is noted once the clock saw a
+ * cycle of the phase before.  Nothing per counter or input. */
+static inline __attribute__((always_inline)) void agg_clock(struct ucm_model *m, unsigned d,
+							    struct agg_clk *k, uint32_t p, uint64_t t,
+							    uint64_t dt)
+{
+	/* cycles completed, kept as quotient and remainder of t * num / den:
+	 * a short step needs no division */
+	uint64_t n, x;
+
+	if (dt <= k->dtmax) {
+		x = k->rem + dt * k->num;
+		if (x < k->den) {
+			k->rem = x;
+			return;
+		}
+		if (x < 2 * k->den) {
+			n = 1;
+			k->rem = x - k->den;
+		} else {
+			n = x / k->den;
+			k->rem = x % k->den;
+		}
+	} else {
+		uint64_t c = ucm_cycles_at(m, d, t);
+
+		n = c - k->cyc;
+		k->rem = (uint64_t)((ucm_u128)t * k->num - (ucm_u128)c * k->den);
+		if (!n)
+			return;
+	}
+	k->cyc += n;
+	if (!k->acc[p])
+		m->acc_list[d][m->nacc[d]++] = p;
+	k->acc[p] += n;
+	if (k->last != (int32_t)p) {
+		if (k->edges)
+			ucm_agg_trans(m, k, p);
+		k->last = (int32_t)p;
+	}
+}
+
+/* Time t while phases are summed, on every clock. */
+static inline __attribute__((always_inline)) void agg_span(struct ucm_model *m, uint64_t t)
+{
+	unsigned nc = m->plat->nclocks;
+	uint64_t dt = t - m->now_ps;
+
+	for (unsigned d = 0; d < nc; d++) {
+		struct agg_clk k;
+
+		clk_load(m, d, &k);
+		agg_clock(m, d, &k, (uint32_t)m->agg_p, t, dt);
+		clk_store(m, d, &k);
+	}
+	m->now_ps = t;
+}
+
+void ucm_agg_span(struct ucm_model *m, uint64_t t)
+{
+	agg_span(m, t);
+}
+
+int ucm_phase_run(struct ucm_model *m, uint64_t t_ps)
+{
+	/* inside a workload's call, in an epoch, short of the time being run
+	 * to (the loop calls the workload again only before it) and no
+	 * further than the epoch may go: what returning t_ps as the next
+	 * change would do, without the return */
+	if (!m->in_workload || !m->agg || t_ps <= m->now_ps || t_ps >= m->wl_until ||
+	    t_ps > m->agg_stop)
+		return 0;
+	agg_span(m, t_ps);
+	return 1;
+}
+
+size_t ucm_phase_steps(struct ucm_model *m, const struct ucm_step *s, size_t n)
+{
+	uint64_t now = m->now_ps, until = m->wl_until, stop = m->agg_stop;
+	unsigned nc = m->plat->nclocks, nph = m->nph;
+	size_t i;
+
+	if (!m->in_workload || !m->agg)
+		return 0;
+	/* ucm_phase_run's conditions for each (summing time moves neither
+	 * wl_until nor agg_stop); entering a phase in an epoch is only naming
+	 * it (ucm_phase_enter).  One clock (skl): its part in locals for the
+	 * whole batch. */
+	if (nc == 1) {
+		struct agg_clk k;
+
+		clk_load(m, 0, &k);
+		for (i = 0; i < n; i++) {
+			uint64_t t = s[i].t_ps;
+			uint32_t p = (uint32_t)s[i].id;
+
+			if (t <= now || t >= until || t > stop || p >= nph)
+				break;
+			agg_clock(m, 0, &k, p, t, t - now);
+			now = t;
+		}
+		clk_store(m, 0, &k);
+	} else {
+		for (i = 0; i < n; i++) {
+			uint64_t t = s[i].t_ps;
+			uint32_t p = (uint32_t)s[i].id;
+
+			if (t <= now || t >= until || t > stop || p >= nph)
+				break;
+			for (unsigned d = 0; d < nc; d++) {
+				struct agg_clk k;
+
+				clk_load(m, d, &k);
+				agg_clock(m, d, &k, p, t, t - now);
+				clk_store(m, d, &k);
+			}
+			now = t;
+		}
+	}
+	if (i) {
+		m->agg_p = s[i - 1].id;
+		m->now_ps = now;
+	}
+	return i;
 }
 
 /* The end of an epoch, in one pass over the phases it touched (each

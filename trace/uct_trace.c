@@ -2429,6 +2429,7 @@ void uct_writer_abort(struct uct_writer *w)
  * by one after clearing them, which is what entering a phase means. */
 
 #define MAXINST 256
+#define RUNQ 64                          /* segments read ahead, run in one call */
 
 /* An input value a vector sets: (box, sub-event) -> increment, with its
  * slot in the map that finds it while the vector is summed. */
@@ -2463,7 +2464,7 @@ struct uct_replay {
 	int vid, full;                    /* the pending segment's vector */
 	int pending, done;
 	uint64_t cycles;
-	unsigned nsock;
+	unsigned nsock, nmask;            /* sockets; sleep masks kept (<= UCT_MAXSOCK) */
 	uint64_t coremask;                /* the model's cores (of a socket) as bits */
 	int16_t *map;                     /* box per (socket, box type, instance), -1 */
 	unsigned ninst[UCM_MAXBT];        /* instances of each box type */
@@ -2480,6 +2481,14 @@ struct uct_replay {
 	const struct rvec *gapv;          /* vid -3: the vector made before a gap */
 	const struct aset *gapva;
 	int attached;
+	/* segments read ahead while the model sums phases (read_ahead):
+	 * their phases and end times, their vectors; the first not run yet
+	 * (qi) of qn; the result of the read that ended them (its segment in
+	 * seg) not taken in yet */
+	struct ucm_step q[RUNQ];
+	const struct rvec *qv[RUNQ];
+	unsigned qi, qn;
+	int held, held_rc;
 	uint64_t tnum, tden, tmax;        /* cycle_time: 10^12 / hz reduced; steps without overflow */
 	uint64_t tinv;                    /* floor((2^64 - 1) / tden): division as a multiply */
 	uint64_t tc, tq, tr;              /* the last cycle converted, its quotient and remainder */
@@ -2524,7 +2533,7 @@ struct rgrp {
  * remainder of (base + c) * num / den (10^12 / hz reduced) are carried
  * from the previous call: a 64-bit division per segment, not a 128-bit
  * one. */
-static uint64_t cycle_time(struct uct_replay *p, uint64_t c)
+static inline __attribute__((always_inline)) uint64_t cycle_time(struct uct_replay *p, uint64_t c)
 {
 	if (c >= p->tc && c - p->tc <= 8) {
 		/* a few cycles: the per-cycle quotient and remainder, no division */
@@ -3049,57 +3058,14 @@ static int seg_vec(struct uct_replay *p, const struct rvec **out, const struct a
 	return 0;
 }
 
-static int replay_one(struct ucm_model *m, struct uct_replay *p, uint64_t *next);
-
-/* The model's workload call: a segment entered (or a gap, or the end), and
- * while the model sums phases and nothing can happen before the segment
- * ends, its time run at once and the next one entered in the same call. */
-static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
-{
-	struct uct_replay *p = ctx;
-	int rc;
-
-	(void)now;
-	while (!(rc = replay_one(m, p, next)) && *next != UINT64_MAX && ucm_phase_run(m, *next))
-		;
-	return rc;
-}
-
-static int replay_one(struct ucm_model *m, struct uct_replay *p, uint64_t *next)
+/* The pending segment's vector entered, the sleep states its masks give;
+ * the time of its end into *next. */
+static int replay_enter(struct uct_replay *p, uint64_t *next)
 {
 	const struct rvec *v;
 	const struct aset *va;
 	int rc;
 
-	if (!p->pending) {
-		rc = uct_next_vec(p->r, &p->seg, 0, &p->vid, &p->full);
-		if (rc < 0) {
-			snprintf(p->err, sizeof(p->err), "%s", uct_reader_error(p->r));
-			return ucm_set_error(m, rc, p->err);
-		}
-		if (rc == 0) {
-			if ((rc = enter(p, &p->idle, NULL)))
-				return rc;
-			sleep_to(p, no_sleep);
-			p->done = 1;
-			*next = UINT64_MAX;
-			return 0;
-		}
-		p->pending = 1;
-		if (p->seg.start > p->cycles) {
-			/* a gap is idle time; the segment's vector is made now, while
-			 * the segment holds it */
-			if ((rc = seg_vec(p, &v, &va)) || (rc = enter(p, &p->idle, NULL)))
-				return rc;
-			sleep_to(p, no_sleep);
-			p->vid = -3; /* made: the vector to enter next */
-			p->gapv = v;
-			p->gapva = va;
-			*next = cycle_time(p, p->seg.start);
-			p->cycles = p->seg.start;
-			return 0;
-		}
-	}
 	p->pending = 0;
 	if (p->vid == -3) {
 		v = p->gapv;
@@ -3119,6 +3085,129 @@ static int replay_one(struct ucm_model *m, struct uct_replay *p, uint64_t *next)
 	return 0;
 }
 
+/* What uct_next_vec gave (rc) into the model: the segment (or the gap
+ * before it, the segment then pending), or the end of the trace. */
+static int replay_read(struct ucm_model *m, struct uct_replay *p, int rc, uint64_t *next)
+{
+	const struct rvec *v;
+	const struct aset *va;
+
+	if (rc < 0) {
+		snprintf(p->err, sizeof(p->err), "%s", uct_reader_error(p->r));
+		return ucm_set_error(m, rc, p->err);
+	}
+	if (rc == 0) {
+		if ((rc = enter(p, &p->idle, NULL)))
+			return rc;
+		sleep_to(p, no_sleep);
+		p->done = 1;
+		*next = UINT64_MAX;
+		return 0;
+	}
+	if (p->seg.start > p->cycles) {
+		/* a gap is idle time; the segment's vector is made now, while
+		 * the segment holds it */
+		if ((rc = seg_vec(p, &v, &va)) || (rc = enter(p, &p->idle, NULL)))
+			return rc;
+		sleep_to(p, no_sleep);
+		p->pending = 1;
+		p->vid = -3; /* made: the vector to enter next */
+		p->gapv = v;
+		p->gapva = va;
+		*next = cycle_time(p, p->seg.start);
+		p->cycles = p->seg.start;
+		return 0;
+	}
+	return replay_enter(p, next);
+}
+
+/* The next segment (or gap, or the end) into the model: one read ahead
+ * and not run yet, or held, or pending after its gap, or read now. */
+static int replay_next(struct ucm_model *m, struct uct_replay *p, uint64_t *next)
+{
+	int rc;
+
+	if (p->qi < p->qn) {
+		/* a phase, after one: its entry only */
+		if ((rc = enter(p, p->qv[p->qi], NULL)))
+			return rc;
+		*next = p->q[p->qi++].t_ps;
+		return 0;
+	}
+	if (p->held) {
+		p->held = 0;
+		return replay_read(m, p, p->held_rc, next);
+	}
+	if (p->pending)
+		return replay_enter(p, next);
+	return replay_read(m, p, uct_next_vec(p->r, &p->seg, 0, &p->vid, &p->full), next);
+}
+
+/* Read ahead the segments that are only a phase's entry and its time: right
+ * after the last, of a vector made a phase, the sleep masks as they are,
+ * after a vector that is a phase too (no attribute of its own to take
+ * back).  The read that ends them is held. */
+static unsigned read_ahead(struct uct_replay *p)
+{
+	unsigned n = 0;
+
+	if (p->cur->phase < 0)
+		return 0;
+	while (n < RUNQ) {
+		const struct rvec *v;
+		unsigned so = 0;
+		int rc = uct_next_vec(p->r, &p->seg, 0, &p->vid, &p->full);
+
+		if (rc != 1 || p->seg.start != p->cycles || (unsigned)p->vid >= p->nvec ||
+		    (v = &p->vec[p->vid])->phase < 0) {
+			p->held = 1;
+			p->held_rc = rc;
+			break;
+		}
+		/* word by word: the masks were just stored so (a wider load
+		 * would wait for the stores) */
+		while (so < p->nmask && p->asleep[so] == p->seg.asleep[so])
+			so++;
+		if (so < p->nmask) {
+			p->held = 1;
+			p->held_rc = rc;
+			break;
+		}
+		p->cycles = p->seg.start + p->seg.ncycles;
+		p->q[n] = (struct ucm_step){ v->phase, cycle_time(p, p->cycles) };
+		p->qv[n++] = v;
+	}
+	return n;
+}
+
+/* The model's workload call: a segment entered (or a gap, or the end), and
+ * while the model sums phases and nothing can happen before the segment
+ * ends, its time run at once and the next ones entered and run in the same
+ * call, those that are only a phase's entry many in one call of the model. */
+static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
+{
+	struct uct_replay *p = ctx;
+	int rc;
+
+	(void)now;
+	rc = replay_next(m, p, next);
+	while (!rc && *next != UINT64_MAX && ucm_phase_run(m, *next)) {
+		while (p->qi == p->qn && !p->held && !p->pending) {
+			unsigned n = read_ahead(p);
+			size_t k = ucm_phase_steps(m, p->q, n);
+
+			if (k)
+				p->cur = p->qv[k - 1];
+			p->qi = (unsigned)k;
+			p->qn = n;
+			if (!n || k < n)
+				break;
+		}
+		rc = replay_next(m, p, next);
+	}
+	return rc;
+}
+
 int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_replay **out)
 {
 	struct uct_replay *p = calloc(1, sizeof(*p));
@@ -3132,6 +3221,7 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 	p->m = m;
 	p->r = r;
 	p->nsock = ucm_nsockets(m);
+	p->nmask = p->nsock < UCT_MAXSOCK ? p->nsock : UCT_MAXSOCK;
 	p->coremask = pl->ncores >= 64 ? ~0ull : (1ull << pl->ncores) - 1;
 	nmap = (size_t)p->nsock * UCM_MAXBT * MAXINST;
 	for (unsigned b = 0; b < ucm_box_count(m); b++)
