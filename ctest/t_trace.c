@@ -2426,6 +2426,9 @@ CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 		{ 2, 1, "\x00\x0a\x01\x00\x01\x00\x00", 7, 6, "out of order or empty" },
 		/* a reference with core 8 of 8 asleep: at the masks' first byte */
 		{ 2, 2, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x00\x80\x02", 11, 7, "8 cores per socket" },
+		/* a reference with 3 sleep masks for 2 sockets: at the masks' first byte */
+		{ 2, 2, "\x00\x0a\x00\x00" "\x00\x0a\x03\x03\x00\x01\x01\x01", 12, 7,
+		  "3 sleep masks for 2 sockets" },
 		/* increments above the maximum, on cbo0 and every CBo: the record */
 		{ 2, 1, "\x00\x0a\x00\x02\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00", 14, 0,
 		  "exceeds the event's maximum" },

@@ -1508,9 +1508,9 @@ static int bin_inputs(struct uct_reader *r, struct uct_seg *seg)
 }
 
 /* Sleep masks at the block's position: nsleep (socket mask)*, in
- * increasing socket order, none 0; into asleep (zeroed here). */
-/* A record's sleep masks, each checked against the sockets and cores (an
- * error at the masks' first byte). */
+ * increasing socket order, none 0; into asleep (zeroed here); each
+ * checked against the sockets and cores (a mask naming a core the
+ * platform lacks: an error at the masks' first byte). */
 static int bin_sleep(struct uct_reader *r, uint64_t *asleep)
 {
 	uint64_t ns, sock, v, last = 0, start = r->pay + r->bpos, cores = core_mask(r->hdr.plat);
@@ -1518,10 +1518,12 @@ static int bin_sleep(struct uct_reader *r, uint64_t *asleep)
 	memset(asleep, 0, UCT_MAXSOCK * sizeof(*asleep));
 	if (get_var1(r, &ns))
 		return -EINVAL;
+	r->off = start; /* (get_var1 notes a field's place only when it calls get_var) */
 	if (ns > r->hdr.sockets)
 		return rerr(r, 0, "%llu sleep masks for %u sockets", (unsigned long long)ns,
 			    r->hdr.sockets);
 	for (unsigned k = 0; k < ns; k++) {
+		/* an error at the mask: get_var notes its first byte */
 		if (get_var1(r, &sock) || get_var(r, &v))
 			return -EINVAL;
 		if (sock >= r->hdr.sockets || (k && sock <= last) || !v)
