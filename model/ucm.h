@@ -223,18 +223,18 @@ int ucm_phase_enter(struct ucm_model *m, int id);
  * the source returns t_ps as its next change, as usual.  The same counts
  * either way; a source of many short phases saves a call per phase. */
 int ucm_phase_run(struct ucm_model *m, uint64_t t_ps);
-/* A phase to enter and the time to run it to (ucm_phase_steps). */
+/* A phase to enter and the cycle of a clock it runs to (ucm_phase_steps). */
 struct ucm_step {
 	int id;
-	uint64_t t_ps;
+	uint64_t end;
 };
 /* For a workload source inside its call: ucm_phase_enter(s[i].id) then
- * ucm_phase_run(s[i].t_ps) for i = 0, 1, ... while that run would happen;
- * returns how many ran (0..n), nothing done for the others: the source
- * enters the first of them and returns its time, as usual.  The same
- * counts; a source of many short phases saves a call and its checks per
- * phase. */
-size_t ucm_phase_steps(struct ucm_model *m, const struct ucm_step *s, size_t n);
+ * ucm_phase_run(the time cycle s[i].end of the clock completes) for i = 0,
+ * 1, ... while that run would happen; returns how many ran (0..n),
+ * nothing done for the others: the source enters the first of them and
+ * returns its time, as usual.  The same counts; a source of many short
+ * phases saves a call, its checks and a conversion to time per phase. */
+size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_step *s, size_t n);
 /* How many epochs of summed phases the model has run (work accounting for
  * benchmarks and tests: 0 means every phase was set input by input). */
 uint64_t ucm_phase_epochs(const struct ucm_model *m);

@@ -1055,9 +1055,25 @@ static inline __attribute__((always_inline)) void ucm_agg_trans(struct ucm_model
 	}
 }
 
+/* n (> 0) cycles of clock d in phase p while phases are summed: to the
+ * phase's sum; a change of phase counted once the clock saw a cycle of
+ * the phase before.  Nothing per counter or input. */
+static inline __attribute__((always_inline)) void agg_cycles(struct ucm_model *m, unsigned d,
+							     struct agg_clk *k, uint32_t p, uint64_t n)
+{
+	k->cyc += n;
+	if (!k->acc[p])
+		m->acc_list[d][m->nacc[d]++] = p;
+	k->acc[p] += n;
+	if (k->last != (int32_t)p) {
+		if (k->edges)
+			ucm_agg_trans(m, k, p);
+		k->last = (int32_t)p;
+	}
+}
+
 /* Time t (dt after the last) on clock d while phases are summed: its
- * cycles go to phase p; a change of phase is noted once the clock saw a
- * cycle of the phase before.  Nothing per counter or input. */
+ * cycles, if any, to phase p. */
 static inline __attribute__((always_inline)) void agg_clock(struct ucm_model *m, unsigned d,
 							    struct agg_clk *k, uint32_t p, uint64_t t,
 							    uint64_t dt)
@@ -1087,15 +1103,7 @@ static inline __attribute__((always_inline)) void agg_clock(struct ucm_model *m,
 		if (!n)
 			return;
 	}
-	k->cyc += n;
-	if (!k->acc[p])
-		m->acc_list[d][m->nacc[d]++] = p;
-	k->acc[p] += n;
-	if (k->last != (int32_t)p) {
-		if (k->edges)
-			ucm_agg_trans(m, k, p);
-		k->last = (int32_t)p;
-	}
+	agg_cycles(m, d, k, p, n);
 }
 
 /* Time t while phases are summed, on every clock. */
@@ -1132,39 +1140,71 @@ int ucm_phase_run(struct ucm_model *m, uint64_t t_ps)
 	return 1;
 }
 
-size_t ucm_phase_steps(struct ucm_model *m, const struct ucm_step *s, size_t n)
+size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_step *s, size_t n)
 {
-	uint64_t now = m->now_ps, until = m->wl_until, stop = m->agg_stop;
 	unsigned nc = m->plat->nclocks, nph = m->nph;
-	size_t i;
+	uint64_t tl, cmax;
+	size_t i = 0;
 
-	if (!m->in_workload || !m->agg)
+	if (!m->in_workload || !m->agg || clock >= nc || !n)
 		return 0;
-	/* ucm_phase_run's conditions for each (summing time moves neither
-	 * wl_until nor agg_stop); entering a phase in an epoch is only naming
-	 * it (ucm_phase_enter).  One clock (skl): its part in locals for the
-	 * whole batch. */
+	/* ucm_phase_run's conditions for each: its end after now, before
+	 * wl_until and no later than agg_stop (summing time moves neither),
+	 * in the clock's cycles: after its count now, at most its count at the
+	 * last time allowed (cycle c completes at ceil(c * den / num), at or
+	 * before T exactly when c <= floor(T * num / den)).  Entering a phase
+	 * in an epoch is only naming it (ucm_phase_enter). */
+	tl = m->wl_until - 1 < m->agg_stop ? m->wl_until - 1 : m->agg_stop;
+	cmax = ucm_cycles_at(m, clock, tl);
 	if (nc == 1) {
+		/* the steps' cycles are the clock's: no time per step; the
+		 * clock's part in locals for the whole batch */
 		struct agg_clk k;
 
 		clk_load(m, 0, &k);
-		for (i = 0; i < n; i++) {
-			uint64_t t = s[i].t_ps;
+		for (; i < n; i++) {
+			uint64_t c = s[i].end;
 			uint32_t p = (uint32_t)s[i].id;
 
-			if (t <= now || t >= until || t > stop || p >= nph)
+			if (c <= k.cyc || c > cmax || p >= nph)
 				break;
-			agg_clock(m, 0, &k, p, t, t - now);
-			now = t;
+			agg_cycles(m, 0, &k, p, c - k.cyc);
+		}
+		if (i) {
+			/* the time the last ends, the clock's remainder there */
+			m->now_ps = ucm_time_of_cycle(m, 0, k.cyc);
+			k.rem = (uint64_t)((ucm_u128)m->now_ps * k.num - (ucm_u128)k.cyc * k.den);
 		}
 		clk_store(m, 0, &k);
 	} else {
-		for (i = 0; i < n; i++) {
-			uint64_t t = s[i].t_ps;
+		/* each end's time from the last: quotient and remainder of
+		 * c * den / num for the clock, carried (a division per batch) */
+		uint64_t num = m->clk_num[clock], den = m->clk_den[clock], cc = m->clk_cycles[clock];
+		uint64_t now = m->now_ps, qd = den / num, rd = den % num, q, r;
+		ucm_u128 x = (ucm_u128)cc * den;
+
+		q = (uint64_t)(x / num);
+		r = (uint64_t)(x % num);
+		for (; i < n; i++) {
+			uint64_t c = s[i].end, t;
 			uint32_t p = (uint32_t)s[i].id;
 
-			if (t <= now || t >= until || t > stop || p >= nph)
+			if (c <= cc || c > cmax || p >= nph)
 				break;
+			if (c - cc <= 8) {
+				q += (c - cc) * qd;
+				r += (c - cc) * rd;
+				while (r >= num) {
+					q++;
+					r -= num;
+				}
+			} else {
+				x = (ucm_u128)c * den;
+				q = (uint64_t)(x / num);
+				r = (uint64_t)(x % num);
+			}
+			cc = c;
+			t = q + (r != 0);
 			for (unsigned d = 0; d < nc; d++) {
 				struct agg_clk k;
 
@@ -1174,11 +1214,10 @@ size_t ucm_phase_steps(struct ucm_model *m, const struct ucm_step *s, size_t n)
 			}
 			now = t;
 		}
-	}
-	if (i) {
-		m->agg_p = s[i - 1].id;
 		m->now_ps = now;
 	}
+	if (i)
+		m->agg_p = s[i - 1].id;
 	return i;
 }
 

@@ -2484,9 +2484,9 @@ struct uct_replay {
 	const struct aset *gapva;
 	int attached;
 	/* segments read ahead while the model sums phases (read_ahead):
-	 * their phases and end times, their vectors; the first not run yet
-	 * (qi) of qn; the result of the read that ended them (its segment in
-	 * seg) not taken in yet */
+	 * their phases and ends (the model's cycles of clock 0), their
+	 * vectors; the first not run yet (qi) of qn; the result of the read
+	 * that ended them (its segment in seg) not taken in yet */
 	struct ucm_step q[RUNQ];
 	const struct rvec *qv[RUNQ];
 	unsigned qi, qn;
@@ -3133,7 +3133,7 @@ static int replay_next(struct ucm_model *m, struct uct_replay *p, uint64_t *next
 		/* a phase, after one: its entry only */
 		if ((rc = enter(p, p->qv[p->qi], NULL)))
 			return rc;
-		*next = p->q[p->qi++].t_ps;
+		*next = cycle_time(p, p->q[p->qi++].end - p->base_cycles);
 		return 0;
 	}
 	if (p->held) {
@@ -3176,7 +3176,7 @@ static unsigned read_ahead(struct uct_replay *p)
 			break;
 		}
 		p->cycles = p->seg.start + p->seg.ncycles;
-		p->q[n] = (struct ucm_step){ v->phase, cycle_time(p, p->cycles) };
+		p->q[n] = (struct ucm_step){ v->phase, p->base_cycles + p->cycles };
 		p->qv[n++] = v;
 	}
 	return n;
@@ -3196,7 +3196,7 @@ static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *n
 	while (!rc && *next != UINT64_MAX && ucm_phase_run(m, *next)) {
 		while (p->qi == p->qn && !p->held && !p->pending) {
 			unsigned n = read_ahead(p);
-			size_t k = ucm_phase_steps(m, p->q, n);
+			size_t k = ucm_phase_steps(m, 0, p->q, n);
 
 			if (k)
 				p->cur = p->qv[k - 1];
