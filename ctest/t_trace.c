@@ -1525,6 +1525,45 @@ CT_TEST(vector_form_round_trips_and_replays_like_stepping)
 	free(segs);
 }
 
+/* The replay's batches of segments on a platform of several clocks (the
+ * model carries each segment's end from the reference clock's cycles to
+ * time, and each other clock's cycles from there): a snbep trace of 24
+ * pooled vectors with the sleep masks of the first throughout, no gaps,
+ * segments of 1 to 12 cycles, equals stepping cycle by cycle, with each
+ * header's clocks. */
+CT_TEST(snbep_trace_of_repeated_vectors_replays_like_stepping)
+{
+	char path[128], err[512];
+
+	tmpname(path, sizeof(path), "sdense.uct");
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct uct_hdr h;
+		struct uct_writer *w;
+		struct uct_seg *pool = calloc(24, sizeof(*pool)), *s = malloc(sizeof(*s));
+		uint64_t t = 0;
+
+		CT_REQUIRE(pool && s);
+		snbep_hdr(&h, seed);
+		rng_state = seed * 131;
+		CT_REQUIRE(uct_writer_open(path, UCT_BINARY, &h, &w, err, sizeof(err)) == 0);
+		for (unsigned i = 0; i < 24; i++)
+			random_snbep_seg(&h, &pool[i], 0, 0);
+		for (unsigned i = 0; i < 600; i++) {
+			*s = pool[rnd() % 24];
+			memcpy(s->asleep, pool[0].asleep, sizeof(s->asleep));
+			s->start = t;
+			s->ncycles = 1 + rnd() % 12;
+			CT_REQUIRE(uct_write(w, s) == 0);
+			t += s->ncycles;
+		}
+		CT_REQUIRE(uct_writer_commit(w) == 0);
+		free(pool);
+		free(s);
+		snbep_replay_check(path, seed, 1);
+	}
+	unlink(path);
+}
+
 /* More distinct vectors than the dictionary numbers (UCT_MAXVEC): the
  * vectors after it are written whole each time and not numbered (-1), in
  * the vector form and when interning the record form alike; the numbered
