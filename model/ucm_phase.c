@@ -1106,6 +1106,35 @@ static inline __attribute__((always_inline)) void agg_clock(struct ucm_model *m,
 	agg_cycles(m, d, k, p, n);
 }
 
+/* agg_clock in a batch (ucm_phase_steps, several clocks): the quotient
+ * by a multiply with inv = floor((2^64 - 1) / den), which gives it or
+ * up to two less (then corrected), instead of a division per clock and
+ * step. */
+static inline __attribute__((always_inline)) void agg_clock_inv(struct ucm_model *m, unsigned d,
+								struct agg_clk *k, uint64_t inv,
+								uint32_t p, uint64_t t, uint64_t dt)
+{
+	uint64_t n, x;
+
+	if (dt > k->dtmax) {
+		agg_clock(m, d, k, p, t, dt);
+		return;
+	}
+	x = k->rem + dt * k->num;
+	if (x < k->den) {
+		k->rem = x;
+		return;
+	}
+	n = (uint64_t)(((ucm_u128)x * inv) >> 64);
+	x -= n * k->den;
+	while (x >= k->den) {
+		n++;
+		x -= k->den;
+	}
+	k->rem = x;
+	agg_cycles(m, d, k, p, n);
+}
+
 /* Time t while phases are summed, on every clock. */
 static inline __attribute__((always_inline)) void agg_span(struct ucm_model *m, uint64_t t)
 {
@@ -1180,8 +1209,15 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 		/* each end's time from the last: quotient and remainder of
 		 * c * den / num for the clock, carried (a division per batch) */
 		uint64_t num = m->clk_num[clock], den = m->clk_den[clock], cc = m->clk_cycles[clock];
-		uint64_t now = m->now_ps, qd = den / num, rd = den % num, q, r;
+		uint64_t now = m->now_ps, qd = den / num, rd = den % num, q, r, inv[UCM_MAXCLK];
 		ucm_u128 x = (ucm_u128)cc * den;
+		struct agg_clk k[UCM_MAXCLK];
+
+		/* every clock's part in locals for the batch */
+		for (unsigned d = 0; d < nc; d++) {
+			clk_load(m, d, &k[d]);
+			inv[d] = UINT64_MAX / k[d].den;
+		}
 
 		q = (uint64_t)(x / num);
 		r = (uint64_t)(x % num);
@@ -1205,15 +1241,12 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 			}
 			cc = c;
 			t = q + (r != 0);
-			for (unsigned d = 0; d < nc; d++) {
-				struct agg_clk k;
-
-				clk_load(m, d, &k);
-				agg_clock(m, d, &k, p, t, t - now);
-				clk_store(m, d, &k);
-			}
+			for (unsigned d = 0; d < nc; d++)
+				agg_clock_inv(m, d, &k[d], inv[d], p, t, t - now);
 			now = t;
 		}
+		for (unsigned d = 0; d < nc; d++)
+			clk_store(m, d, &k[d]);
 		m->now_ps = now;
 	}
 	if (i)
