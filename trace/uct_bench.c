@@ -31,10 +31,12 @@
  * --feed G1 to one workload or trace kind.
  */
 #include <errno.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,14 +63,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static long peak_kib(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_maxrss;
 }
 
 static void die(const char *what, const char *why) __attribute__((noreturn));
@@ -663,43 +657,72 @@ static void g4(void)
 
 /* ---- G6: memory and the access path ---- */
 
-static void g6(void)
+/* One G6 memory measurement, in the process the parent started for it. */
+static void g6_trace(unsigned n)
+{
+	write_trace(n, 1000);
+	replay((uint64_t)n * 1000);
+}
+
+static void g6_run(double secs)
 {
 	const struct ucm_platform *p = ucm_platform_find("snbep");
 	const struct uct_workload_def *wd = uct_workload_find("snbep", "mixed");
+	struct ucm_config cfg;
+	struct ucm_model *m = NULL;
+	struct uct_wl *w = NULL;
+	struct ucb *be = NULL;
+	struct ucd *d = NULL;
+	struct ucd_opts o = { NULL, 0, 0, 0, 0, 0 };
+	struct prog pr;
+	char err[256];
+
+	ucm_config_init(&cfg, p);
+	if (ucm_create(&cfg, &m) || uct_attach(m, wd, 1, &w, err, sizeof(err)) ||
+	    ucb_sim_create(m, &be) || ucd_open(be, &o, &d))
+		die("snbep", "model");
+	program_all(d, m, &pr);
+	if (ucd_start(d) || ucd_run(d, (uint64_t)(secs * 1e9), 0, NULL, NULL))
+		die("snbep", ucd_error(d));
+	ucd_stop(d);
+	ucd_close(d);
+	ucb_destroy(be);
+	uct_detach(w);
+	ucm_destroy(m);
+}
+
+/* The peak RSS of this program run afresh as `uncore-bench opt arg`: a
+ * process of its own, so that nothing measured before (G1's traces) is
+ * in the figure. */
+static long peak_of(const char *opt, const char *arg)
+{
+	char *argv[] = { (char *)"uncore-bench", (char *)opt, (char *)arg, NULL };
+	struct rusage ru;
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ))
+		die(opt, "cannot start a measurement process");
+	if (wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		die(opt, "the measurement process failed");
+	return ru.ru_maxrss;
+}
+
+static void g6(void)
+{
+	char arg[32];
 
 	printf("\n## G6: memory against trace length (skl replay) and run duration (snbep mixed, all counters)\n");
 	printf("%-28s %14s\n", "trace length (segments)", "peak RSS KiB");
 	for (unsigned n = 1000; n <= (quick ? 10000u : 1000000u); n *= 10) {
-		write_trace(n, 1000);
-		replay((uint64_t)n * 1000);
-		printf("%-28u %14ld\n", n, peak_kib());
+		snprintf(arg, sizeof(arg), "%u", n);
+		printf("%-28u %14ld\n", n, peak_of("--g6-trace", arg));
 	}
-	unlink(tmp);
 	printf("%-28s %14s\n", "run duration (simulated s)", "peak RSS KiB");
 	for (double secs = 0.001; secs <= (quick ? 0.002 : 1.0); secs *= 10) {
-		struct ucm_config cfg;
-		struct ucm_model *m = NULL;
-		struct uct_wl *w = NULL;
-		struct ucb *be = NULL;
-		struct ucd *d = NULL;
-		struct ucd_opts o = { NULL, 0, 0, 0, 0, 0 };
-		struct prog pr;
-		char err[256];
-
-		ucm_config_init(&cfg, p);
-		if (ucm_create(&cfg, &m) || uct_attach(m, wd, 1, &w, err, sizeof(err)) ||
-		    ucb_sim_create(m, &be) || ucd_open(be, &o, &d))
-			die("snbep", "model");
-		program_all(d, m, &pr);
-		if (ucd_start(d) || ucd_run(d, (uint64_t)(secs * 1e9), 0, NULL, NULL))
-			die("snbep", ucd_error(d));
-		printf("%-28g %14ld\n", secs, peak_kib());
-		ucd_stop(d);
-		ucd_close(d);
-		ucb_destroy(be);
-		uct_detach(w);
-		ucm_destroy(m);
+		snprintf(arg, sizeof(arg), "%.17g", secs);
+		printf("%-28g %14ld\n", secs, peak_of("--g6-run", arg));
 	}
 	{
 		struct ucm_model *m = skl_model();
@@ -730,7 +753,17 @@ int main(int argc, char **argv)
 			only_plat = argv[++i];
 		else if (!strcmp(argv[i], "--feed") && i + 1 < argc)
 			only_feed = argv[++i];
-		else {
+		else if ((!strcmp(argv[i], "--g6-trace") || !strcmp(argv[i], "--g6-run")) &&
+			 i + 1 < argc) {
+			/* one G6 measurement (peak_of starts these) */
+			snprintf(tmp, sizeof(tmp), "/tmp/uncore-bench-%d.bin", (int)getpid());
+			if (!strcmp(argv[i], "--g6-trace"))
+				g6_trace((unsigned)strtoul(argv[i + 1], NULL, 10));
+			else
+				g6_run(atof(argv[i + 1]));
+			unlink(tmp);
+			return 0;
+		} else {
 			fprintf(stderr, "usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6] "
 				"[--seconds S (G1)] [--platform P (G1, G2)] [--feed WORKLOAD|KIND (G1)]\n");
 			return 2;
