@@ -31,12 +31,9 @@
  * --feed G1 to one workload or trace kind.
  */
 #include <errno.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -691,22 +688,44 @@ static void g6_run(double secs)
 	ucm_destroy(m);
 }
 
+/* This process's peak RSS (VmHWM: of its memory since exec, unlike
+ * getrusage's, which keeps the peak of the process it was forked from). */
+static long hwm_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
 /* The peak RSS of this program run afresh as `uncore-bench opt arg`: a
- * process of its own, so that nothing measured before (G1's traces) is
- * in the figure. */
+ * process of its own, so that nothing measured before (G1's traces) is in
+ * the figure; it prints its VmHWM. */
 static long peak_of(const char *opt, const char *arg)
 {
-	char *argv[] = { (char *)"uncore-bench", (char *)opt, (char *)arg, NULL };
-	struct rusage ru;
-	pid_t pid;
-	int st;
+	char self[4096], cmd[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	long kib = -1;
+	FILE *f;
 
+	if (n <= 0)
+		die(opt, "cannot find the benchmark's own program");
+	self[n] = 0;
+	snprintf(cmd, sizeof(cmd), "'%s' %s %s", self, opt, arg);
 	fflush(stdout);
-	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ))
+	if (!(f = popen(cmd, "r")))
 		die(opt, "cannot start a measurement process");
-	if (wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+	if (fscanf(f, "%ld", &kib) != 1)
+		kib = -1;
+	if (pclose(f) != 0 || kib < 0)
 		die(opt, "the measurement process failed");
-	return ru.ru_maxrss;
+	return kib;
 }
 
 static void g6(void)
@@ -762,6 +781,7 @@ int main(int argc, char **argv)
 			else
 				g6_run(atof(argv[i + 1]));
 			unlink(tmp);
+			printf("%ld\n", hwm_kib());
 			return 0;
 		} else {
 			fprintf(stderr, "usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6] "
