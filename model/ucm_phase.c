@@ -1213,6 +1213,14 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 		ucm_u128 x = (ucm_u128)cc * den;
 		struct agg_clk k[UCM_MAXCLK];
 
+		/* a step's time carried from the last while its cycles' remainder
+		 * part cannot overflow (ninv: r / num by a multiply, at most two
+		 * short) */
+		uint64_t ninv = UINT64_MAX / num;
+		uint64_t dcmax = rd ? (UINT64_MAX - num) / rd : UINT64_MAX;
+
+		if (dcmax > UINT64_MAX / (qd + 1) / 2)
+			dcmax = UINT64_MAX / (qd + 1) / 2;
 		/* every clock's part in locals for the batch */
 		for (unsigned d = 0; d < nc; d++) {
 			clk_load(m, d, &k[d]);
@@ -1227,12 +1235,19 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 
 			if (c <= cc || c > cmax || p >= nph)
 				break;
-			if (c - cc <= 8) {
+			if (c - cc <= dcmax) {
+				/* carried: no 128-bit division per step */
 				q += (c - cc) * qd;
 				r += (c - cc) * rd;
-				while (r >= num) {
-					q++;
-					r -= num;
+				if (r >= num) {
+					uint64_t e = (uint64_t)(((ucm_u128)r * ninv) >> 64);
+
+					q += e;
+					r -= e * num;
+					while (r >= num) {
+						q++;
+						r -= num;
+					}
 				}
 			} else {
 				x = (ucm_u128)c * den;

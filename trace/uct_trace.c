@@ -2518,6 +2518,7 @@ struct uct_replay {
 	size_t ngid, capgid;
 	int *vids;                        /* a vector's box vectors */
 	size_t capvids;
+	int16_t kslot[UCT_MAXSOCK * UCM_MAXBT]; /* vec_phase's buckets, -1 between calls */
 	char err[768];
 };
 
@@ -2821,42 +2822,56 @@ static int grp_find(struct uct_replay *p, unsigned socket, unsigned bt,
 static int vec_phase(struct uct_replay *p, const struct uct_seg *s)
 {
 	enum { NK = UCT_MAXSOCK * UCM_MAXBT };
-	unsigned cnt[NK + 1];
+	unsigned nk = 0, cnt[NK], pos[NK];
+	uint8_t keys[NK];
 	const struct uct_in *ord[UCT_MAXIN];
 	size_t nid = 0;
-	int rc;
+	int rc = 0;
 
-	memset(cnt, 0, sizeof(cnt));
+	/* bucketed by (socket, box type) in the order the keys are first met,
+	 * the inputs' order kept within; only the keys the vector has are
+	 * visited (p->kslot: a key's bucket, -1 outside this call) */
+	for (unsigned i = 0; i < s->nin; i++) {
+		const struct uct_in *in = &s->in[i];
+		unsigned k = (unsigned)in->socket * UCM_MAXBT + in->bt;
+
+		if (in->socket >= p->nsock || in->socket >= UCT_MAXSOCK || in->bt >= UCM_MAXBT)
+			continue;
+		if (p->kslot[k] < 0) {
+			p->kslot[k] = (int16_t)nk;
+			keys[nk] = (uint8_t)k;
+			cnt[nk++] = 0;
+		}
+		cnt[p->kslot[k]]++;
+	}
+	for (unsigned j = 0, at = 0; j < nk; j++) {
+		pos[j] = at;
+		at += cnt[j];
+	}
 	for (unsigned i = 0; i < s->nin; i++) {
 		const struct uct_in *in = &s->in[i];
 
 		if (in->socket < p->nsock && in->socket < UCT_MAXSOCK && in->bt < UCM_MAXBT)
-			cnt[in->socket * UCM_MAXBT + in->bt + 1]++;
+			ord[pos[p->kslot[(unsigned)in->socket * UCM_MAXBT + in->bt]]++] = in;
 	}
-	for (unsigned k = 0; k < NK; k++)
-		cnt[k + 1] += cnt[k];
-	for (unsigned i = 0; i < s->nin; i++) {
-		const struct uct_in *in = &s->in[i];
-
-		if (in->socket < p->nsock && in->socket < UCT_MAXSOCK && in->bt < UCM_MAXBT)
-			ord[cnt[in->socket * UCM_MAXBT + in->bt]++] = in;
-	}
-	/* key k's inputs are now ord[cnt[k - 1], cnt[k]) */
-	for (unsigned k = 0; k < NK; k++) {
-		unsigned a = k ? cnt[k - 1] : 0;
+	/* bucket j is now ord[pos[j] - cnt[j], pos[j]) */
+	for (unsigned j = 0; j < nk && !rc; j++) {
 		const struct rgrp *g;
 
-		if (a == cnt[k])
-			continue;
-		if ((rc = grp_find(p, k / UCM_MAXBT, k % UCM_MAXBT, ord + a, cnt[k] - a, &g)))
-			return rc;
-		if (grow((void **)&p->vids, &p->capvids, nid + p->ninst[g->bt], sizeof(*p->vids)))
-			return -ENOMEM;
+		if ((rc = grp_find(p, keys[j] / UCM_MAXBT, keys[j] % UCM_MAXBT, ord + pos[j] - cnt[j],
+				   cnt[j], &g)))
+			break;
+		if (grow((void **)&p->vids, &p->capvids, nid + p->ninst[g->bt], sizeof(*p->vids))) {
+			rc = -ENOMEM;
+			break;
+		}
 		for (unsigned i = 0; i < p->ninst[g->bt]; i++)
 			if (p->gid[g->id0 + i] >= 0)
 				p->vids[nid++] = p->gid[g->id0 + i];
 	}
-	return ucm_phase_define_boxvecs(p->m, p->vids, nid);
+	for (unsigned j = 0; j < nk; j++)
+		p->kslot[keys[j]] = -1;
+	return rc ? rc : ucm_phase_define_boxvecs(p->m, p->vids, nid);
 }
 
 /* Make what segment s's vector means to the model: v (a numbered vector:
@@ -3223,6 +3238,7 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 	p->m = m;
 	p->r = r;
 	p->nsock = ucm_nsockets(m);
+	memset(p->kslot, 0xff, sizeof(p->kslot));
 	p->nmask = p->nsock < UCT_MAXSOCK ? p->nsock : UCT_MAXSOCK;
 	p->coremask = pl->ncores >= 64 ? ~0ull : (1ull << pl->ncores) - 1;
 	nmap = (size_t)p->nsock * UCM_MAXBT * MAXINST;
