@@ -612,15 +612,17 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 
 int ucm_phase_define_boxvecs(struct ucm_model *m, const int *ids, size_t n)
 {
-	uint32_t *s;
+	uint32_t *s, *bx;
 	size_t k = 0;
 	int rc;
 
 	if ((rc = def_room(m, 0, 0)))
 		return rc;
 	s = m->def_ids;
+	bx = m->def_ocnt; /* their boxes, beside them (scratch of nboxes + 1) */
 	for (size_t i = 0; i < n; i++) {
 		const struct ucm_bvec *v;
+		uint32_t box;
 		size_t j;
 
 		if (ids[i] < 0 || (uint32_t)ids[i] >= m->nbv)
@@ -630,12 +632,16 @@ int ucm_phase_define_boxvecs(struct ucm_model *m, const int *ids, size_t n)
 			continue; /* nothing to enter */
 		if (k == m->nboxes)
 			return ucm_seterr(m, -EINVAL, "two box vectors of box %u", v->box);
-		/* by box (few, mostly in order: insertion) */
-		for (j = k; j > 0 && m->bv[s[j - 1]].box > v->box; j--)
+		/* by box (usually given in order: insertion) */
+		box = v->box;
+		for (j = k; j > 0 && bx[j - 1] > box; j--) {
 			s[j] = s[j - 1];
-		if (j > 0 && m->bv[s[j - 1]].box == v->box)
-			return ucm_seterr(m, -EINVAL, "two box vectors of box %u", v->box);
+			bx[j] = bx[j - 1];
+		}
+		if (j > 0 && bx[j - 1] == box)
+			return ucm_seterr(m, -EINVAL, "two box vectors of box %u", box);
 		s[j] = (uint32_t)ids[i];
+		bx[j] = box;
 		k++;
 	}
 	return phase_add(m, s, k);

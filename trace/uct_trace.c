@@ -2854,7 +2854,21 @@ static int vec_phase(struct uct_replay *p, const struct uct_seg *s)
 		if (in->socket < p->nsock && in->socket < UCT_MAXSOCK && in->bt < UCM_MAXBT)
 			ord[pos[p->kslot[(unsigned)in->socket * UCM_MAXBT + in->bt]]++] = in;
 	}
-	/* bucket j is now ord[pos[j] - cnt[j], pos[j]) */
+	/* bucket j is now ord[pos[j] - cnt[j], pos[j]); the buckets in key
+	 * order, which is the model's box order (socket, then box type), so
+	 * that the phase's box vectors come sorted */
+	for (unsigned a = 1; a < nk; a++)
+		for (unsigned b = a; b > 0 && keys[b - 1] > keys[b]; b--) {
+			uint8_t tk = keys[b];
+			unsigned tc = cnt[b], tp = pos[b];
+
+			keys[b] = keys[b - 1];
+			cnt[b] = cnt[b - 1];
+			pos[b] = pos[b - 1];
+			keys[b - 1] = tk;
+			cnt[b - 1] = tc;
+			pos[b - 1] = tp;
+		}
 	for (unsigned j = 0; j < nk && !rc; j++) {
 		const struct rgrp *g;
 
