@@ -406,13 +406,15 @@ static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg 
 	if (c->plat != h->plat) {
 		bt_table(h->plat, c->bts);
 		for (unsigned k = 0; k < UCM_MAXBT; k++) {
+			const struct ucm_boxtype *t = c->bts[k];
 			unsigned x = 0;
 
-			c->nsub[k] = c->bts[k] ? ucm_subev_count(c->bts[k]) : 0;
-			for (unsigned e = 0; c->bts[k] && e < c->bts[k]->ncodes; e++)
-				for (unsigned q = 0; q < (c->bts[k]->codes[e].nsubs ? c->bts[k]->codes[e].nsubs : 1u) &&
-						     x < CHK_MAXSUB; q++)
-					c->code[k][x++] = (uint16_t)e;
+			c->nsub[k] = t ? ucm_subev_count(t) : 0;
+			/* a code without sub-events is one sub-event */
+			for (unsigned e = 0; t && e < t->ncodes; e++)
+				for (unsigned q = 0; q < (t->codes[e].nsubs ? t->codes[e].nsubs : 1u); q++)
+					if (x < CHK_MAXSUB)
+						c->code[k][x++] = (uint16_t)e;
 		}
 		c->plat = h->plat;
 	}
