@@ -1564,6 +1564,134 @@ CT_TEST(snbep_trace_of_repeated_vectors_replays_like_stepping)
 	unlink(path);
 }
 
+/* The replay's batches with the sleep masks changing at nearly every
+ * segment, as a C-state trace's do, and PMIs decided by them: a skl trace
+ * of 16 pooled vectors, no gaps, segments of 1 to 12 cycles; the 4 cores'
+ * masks a base changed now and then, each core's bit flipped for single
+ * segments at its own rate (core 0 rarely ... core 3 every other one);
+ * every counter with its overflow interrupt and near its wrap, the PMIs
+ * sent to every core, with and without WAKE_ON_PMI.  The replay must equal
+ * stepping cycle by cycle with the masks applied where they change: the
+ * same PMIs delivered, dropped and waking the same cores at the same times
+ * (the sleep states in effect at each PMI are the trace's, whether the
+ * segments around it ran in batches or one by one; a core a PMI woke stays
+ * awake until its bit changes, within a batch too), the same sleep states
+ * at the end, every register and truth.  (Applying a batch's masks as the
+ * net change, or those of the last segment read ahead rather than the
+ * last run, or none for the segments read ahead and not run, fails it.) */
+CT_TEST(trace_of_changing_sleep_delivers_pmis_like_stepping)
+{
+	char path[128], err[768], what[96];
+
+	tmpname(path, sizeof(path), "sleep.uct");
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		for (int wake = 0; wake < 2; wake++) {
+			struct uct_hdr h;
+			struct uct_writer *w;
+			struct uct_seg *pool = calloc(16, sizeof(*pool)), *s = malloc(sizeof(*s));
+			struct ucm_model *a = fresh_model(), *b = fresh_model();
+			struct uct_reader *r, *r2;
+			struct uct_replay *rp;
+			struct ref ref;
+			uint64_t t = 0, end = 0, base = 0, delivered = 0, wakes = 0, dropped = 0;
+			int rc;
+
+			CT_REQUIRE(pool && s && a && b);
+			memset(&h, 0, sizeof(h));
+			h.plat = skl();
+			h.sockets = 1;
+			h.seed = seed;
+			rng_state = seed * 6151;
+			CT_REQUIRE(uct_writer_open(path, UCT_BINARY, &h, &w, err, sizeof(err)) == 0);
+			for (unsigned i = 0; i < 16; i++)
+				random_seg(&pool[i], 0, 0);
+			for (unsigned i = 0; i < 1500; i++) {
+				*s = pool[rnd() % 16];
+				if (rnd() % 150 == 0)
+					base = rnd() & 0xF;
+				/* a third of them one core's bit flipped for the
+				 * segment: a core a PMI woke, its bit still set,
+				 * sleeps again at the flip back */
+				s->asleep[0] = base ^ (rnd() % 80 == 0) ^ (rnd() % 25 == 0) << 1 ^
+					       (rnd() % 8 == 0) << 2 ^ (rnd() % 2) << 3;
+				s->start = t;
+				s->ncycles = 1 + rnd() % 12;
+				CT_REQUIRE(uct_write(w, s) == 0);
+				t += s->ncycles;
+			}
+			CT_REQUIRE(uct_writer_commit(w) == 0);
+			/* program()'s events, overflow interrupts and counters near
+			 * their wrap; the PMIs to all four cores, no freeze */
+			for (int k = 0; k < 2; k++) {
+				static const uint32_t ctr[] = { 0x706, 0x707, 0x716, 0x717, 0x726,
+								0x727, 0x736, 0x737, 0x3B0, 0x3B1 };
+				struct ucm_model *m = k ? b : a;
+
+				program(m, seed);
+				for (unsigned i = 0; i < 10; i++)
+					CT_REQUIRE(ucm_msr_write(m, 0, ctr[i], (1ull << 44) - 1 -
+								 (seed * 977 + i * 1231) % 3000) == 0);
+				CT_REQUIRE(ucm_msr_write(m, 0, 0x395, (1ull << 48) - 1 - (seed * 1409) % 9000) == 0);
+				CT_REQUIRE(ucm_msr_write(m, 0, 0xE01, 1ull << 29 | (uint64_t)wake << 30 | 0xF) == 0);
+			}
+			/* a: the replay; b: stepped a cycle at a time */
+			CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
+			CT_REQUIRE(uct_replay_attach(a, r, &rp) == 0);
+			memset(&ref, 0, sizeof(ref));
+			ref.m = b;
+			CT_REQUIRE(uct_open(path, &r2, err, sizeof(err)) == 0);
+			while ((rc = uct_next(r2, s)) > 0) {
+				ref_apply(&ref, s);
+				for (uint64_t c = 0; c < s->ncycles; c++)
+					CT_REQUIRE(ucm_run_cycles(b, 0, 1) == 0);
+				end = s->start + s->ncycles;
+			}
+			CT_EQ(rc, 0);
+			uct_close(r2);
+			CT_REQUIRE(ucm_run_cycles(a, 0, end) == 0);
+			CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
+			snprintf(what, sizeof(what), "seed %llu, wake %d: replay, stepped",
+				 (unsigned long long)seed, wake);
+			ct_same_registers(a, b, what, __FILE__, __LINE__);
+			for (unsigned bx = 0; bx < ucm_box_count(a); bx++)
+				for (unsigned c = 0; c < ucm_box_def(a, (int)bx)->type->nctr; c++) {
+					struct ucm_truth ta, tb;
+
+					ucm_truth(a, (int)bx, c, &ta);
+					ucm_truth(b, (int)bx, c, &tb);
+					CT_EQ(ta.total, tb.total);
+					CT_EQ(ta.wraps, tb.wraps);
+				}
+			CT_EQ(ucm_pmi_requests(a, 0), ucm_pmi_requests(b, 0));
+			for (unsigned c = 0; c < 4; c++) {
+				struct ucm_pmi_stats pa, pb;
+
+				ucm_pmi_stats(a, 0, c, &pa);
+				ucm_pmi_stats(b, 0, c, &pb);
+				CT_EQ(pa.delivered, pb.delivered);
+				CT_EQ(pa.wakes, pb.wakes);
+				CT_EQ(pa.dropped, pb.dropped);
+				CT_EQ(pa.last_ps, pb.last_ps);
+				CT_EQ(ucm_core_asleep(a, 0, c), ucm_core_asleep(b, 0, c));
+				delivered += pb.delivered;
+				wakes += pb.wakes;
+				dropped += pb.dropped;
+			}
+			/* PMIs the sleep states decided, and the replay summed phases */
+			CT_CHECK(delivered > 0);
+			CT_CHECK(wake ? wakes > 0 && dropped == 0 : dropped > 0 && wakes == 0);
+			CT_CHECK(ucm_phase_epochs(a) > 0);
+			uct_replay_detach(rp);
+			uct_close(r);
+			ucm_destroy(a);
+			ucm_destroy(b);
+			free(pool);
+			free(s);
+		}
+	}
+	unlink(path);
+}
+
 /* More distinct vectors than the dictionary numbers (UCT_MAXVEC): the
  * vectors after it are written whole each time and not numbered (-1), in
  * the vector form and when interning the record form alike; the numbered

@@ -2491,7 +2491,8 @@ struct uct_replay {
 	 * that ended them (its segment in seg) not taken in yet */
 	struct ucm_step q[RUNQ];
 	const struct rvec *qv[RUNQ];
-	unsigned qi, qn;
+	uint64_t qm[RUNQ][UCT_MAXSOCK];   /* their sleep masks (nmask words each) */
+	unsigned qi, qn, qf;              /* qf: the first whose masks change (qn: none) */
 	int held, held_rc;
 	uint64_t tnum, tden, tmax;        /* cycle_time: 10^12 / hz reduced; steps without overflow */
 	uint64_t tinv;                    /* floor((2^64 - 1) / tden): division as a multiply */
@@ -3161,9 +3162,10 @@ static int replay_next(struct ucm_model *m, struct uct_replay *p, uint64_t *next
 	int rc;
 
 	if (p->qi < p->qn) {
-		/* a phase, after one: its entry only */
+		/* a phase, after one: its entry and its sleep masks */
 		if ((rc = enter(p, p->qv[p->qi], NULL)))
 			return rc;
+		sleep_to(p, p->qm[p->qi]);
 		*next = cycle_time(p, p->q[p->qi++].end - p->base_cycles);
 		return 0;
 	}
@@ -3176,19 +3178,30 @@ static int replay_next(struct ucm_model *m, struct uct_replay *p, uint64_t *next
 	return replay_read(m, p, uct_next_vec(p->r, &p->seg, 0, &p->vid, &p->full), next);
 }
 
-/* Read ahead the segments that are only a phase's entry and its time: right
- * after the last, of a vector made a phase, the sleep masks as they are,
- * after a vector that is a phase too (no attribute of its own to take
- * back).  The read that ends them is held. */
+/* Read ahead the segments that are only a phase's entry, its time and its
+ * sleep masks: right after the last, of a vector made a phase, after a
+ * vector that is a phase too (no attribute of its own to take back).  The
+ * read that ends them is held.
+ *
+ * Their sleep masks may change from one to the next: the model's sleep
+ * states are read only where a PMI is delivered (ucm_count.c,
+ * deliver_pmi: dropped for a sleeping core, or with WAKE_ON_PMI the core
+ * woken), and none is delivered inside ucm_phase_steps, which only sums
+ * time into the epoch's phases and runs no step past the epoch's end
+ * (agg_stop: before any counter with OVF_EN could wrap) or the time being
+ * run to.  So what the states are between the steps of a batch that ran
+ * cannot be seen, and after it they are set as those steps, one by one,
+ * would have left them (sleep_ran); the steps that did not run are then
+ * entered one at a time, each with its own masks (replay_next). */
 static unsigned read_ahead(struct uct_replay *p)
 {
 	unsigned n = 0;
 
+	p->qf = RUNQ;
 	if (p->cur->phase < 0)
 		return 0;
 	while (n < RUNQ) {
 		const struct rvec *v;
-		unsigned so = 0;
 		int rc = uct_next_vec(p->r, &p->seg, 0, &p->vid, &p->full);
 
 		if (rc != 1 || p->seg.start != p->cycles || (unsigned)p->vid >= p->nvec ||
@@ -3197,20 +3210,53 @@ static unsigned read_ahead(struct uct_replay *p)
 			p->held_rc = rc;
 			break;
 		}
-		/* word by word: the masks were just stored so (a wider load
-		 * would wait for the stores) */
-		while (so < p->nmask && p->asleep[so] == p->seg.asleep[so])
-			so++;
-		if (so < p->nmask) {
-			p->held = 1;
-			p->held_rc = rc;
-			break;
+		/* word by word: the masks were just stored so, and a wider
+		 * load would wait for the stores (the empty asm keeps the
+		 * compiler from vectorising the copy); compared until one
+		 * changes */
+		{
+			const uint64_t *was = n ? p->qm[n - 1] : p->asleep;
+			uint64_t d = 0;
+
+			for (unsigned so = 0; so < p->nmask; so++) {
+				uint64_t w = p->seg.asleep[so];
+
+				__asm__("" : "+r"(w));
+				d |= w ^ was[so];
+				p->qm[n][so] = w;
+			}
+			if (d && p->qf == RUNQ)
+				p->qf = n;
 		}
 		p->cycles = p->seg.start + p->seg.ncycles;
 		p->q[n] = (struct ucm_step){ v->phase, p->base_cycles + p->cycles };
 		p->qv[n++] = v;
 	}
 	return n;
+}
+
+/* The sleep states as the first k steps read ahead, entered one by one
+ * (sleep_to each), would have left them: a core whose bit changed at any
+ * of them takes its bit in the last (one a PMI woke and the trace left
+ * asleep throughout stays awake); no other core is touched. */
+static void sleep_ran(struct uct_replay *p, unsigned k)
+{
+	if (p->qf >= k)
+		return; /* the masks as they were */
+	for (unsigned so = 0; so < p->nmask; so++) {
+		uint64_t was = p->asleep[so], chg = 0;
+
+		for (unsigned i = p->qf; i < k; i++) {
+			chg |= p->qm[i][so] ^ was;
+			was = p->qm[i][so];
+		}
+		for (chg &= p->coremask; chg; chg &= chg - 1) {
+			unsigned c = (unsigned)__builtin_ctzll(chg);
+
+			ucm_core_sleep(p->m, so, c, (int)(was >> c & 1));
+		}
+		p->asleep[so] = was;
+	}
 }
 
 /* The model's workload call: a segment entered (or a gap, or the end), and
@@ -3229,8 +3275,10 @@ static int replay_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *n
 			unsigned n = read_ahead(p);
 			size_t k = ucm_phase_steps(m, 0, p->q, n);
 
-			if (k)
+			if (k) {
 				p->cur = p->qv[k - 1];
+				sleep_ran(p, (unsigned)k);
+			}
 			p->qi = (unsigned)k;
 			p->qn = n;
 			if (!n || k < n)
