@@ -777,6 +777,51 @@ static int read_all(const unsigned char *buf, size_t n, char *err, size_t en)
 	return rc;
 }
 
+/* read_all as a replay reads: uct_next_vec without the vectors' content. */
+static int read_vec(const unsigned char *buf, size_t n, char *err, size_t en)
+{
+	struct uct_reader *r;
+	struct uct_seg *s = malloc(sizeof(*s));
+	int rc = uct_open_mem("t.bin", buf, n, &r, err, en), vid, full;
+
+	if (!rc) {
+		while ((rc = uct_next_vec(r, s, 0, &vid, &full)) > 0)
+			;
+		snprintf(err, en, "%s", uct_reader_error(r));
+		uct_close(r);
+	}
+	free(s);
+	return rc;
+}
+
+/* read_all as the check before a replay reads (uct_open_checked), from a
+ * file named t.bin in a directory of its own. */
+static int read_checked(const unsigned char *buf, size_t n, char *err, size_t en)
+{
+	char dir[128], path[160];
+	struct uct_reader *r = NULL;
+	FILE *f;
+	int rc;
+
+	tmpname(dir, sizeof(dir), "chkdir");
+	mkdir(dir, 0700);
+	snprintf(path, sizeof(path), "%s/t.bin", dir);
+	if (!(f = fopen(path, "wb")))
+		return snprintf(err, en, "%s: cannot write", path), -EIO;
+	if (fwrite(buf, 1, n, f) != n) {
+		fclose(f);
+		return snprintf(err, en, "%s: cannot write", path), -EIO;
+	}
+	if (fclose(f))
+		return snprintf(err, en, "%s: cannot write", path), -EIO;
+	rc = uct_open_checked(path, NULL, &r, err, en);
+	if (!rc)
+		uct_close(r);
+	unlink(path);
+	rmdir(dir);
+	return rc;
+}
+
 /* Binary traces: every truncation and every single-byte corruption is
  * detected (magic, version, block CRC, lengths, end block). */
 CT_TEST(truncated_or_corrupted_binary_traces_are_detected)
@@ -2605,6 +2650,29 @@ CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 		{ 1, 1, "\x00\x0a\x01\x00\x01\x00\x01", 7, 0, "sleep masks need version 2" },
 		/* 2^52 cycles: the time limit, at the record */
 		{ 2, 1, "\x00\x80\x80\x80\x80\x80\x80\x80\x08\x00\x00", 11, 0, "the trace would last" },
+		/* references with sleep masks that are not the last record of
+		 * their block (what a replay reads without decoding a vector):
+		 * core 8 of 8, at the masks' first byte */
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x00\x80\x02" "\x00\x0a\x02", 14, 7,
+		  "8 cores per socket" },
+		/* 3 masks for 2 sockets, at the masks' first byte */
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x03\x00\x01\x01\x01" "\x00\x0a\x02", 15, 7,
+		  "3 sleep masks for 2 sockets" },
+		/* a zero mask, at the mask */
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x00\x00" "\x00\x0a\x02", 13, 9,
+		  "out of order or empty" },
+		/* socket 2 of 2, at its mask */
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x02\x01" "\x00\x0a\x02", 13, 9,
+		  "out of order or empty" },
+		/* socket 0 after socket 1, at the second mask */
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x02\x01\x01\x00\x01" "\x00\x0a\x02", 15, 11,
+		  "out of order or empty" },
+		/* a mask of 2^56 (a varint of 9 bytes), at the masks' first byte */
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x00\x80\x80\x80\x80\x80\x80\x80\x80\x01"
+		  "\x00\x0a\x02", 21, 7, "8 cores per socket" },
+		/* sleep masks in version 1, at the record */
+		{ 1, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x00\x01" "\x00\x0a\x02", 13, 4,
+		  "sleep masks need version 2" },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -2632,6 +2700,18 @@ CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 			ct_fail(__FILE__, __LINE__, "case %zu accepted", c);
 		else if (!strstr(err, cases[c].want) || !strstr(err, at))
 			ct_fail(__FILE__, __LINE__, "case %zu: \"%s\", want \"%s%s\"", c, err, at, cases[c].want);
+		/* the same read as a replay reads (references not decoded), and
+		 * as the check before a replay reads */
+		if (read_vec(f, k, err, sizeof(err)) >= 0)
+			ct_fail(__FILE__, __LINE__, "case %zu accepted by uct_next_vec", c);
+		else if (!strstr(err, cases[c].want) || !strstr(err, at))
+			ct_fail(__FILE__, __LINE__, "case %zu, uct_next_vec: \"%s\", want \"%s%s\"", c, err, at,
+				cases[c].want);
+		if (read_checked(f, k, err, sizeof(err)) >= 0)
+			ct_fail(__FILE__, __LINE__, "case %zu accepted by uct_open_checked", c);
+		else if (!strstr(err, cases[c].want) || !strstr(err, at))
+			ct_fail(__FILE__, __LINE__, "case %zu, uct_open_checked: \"%s\", want \"%s%s\"", c, err,
+				at, cases[c].want);
 	}
 	/* flags: bit 0 only */
 	{

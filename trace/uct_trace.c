@@ -141,6 +141,7 @@ struct uct_reader {
 	int vform;               /* the binary vector form (flags bit 0) */
 	uint64_t maxend;         /* binary: the latest end a record may have */
 	uint64_t asleep[UCT_MAXSOCK];  /* vector form: the last sleep masks given */
+	uint64_t cores;          /* binary: the platform's cores (of a socket) as bits */
 	struct vdict *vd;        /* the vectors numbered */
 	unsigned char *vkey;     /* text and record form: a vector's key */
 };
@@ -1428,6 +1429,7 @@ static int bin_header(struct uct_reader *r)
 	if (r->bpos != r->blen)
 		return rerr(r, 0, "junk after the header fields");
 	/* the end no record may pass: 2^56 cycles, MAXSECONDS (too_long) */
+	r->cores = core_mask(r->hdr.plat);
 	r->maxend = MAXSECONDS * hz_of(&r->hdr, 0);
 	if (r->maxend > MAXCYCLES)
 		r->maxend = MAXCYCLES;
@@ -1557,6 +1559,20 @@ static inline void copy_masks(uint64_t *to, const uint64_t *from)
 	to[5] = from[5];
 	to[6] = from[6];
 	to[7] = from[7];
+}
+
+/* Sleep masks zeroed as words: a loop becomes a string store whose
+ * start-up costs more than a vector form record's read. */
+static inline void zero_masks(uint64_t *to)
+{
+	to[0] = 0;
+	to[1] = 0;
+	to[2] = 0;
+	to[3] = 0;
+	to[4] = 0;
+	to[5] = 0;
+	to[6] = 0;
+	to[7] = 0;
 }
 
 /* A record form segment's content: its inputs, and from version 2 its
@@ -1740,6 +1756,99 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 	return 1;
 }
 
+/* A varint of at most 8 bytes (56 bits) at p, before end; the bytes read,
+ * 0 for anything else (the general path then reads it, errors and all). */
+static inline unsigned fast_var(const unsigned char *p, const unsigned char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	/* most of a record's fields are one or two bytes (branches: a
+	 * field's length predicted lets the next one's load start) */
+	if (p < end && p[0] < 0x80) {
+		*v = p[0];
+		return 1;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {
+		*v = (p[0] & 0x7Fu) | (uint64_t)p[1] << 7;
+		return 2;
+	}
+	for (unsigned i = 0; i < 8 && p + i < end; i++) {
+		x |= (uint64_t)(p[i] & 0x7F) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			*v = x;
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+/* The sleep masks of a vector form record at p (before e) as bin_sleep
+ * reads and checks them, into m and m2 (every socket's, word by word: the
+ * replay reads them so right after); the bytes read, or 0 for anything
+ * bin_sleep would refuse or fast_var does not read (the general path then
+ * reads them again, errors and all, m and m2 rewritten there). */
+static inline unsigned fast_sleep(const struct uct_reader *r, const unsigned char *p,
+				  const unsigned char *e, uint64_t *m, uint64_t *m2)
+{
+	uint64_t ns, sock, v;
+	unsigned a, k, at, last = 0;
+
+	if (!(at = fast_var(p, e, &ns)) || ns > r->hdr.sockets)
+		return 0;
+	zero_masks(m);
+	zero_masks(m2);
+	for (k = 0; k < ns; k++) {
+		if (!(a = fast_var(p + at, e, &sock)) || sock >= r->hdr.sockets || (k && sock <= last))
+			return 0;
+		at += a;
+		if (!(a = fast_var(p + at, e, &v)) || !v || (v & ~r->cores))
+			return 0;
+		at += a;
+		m[sock] = m2[sock] = v;
+		last = (unsigned)sock;
+	}
+	return at;
+}
+
+/* The vector form's common records, a reference to a vector numbered
+ * before with the previous record's sleep masks or with its own, that is
+ * not the last of its block: its time and its masks checked as bin_next
+ * checks them, nothing else to read.  Returns 1 with the segment read, 0
+ * with nothing read (the general path then reads it, errors and all). */
+static inline int fast_next(struct uct_reader *r, struct uct_seg *seg, int *vid, int *full)
+{
+	const unsigned char *p = r->blk + r->bpos, *e = r->blk + r->blen;
+	uint64_t gap, nc, code;
+	unsigned a, b, c;
+
+	if (!r->vform || r->brecs <= 1 || r->failed)
+		return 0;
+	if (!(a = fast_var(p, e, &gap)) || !(b = fast_var(p + a, e, &nc)) ||
+	    !(c = fast_var(p + a + b, e, &code)) || !(code >> 1) || !r->vd ||
+	    (code >> 1) - 1 >= r->vd->n || !nc || gap > r->maxend - r->end ||
+	    nc > r->maxend - r->end - gap)
+		return 0;
+	if (code & 1) {
+		/* its masks: every socket's, those not given 0 */
+		unsigned d;
+
+		if (r->hdr.version < 2 || !(d = fast_sleep(r, p + a + b + c, e, r->asleep, seg->asleep)))
+			return 0;
+		c += d;
+	} else {
+		copy_masks(seg->asleep, r->asleep);
+	}
+	seg->start = r->end + gap;
+	seg->ncycles = nc;
+	r->end = seg->start + nc;
+	r->bpos += a + b + c;
+	r->nseg++;
+	r->brecs--;
+	*vid = (int)((code >> 1) - 1);
+	*full = 0;
+	return 1;
+}
+
 /* ---- open / next / close ---- */
 
 static int next_any(struct uct_reader *r, struct uct_seg *seg, int need, int *vid, int *full);
@@ -1853,7 +1962,8 @@ int uct_open_checked(const char *path, const volatile sig_atomic_t *stop, struct
 
 		/* every record checked; references to vectors not decoded again;
 		 * where the trace ends, for the replay (uct_replay_end_ps) */
-		while ((rc = next_any(r, seg, 0, &vid, &full)) > 0 && !(stop && *stop))
+		while ((rc = fast_next(r, seg, &vid, &full) ? 1 : next_any(r, seg, 0, &vid, &full)) > 0 &&
+		       !(stop && *stop))
 			r->end_cycles = seg->start + seg->ncycles;
 	}
 	/* a signal ends the check (a read it interrupted is no error) */
@@ -1951,48 +2061,10 @@ int uct_next(struct uct_reader *r, struct uct_seg *seg)
 	return next_any(r, seg, NEED_CONTENT, &vid, &full);
 }
 
-/* A varint of at most 8 bytes (56 bits) at p, before end; the bytes read,
- * 0 for anything else (the general path then reads it, errors and all). */
-static inline unsigned fast_var(const unsigned char *p, const unsigned char *end, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	for (unsigned i = 0; i < 8 && p + i < end; i++) {
-		x |= (uint64_t)(p[i] & 0x7F) << (7 * i);
-		if (!(p[i] & 0x80)) {
-			*v = x;
-			return i + 1;
-		}
-	}
-	return 0;
-}
-
 int uct_next_vec(struct uct_reader *r, struct uct_seg *seg, int content, int *vid, int *full)
 {
-	/* the vector form's common record, a reference to a vector numbered
-	 * before with the previous record's sleep masks, that is not the last
-	 * of its block: its time checked, nothing else to read */
-	if (r->vform && r->brecs > 1 && !content && !r->failed) {
-		const unsigned char *p = r->blk + r->bpos, *e = r->blk + r->blen;
-		uint64_t gap, nc, code;
-		unsigned a, b, c;
-
-		if ((a = fast_var(p, e, &gap)) && (b = fast_var(p + a, e, &nc)) &&
-		    (c = fast_var(p + a + b, e, &code)) && !(code & 1) && code >> 1 &&
-		    r->vd && (code >> 1) - 1 < r->vd->n && nc && gap <= r->maxend - r->end &&
-		    nc <= r->maxend - r->end - gap) {
-			seg->start = r->end + gap;
-			seg->ncycles = nc;
-			copy_masks(seg->asleep, r->asleep);
-			r->end = seg->start + nc;
-			r->bpos += a + b + c;
-			r->nseg++;
-			r->brecs--;
-			*vid = (int)((code >> 1) - 1);
-			*full = 0;
-			return 1;
-		}
-	}
+	if (!content && fast_next(r, seg, vid, full))
+		return 1;
 	return next_any(r, seg, NEED_VID | (content ? NEED_CONTENT : 0), vid, full);
 }
 
