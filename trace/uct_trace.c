@@ -1817,12 +1817,15 @@ static inline unsigned fast_sleep(const struct uct_reader *r, const unsigned cha
  * with nothing read (the general path then reads it, errors and all). */
 static inline int fast_next(struct uct_reader *r, struct uct_seg *seg, int *vid, int *full)
 {
-	const unsigned char *p = r->blk + r->bpos, *e = r->blk + r->blen;
+	const unsigned char *p, *e;
 	uint64_t gap, nc, code;
 	unsigned a, b, c;
 
+	/* (a text reader has no block: no pointer into one before this) */
 	if (!r->vform || r->brecs <= 1 || r->failed)
 		return 0;
+	p = r->blk + r->bpos;
+	e = r->blk + r->blen;
 	if (!(a = fast_var(p, e, &gap)) || !(b = fast_var(p + a, e, &nc)) ||
 	    !(c = fast_var(p + a + b, e, &code)) || !(code >> 1) || !r->vd ||
 	    (code >> 1) - 1 >= r->vd->n || !nc || gap > r->maxend - r->end ||
