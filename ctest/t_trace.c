@@ -221,6 +221,35 @@ static struct ucm_model *fresh_model(void)
 	return ucm_create(&cfg, &m) ? NULL : m;
 }
 
+/* Two skl models (a replayed, b stepped) agree on every register, every
+ * counter's ground truth, and each core's PMIs (delivered, woken by one,
+ * dropped, the last one's time) and sleep state. */
+static void same_skl_counts(struct ucm_model *a, struct ucm_model *b, const char *what)
+{
+	ct_same_registers(a, b, what, __FILE__, __LINE__);
+	for (unsigned bx = 0; bx < ucm_box_count(a); bx++)
+		for (unsigned c = 0; c < ucm_box_def(a, (int)bx)->type->nctr; c++) {
+			struct ucm_truth ta, tb;
+
+			ucm_truth(a, (int)bx, c, &ta);
+			ucm_truth(b, (int)bx, c, &tb);
+			CT_EQ(ta.total, tb.total);
+			CT_EQ(ta.wraps, tb.wraps);
+		}
+	CT_EQ(ucm_pmi_requests(a, 0), ucm_pmi_requests(b, 0));
+	for (unsigned c = 0; c < 4; c++) {
+		struct ucm_pmi_stats pa, pb;
+
+		ucm_pmi_stats(a, 0, c, &pa);
+		ucm_pmi_stats(b, 0, c, &pb);
+		CT_EQ(pa.delivered, pb.delivered);
+		CT_EQ(pa.wakes, pb.wakes);
+		CT_EQ(pa.dropped, pb.dropped);
+		CT_EQ(pa.last_ps, pb.last_ps);
+		CT_EQ(ucm_core_asleep(a, 0, c), ucm_core_asleep(b, 0, c));
+	}
+}
+
 /* Replay costs O(1) per constant segment; stepping one cycle at a time is
  * the reference.  Every register, the truth and the PMIs must agree. */
 CT_TEST(replay_equals_cycle_by_cycle_stepping)
@@ -276,25 +305,7 @@ CT_TEST(replay_equals_cycle_by_cycle_stepping)
 		CT_CHECK(uct_replay_done(a ? rp : NULL) || ucm_cycles(a, 0) == end);
 		CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
 		snprintf(what, sizeof(what), "seed %llu: replay, stepped", (unsigned long long)seed);
-		ct_same_registers(a, b, what, __FILE__, __LINE__);
-		for (unsigned bx = 0; bx < ucm_box_count(a); bx++)
-			for (unsigned c = 0; c < ucm_box_def(a, (int)bx)->type->nctr; c++) {
-				struct ucm_truth ta, tb;
-
-				ucm_truth(a, (int)bx, c, &ta);
-				ucm_truth(b, (int)bx, c, &tb);
-				CT_EQ(ta.total, tb.total);
-				CT_EQ(ta.wraps, tb.wraps);
-			}
-		for (unsigned c = 0; c < 4; c++) {
-			struct ucm_pmi_stats pa, pb;
-
-			ucm_pmi_stats(a, 0, c, &pa);
-			ucm_pmi_stats(b, 0, c, &pb);
-			CT_EQ(pa.delivered, pb.delivered);
-			CT_EQ(pa.last_ps, pb.last_ps);
-		}
-		CT_EQ(ucm_pmi_requests(a, 0), ucm_pmi_requests(b, 0));
+		same_skl_counts(a, b, what);
 		uct_replay_detach(rp);
 		uct_close(r);
 		ucm_destroy(a);
@@ -392,25 +403,7 @@ CT_TEST(dense_trace_of_many_phases_replays_like_inputs_set_one_by_one)
 		CT_CHECK(ucm_phase_count(a) > 132);
 		CT_CHECK(ucm_phase_epochs(a) > reads / 2);
 		snprintf(what, sizeof(what), "seed %llu: dense replay, inputs", (unsigned long long)seed);
-		ct_same_registers(a, b, what, __FILE__, __LINE__);
-		for (unsigned bx = 0; bx < ucm_box_count(a); bx++)
-			for (unsigned c = 0; c < ucm_box_def(a, (int)bx)->type->nctr; c++) {
-				struct ucm_truth ta, tb;
-
-				ucm_truth(a, (int)bx, c, &ta);
-				ucm_truth(b, (int)bx, c, &tb);
-				CT_EQ(ta.total, tb.total);
-				CT_EQ(ta.wraps, tb.wraps);
-			}
-		for (unsigned c = 0; c < 4; c++) {
-			struct ucm_pmi_stats pa, pb;
-
-			ucm_pmi_stats(a, 0, c, &pa);
-			ucm_pmi_stats(b, 0, c, &pb);
-			CT_EQ(pa.delivered, pb.delivered);
-			CT_EQ(pa.last_ps, pb.last_ps);
-		}
-		CT_EQ(ucm_pmi_requests(a, 0), ucm_pmi_requests(b, 0));
+		same_skl_counts(a, b, what);
 		uct_replay_detach(rp);
 		uct_close(r);
 		ucm_destroy(a);
@@ -1697,27 +1690,11 @@ CT_TEST(trace_of_changing_sleep_delivers_pmis_like_stepping)
 			CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
 			snprintf(what, sizeof(what), "seed %llu, wake %d: replay, stepped",
 				 (unsigned long long)seed, wake);
-			ct_same_registers(a, b, what, __FILE__, __LINE__);
-			for (unsigned bx = 0; bx < ucm_box_count(a); bx++)
-				for (unsigned c = 0; c < ucm_box_def(a, (int)bx)->type->nctr; c++) {
-					struct ucm_truth ta, tb;
-
-					ucm_truth(a, (int)bx, c, &ta);
-					ucm_truth(b, (int)bx, c, &tb);
-					CT_EQ(ta.total, tb.total);
-					CT_EQ(ta.wraps, tb.wraps);
-				}
-			CT_EQ(ucm_pmi_requests(a, 0), ucm_pmi_requests(b, 0));
+			same_skl_counts(a, b, what);
 			for (unsigned c = 0; c < 4; c++) {
-				struct ucm_pmi_stats pa, pb;
+				struct ucm_pmi_stats pb;
 
-				ucm_pmi_stats(a, 0, c, &pa);
 				ucm_pmi_stats(b, 0, c, &pb);
-				CT_EQ(pa.delivered, pb.delivered);
-				CT_EQ(pa.wakes, pb.wakes);
-				CT_EQ(pa.dropped, pb.dropped);
-				CT_EQ(pa.last_ps, pb.last_ps);
-				CT_EQ(ucm_core_asleep(a, 0, c), ucm_core_asleep(b, 0, c));
 				delivered += pb.delivered;
 				wakes += pb.wakes;
 				dropped += pb.dropped;
