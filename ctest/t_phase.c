@@ -22,8 +22,7 @@
 #include "ct_rig.h"
 #include "ucm.h"
 
-/* phases of a run: the first 64 have their changes counted in a matrix,
- * the others in a hash table (ucm_phase.c) */
+/* phases of a run: up to 100, defined before and during the run */
 #define NPH 100
 
 struct vec {

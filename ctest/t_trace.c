@@ -315,9 +315,8 @@ CT_TEST(replay_equals_cycle_by_cycle_stepping)
 	unlink(path);
 }
 
-/* A dense trace of more phases than the model's matrix of phase changes
- * holds (132 vectors, most segments one cycle, some longer, some gaps), in
- * the vector form, replayed in runs of random length with register reads
+/* A dense trace of many phases (132 vectors, most segments one cycle,
+ * some longer, some gaps), in the vector form, replayed in runs of random length with register reads
  * between (each ends the model's sums of phases; the replay reads segments
  * ahead and runs many in one call of the model): every register, truth
  * and PMI equal to the same segments' inputs set one by one, under the
@@ -399,7 +398,7 @@ CT_TEST(dense_trace_of_many_phases_replays_like_inputs_set_one_by_one)
 		}
 		CT_CHECK(uct_replay_done(rp) || !uct_replay_failed(rp));
 		CT_EQ(ucm_cycles(a, 0), ucm_cycles(b, 0));
-		/* the paths meant: phases beyond the matrix, many epochs */
+		/* the paths meant: many phases, many epochs */
 		CT_CHECK(ucm_phase_count(a) > 132);
 		CT_CHECK(ucm_phase_epochs(a) > reads / 2);
 		snprintf(what, sizeof(what), "seed %llu: dense replay, inputs", (unsigned long long)seed);

@@ -240,9 +240,8 @@ struct ucm_model {
 	 * boxes' input arrays hold 0), the counters hold their state as of the
 	 * epoch's start, and time is summed per clock and phase: acc[d][k]
 	 * cycles of clock d spent in phase k (acc_list: the phases with any),
-	 * and the changes of phase seen by clock d (a span with at least one
-	 * of its cycles: trans[d], from phase j, -1 for the epoch's start, to
-	 * k), for edge detection.  The epoch ends, the counters and inputs
+	 * and at each change of phase seen by clock d (a span with at least one
+	 * of its cycles) its edge counters count (agg_edge, below).  The epoch ends, the counters and inputs
 	 * brought up to date, before anything reads or changes the model, and
 	 * at agg_stop, the last time before a counter with OVF_EN could wrap. */
 	int agg, agg_p;
