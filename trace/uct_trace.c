@@ -2764,22 +2764,25 @@ static uint64_t gmix(uint64_t h, uint64_t x)
 	return h ^ (h >> 31);
 }
 
-static uint64_t in_hash(uint64_t h, const struct uct_in *in)
+/* An input's place in a group's hash: instance, sub-event and increment
+ * in one word, then its attributes if it gives any (most give none). */
+static inline uint64_t in_hash(uint64_t h, const struct uct_in *in)
 {
 	h = gmix(h, (uint64_t)(uint16_t)in->inst << 48 | (uint64_t)in->sub << 32 | in->inc);
-	h = gmix(h, in->amask);
-	for (unsigned a = 0; a < UCM_NATTR; a++)
-		if (in->amask >> a & 1)
-			h = gmix(h, in->attr[a]);
+	if (in->amask) {
+		h = gmix(h, in->amask);
+		for (unsigned m = in->amask & ((1u << UCM_NATTR) - 1); m; m &= m - 1)
+			h = gmix(h, in->attr[__builtin_ctz(m)]);
+	}
 	return h;
 }
 
-static int in_same(const struct uct_in *x, const struct uct_in *y)
+static inline int in_same(const struct uct_in *x, const struct uct_in *y)
 {
 	if (x->inst != y->inst || x->sub != y->sub || x->inc != y->inc || x->amask != y->amask)
 		return 0;
-	for (unsigned a = 0; a < UCM_NATTR; a++)
-		if ((x->amask >> a & 1) && x->attr[a] != y->attr[a])
+	for (unsigned m = x->amask & ((1u << UCM_NATTR) - 1); m; m &= m - 1)
+		if (x->attr[__builtin_ctz(m)] != y->attr[__builtin_ctz(m)])
 			return 0;
 	return 1;
 }
@@ -2827,17 +2830,15 @@ static int grp_make(struct uct_replay *p, const struct uct_in *const *in, unsign
 	return 0;
 }
 
-/* The group of (socket, bt) with inputs in[0..n), found or made. */
+/* The group of (socket, bt) with inputs in[0..n) and hash h (grp_hash),
+ * found or made. */
 static int grp_find(struct uct_replay *p, unsigned socket, unsigned bt,
-		    const struct uct_in *const *in, unsigned n, const struct rgrp **out)
+		    const struct uct_in *const *in, unsigned n, uint64_t h, const struct rgrp **out)
 {
-	uint64_t h = gmix(socket << 8 | bt, n);
 	size_t mask, i;
 	struct rgrp *g;
 	int rc;
 
-	for (unsigned k = 0; k < n; k++)
-		h = in_hash(h, in[k]);
 	if (p->capgrp) {
 		mask = 2 * p->capgrp - 1;
 		for (i = h & mask; p->gslot[i] >= 0; i = (i + 1) & mask) {
@@ -2901,30 +2902,36 @@ static int vec_phase(struct uct_replay *p, const struct uct_seg *s)
 {
 	enum { NK = UCT_MAXSOCK * UCM_MAXBT };
 	unsigned nk = 0, cnt[NK], pos[NK];
+	uint64_t hk[NK];
 	uint8_t keys[NK];
 	const struct uct_in *ord[UCT_MAXIN];
 	size_t nid = 0;
 	int rc = 0;
 
 	/* bucketed by (socket, box type) in the order the keys are first met,
-	 * the inputs' order kept within; only the keys the vector has are
-	 * visited (p->kslot: a key's bucket, -1 outside this call) */
+	 * the inputs' order kept within, each bucket's hash made on the way;
+	 * only the keys the vector has are visited (p->kslot: a key's bucket,
+	 * -1 outside this call) */
 	for (unsigned i = 0; i < s->nin; i++) {
 		const struct uct_in *in = &s->in[i];
 		unsigned k = (unsigned)in->socket * UCM_MAXBT + in->bt;
+		int j;
 
 		if (in->socket >= p->nsock || in->socket >= UCT_MAXSOCK || in->bt >= UCM_MAXBT)
 			continue;
-		if (p->kslot[k] < 0) {
-			p->kslot[k] = (int16_t)nk;
+		if ((j = p->kslot[k]) < 0) {
+			p->kslot[k] = (int16_t)(j = (int)nk);
 			keys[nk] = (uint8_t)k;
+			hk[nk] = k;
 			cnt[nk++] = 0;
 		}
-		cnt[p->kslot[k]]++;
+		cnt[j]++;
+		hk[j] = in_hash(hk[j], in);
 	}
 	for (unsigned j = 0, at = 0; j < nk; j++) {
 		pos[j] = at;
 		at += cnt[j];
+		hk[j] = gmix(hk[j], cnt[j]);
 	}
 	for (unsigned i = 0; i < s->nin; i++) {
 		const struct uct_in *in = &s->in[i];
@@ -2939,19 +2946,22 @@ static int vec_phase(struct uct_replay *p, const struct uct_seg *s)
 		for (unsigned b = a; b > 0 && keys[b - 1] > keys[b]; b--) {
 			uint8_t tk = keys[b];
 			unsigned tc = cnt[b], tp = pos[b];
+			uint64_t th = hk[b];
 
 			keys[b] = keys[b - 1];
 			cnt[b] = cnt[b - 1];
 			pos[b] = pos[b - 1];
+			hk[b] = hk[b - 1];
 			keys[b - 1] = tk;
 			cnt[b - 1] = tc;
 			pos[b - 1] = tp;
+			hk[b - 1] = th;
 		}
 	for (unsigned j = 0; j < nk && !rc; j++) {
 		const struct rgrp *g;
 
 		if ((rc = grp_find(p, keys[j] / UCM_MAXBT, keys[j] % UCM_MAXBT, ord + pos[j] - cnt[j],
-				   cnt[j], &g)))
+				   cnt[j], hk[j], &g)))
 			break;
 		if (grow((void **)&p->vids, &p->capvids, nid + p->ninst[g->bt], sizeof(*p->vids))) {
 			rc = -ENOMEM;
