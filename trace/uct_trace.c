@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,12 +332,13 @@ uint64_t uct_domain_cycles(const struct uct_hdr *h, unsigned clock, uint64_t sta
 /* ---- segment checks ----
  *
  * Inputs are checked as they come, so the text reader can point at the one
- * at fault, in O(1) each: a small hash map finds the inputs before it that
- * share its event code (increments add up per code and instance), its
- * exact sub-event and instance (given twice), or its sub-event (inputs
- * that cover one sub-event on an instance must agree on its attributes). */
+ * at fault: a small hash map finds the inputs before it that share its
+ * event code (increments add up per code and instance), and the latest
+ * with its sub-event, the head of a chain of those: one on its instance is
+ * the input given twice, and those that cover one sub-event on an
+ * instance must agree on its attributes. */
 
-#define CHK_CAP 2048          /* a power of 2 above the 4 keys per input */
+#define CHK_CAP 2048          /* a power of 2 above the 3 keys per input */
 
 struct chk_grp {
 	uint64_t all, maxspec;    /* inputs on every instance; most on one instance */
@@ -349,11 +351,13 @@ struct chk {
 	const struct ucm_platform *plat;
 	const struct ucm_boxtype *bts[UCM_MAXBT];
 	unsigned nsub[UCM_MAXBT];
-	/* each sub-event's event code (ucm_subev_code, a search, past these) */
+	/* each sub-event's event code (ucm_subev_code, a search, past these)
+	 * and the attributes the code's filter rules compare (bit a) */
 	uint16_t code[UCM_MAXBT][CHK_MAXSUB];
+	uint16_t cmp[UCM_MAXBT][CHK_MAXSUB];
 	uint64_t key[CHK_CAP];    /* 0: free */
 	uint16_t val[CHK_CAP];
-	uint16_t used[4 * UCT_MAXIN];
+	uint16_t used[3 * UCT_MAXIN];
 	unsigned nused;
 	unsigned ngrp, nspec;
 	struct chk_grp grp[UCT_MAXIN];
@@ -361,10 +365,39 @@ struct chk {
 	int16_t prev[UCT_MAXIN];  /* the previous input of the same sub-event, -1 */
 };
 
-enum { K_GRP = 1, K_SPEC, K_EXACT, K_SUB };
+enum { K_GRP = 1, K_SPEC, K_SUB };
 
-static void chk_reset(struct chk *c)
+/* The platform's box types and codes, once per platform met. */
+static void chk_plat(struct chk *c, const struct ucm_platform *p)
 {
+	bt_table(p, c->bts);
+	for (unsigned k = 0; k < UCM_MAXBT; k++) {
+		const struct ucm_boxtype *t = c->bts[k];
+		unsigned x = 0;
+
+		c->nsub[k] = t ? ucm_subev_count(t) : 0;
+		/* a code without sub-events is one sub-event */
+		for (unsigned e = 0; t && e < t->ncodes; e++) {
+			uint16_t m = 0;
+
+			for (unsigned i = 0; i < t->codes[e].nrules; i++)
+				if (t->codes[e].rules[i].attr < UCM_NATTR)
+					m |= (uint16_t)(1u << t->codes[e].rules[i].attr);
+			for (unsigned q = 0; q < (t->codes[e].nsubs ? t->codes[e].nsubs : 1u); q++)
+				if (x < CHK_MAXSUB) {
+					c->cmp[k][x] = m;
+					c->code[k][x++] = (uint16_t)e;
+				}
+		}
+	}
+	c->plat = p;
+}
+
+/* Before a segment's inputs: chk holds none. */
+static void chk_reset(struct chk *c, const struct uct_hdr *h)
+{
+	if (c->plat != h->plat)
+		chk_plat(c, h->plat);
 	for (unsigned i = 0; i < c->nused; i++)
 		c->key[c->used[i]] = 0;
 	c->nused = c->ngrp = c->nspec = 0;
@@ -392,7 +425,8 @@ static uint64_t chk_key(unsigned kind, unsigned socket, unsigned bt, unsigned a,
 	       (uint64_t)a << 20 | b;
 }
 
-/* Input i of seg against the inputs before it (chk holds them). */
+/* Input i of seg against the inputs before it (chk holds them; chk_reset
+ * before the first). */
 static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg *seg, unsigned i,
 		   char *err, size_t n)
 {
@@ -400,25 +434,11 @@ static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg 
 	const struct ucm_boxtype *bt;
 	const struct ucm_evcode *ec;
 	unsigned sockets = h->sockets ? h->sockets : 1, slot, gi, code;
-	uint64_t total;
+	uint64_t total, bad;
+	uint16_t cmp;
 	char name[96];
-	int found;
+	int found, dup, diff;
 
-	if (c->plat != h->plat) {
-		bt_table(h->plat, c->bts);
-		for (unsigned k = 0; k < UCM_MAXBT; k++) {
-			const struct ucm_boxtype *t = c->bts[k];
-			unsigned x = 0;
-
-			c->nsub[k] = t ? ucm_subev_count(t) : 0;
-			/* a code without sub-events is one sub-event */
-			for (unsigned e = 0; t && e < t->ncodes; e++)
-				for (unsigned q = 0; q < (t->codes[e].nsubs ? t->codes[e].nsubs : 1u); q++)
-					if (x < CHK_MAXSUB)
-						c->code[k][x++] = (uint16_t)e;
-		}
-		c->plat = h->plat;
-	}
 	bt = in->bt < UCM_MAXBT ? c->bts[in->bt] : NULL;
 	if (!bt || !bt->nctr || in->sub >= c->nsub[in->bt]) {
 		snprintf(err, n, "input %u: no such box type or sub-event", i + 1);
@@ -433,7 +453,15 @@ static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg 
 			 ninst_of(h, in->bt, bt), bt->name);
 		return -ERANGE;
 	}
-	ec = in->sub < CHK_MAXSUB ? &bt->codes[c->code[in->bt][in->sub]] : ucm_subev_code(bt, in->sub);
+	if (in->sub < CHK_MAXSUB) {
+		ec = &bt->codes[c->code[in->bt][in->sub]];
+		cmp = c->cmp[in->bt][in->sub];
+	} else {
+		ec = ucm_subev_code(bt, in->sub);
+		cmp = 0;
+		for (unsigned a = 0; a < UCM_NATTR; a++)
+			cmp |= (uint16_t)(code_compares(ec, a) << a);
+	}
 	code = (unsigned)(ec - bt->codes);
 	/* the sub-event's name only for messages: snprintf is the cost here */
 #define NAME ucm_subev_name(bt, in->sub, name, sizeof(name))
@@ -442,7 +470,15 @@ static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg 
 			snprintf(err, n, "%s.%s: attributes need version 2 ('uncore-trace 2')", bt->name, NAME);
 			return -EINVAL;
 		}
-		for (unsigned a = 0; a < 16; a++) {
+		/* each attribute given: known, compared by a filter rule of the
+		 * code (cmp), in range; the first at fault in increasing order */
+		bad = in->amask & ~cmp;
+		for (unsigned m = in->amask & cmp; m && !bad; m &= m - 1) {
+			unsigned a = (unsigned)__builtin_ctz(m);
+
+			bad = in->attr[a] > attr_max[a];
+		}
+		for (unsigned a = 0; bad && a < 16; a++) {
 			if (!(in->amask >> a & 1))
 				continue;
 			if (a >= UCM_NATTR) {
@@ -462,23 +498,30 @@ static int chk_add(struct chk *c, const struct uct_hdr *h, const struct uct_seg 
 			}
 		}
 	}
-	chk_slot(c, chk_key(K_EXACT, in->socket, in->bt, (unsigned)(in->inst + 1), in->sub), 0, &found);
-	if (found) {
-		snprintf(err, n, "%s.%s given twice", bt->name, NAME);
-		return -EINVAL;
-	}
-	/* the inputs before it that cover its sub-event on one of its instances */
+	/* the inputs before it of its sub-event (a chain, the latest first):
+	 * one on its instance is the same input given twice; one that covers
+	 * it on one of its instances must give the same attributes */
 	slot = chk_slot(c, chk_key(K_SUB, in->socket, in->bt, 0, in->sub), (uint16_t)i, &found);
 	c->prev[i] = found ? (int16_t)c->val[slot] : -1;
 	c->val[slot] = (uint16_t)i;
+	dup = 0;
+	diff = -1;
 	for (int j = c->prev[i]; j >= 0; j = c->prev[j]) {
 		const struct uct_in *o = &seg->in[j];
 
-		if ((o->inst < 0 || in->inst < 0 || o->inst == in->inst) && !same_attrs(o, in)) {
-			snprintf(err, n, "%s.%s: attributes differ from those of input %d, which covers it too",
-				 bt->name, NAME, j + 1);
-			return -EINVAL;
-		}
+		dup |= o->inst == in->inst;
+		if (diff < 0 && (o->inst < 0 || in->inst < 0 || o->inst == in->inst) &&
+		    !same_attrs(o, in))
+			diff = j;
+	}
+	if (dup) {
+		snprintf(err, n, "%s.%s given twice", bt->name, NAME);
+		return -EINVAL;
+	}
+	if (diff >= 0) {
+		snprintf(err, n, "%s.%s: attributes differ from those of input %d, which covers it too",
+			 bt->name, NAME, diff + 1);
+		return -EINVAL;
 	}
 	/* increments add up per event code and instance */
 	slot = chk_slot(c, chk_key(K_GRP, in->socket, in->bt, 0, code), (uint16_t)c->ngrp, &found);
@@ -548,7 +591,7 @@ static int seg_check(struct chk *c, const struct uct_hdr *h, const struct uct_se
 		snprintf(err, n, "%u inputs (max %d)", seg->nin, UCT_MAXIN);
 		return -ERANGE;
 	}
-	chk_reset(c);
+	chk_reset(c, h);
 	for (unsigned i = 0; i < seg->nin; i++) {
 		int rc = chk_add(c, h, seg, i, err, n);
 
@@ -588,12 +631,22 @@ struct vdict {
 	size_t nbytes, cap;
 };
 
+/* Eight bytes a step (a byte a step was a tenth of reading a trace with
+ * many vectors: each multiply waits for the one before).  Only this
+ * process compares the values: the byte order of a word does not matter. */
 static uint64_t vd_hash(const unsigned char *b, size_t n)
 {
-	uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001B3ull;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+		h ^= h >> 32;
+	}
+	for (w = 0; i < n; i++)
+		w = w << 8 | b[i];
+	h = (h ^ w) * 0xFF51AFD7ED558CCDull;
 	return h ^ (h >> 29);
 }
 
@@ -1092,7 +1145,7 @@ static int parse_segment(struct uct_reader *r, struct uct_seg *seg)
 		return rerr(r, col(&c), "expected ':' before the inputs");
 	c.p++;
 	skip(&c);
-	chk_reset(r->chk);
+	chk_reset(r->chk, &r->hdr);
 	r->sleep_seen = 0;
 	while (*c.p) {
 		int rc;
@@ -1302,6 +1355,32 @@ static inline int get_var1(struct uct_reader *r, uint64_t *v)
 	return get_var(r, v);
 }
 
+/* A varint of at most 8 bytes (56 bits) at p, before end; the bytes read,
+ * 0 for anything else (the general path then reads it, errors and all). */
+static inline unsigned fast_var(const unsigned char *p, const unsigned char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	/* most of a record's fields are one or two bytes (branches: a
+	 * field's length predicted lets the next one's load start) */
+	if (p < end && p[0] < 0x80) {
+		*v = p[0];
+		return 1;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {
+		*v = (p[0] & 0x7Fu) | (uint64_t)p[1] << 7;
+		return 2;
+	}
+	for (unsigned i = 0; i < 8 && p + i < end; i++) {
+		x |= (uint64_t)(p[i] & 0x7F) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			*v = x;
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
 static int get_str(struct uct_reader *r, char *buf, size_t n)
 {
 	uint64_t len;
@@ -1463,49 +1542,122 @@ static int bin_symbols(struct uct_reader *r)
 	return r->bpos == r->blen ? 0 : rerr(r, 0, "junk after the symbols");
 }
 
+/* Input i of a segment at the block's position: symbol socket inst+1 inc
+ * [amask attr*] (docs/formats.md), each field checked. */
+static int bin_input(struct uct_reader *r, struct uct_in *in)
+{
+	uint64_t v, sym, sock, inst, inc;
+
+	if (get_var(r, &sym) || get_var(r, &sock) || get_var(r, &inst) || get_var(r, &inc))
+		return -EINVAL;
+	if (sym >= r->nsym)
+		return rerr(r, 0, "undefined symbol %llu", (unsigned long long)sym);
+	if (sock > 255 || inst > 256 || inc > UINT32_MAX)
+		return rerr(r, 0, "input field out of range");
+	memset(in, 0, sizeof(*in));
+	in->socket = (uint8_t)sock;
+	in->bt = r->sym[sym].bt;
+	in->inst = (int16_t)((int)inst - 1);
+	in->sub = r->sym[sym].sub;
+	in->inc = (uint32_t)inc;
+	if (r->hdr.version >= 2) {
+		/* attribute mask, then the value of each attribute in it */
+		if (get_var(r, &v))
+			return -EINVAL;
+		if (v >> UCM_NATTR)
+			return rerr(r, 0, "attribute mask 0x%llx out of range", (unsigned long long)v);
+		in->amask = (uint16_t)v;
+		for (unsigned a = 0; a < UCM_NATTR; a++) {
+			if (!(in->amask >> a & 1))
+				continue;
+			if (get_var(r, &v))
+				return -EINVAL;
+			if (v > attr_max[a])
+				return rerr(r, 0, "attribute %s=%llu out of range", attr_names[a],
+					    (unsigned long long)v);
+			in->attr[a] = v;
+		}
+	}
+	return 0;
+}
+
+/* An input cleared, padding included, word by word: a memset of the
+ * struct becomes a string store whose start-up is much of an input's
+ * read. */
+static inline void zero_in(struct uct_in *in)
+{
+	_Static_assert(UCM_NATTR == 11, "zero_in clears 11 attributes");
+	memset(in, 0, offsetof(struct uct_in, attr));
+	in->attr[0] = 0;
+	in->attr[1] = 0;
+	in->attr[2] = 0;
+	in->attr[3] = 0;
+	in->attr[4] = 0;
+	in->attr[5] = 0;
+	in->attr[6] = 0;
+	in->attr[7] = 0;
+	in->attr[8] = 0;
+	in->attr[9] = 0;
+	in->attr[10] = 0;
+}
+
+/* The same at p (before e) without a call a field: the bytes read, 0 for
+ * anything bin_input would refuse or fast_var does not read (bin_input
+ * then reads the input again, errors and all). */
+static inline unsigned fast_input(const struct uct_reader *r, const unsigned char *p,
+				  const unsigned char *e, struct uct_in *in)
+{
+	uint64_t sym, sock, inst, inc, v;
+	unsigned at, k;
+
+	if (!(at = fast_var(p, e, &sym)) || sym >= r->nsym ||
+	    !(k = fast_var(p + at, e, &sock)) || sock > 255 ||
+	    !(at += k, k = fast_var(p + at, e, &inst)) || inst > 256 ||
+	    !(at += k, k = fast_var(p + at, e, &inc)) || inc > UINT32_MAX)
+		return 0;
+	at += k;
+	zero_in(in);
+	in->socket = (uint8_t)sock;
+	in->bt = r->sym[sym].bt;
+	in->inst = (int16_t)((int)inst - 1);
+	in->sub = r->sym[sym].sub;
+	in->inc = (uint32_t)inc;
+	if (r->hdr.version >= 2) {
+		if (!(k = fast_var(p + at, e, &v)) || v >> UCM_NATTR)
+			return 0;
+		at += k;
+		in->amask = (uint16_t)v;
+		/* the attributes given, in increasing order */
+		for (unsigned m = in->amask; m; m &= m - 1) {
+			unsigned a = (unsigned)__builtin_ctz(m);
+
+			if (!(k = fast_var(p + at, e, &v)) || v > attr_max[a])
+				return 0;
+			at += k;
+			in->attr[a] = v;
+		}
+	}
+	return at;
+}
+
 /* A segment's inputs at the block's position: ninputs input*
- * (docs/formats.md). */
+ * (docs/formats.md).  (On success r->off is left where it was or at an
+ * input's field; every caller sets it before its next error.) */
 static int bin_inputs(struct uct_reader *r, struct uct_seg *seg)
 {
-	uint64_t v, nin;
+	uint64_t nin;
 
 	if (get_var(r, &nin))
 		return -EINVAL;
 	if (nin > UCT_MAXIN)
 		return rerr(r, 0, "%llu inputs in a segment (max %d)", (unsigned long long)nin, UCT_MAXIN);
 	for (unsigned i = 0; i < nin; i++) {
-		uint64_t sym, sock, inst, inc;
+		unsigned k = fast_input(r, r->blk + r->bpos, r->blk + r->blen, &seg->in[i]);
 
-		if (get_var(r, &sym) || get_var(r, &sock) || get_var(r, &inst) || get_var(r, &inc))
+		if (k)
+			r->bpos += k;
+		else if (bin_input(r, &seg->in[i]))
 			return -EINVAL;
-		if (sym >= r->nsym)
-			return rerr(r, 0, "undefined symbol %llu", (unsigned long long)sym);
-		if (sock > 255 || inst > 256 || inc > UINT32_MAX)
-			return rerr(r, 0, "input field out of range");
-		memset(&seg->in[i], 0, sizeof(seg->in[i]));
-		seg->in[i].socket = (uint8_t)sock;
-		seg->in[i].bt = r->sym[sym].bt;
-		seg->in[i].inst = (int16_t)((int)inst - 1);
-		seg->in[i].sub = r->sym[sym].sub;
-		seg->in[i].inc = (uint32_t)inc;
-		if (r->hdr.version >= 2) {
-			/* attribute mask, then the value of each attribute in it */
-			if (get_var(r, &v))
-				return -EINVAL;
-			if (v >> UCM_NATTR)
-				return rerr(r, 0, "attribute mask 0x%llx out of range", (unsigned long long)v);
-			seg->in[i].amask = (uint16_t)v;
-			for (unsigned a = 0; a < UCM_NATTR; a++) {
-				if (!(seg->in[i].amask >> a & 1))
-					continue;
-				if (get_var(r, &v))
-					return -EINVAL;
-				if (v > attr_max[a])
-					return rerr(r, 0, "attribute %s=%llu out of range", attr_names[a],
-						    (unsigned long long)v);
-				seg->in[i].attr[a] = v;
-			}
-		}
 	}
 	seg->nin = (unsigned)nin;
 	return 0;
@@ -1754,32 +1906,6 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 		return rerr(r, 0, "junk after the last record of a block");
 	}
 	return 1;
-}
-
-/* A varint of at most 8 bytes (56 bits) at p, before end; the bytes read,
- * 0 for anything else (the general path then reads it, errors and all). */
-static inline unsigned fast_var(const unsigned char *p, const unsigned char *end, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	/* most of a record's fields are one or two bytes (branches: a
-	 * field's length predicted lets the next one's load start) */
-	if (p < end && p[0] < 0x80) {
-		*v = p[0];
-		return 1;
-	}
-	if (end - p >= 2 && p[1] < 0x80) {
-		*v = (p[0] & 0x7Fu) | (uint64_t)p[1] << 7;
-		return 2;
-	}
-	for (unsigned i = 0; i < 8 && p + i < end; i++) {
-		x |= (uint64_t)(p[i] & 0x7F) << (7 * i);
-		if (!(p[i] & 0x80)) {
-			*v = x;
-			return i + 1;
-		}
-	}
-	return 0;
 }
 
 /* The sleep masks of a vector form record at p (before e) as bin_sleep
