@@ -1063,6 +1063,44 @@ static void check_content(const char *path, const struct uct_seg *segs, unsigned
 	free(s);
 }
 
+/* The block CRC of both binary forms is the CRC-32 of docs/formats.md:
+ * zlib's crc32 of the type, length and payload, which the library does not
+ * use (snbep traces of 2,000 segments: blocks of every type). */
+CT_TEST(binary_block_checksums_are_zlib_crc32)
+{
+	static const int forms[] = { UCT_BINARY, UCT_BINARY_RECORDS };
+	static unsigned char buf[1 << 22];
+	char path[128], err[768];
+
+	tmpname(path, sizeof(path), "crc.bin");
+	for (unsigned f = 0; f < 2; f++) {
+		size_t n, at = 12;
+		unsigned nblk = 0, types = 0;
+
+		CT_REQUIRE(write_random_snbep(path, forms[f], 2000, 41 + f, 0, NULL) == 0);
+		n = load(path, buf, sizeof(buf));
+		CT_REQUIRE(n > 12 && n < sizeof(buf));
+		CT_EQ(read_all(buf, n, err, sizeof(err)), 0);
+		while (at + 9 <= n) {
+			uint32_t len = (uint32_t)buf[at + 1] | (uint32_t)buf[at + 2] << 8 |
+				       (uint32_t)buf[at + 3] << 16 | (uint32_t)buf[at + 4] << 24, want;
+
+			CT_REQUIRE(len <= n - at - 9);
+			want = (uint32_t)buf[at + 5 + len] | (uint32_t)buf[at + 6 + len] << 8 |
+			       (uint32_t)buf[at + 7 + len] << 16 | (uint32_t)buf[at + 8 + len] << 24;
+			CT_EQ(want, (uint32_t)crc32(0L, buf + at, (uInt)(5 + len)));
+			types |= buf[at] == 'H' ? 1u : buf[at] == 'Y' ? 2u : buf[at] == 'S' ? 4u
+			       : buf[at] == 'E' ? 8u : 16u;
+			at += 9 + len;
+			nblk++;
+		}
+		CT_EQ(at, n);
+		CT_EQ(types, 15u);
+		CT_CHECK(nblk >= 4);
+	}
+	unlink(path);
+}
+
 /* Both encodings carry everything snbep needs: socket 1's boxes, the
  * clocks, attributes and sleep masks; text -> binary -> text is identical. */
 CT_TEST(snbep_text_binary_round_trips_are_lossless)

@@ -14,7 +14,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+
+#include <isa-l/crc.h>
 
 #include "uct_file.h"
 #include "uct_trace.h"
@@ -1424,8 +1425,7 @@ static int read_block(struct uct_reader *r, int *type)
 		rerr(r, 0, "%s", r->src.rd_errno ? strerror(r->src.rd_errno) : "truncated inside a block");
 		return r->src.rd_errno ? -EIO : -EINVAL;
 	}
-	crc = (uint32_t)crc32(0L, h, 5);
-	crc = (uint32_t)crc32(crc, r->blk, len);
+	crc = crc32_gzip_refl(crc32_gzip_refl(0, h, 5), r->blk, len);
 	want = (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
 	if (crc != want)
 		return rerr(r, 0, "corrupt: block checksum 0x%08x, expected 0x%08x", crc, want);
@@ -2298,7 +2298,7 @@ static int put_block(struct uct_writer *w, int type, const unsigned char *p, siz
 {
 	unsigned char h[5] = { (unsigned char)type, (unsigned char)len, (unsigned char)(len >> 8),
 			       (unsigned char)(len >> 16), (unsigned char)(len >> 24) };
-	uint32_t crc = (uint32_t)crc32(crc32(0L, h, 5), p, (uInt)len);
+	uint32_t crc = crc32_gzip_refl(crc32_gzip_refl(0, h, 5), p, len);
 	unsigned char t[4] = { (unsigned char)crc, (unsigned char)(crc >> 8), (unsigned char)(crc >> 16),
 			       (unsigned char)(crc >> 24) };
 
