@@ -210,14 +210,15 @@ struct ucm_model {
 	void *pmi_ctx;
 	ucm_obs_fn obs_fn;           /* ucm_set_observer */
 	void *obs_ctx;
-	/* phases (ucm_phase.c) */
+	/* phases (ucm_phase.c); the arrays that grow with the phases and box
+	 * vectors defined are ucm_grow's (ucm_grow.h) */
 	struct ucm_phdef *ph;
 	unsigned nph, capph;
 	uint32_t *phbv;
 	size_t nphbv, capphbv;
 	struct ucm_bvec *bv;
 	uint32_t nbv, capbv;
-	int32_t *bv_slot;         /* hash of bv[] by content: 2 x capbv, -1 free */
+	int32_t *bv_slot;         /* hash of bv[] by content: 2 x capbv, 0 free, else id + 1 */
 	struct ucm_phent *phent;
 	size_t nphent, capphent;
 	struct ucm_phov *phov;

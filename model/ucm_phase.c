@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ucm_grow.h"
 #include "ucm_internal.h"
 
 
@@ -116,8 +117,8 @@ static void agg_scratch_free(struct ucm_model *m)
 void ucm_phases_free(struct ucm_model *m)
 {
 	for (unsigned d = 0; d < UCM_MAXCLK; d++) {
-		free(m->acc[d]);
-		free(m->acc_list[d]);
+		ucm_grow_free(m->acc[d]);
+		ucm_grow_free(m->acc_list[d]);
 		m->acc[d] = NULL;
 		m->acc_list[d] = NULL;
 		m->nacc[d] = 0;
@@ -125,33 +126,33 @@ void ucm_phases_free(struct ucm_model *m)
 	m->acc_cap = 0;
 	m->agg = 0;
 	agg_scratch_free(m);
-	free(m->agg_slot);
-	free(m->agg_order);
-	free(m->ph_cmp);
+	ucm_grow_free(m->agg_slot);
+	ucm_grow_free(m->agg_order);
+	ucm_grow_free(m->ph_cmp);
 	m->agg_slot = NULL;
 	m->agg_order = NULL;
 	m->ph_cmp = NULL;
-	free(m->agg_bvacc);
-	free(m->agg_bvcmp);
-	free(m->agg_bvseen);
-	free(m->agg_bvlist);
-	free(m->bv_stamp);
+	ucm_grow_free(m->agg_bvacc);
+	ucm_grow_free(m->agg_bvcmp);
+	ucm_grow_free(m->agg_bvseen);
+	ucm_grow_free(m->agg_bvlist);
+	ucm_grow_free(m->bv_stamp);
 	m->agg_bvacc = NULL;
 	m->agg_bvcmp = m->agg_bvseen = NULL;
 	m->agg_bvlist = NULL;
 	m->bv_stamp = NULL;
 	m->agg_bvcap = 0;
-	free(m->ph);
-	free(m->phbv);
-	free(m->bv);
-	free(m->bv_slot);
-	free(m->phent);
-	free(m->phov);
+	ucm_grow_free(m->ph);
+	ucm_grow_free(m->phbv);
+	ucm_grow_free(m->bv);
+	ucm_grow_free(m->bv_slot);
+	ucm_grow_free(m->phent);
+	ucm_grow_free(m->phov);
 	free(m->ov_save);
 	free(m->def_cnt);
 	free(m->def_ocnt);
-	free(m->def_e);
-	free(m->def_o);
+	ucm_grow_free(m->def_e);
+	ucm_grow_free(m->def_o);
 	free(m->def_code);
 	free(m->def_ids);
 	m->def_cnt = m->def_ocnt = m->def_ids = NULL;
@@ -175,6 +176,10 @@ void ucm_phases_free(struct ucm_model *m)
 
 void ucm_phases_reset(struct ucm_model *m)
 {
+	/* the phases' comparison records (zero past the last layout's, see
+	 * agg_begin) */
+	if (m->ph_cmp)
+		memset(m->ph_cmp, 0, (size_t)m->nph * (m->agg_wlast + 1) * sizeof(*m->ph_cmp));
 	m->nph = 0;
 	m->nphbv = 0;
 	m->nbv = 0;
@@ -183,7 +188,7 @@ void ucm_phases_reset(struct ucm_model *m)
 	m->max_ov = 0;
 	m->ov_phase = -1;
 	if (m->bv_slot)
-		memset(m->bv_slot, 0xff, 2 * (size_t)m->capbv * sizeof(*m->bv_slot));
+		memset(m->bv_slot, 0, 2 * (size_t)m->capbv * sizeof(*m->bv_slot));
 }
 
 unsigned ucm_phase_count(const struct ucm_model *m)
@@ -240,6 +245,8 @@ static int bv_same(const struct ucm_model *m, const struct ucm_bvec *v, uint32_t
 	return 1;
 }
 
+/* Array p (ucm_grow) with room for need elements: *cap doubled from
+ * `first` until it holds them. */
 static void *grow_to(void *p, size_t *cap, size_t need, size_t size, size_t first)
 {
 	size_t c = *cap ? *cap : first;
@@ -249,61 +256,52 @@ static void *grow_to(void *p, size_t *cap, size_t need, size_t size, size_t firs
 		return p;
 	while (c < need)
 		c *= 2;
-	if (!(np = realloc(p, c * size)))
+	if (!(np = ucm_grow(p, size, c)))
 		return NULL;
 	*cap = c;
 	return np;
 }
 
+/* p grown to n elements of `size` (ucm_grow), *ok cleared on failure. */
+static void *grow_all(void *p, size_t size, size_t n, int *ok)
+{
+	void *np = ucm_grow(p, size, n);
+
+	if (!np)
+		*ok = 0;
+	return np ? np : p;
+}
+
 /* Room for one more box vector: bv[], its hash slots and an epoch's
  * scratch per box vector (which an epoch going on may be using: the new
- * part starts clear). */
+ * part starts clear, as ucm_grow adds it). */
 static int bv_room(struct ucm_model *m)
 {
 	uint32_t cap = m->capbv ? 2 * m->capbv : 64, mask = 2 * cap - 1;
-	struct ucm_bvec *nb;
 	int32_t *sl;
-	uint64_t *acc;
-	uint8_t *cmp, *seen;
-	uint32_t *list;
+	int ok = 1;
 
 	if (m->nbv < m->capbv)
 		return 0;
 	if (m->capbv >= (1u << 28))
 		return ucm_seterr(m, -ENOSPC, "too many box vectors");
-	if (!(nb = realloc(m->bv, cap * sizeof(*nb))))
+	m->bv = grow_all(m->bv, sizeof(*m->bv), cap, &ok);
+	m->agg_bvcmp = grow_all(m->agg_bvcmp, sizeof(*m->agg_bvcmp), cap, &ok);
+	m->bv_stamp = grow_all(m->bv_stamp, sizeof(*m->bv_stamp), cap, &ok);
+	m->agg_bvacc = grow_all(m->agg_bvacc, sizeof(*m->agg_bvacc), cap, &ok);
+	m->agg_bvseen = grow_all(m->agg_bvseen, sizeof(*m->agg_bvseen), cap, &ok);
+	m->agg_bvlist = grow_all(m->agg_bvlist, sizeof(*m->agg_bvlist), cap, &ok);
+	if (!ok || !(sl = ucm_grow(NULL, sizeof(*sl), 2 * (size_t)cap)))
 		return ucm_seterr(m, -ENOMEM, "out of memory");
-	m->bv = nb;
-	if (!(cmp = realloc(m->agg_bvcmp, cap)))
-		return ucm_seterr(m, -ENOMEM, "out of memory");
-	m->agg_bvcmp = cmp;
-	if (!(acc = realloc(m->bv_stamp, cap * sizeof(*acc))))
-		return ucm_seterr(m, -ENOMEM, "out of memory");
-	m->bv_stamp = acc;
-	if (!(acc = realloc(m->agg_bvacc, cap * sizeof(*acc))))
-		return ucm_seterr(m, -ENOMEM, "out of memory");
-	m->agg_bvacc = acc;
-	if (!(seen = realloc(m->agg_bvseen, cap)))
-		return ucm_seterr(m, -ENOMEM, "out of memory");
-	m->agg_bvseen = seen;
-	if (!(list = realloc(m->agg_bvlist, cap * sizeof(*list))))
-		return ucm_seterr(m, -ENOMEM, "out of memory");
-	m->agg_bvlist = list;
-	memset(acc + m->agg_bvcap, 0, (cap - m->agg_bvcap) * sizeof(*acc));
-	memset(seen + m->agg_bvcap, 0, cap - m->agg_bvcap);
-	memset(m->bv_stamp + m->agg_bvcap, 0, (cap - m->agg_bvcap) * sizeof(*m->bv_stamp));
 	m->agg_bvcap = cap;
-	if (!(sl = malloc(2 * (size_t)cap * sizeof(*sl))))
-		return ucm_seterr(m, -ENOMEM, "out of memory");
-	memset(sl, 0xff, 2 * (size_t)cap * sizeof(*sl));
 	for (uint32_t i = 0; i < m->nbv; i++) {
 		uint32_t h = (uint32_t)m->bv[i].hash & mask;
 
-		while (sl[h] >= 0)
+		while (sl[h])
 			h = (h + 1) & mask;
-		sl[h] = (int32_t)i;
+		sl[h] = (int32_t)i + 1;
 	}
-	free(m->bv_slot);
+	ucm_grow_free(m->bv_slot);
 	m->bv_slot = sl;
 	m->capbv = cap;
 	return 0;
@@ -322,10 +320,10 @@ static int bv_intern(struct ucm_model *m, uint32_t box, const struct ucm_phent *
 
 	if (m->capbv) {
 		mask = 2 * m->capbv - 1;
-		for (i = (uint32_t)h & mask; m->bv_slot[i] >= 0; i = (i + 1) & mask) {
-			v = &m->bv[m->bv_slot[i]];
+		for (i = (uint32_t)h & mask; m->bv_slot[i]; i = (i + 1) & mask) {
+			v = &m->bv[m->bv_slot[i] - 1];
 			if (v->hash == h && bv_same(m, v, box, e, n, o, on))
-				return m->bv_slot[i];
+				return m->bv_slot[i] - 1;
 		}
 	}
 	if ((rc = bv_room(m)))
@@ -356,9 +354,9 @@ static int bv_intern(struct ucm_model *m, uint32_t box, const struct ucm_phent *
 	*v = (struct ucm_bvec){ box, (uint32_t)m->nphent, (uint32_t)n, (uint32_t)m->nphov,
 				(uint32_t)on, m->boxes[box].def->type->clock, h };
 	mask = 2 * m->capbv - 1;
-	for (i = (uint32_t)h & mask; m->bv_slot[i] >= 0; i = (i + 1) & mask)
+	for (i = (uint32_t)h & mask; m->bv_slot[i]; i = (i + 1) & mask)
 		;
-	m->bv_slot[i] = (int32_t)m->nbv;
+	m->bv_slot[i] = (int32_t)m->nbv + 1;
 	m->bv_stamp[m->nbv] = 0;
 	m->nphent += n;
 	m->nphov += on;
@@ -547,46 +545,28 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 		m->agg_zpat = m->agg_entry + m->agg_wmax;
 	}
 	if (m->nph == m->acc_cap) {
+		/* the per-phase sums and scratch of an epoch, which one going on
+		 * may be using: the new part zero (acc: no cycles; agg_slot: not
+		 * touched; ph_cmp: no valid record, see agg_begin), as ucm_grow
+		 * adds it, each page written first when a phase needs it */
 		unsigned cap = m->acc_cap ? 2 * m->acc_cap : 16;
-		uint64_t *bits;
+		int ok = 1;
 
 		for (unsigned d = 0; d < UCM_MAXCLK; d++) {
-			uint64_t *a = realloc(m->acc[d], cap * sizeof(*a));
-			uint32_t *l;
-
-			if (a)
-				m->acc[d] = a;
-			l = a ? realloc(m->acc_list[d], cap * sizeof(*l)) : NULL;
-			if (!l)
-				return ucm_seterr(m, -ENOMEM, "out of memory");
-			m->acc_list[d] = l;
-			memset(a + m->acc_cap, 0, (cap - m->acc_cap) * sizeof(*a));
+			m->acc[d] = grow_all(m->acc[d], sizeof(*m->acc[d]), cap, &ok);
+			m->acc_list[d] = grow_all(m->acc_list[d], sizeof(*m->acc_list[d]), cap, &ok);
 		}
-		{
-			int32_t *sl = realloc(m->agg_slot, cap * sizeof(*sl));
-			uint32_t *ord;
-
-			if (!sl)
-				return ucm_seterr(m, -ENOMEM, "out of memory");
-			m->agg_slot = sl;
-			ord = realloc(m->agg_order, cap * sizeof(*ord));
-			if (!ord)
-				return ucm_seterr(m, -ENOMEM, "out of memory");
-			m->agg_order = ord;
-			for (unsigned q = m->acc_cap; q < cap; q++)
-				sl[q] = -1;
-		}
-		if (!(bits = realloc(m->ph_cmp, (size_t)cap * (m->agg_wmax + 1) * sizeof(*bits))))
+		m->agg_slot = grow_all(m->agg_slot, sizeof(*m->agg_slot), cap, &ok);
+		m->agg_order = grow_all(m->agg_order, sizeof(*m->agg_order), cap, &ok);
+		m->ph_cmp = grow_all(m->ph_cmp, sizeof(*m->ph_cmp), (size_t)cap * (m->agg_wmax + 1),
+				     &ok);
+		if (!ok)
 			return ucm_seterr(m, -ENOMEM, "out of memory");
-		m->ph_cmp = bits;
-		/* no valid record in the new part (see agg_begin) */
-		memset(bits + (size_t)m->acc_cap * (m->agg_wmax + 1), 0,
-		       (size_t)(cap - m->acc_cap) * (m->agg_wmax + 1) * sizeof(*bits));
 		m->acc_cap = cap;
 	}
 	if (m->nph == m->capph) {
 		unsigned cap = m->capph ? 2 * m->capph : 16;
-		struct ucm_phdef *p = realloc(m->ph, cap * sizeof(*p));
+		struct ucm_phdef *p = ucm_grow(m->ph, sizeof(*p), cap);
 
 		if (!p)
 			return ucm_seterr(m, -ENOMEM, "out of memory");
@@ -1305,8 +1285,8 @@ static void agg_sum(struct ucm_model *m, uint64_t *cyc)
 			uint32_t k = m->acc_list[d][i];
 
 			cyc[d] += m->acc[d][k];
-			if (slot[k] < 0) {
-				slot[k] = (int32_t)nslot;
+			if (!slot[k]) {
+				slot[k] = 1;
 				m->agg_order[nslot++] = k;
 			}
 		}
@@ -1330,7 +1310,7 @@ static void agg_sum(struct ucm_model *m, uint64_t *cyc)
 		}
 	}
 	for (unsigned q = 0; q < nslot; q++)
-		slot[m->agg_order[q]] = -1;
+		slot[m->agg_order[q]] = 0;
 	/* each box vector once: what its inputs fed, its counters' outputs */
 	for (uint32_t t = 0; t < nbl; t++) {
 		uint32_t id = m->agg_bvlist[t];
@@ -1530,9 +1510,12 @@ static int agg_begin(struct ucm_model *m, uint32_t p)
 	m->agg_gen++;
 	/* the phases' records are laid out for agg_w: if that changed, what
 	 * was written for another layout must not pass for a record of this
-	 * epoch (every word that begins a record is 0 or an earlier epoch's) */
+	 * epoch (every word that begins a record is 0 or an earlier epoch's).
+	 * Records are written in epochs only, for phases defined, laid out
+	 * for agg_wlast: past nph * (agg_wlast + 1) words all are zero (as
+	 * ucm_grow added them, or cleared here or by ucm_phases_reset). */
 	if (m->agg_w != m->agg_wlast) {
-		memset(m->ph_cmp, 0, (size_t)m->acc_cap * (m->agg_wmax + 1) * sizeof(*m->ph_cmp));
+		memset(m->ph_cmp, 0, (size_t)m->nph * (m->agg_wlast + 1) * sizeof(*m->ph_cmp));
 		m->agg_wlast = m->agg_w;
 	}
 	for (unsigned d = 0; d < m->plat->nclocks; d++) {
