@@ -17,6 +17,7 @@
 
 #include <isa-l/crc.h>
 
+#include "ucm_grow.h"
 #include "uct_file.h"
 #include "uct_trace.h"
 
@@ -621,13 +622,21 @@ int uct_seg_check(const struct uct_hdr *h, const struct uct_seg *seg, char *err,
  * appearance, found again by a hash of the encoding.  Bounded: at most
  * UCT_MAXVEC vectors and UCT_MAXVECBYTES bytes, after which a new vector is
  * not numbered (the binary vector form's rule, which its writer and reader
- * apply alike). */
+ * apply alike).
+ *
+ * The arrays are ucm_grow's (model/ucm_grow.h: no copy as they grow, pages
+ * written once).  Only a dictionary that is searched (the writer's, the
+ * text and record forms' reader's) keeps the hashes and their slots: the
+ * binary vector form numbers its vectors itself, so its reader only adds
+ * and looks vectors up by number.  A dictionary is indexed from its first
+ * search, which the users make before adding anything. */
 
 struct vdict {
 	unsigned n, capn;
 	uint32_t *off, *len;
-	uint64_t *hash;
-	int32_t *slot;            /* 2 * capn, -1 free, else the vector */
+	int indexed;
+	uint64_t *hash;           /* indexed: each vector's */
+	int32_t *slot;            /* indexed: 2 * capn, 0 free, else the vector + 1 */
 	unsigned char *bytes;
 	size_t nbytes, cap;
 };
@@ -653,23 +662,33 @@ static uint64_t vd_hash(const unsigned char *b, size_t n)
 
 static void vd_free(struct vdict *d)
 {
-	free(d->off);
-	free(d->len);
-	free(d->hash);
-	free(d->slot);
-	free(d->bytes);
+	ucm_grow_free(d->off);
+	ucm_grow_free(d->len);
+	ucm_grow_free(d->hash);
+	ucm_grow_free(d->slot);
+	ucm_grow_free(d->bytes);
 	memset(d, 0, sizeof(*d));
 }
 
 /* The number of the vector encoded as b[0..n), -1 when not numbered. */
-static int vd_find(const struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
+static int vd_find(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
 {
 	unsigned mask = 2 * d->capn - 1;
 
+	if (!d->indexed) {
+		/* the first search: indexed from now on (vectors added before,
+		 * not the users' way, are compared one by one) */
+		for (unsigned v = 0; v < d->n; v++)
+			if (d->len[v] == n && !memcmp(d->bytes + d->off[v], b, n))
+				return (int)v;
+		if (d->n)
+			return -1;
+		d->indexed = 1;
+	}
 	if (!d->slot)
 		return -1;
-	for (unsigned i = (unsigned)h & mask; d->slot[i] >= 0; i = (i + 1) & mask) {
-		int32_t v = d->slot[i];
+	for (unsigned i = (unsigned)h & mask; d->slot[i]; i = (i + 1) & mask) {
+		int32_t v = d->slot[i] - 1;
 
 		if (d->hash[v] == h && d->len[v] == n && !memcmp(d->bytes + d->off[v], b, n))
 			return v;
@@ -686,34 +705,34 @@ static int vd_add(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
 	if (d->n >= UCT_MAXVEC || n > UCT_MAXVECBYTES - d->nbytes)
 		return -1;
 	if (d->n == d->capn) {
-		/* grown as vectors come (most traces have few): the slots twice
-		 * the vectors, rehashed */
+		/* grown as vectors come (most traces have few); when indexed,
+		 * the slots twice the vectors, rehashed */
 		unsigned cap = d->capn ? 2 * d->capn : 16;
-		uint32_t *off = realloc(d->off, cap * sizeof(*off)), *len;
+		uint32_t *off, *len;
 		uint64_t *hash;
 		int32_t *slot;
 
-		if (!off)
+		if (!(off = ucm_grow(d->off, sizeof(*off), cap)))
 			return -ENOMEM;
 		d->off = off;
-		if (!(len = realloc(d->len, cap * sizeof(*len))))
+		if (!(len = ucm_grow(d->len, sizeof(*len), cap)))
 			return -ENOMEM;
 		d->len = len;
-		if (!(hash = realloc(d->hash, cap * sizeof(*hash))))
-			return -ENOMEM;
-		d->hash = hash;
-		if (!(slot = malloc(2 * cap * sizeof(*slot))))
-			return -ENOMEM;
-		free(d->slot);
-		d->slot = slot;
-		d->capn = cap;
-		for (i = 0; i < 2 * cap; i++)
-			slot[i] = -1;
-		for (unsigned v = 0; v < d->n; v++) {
-			for (i = (unsigned)d->hash[v] & (2 * cap - 1); slot[i] >= 0; i = (i + 1) & (2 * cap - 1))
-				;
-			slot[i] = (int32_t)v;
+		if (d->indexed) {
+			if (!(hash = ucm_grow(d->hash, sizeof(*hash), cap)))
+				return -ENOMEM;
+			d->hash = hash;
+			if (!(slot = ucm_grow(NULL, sizeof(*slot), 2 * (size_t)cap)))
+				return -ENOMEM;
+			ucm_grow_free(d->slot);
+			d->slot = slot;
+			for (unsigned v = 0; v < d->n; v++) {
+				for (i = (unsigned)d->hash[v] & (2 * cap - 1); slot[i]; i = (i + 1) & (2 * cap - 1))
+					;
+				slot[i] = (int32_t)v + 1;
+			}
 		}
+		d->capn = cap;
 	}
 	if (d->nbytes + n > d->cap) {
 		size_t cap = d->cap ? d->cap : 1024;
@@ -721,7 +740,7 @@ static int vd_add(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
 
 		while (cap < d->nbytes + n)
 			cap *= 2;
-		if (!(nb = realloc(d->bytes, cap)))
+		if (!(nb = ucm_grow(d->bytes, 1, cap)))
 			return -ENOMEM;
 		d->bytes = nb;
 		d->cap = cap;
@@ -729,12 +748,14 @@ static int vd_add(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
 	memcpy(d->bytes + d->nbytes, b, n);
 	d->off[d->n] = (uint32_t)d->nbytes;
 	d->len[d->n] = (uint32_t)n;
-	d->hash[d->n] = h;
 	d->nbytes += n;
-	mask = 2 * d->capn - 1;
-	for (i = (unsigned)h & mask; d->slot[i] >= 0; i = (i + 1) & mask)
-		;
-	d->slot[i] = (int32_t)d->n;
+	if (d->indexed) {
+		d->hash[d->n] = h;
+		mask = 2 * d->capn - 1;
+		for (i = (unsigned)h & mask; d->slot[i]; i = (i + 1) & mask)
+			;
+		d->slot[i] = (int32_t)d->n + 1;
+	}
 	return (int)d->n++;
 }
 
@@ -1412,11 +1433,17 @@ static int read_block(struct uct_reader *r, int *type)
 	if (len > MAXBLOCK)
 		return rerr(r, 0, "corrupt: block length %u exceeds %u", len, MAXBLOCK);
 	if (len > r->bcap || !r->blk) {
-		/* grown to the blocks met (most are far below the 1 MiB limit) */
-		size_t cap = len < 4096 ? 4096 : len;
-		unsigned char *nb = realloc(r->blk, cap);
+		/* grown to the blocks met (most are far below the 1 MiB limit),
+		 * at least twice as large each time; ucm_grow's (no copy once
+		 * it is a mapping, each page written once) */
+		size_t cap = r->bcap < 2048 ? 4096 : 2 * r->bcap;
+		unsigned char *nb;
 
-		if (!nb)
+		if (cap < len)
+			cap = len;
+		if (cap > MAXBLOCK)
+			cap = MAXBLOCK;
+		if (!(nb = ucm_grow(r->blk, 1, cap)))
 			return -ENOMEM;
 		r->blk = nb;
 		r->bcap = cap;
@@ -2214,7 +2241,7 @@ void uct_close(struct uct_reader *r)
 	if (r->src.f)
 		fclose(r->src.f);
 	free(r->line);
-	free(r->blk);
+	ucm_grow_free(r->blk);
 	free(r->chk);
 	if (r->vd)
 		vd_free(r->vd);
