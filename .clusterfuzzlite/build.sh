@@ -18,7 +18,7 @@ for h in regs event_trace access_trace event_string driver; do
 		objs="$objs $o"
 	done
 	# shellcheck disable=SC2086
-	$CC $CFLAGS $LIB_FUZZING_ENGINE "$WORK/fuzz_$h.o" $objs -lz -lm -o "$OUT/fuzz_$h"
+	$CC $CFLAGS $LIB_FUZZING_ENGINE "$WORK/fuzz_$h.o" $objs -lisal -lm -o "$OUT/fuzz_$h"
 	cp "fuzz/$h.options" "$OUT/fuzz_$h.options"
 	cp "fuzz/$h.dict" "$OUT/$h.dict"
 	(cd "fuzz/corpus/$h" && zip -q -r "$OUT/fuzz_${h}_seed_corpus.zip" .)
