@@ -257,12 +257,9 @@ struct ucm_model {
 					* its changes of phase are counted */
 	uint64_t agg_rem[UCM_MAXCLK]; /* now_ps * num mod den, per clock */
 	/* scratch of an epoch's end, per counter (box * UCM_MAXCTR + i): its
-	 * output and its cycles in phases giving its box inputs; the phases
-	 * touched (a slot each, in agg_order) */
+	 * output and its cycles in phases giving its box inputs */
 	ucm_u128 *agg_lvl;
 	uint64_t *agg_in;
-	int32_t *agg_slot;
-	uint32_t *agg_order;
 	/* per box vector: cycles of its box's clock in the epoch's phases,
 	 * whether touched (the touched ones in agg_bvlist) */
 	uint64_t *agg_bvacc;

@@ -126,11 +126,7 @@ void ucm_phases_free(struct ucm_model *m)
 	m->acc_cap = 0;
 	m->agg = 0;
 	agg_scratch_free(m);
-	ucm_grow_free(m->agg_slot);
-	ucm_grow_free(m->agg_order);
 	ucm_grow_free(m->ph_cmp);
-	m->agg_slot = NULL;
-	m->agg_order = NULL;
 	m->ph_cmp = NULL;
 	ucm_grow_free(m->agg_bvacc);
 	ucm_grow_free(m->agg_bvcmp);
@@ -546,8 +542,8 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 	}
 	if (m->nph == m->acc_cap) {
 		/* the per-phase sums and scratch of an epoch, which one going on
-		 * may be using: the new part zero (acc: no cycles; agg_slot: not
-		 * touched; ph_cmp: no valid record, see agg_begin), as ucm_grow
+		 * may be using: the new part zero (acc: no cycles; ph_cmp: no
+		 * valid record, see agg_begin), as ucm_grow
 		 * adds it, each page written first when a phase needs it */
 		unsigned cap = m->acc_cap ? 2 * m->acc_cap : 16;
 		int ok = 1;
@@ -556,8 +552,6 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 			m->acc[d] = grow_all(m->acc[d], sizeof(*m->acc[d]), cap, &ok);
 			m->acc_list[d] = grow_all(m->acc_list[d], sizeof(*m->acc_list[d]), cap, &ok);
 		}
-		m->agg_slot = grow_all(m->agg_slot, sizeof(*m->agg_slot), cap, &ok);
-		m->agg_order = grow_all(m->agg_order, sizeof(*m->agg_order), cap, &ok);
 		m->ph_cmp = grow_all(m->ph_cmp, sizeof(*m->ph_cmp), (size_t)cap * (m->agg_wmax + 1),
 				     &ok);
 		if (!ok)
@@ -1270,47 +1264,44 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
  * Scratch per counter g = box * UCM_MAXCTR + i. */
 static void agg_sum(struct ucm_model *m, uint64_t *cyc)
 {
-	unsigned nc = m->nboxes * UCM_MAXCTR, nslot = 0;
+	unsigned nc = m->nboxes * UCM_MAXCTR, ncl = m->plat->nclocks;
 	uint32_t nbl = 0;
-	int32_t *slot = m->agg_slot;
 	ucm_u128 *lvl = m->agg_lvl;
 	uint64_t *in = m->agg_in, *bvacc = m->agg_bvacc;
 
 	memset(lvl, 0, (size_t)nc * sizeof(*lvl));
 	memset(in, 0, (size_t)nc * sizeof(*in));
-	/* each phase touched once */
-	for (unsigned d = 0; d < m->plat->nclocks; d++) {
+	/* each phase touched once: in the list of the first clock with
+	 * cycles in it (a phase is in clock d's list when acc[d] holds any) */
+	for (unsigned d = 0; d < ncl; d++) {
 		cyc[d] = 0;
 		for (unsigned i = 0; i < m->nacc[d]; i++) {
 			uint32_t k = m->acc_list[d][i];
+			const uint32_t *x, *end;
+			unsigned e = 0;
 
 			cyc[d] += m->acc[d][k];
-			if (!slot[k]) {
-				slot[k] = 1;
-				m->agg_order[nslot++] = k;
-			}
-		}
-	}
-	/* each box vector's cycles */
-	for (unsigned q = 0; q < nslot; q++) {
-		uint32_t k = m->agg_order[q];
-		const uint32_t *x = m->phbv + m->ph[k].first, *end = x + m->ph[k].n;
-
-		for (; x < end; x++) {
-			uint32_t id = *x;
-			uint64_t a = m->acc[m->bv[id].clock][k];
-
-			if (!a)
+			while (e < d && !m->acc[e][k])
+				e++;
+			if (e < d)
 				continue;
-			bvacc[id] += a;
-			if (!m->agg_bvseen[id]) {
-				m->agg_bvseen[id] = 1;
-				m->agg_bvlist[nbl++] = id;
+			/* each box vector's cycles */
+			x = m->phbv + m->ph[k].first;
+			end = x + m->ph[k].n;
+			for (; x < end; x++) {
+				uint32_t id = *x;
+				uint64_t a = m->acc[m->bv[id].clock][k];
+
+				if (!a)
+					continue;
+				bvacc[id] += a;
+				if (!m->agg_bvseen[id]) {
+					m->agg_bvseen[id] = 1;
+					m->agg_bvlist[nbl++] = id;
+				}
 			}
 		}
 	}
-	for (unsigned q = 0; q < nslot; q++)
-		slot[m->agg_order[q]] = 0;
 	/* each box vector once: what its inputs fed, its counters' outputs */
 	for (uint32_t t = 0; t < nbl; t++) {
 		uint32_t id = m->agg_bvlist[t];
