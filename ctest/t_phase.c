@@ -729,4 +729,47 @@ CT_TEST(box_vectors_are_one_per_box_and_stored_once)
 	ucm_destroy(m);
 }
 
+/* A sub-event given several attributes by a box vector (stored as the
+ * values of the attributes given only): each reads as given while the
+ * phase is entered, set input by input or summed in an epoch, and the base
+ * values are back while another phase is entered. */
+CT_TEST(a_box_vector_gives_several_attributes_of_a_sub_event)
+{
+	struct ucm_model *m = ct_model("snbep", 0, 0);
+	int cbo = ucm_box_find(m, 0, "cbo", 0);
+	const struct ucm_boxtype *bt = ucm_box_def(m, cbo)->type;
+	int a = ucm_subev_find(bt, "LLC_LOOKUP.DATA_READ_E"), b = ucm_subev_find(bt, "TOR_INSERTS.DRd_MISS");
+	static const unsigned ats[3] = { UCM_AT_OPC, UCM_AT_NID, UCM_AT_TID };
+	struct ucm_phase_attr at[3];
+	uint64_t base[3], val[3];
+	int z, p0, p1;
+
+	CT_REQUIRE(a >= 0 && b >= 0);
+	for (unsigned i = 0; i < 3; i++) {
+		base[i] = ucm_get_input_attr(m, cbo, (unsigned)b, ats[i]);
+		val[i] = base[i] + 1 + i;
+	}
+	/* given in another order than their bits' */
+	for (unsigned i = 0; i < 3; i++)
+		at[i] = (struct ucm_phase_attr){ cbo, (unsigned)b, ats[2 - i], val[2 - i] };
+	z = ucm_boxvec_define(m, cbo, &(struct ucm_phase_in){ cbo, (unsigned)b, 1 }, 1, at, 3);
+	CT_REQUIRE(z >= 0);
+	p1 = ucm_phase_define_boxvecs(m, &z, 1);
+	p0 = ucm_phase_define(m, &(struct ucm_phase_in){ cbo, (unsigned)a, 1 }, 1);
+	CT_REQUIRE(p1 >= 0 && p0 >= 0);
+	for (unsigned k = 0; k < 8; k++) {
+		CT_EQ(ucm_phase_enter(m, p1), 0);
+		ucm_run_cycles(m, 0, 10);
+		for (unsigned i = 0; i < 3; i++)
+			CT_EQ(ucm_get_input_attr(m, cbo, (unsigned)b, ats[i]), val[i]);
+		CT_EQ(ucm_phase_enter(m, p0), 0);
+		ucm_run_cycles(m, 0, 10);
+		for (unsigned i = 0; i < 3; i++)
+			CT_EQ(ucm_get_input_attr(m, cbo, (unsigned)b, ats[i]), base[i]);
+	}
+	/* the later ones were summed in an epoch (ucm_ov_get's answers) */
+	CT_CHECK(ucm_phase_epochs(m) > 0);
+	ucm_destroy(m);
+}
+
 CT_MAIN()

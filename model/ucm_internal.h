@@ -142,11 +142,20 @@ struct ucm_phent {
 };
 
 /* Attributes a phase gives a sub-event while it is entered (the bits of
- * mask, values in v). */
+ * mask, values in v), as a definition gives them. */
 struct ucm_phov {
 	uint32_t box, sub;
 	uint32_t mask;
 	uint64_t v[UCM_NATTR];
+};
+
+/* The same as a box vector stores them (most give one or two of the
+ * UCM_NATTR attributes): the values of mask's bits, in their order, are
+ * the model's phov_v[vi, vi + popcount(mask)). */
+struct ucm_ovrec {
+	uint32_t box, sub;
+	uint32_t mask;
+	uint32_t vi;
 };
 
 struct ucm_bvec {
@@ -221,8 +230,10 @@ struct ucm_model {
 	int32_t *bv_slot;         /* hash of bv[] by content: 2 x capbv, 0 free, else id + 1 */
 	struct ucm_phent *phent;
 	size_t nphent, capphent;
-	struct ucm_phov *phov;
+	struct ucm_ovrec *phov;
 	size_t nphov, capphov;
+	uint64_t *phov_v;
+	size_t nphov_v, capphov_v;
 	/* scratch of a definition: per box a count, then a start (nboxes + 1);
 	 * the inputs and attributes bucketed by box; per event code a sum */
 	uint32_t *def_cnt, *def_ocnt;

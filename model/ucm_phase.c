@@ -144,6 +144,7 @@ void ucm_phases_free(struct ucm_model *m)
 	ucm_grow_free(m->bv_slot);
 	ucm_grow_free(m->phent);
 	ucm_grow_free(m->phov);
+	ucm_grow_free(m->phov_v);
 	free(m->ov_save);
 	free(m->def_cnt);
 	free(m->def_ocnt);
@@ -157,6 +158,8 @@ void ucm_phases_free(struct ucm_model *m)
 	m->def_code = NULL;
 	m->cap_def_e = m->cap_def_o = 0;
 	m->phov = NULL;
+	m->phov_v = NULL;
+	m->nphov_v = m->capphov_v = 0;
 	m->ov_save = NULL;
 	m->nphov = m->capphov = m->cap_ov_save = 0;
 	m->ph = NULL;
@@ -181,6 +184,7 @@ void ucm_phases_reset(struct ucm_model *m)
 	m->nbv = 0;
 	m->nphent = 0;
 	m->nphov = 0;
+	m->nphov_v = 0;
 	m->max_ov = 0;
 	m->ov_phase = -1;
 	if (m->bv_slot)
@@ -230,12 +234,13 @@ static int bv_same(const struct ucm_model *m, const struct ucm_bvec *v, uint32_t
 		if (m->phent[v->first + i].sub != e[i].sub || m->phent[v->first + i].inc != e[i].inc)
 			return 0;
 	for (size_t i = 0; i < on; i++) {
-		const struct ucm_phov *x = &m->phov[v->ov_first + i];
+		const struct ucm_ovrec *x = &m->phov[v->ov_first + i];
+		const uint64_t *xv = m->phov_v + x->vi;
 
 		if (x->sub != o[i].sub || x->mask != o[i].mask)
 			return 0;
 		for (unsigned a = 0; a < UCM_NATTR; a++)
-			if ((o[i].mask >> a & 1) && x->v[a] != o[i].v[a])
+			if ((o[i].mask >> a & 1) && *xv++ != o[i].v[a])
 				return 0;
 	}
 	return 1;
@@ -334,12 +339,27 @@ static int bv_intern(struct ucm_model *m, uint32_t box, const struct ucm_phent *
 		m->phent = pe;
 	}
 	if (on) {
-		struct ucm_phov *po = grow_to(m->phov, &m->capphov, m->nphov + on, sizeof(*po), 64);
+		struct ucm_ovrec *po = grow_to(m->phov, &m->capphov, m->nphov + on, sizeof(*po), 64);
+		size_t nv = 0;
+		uint64_t *pv;
 
 		if (!po)
 			return ucm_seterr(m, -ENOMEM, "out of memory");
 		m->phov = po;
-		memcpy(po + m->nphov, o, on * sizeof(*o));
+		for (size_t q = 0; q < on; q++)
+			nv += (size_t)__builtin_popcount(o[q].mask);
+		if (nv > UINT32_MAX - m->nphov_v)
+			return ucm_seterr(m, -ENOSPC, "too many phase attributes");
+		if (!(pv = grow_to(m->phov_v, &m->capphov_v, m->nphov_v + nv, sizeof(*pv), 64)))
+			return ucm_seterr(m, -ENOMEM, "out of memory");
+		m->phov_v = pv;
+		for (size_t q = 0; q < on; q++) {
+			po[m->nphov + q] = (struct ucm_ovrec){ o[q].box, o[q].sub, o[q].mask,
+							       (uint32_t)m->nphov_v };
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				if (o[q].mask >> a & 1)
+					pv[m->nphov_v++] = o[q].v[a];
+		}
 	}
 	for (size_t k = 0; k < n; k++) {
 		m->phent[m->nphent + k] = e[k];
@@ -700,13 +720,14 @@ static int ov_apply(struct ucm_model *m, uint32_t id)
 		const struct ucm_bvec *v = &m->bv[m->phbv[x]];
 
 		for (uint32_t i = 0; i < v->ov_n; i++, r++) {
-			const struct ucm_phov *o = &m->phov[v->ov_first + i];
+			const struct ucm_ovrec *o = &m->phov[v->ov_first + i];
+			const uint64_t *ov = m->phov_v + o->vi;
 			struct ucm_box *b = &m->boxes[o->box];
 
 			for (unsigned a = 0; a < UCM_NATTR; a++)
 				if (o->mask >> a & 1) {
 					m->ov_save[r * UCM_NATTR + a] = b->attr[o->sub * UCM_NATTR + a];
-					ucm_attr_put(m, b, o->sub, a, o->v[a]);
+					ucm_attr_put(m, b, o->sub, a, *ov++);
 				}
 		}
 	}
@@ -727,7 +748,7 @@ void ucm_ov_remove(struct ucm_model *m)
 		const struct ucm_bvec *v = &m->bv[m->phbv[x]];
 
 		for (uint32_t i = 0; i < v->ov_n; i++, r++) {
-			const struct ucm_phov *o = &m->phov[v->ov_first + i];
+			const struct ucm_ovrec *o = &m->phov[v->ov_first + i];
 
 			for (unsigned a = 0; a < UCM_NATTR; a++)
 				if (o->mask >> a & 1)
@@ -784,7 +805,7 @@ int ucm_ov_get(const struct ucm_model *m, int box, unsigned sub, unsigned attr, 
 	if (ph < 0 || !m->ph[ph].ov_n || (i = ov_find(m, (uint32_t)ph, (uint32_t)box, sub, &r)) < 0 ||
 	    !(m->phov[i].mask >> attr & 1))
 		return 0;
-	*v = m->phov[i].v[attr];
+	*v = m->phov_v[m->phov[i].vi + (unsigned)__builtin_popcount(m->phov[i].mask & ((1u << attr) - 1))];
 	return 1;
 }
 
@@ -807,13 +828,15 @@ static int ctr_selects(const struct ucm_model *m, const struct ucm_box *b, const
 		       const struct ucm_phent *e)
 {
 	uint64_t attr[UCM_NATTR];
-	const struct ucm_phov *o;
+	const struct ucm_ovrec *o;
+	const uint64_t *ov;
 
 	if (!e->ov)
 		return (b->sub[e->sub].selmask >> c->idx) & 1;
 	o = &m->phov[e->ov - 1];
+	ov = m->phov_v + o->vi;
 	for (unsigned a = 0; a < UCM_NATTR; a++)
-		attr[a] = o->mask >> a & 1 ? o->v[a] : b->attr[e->sub * UCM_NATTR + a];
+		attr[a] = o->mask >> a & 1 ? *ov++ : b->attr[e->sub * UCM_NATTR + a];
 	return ucm_ctr_selects_attr(c, e->sub, attr);
 }
 
