@@ -373,7 +373,12 @@ static int bv_intern(struct ucm_model *m, uint32_t box, const struct ucm_phent *
 	for (i = (uint32_t)h & mask; m->bv_slot[i]; i = (i + 1) & mask)
 		;
 	m->bv_slot[i] = (int32_t)m->nbv + 1;
+	/* its epoch scratch written (zero, as it is): an epoch reads it
+	 * before writing it, and a mapping's page read first is the kernel's
+	 * zero page, which the write then faults out again (two faults) */
 	m->bv_stamp[m->nbv] = 0;
+	m->agg_bvacc[m->nbv] = 0;
+	m->agg_bvseen[m->nbv] = 0;
 	m->nphent += n;
 	m->nphov += on;
 	return (int)m->nbv++;
@@ -597,6 +602,12 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 	for (size_t i = 0; i < n; i++)
 		ov += m->bv[ids[i]].ov_n;
 	memcpy(m->phbv + m->nphbv, ids, n * sizeof(*ids));
+	/* its sums and comparison record written (zero, as they are; and
+	 * zero past nph * (agg_wlast + 1) words of ph_cmp stays so): an epoch
+	 * reads them before writing them (see bv_intern) */
+	for (unsigned d = 0; d < m->plat->nclocks; d++)
+		m->acc[d][m->nph] = 0;
+	m->ph_cmp[(size_t)m->nph * (m->agg_wlast + 1)] = 0;
 	m->ph[m->nph] = (struct ucm_phdef){ (uint32_t)m->nphbv, (uint32_t)n, ov };
 	m->nphbv += n;
 	if (ov > m->max_ov)
