@@ -2,6 +2,9 @@
  * ucm_grow.c - growable arrays: small ones on the heap, large ones
  * anonymous mappings grown by mremap without copying (ucm_grow.h).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* for mremap, should a build not define it */
+#endif
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
