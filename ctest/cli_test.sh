@@ -850,11 +850,22 @@ case_trace() {
 	expect_rc 0
 	awk -F, '$3 == "data_reads" || $3 == "data_writes" { s += $1 } END { exit !(s > 7400000 && s <= 7500000) }' \
 		"$work/out" || fail "replayed traffic $(cat "$work/out")"
-	# binary is the vector form (docs/formats.md); --record-form the form
-	# every record holds its inputs in: each converts to the other and back
-	# unchanged, and both replay to the model's ground truth (--check)
+	# binary is the vector form with chunks (docs/formats.md); --no-chunks
+	# the vector form without; --record-form the form every record holds
+	# its inputs in: each converts to the others and back unchanged, and
+	# all replay to the model's ground truth (--check)
 	run trace info "$work/s.bin"
+	grep -q '^file .*(binary, vector form with chunks)$' "$work/out" || fail "$last: not the vector form with chunks: $(head -1 "$work/out")"
+	run trace convert "$work/s.bin" --no-chunks -o "$work/p.bin"
+	expect_rc 0
+	run trace info "$work/p.bin"
 	grep -q '^file .*(binary, vector form)$' "$work/out" || fail "$last: not the vector form: $(head -1 "$work/out")"
+	run trace convert "$work/p.bin" --binary -o "$work/s4.bin"
+	expect_rc 0
+	cmp -s "$work/s.bin" "$work/s4.bin" || fail "chunks -> no chunks -> chunks is not identical"
+	run trace convert "$work/s.bin" --record-form --no-chunks -o "$work/x.bin"
+	expect_rc 2
+	grep -q 'exclude each other' "$work/err" || fail "$last: $(cat "$work/err")"
 	run trace convert "$work/s.bin" --record-form -o "$work/r.bin"
 	expect_rc 0
 	run trace info "$work/r.bin"
@@ -865,12 +876,13 @@ case_trace() {
 	run trace convert "$work/s3.bin" --record-form -o "$work/r2.bin"
 	expect_rc 0
 	cmp -s "$work/r.bin" "$work/r2.bin" || fail "record form -> vector form -> record form is not identical"
-	for f in s.bin r.bin; do
+	for f in s.bin p.bin r.bin; do
 		run stat --trace "$work/$f" -e data_reads,data_writes -x, --check
 		expect_rc 0
 		cp "$work/out" "$work/$f.out"
 	done
-	cmp -s "$work/s.bin.out" "$work/r.bin.out" || fail "the two binary forms count differently"
+	cmp -s "$work/s.bin.out" "$work/r.bin.out" || fail "the binary forms count differently"
+	cmp -s "$work/s.bin.out" "$work/p.bin.out" || fail "the binary forms count differently"
 	# malformed input: located errors, exit 2 for the trace, nothing written
 	printf 'uncore-trace 1\nplatform skl\nrun 10: cbo9.CACHE_LOOKUP.READ_M=1\n' >"$work/bad.uct"
 	run stat --trace "$work/bad.uct"
@@ -1035,7 +1047,7 @@ case_trace_snbep() {
 	run trace convert "$work/cl.uct" --binary -o "$work/cl.bin"
 	expect_rc 0
 	run trace info "$work/cl.bin"
-	grep -q '^file .*(binary, vector form)$' "$work/out" || fail "$last: not the vector form: $(head -1 "$work/out")"
+	grep -q '^file .*(binary, vector form with chunks)$' "$work/out" || fail "$last: not the vector form with chunks: $(head -1 "$work/out")"
 	run stat --platform snbep --trace "$work/cl.bin" -I 5 -x, --check -e "${list%,}"
 	expect_rc 0
 	snbep_counted "${ev_c[@]}" >"$work/got"

@@ -38,12 +38,12 @@ declare -A cmd_opts=(
 	[stat]="-e -M --event-file -I -x --json --duration --per-socket --pmi-cores --freeze-on-pmi --sample-period --check --vcd --platform --backend --hw-root --hw-msr --hw-pci --force --record --workload --trace --seed --ncbo --qpi-links --sockets --uclk-mhz --pci-bus --node-ids -o --exceed-limits"
 	[regs]="--platform --backend --hw-root --hw-msr --hw-pci --force --record --ncbo --qpi-links --sockets --uclk-mhz --pci-bus --node-ids -o"
 	[trace gen]="-o --platform --duration --seed --ncbo --sockets --uclk-mhz --binary --bandwidth --read-ratio --hit-ratio --lookups --duty --burst-us --period --exceed-limits"
-	[trace convert]="-o --binary --record-form --text"
+	[trace convert]="-o --binary --record-form --no-chunks --text"
 	[trace info]="-o"
 	[allowlist]="--platform --backend --hw-root --hw-msr --hw-pci -o"
 	[run]="--platform --workload --trace --seed --ncbo --qpi-links --sockets --uclk-mhz --pci-bus --node-ids --clock --report --report-json --log --vcd --exceed-limits"
 )
-all_opts="-e -M -I -x -o --json --metrics --event-file --duration --per-socket --pmi-cores --freeze-on-pmi --sample-period --check --vcd --platform --backend --hw-root --hw-msr --hw-pci --force --record --workload --trace --seed --ncbo --qpi-links --sockets --uclk-mhz --pci-bus --node-ids --binary --record-form --text --bandwidth --read-ratio --hit-ratio --lookups --duty --burst-us --period --clock --report --report-json --log --vcd --exceed-limits"
+all_opts="-e -M -I -x -o --json --metrics --event-file --duration --per-socket --pmi-cores --freeze-on-pmi --sample-period --check --vcd --platform --backend --hw-root --hw-msr --hw-pci --force --record --workload --trace --seed --ncbo --qpi-links --sockets --uclk-mhz --pci-bus --node-ids --binary --record-form --no-chunks --text --bandwidth --read-ratio --hit-ratio --lookups --duty --burst-us --period --clock --report --report-json --log --vcd --exceed-limits"
 
 # The options a help page lists: the first word of each option line.
 help_options() {

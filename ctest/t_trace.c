@@ -1557,11 +1557,13 @@ static void check_vectors(const char *path, const struct uct_seg *segs, unsigned
  * replay of each form equals stepping the segments one cycle at a time. */
 CT_TEST(vector_form_round_trips_and_replays_like_stepping)
 {
-	char rec[128], vec[128], rec2[128], txt[128], vec2[128], txt2[128];
+	char rec[128], vec[128], rec2[128], txt[128], vec2[128], txt2[128], pln[128], pln2[128];
 	struct uct_seg *segs = malloc(200 * sizeof(*segs));
 	unsigned char m[12];
 
 	CT_REQUIRE(segs);
+	tmpname(pln, sizeof(pln), "pool.pln");
+	tmpname(pln2, sizeof(pln2), "pool2.pln");
 	tmpname(rec, sizeof(rec), "pool.rec");
 	tmpname(vec, sizeof(vec), "pool.vec");
 	tmpname(rec2, sizeof(rec2), "pool2.rec");
@@ -1578,17 +1580,28 @@ CT_TEST(vector_form_round_trips_and_replays_like_stepping)
 		CT_REQUIRE(convert(vec2, txt2, UCT_TEXT) == 0);
 		CT_CHECK(same_file(vec, vec2));
 		CT_CHECK(same_file(txt, txt2));
-		/* the flags say which form: bit 0 the vector form */
+		/* without chunks and back: the same bytes both ways */
+		CT_REQUIRE(convert(vec, pln, UCT_BINARY_VECTORS) == 0);
+		CT_REQUIRE(convert(pln, vec2, UCT_BINARY) == 0);
+		CT_CHECK(same_file(vec, vec2));
+		CT_REQUIRE(convert(rec, pln2, UCT_BINARY_VECTORS) == 0);
+		CT_CHECK(same_file(pln, pln2));
+		/* the flags say which form: bit 0 the vector form, bit 1 its
+		 * chunks */
 		CT_REQUIRE(load(rec, m, sizeof(m)) == sizeof(m));
 		CT_EQ(m[10], 0);
 		CT_REQUIRE(load(vec, m, sizeof(m)) == sizeof(m));
-		CT_EQ(m[10], 1);
+		CT_EQ(m[10], 3);
 		CT_EQ(m[8], 2);
+		CT_REQUIRE(load(pln, m, sizeof(m)) == sizeof(m));
+		CT_EQ(m[10], 1);
 		/* 7 pool vectors, distinct with these seeds */
 		check_vectors(vec, segs, 200, 7);
+		check_vectors(pln, segs, 200, 7);
 		check_vectors(rec, segs, 200, 7);
 		check_vectors(txt, segs, 200, 7);
 		snbep_replay_check(vec, seed, 1);
+		snbep_replay_check(pln, seed, 1);
 		snbep_replay_check(rec, seed, 1);
 	}
 	unlink(rec);
@@ -1597,6 +1610,8 @@ CT_TEST(vector_form_round_trips_and_replays_like_stepping)
 	unlink(txt);
 	unlink(vec2);
 	unlink(txt2);
+	unlink(pln);
+	unlink(pln2);
 	free(segs);
 }
 
@@ -2518,6 +2533,15 @@ CT_TEST(malformed_snbep_traces_are_rejected_with_their_location)
 	}
 }
 
+/* A LEB128 varint, as the format's integers are. */
+static void put_test_var(unsigned char *o, size_t *n, uint64_t v)
+{
+	do {
+		o[(*n)++] = (unsigned char)((v & 0x7F) | (v > 0x7F ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+}
+
 /* A block as the writer makes it: type, length, payload, CRC-32. */
 static size_t put_test_block(unsigned char *o, int type, const unsigned char *p, size_t len)
 {
@@ -2635,6 +2659,51 @@ CT_TEST(malformed_snbep_binary_traces_are_detected)
  * code of a reference to a vector not defined, the record for a rule it
  * breaks as a whole, the field of a value out of range; and flags other
  * than bit 0 at offset 10. */
+/* A snbep binary trace (flags: the form) of nrec records rec[0..len),
+ * which every reader must refuse with `want` at the record bytes' offset
+ * `at`: read whole (uct_next), as a replay reads (uct_next_vec), and as
+ * the check before a replay reads (uct_open_checked). */
+static void check_malformed_records(size_t c, unsigned flags, unsigned version, unsigned nrec,
+				    const unsigned char *rec, size_t len, size_t at, const char *want)
+{
+	static unsigned char f[4096];
+	unsigned char hdr[64], sym[64], seg[2048], end[8];
+	size_t k, hn = 0, yn = 0, sn = 0, en = 0, rec0;
+	char err[768], where[64];
+
+	CT_REQUIRE(len + 8 < sizeof(seg));
+	raw_snbep_head(hdr, &hn, sym, &yn);
+	put_test_var(seg, &sn, nrec);
+	memcpy(seg + sn, rec, len);
+	sn += len;
+	end[en++] = (unsigned char)nrec;
+	end[en++] = 20;
+	memcpy(f, "UCTRACE\0\x02\x00\x01\x00", 12);
+	f[8] = (unsigned char)version;
+	f[10] = (unsigned char)flags;
+	k = 12;
+	k += put_test_block(f + k, 'H', hdr, hn);
+	k += put_test_block(f + k, 'Y', sym, yn);
+	rec0 = k + 5 + (sn - len); /* the S block's payload, after its record count */
+	k += put_test_block(f + k, 'S', seg, sn);
+	k += put_test_block(f + k, 'E', end, en);
+	snprintf(where, sizeof(where), "offset %zu: ", rec0 + at);
+	if (read_all(f, k, err, sizeof(err)) >= 0)
+		ct_fail(__FILE__, __LINE__, "case %zu accepted", c);
+	else if (!strstr(err, want) || !strstr(err, where))
+		ct_fail(__FILE__, __LINE__, "case %zu: \"%s\", want \"%s%s\"", c, err, where, want);
+	if (read_vec(f, k, err, sizeof(err)) >= 0)
+		ct_fail(__FILE__, __LINE__, "case %zu accepted by uct_next_vec", c);
+	else if (!strstr(err, want) || !strstr(err, where))
+		ct_fail(__FILE__, __LINE__, "case %zu, uct_next_vec: \"%s\", want \"%s%s\"", c, err,
+			where, want);
+	if (read_checked(f, k, err, sizeof(err)) >= 0)
+		ct_fail(__FILE__, __LINE__, "case %zu accepted by uct_open_checked", c);
+	else if (!strstr(err, want) || !strstr(err, where))
+		ct_fail(__FILE__, __LINE__, "case %zu, uct_open_checked: \"%s\", want \"%s%s\"", c, err,
+			where, want);
+}
+
 CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 {
 	static const struct {
@@ -2689,53 +2758,81 @@ CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 		  "sleep masks need version 2" },
 	};
 
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		unsigned char f[512];
-		unsigned char hdr[64], sym[64], seg[64], end[8];
-		size_t k, hn = 0, yn = 0, sn = 0, en = 0, rec0;
-		char err[768], at[64];
-
-		raw_snbep_head(hdr, &hn, sym, &yn);
-		seg[sn++] = (unsigned char)cases[c].nrec;
-		memcpy(seg + sn, cases[c].rec, cases[c].len);
-		sn += cases[c].len;
-		end[en++] = (unsigned char)cases[c].nrec;
-		end[en++] = 20;
-		memcpy(f, "UCTRACE\0\x02\x00\x01\x00", 12);
-		f[8] = (unsigned char)cases[c].version;
-		k = 12;
-		k += put_test_block(f + k, 'H', hdr, hn);
-		k += put_test_block(f + k, 'Y', sym, yn);
-		rec0 = k + 5 + 1; /* the S block's payload, after its record count */
-		k += put_test_block(f + k, 'S', seg, sn);
-		k += put_test_block(f + k, 'E', end, en);
-		snprintf(at, sizeof(at), "offset %zu: ", rec0 + cases[c].at);
-		if (read_all(f, k, err, sizeof(err)) >= 0)
-			ct_fail(__FILE__, __LINE__, "case %zu accepted", c);
-		else if (!strstr(err, cases[c].want) || !strstr(err, at))
-			ct_fail(__FILE__, __LINE__, "case %zu: \"%s\", want \"%s%s\"", c, err, at, cases[c].want);
-		/* the same read as a replay reads (references not decoded), and
-		 * as the check before a replay reads */
-		if (read_vec(f, k, err, sizeof(err)) >= 0)
-			ct_fail(__FILE__, __LINE__, "case %zu accepted by uct_next_vec", c);
-		else if (!strstr(err, cases[c].want) || !strstr(err, at))
-			ct_fail(__FILE__, __LINE__, "case %zu, uct_next_vec: \"%s\", want \"%s%s\"", c, err, at,
-				cases[c].want);
-		if (read_checked(f, k, err, sizeof(err)) >= 0)
-			ct_fail(__FILE__, __LINE__, "case %zu accepted by uct_open_checked", c);
-		else if (!strstr(err, cases[c].want) || !strstr(err, at))
-			ct_fail(__FILE__, __LINE__, "case %zu, uct_open_checked: \"%s\", want \"%s%s\"", c, err,
-				at, cases[c].want);
-	}
-	/* flags: bit 0 only */
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		check_malformed_records(c, 1, cases[c].version, cases[c].nrec,
+					(const unsigned char *)cases[c].rec, cases[c].len, cases[c].at,
+					cases[c].want);
+	/* flags: bits 0 and 1, bit 1 only with bit 0 */
 	{
 		unsigned char f[12];
 		char err[768];
 
-		memcpy(f, "UCTRACE\0\x02\x00\x02\x00", 12);
+		memcpy(f, "UCTRACE\0\x02\x00\x04\x00", 12);
 		CT_CHECK(read_all(f, sizeof(f), err, sizeof(err)) < 0);
-		CT_CONTAINS(err, "offset 10: unknown flags 0x0002");
+		CT_CONTAINS(err, "offset 10: unknown flags 0x0004");
+		f[10] = 2;
+		CT_CHECK(read_all(f, sizeof(f), err, sizeof(err)) < 0);
+		CT_CONTAINS(err, "offset 10: flags 0x0002: chunks (bit 1) without the vector form (bit 0)");
 	}
+}
+
+/* The vector form with chunks (flags 3): a new vector as chunks, checked
+ * whole where a chunk is new or two chunks have inputs of one socket and
+ * box type (the checks are per socket and box type, so a vector of chunks
+ * checked before, no socket and box type in two, needs none). */
+CT_TEST(malformed_chunked_traces_are_detected_at_their_offset)
+{
+	static const struct {
+		unsigned nrec;
+		const char *rec;
+		size_t len, at;
+		const char *want;
+	} cases[] = {
+		/* chunk 0 referred to, none given: at the reference */
+		{ 1, "\x00\x0a\x00\x01\x01", 5, 4, "undefined chunk 0 (0 defined)" },
+		/* a chunk without inputs: at the chunk */
+		{ 1, "\x00\x0a\x00\x01\x00\x00", 6, 4, "empty chunk" },
+		/* cbo0 at 1 on sockets 0 and 1 (chunk 0: two sockets), every
+		 * CBo of socket 1 at 1 (chunk 1), then both in one vector:
+		 * socket 1 in two chunks, the vector checked, 2 a cycle */
+		{ 3, "\x00\x0a\x00\x01\x00\x02\x00\x00\x01\x01\x00\x00\x01\x01\x01\x00"
+		     "\x00\x0a\x00\x01\x00\x01\x00\x01\x00\x01\x00" "\x00\x0a\x00\x02\x01\x02", 33, 27,
+		  "exceeds the event's maximum" },
+		/* 257 chunks: at their count */
+		{ 1, "\x00\x0a\x00\x81\x02", 5, 3, "257 chunks in a vector (max 256)" },
+		/* chunk 0 (cbo0, 1 a cycle) twice in one vector: the record */
+		{ 2, "\x00\x0a\x00\x01\x00\x01\x00\x00\x01\x01\x00" "\x00\x0a\x00\x02\x01\x01", 17, 11,
+		  "given twice" },
+		/* cbo0 at 1 (chunk 0) and every CBo at 1 (chunk 1), each
+		 * checked alone, then both in one vector: 2 a cycle on cbo0 */
+		{ 3, "\x00\x0a\x00\x01\x00\x01\x00\x00\x01\x01\x00" "\x00\x0a\x00\x01\x00\x01\x00\x00\x00\x01\x00"
+		     "\x00\x0a\x00\x02\x01\x02", 28, 22, "exceeds the event's maximum" },
+		/* a reference to vector 1 after two given, the second of a
+		 * chunk given before: the vectors are numbered as given */
+		{ 3, "\x00\x0a\x00\x01\x00\x01\x00\x00\x01\x01\x00" "\x00\x0a\x00\x01\x01" "\x00\x0a\x06", 19,
+		  18, "undefined vector 2 (2 defined)" },
+	};
+	unsigned char rec[1024];
+	size_t n = 0;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		check_malformed_records(c, 3, 2, cases[c].nrec, (const unsigned char *)cases[c].rec,
+					cases[c].len, cases[c].at, cases[c].want);
+	/* 129 inputs in chunk 0 (read, not yet checked), then a vector of
+	 * chunk 0 twice: 258 inputs, at the second reference */
+	rec[n++] = 0;
+	rec[n++] = 10;
+	rec[n++] = 0;
+	rec[n++] = 2;
+	rec[n++] = 0;
+	rec[n++] = 0x81;
+	rec[n++] = 1;
+	for (unsigned i = 0; i < 129; i++) {
+		memcpy(rec + n, "\x00\x00\x01\x01\x00", 5);
+		n += 5;
+	}
+	rec[n++] = 1;
+	check_malformed_records(99, 3, 2, 1, rec, n, n - 1, "258 inputs in a segment (max 256)");
 }
 
 CT_MAIN()

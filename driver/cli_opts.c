@@ -75,7 +75,7 @@ enum {
 	O_PCI_BUS, O_NODE_IDS, O_CHECK, O_PER_SOCKET, O_PMI, O_FRZ, O_FORCE, O_VERSION, O_TRACE, O_RECORD,
 	O_BINARY, O_TEXT, O_BW, O_RR, O_HR, O_LOOK, O_DUTY, O_BURST, O_PERIOD, O_HW_ROOT, O_HW_MSR,
 	O_HW_PCI, O_METRICS, O_CLOCK, O_REPORT, O_REPORT_JSON, O_RUN_LOG, O_SAMPLE, O_QPI_LINKS,
-	O_EVENT_FILE, O_VCD, O_EXCEED, O_RECFORM, O_END
+	O_EVENT_FILE, O_VCD, O_EXCEED, O_RECFORM, O_NOCHUNKS, O_END
 };
 
 struct cli_opt {
@@ -163,6 +163,9 @@ static const struct cli_opt opts[] = {
 	{ O_RECFORM, "record-form", NULL, C_CONVERT, NULL,
 	  "write the binary encoding in the record form (every record holding its inputs, as readers "
 	  "before the vector form take it)" },
+	{ O_NOCHUNKS, "no-chunks", NULL, C_CONVERT, NULL,
+	  "write the binary vector form without chunks (each new vector's inputs whole, as readers "
+	  "before chunks take it)" },
 	{ O_BW, "bandwidth", "GBPS", C_GEN, "stream qpi",
 	  "stream, qpi: bandwidth in 1e9 bytes/s over all sockets (default 10)" },
 	{ O_RR, "read-ratio", "R", C_GEN, "stream qpi", "stream, qpi: share of reads (default 0.7)" },
@@ -704,6 +707,7 @@ int cli_parse(int argc, char **argv, struct opts *o)
 		case O_RECORD: o->record = optarg; break;
 		case O_BINARY: o->binary = o->binary ? o->binary : UCT_BINARY; break;
 		case O_RECFORM: o->binary = UCT_BINARY_RECORDS; break;
+		case O_NOCHUNKS: o->binary = UCT_BINARY_VECTORS; break;
 		case O_TEXT: o->text = 1; break;
 		case O_BW:
 			if ((rc = parse_double("--bandwidth", optarg, &o->gen.gbps, 1)))
@@ -805,6 +809,8 @@ int cli_parse(int argc, char **argv, struct opts *o)
 		return cli_fail(EXIT_USAGE, "-x and --json exclude each other");
 	if (o->binary && o->text)
 		return cli_fail(EXIT_USAGE, "--binary and --text exclude each other");
+	if (first[O_RECFORM] && first[O_NOCHUNKS])
+		return cli_fail(EXIT_USAGE, "--record-form and --no-chunks exclude each other");
 	if (!o->hw_root)
 		o->hw_root = getenv("UNCORE_HW_ROOT");
 	if (strcmp(o->backend, "sim") && (o->check || o->trace || first[O_WORKLOAD] || o->ncbo || o->qpi_links ||

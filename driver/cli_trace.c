@@ -109,7 +109,8 @@ static int trace_convert(const struct opts *o)
 	if ((rc = uct_open(o->arg, &r, err, sizeof(err))))
 		return cli_interrupted() ? cli_signal_exit("trace convert", "nothing was written")
 					 : cli_fail(bad_input(rc), "%s", err);
-	/* binary: the vector form unless --record-form says */
+	/* binary: the vector form with chunks unless --record-form or
+	 * --no-chunks says */
 	binary = o->binary ? o->binary : o->text ? UCT_TEXT : uct_is_binary(r) ? UCT_TEXT : UCT_BINARY;
 	seg = malloc(sizeof(*seg));
 	if (!seg || (rc = uct_writer_open(o->out, binary, uct_header(r), &w, err, sizeof(err)))) {
@@ -201,9 +202,14 @@ static int trace_info(const struct opts *o, FILE *f)
 	fprintf(f, "file       %s (%s)\nplatform   %s\nsockets    %u\nclock      %s %" PRIu64 " Hz\n"
 		   "seed       %" PRIu64 "\nsegments   %" PRIu64 "\ncycles     %" PRIu64 "\nseconds    %.9f\n"
 		   "vectors    %u%s\n",
-		o->arg, uct_is_binary(r) ? uct_is_vector_form(r) ? "binary, vector form" : "binary, record form" : "text",
+		o->arg, uct_is_binary(r) ? !uct_is_vector_form(r) ? "binary, record form"
+				  : uct_is_chunked(r) ? "binary, vector form with chunks" : "binary, vector form"
+				  : "text",
 		p->name, h->sockets, p->clocks[0].name, hz, h->seed, nseg, end, (double)end / (double)hz,
 		uct_vectors(r), uct_vectors(r) >= UCT_MAXVEC ? " (the dictionary's limit: more are not numbered)" : "");
+	if (uct_is_chunked(r))
+		fprintf(f, "chunks     %u%s\n", uct_chunks(r),
+			uct_chunks(r) >= UCT_MAXCHUNK ? " (the dictionary's limit: more are not numbered)" : "");
 	for (unsigned k = 0; k < p->nboxes; k++) {
 		const struct ucm_boxtype *bt = p->boxes[k].type;
 		int bi = ucm_boxtype_index(p, bt);

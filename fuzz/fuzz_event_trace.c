@@ -2,8 +2,8 @@
  * fuzz_event_trace.c - the event-trace readers (text and binary, detected
  * from the input).  Whatever the input, a reader answers segments or a
  * located error, never a crash.  A trace that reads cleanly must survive a
- * round trip: written back in every encoding (text, the binary vector and
- * record forms) and read again, it gives the
+ * round trip: written back in every encoding (text, the binary vector form
+ * with and without chunks, the record form) and read again, it gives the
  * same header and the same segments.  Read as the replay reads it
  * (uct_next_vec: vector numbers, references without their content), it
  * gives the same times and sleep masks and the same error at the same
@@ -117,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == 0) {
 		round_trip(&h, n, UCT_TEXT);
 		round_trip(&h, n, UCT_BINARY);
+		round_trip(&h, n, UCT_BINARY_VECTORS);
 		round_trip(&h, n, UCT_BINARY_RECORDS);
 	}
 	return 0;

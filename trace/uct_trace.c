@@ -32,6 +32,7 @@
 #define MAXSECONDS 1000000ull
 /* Binary header flags: bit 0, the vector form (records refer to vectors). */
 #define UCT_FLAG_VECTORS 1
+#define UCT_FLAG_CHUNKS 2
 /* uct_next's needs: the segment's content, its vector's number. */
 #define NEED_CONTENT 1
 #define NEED_VID 2
@@ -142,6 +143,20 @@ struct uct_reader {
 	struct { uint8_t bt; uint16_t sub; } sym[4096];
 	int ended;
 	int vform;               /* the binary vector form (flags bit 0) */
+	int chunked;             /* its new vectors given as chunks (flags bit 1) */
+	struct vdict *cd;        /* the chunks numbered: each its `inputs` encoding */
+	struct rchunk *ch;       /* per chunk numbered: what bin_chunks needs of it */
+	size_t capch;
+	struct uct_seg *cseg;    /* a new chunk's inputs */
+	unsigned char *vbuf;     /* a chunked vector's `inputs` encoding, assembled */
+	/* the chunks of the last new vector whose content was not decoded
+	 * (every one numbered before, each of another socket and box type):
+	 * the replay makes its phase from them (vec_phase_chunks) */
+	uint32_t lch[UCT_MAXIN];
+	unsigned nlch;
+	int lch_vid;
+	uint8_t *vlisted;        /* per vector: kept as its chunks' numbers */
+	size_t capvl;
 	uint64_t maxend;         /* binary: the latest end a record may have */
 	uint64_t asleep[UCT_MAXSOCK];  /* vector form: the last sleep masks given */
 	uint64_t cores;          /* binary: the platform's cores (of a socket) as bits */
@@ -639,6 +654,8 @@ struct vdict {
 	int32_t *slot;            /* indexed: 2 * capn, 0 free, else the vector + 1 */
 	unsigned char *bytes;
 	size_t nbytes, cap;
+	size_t counted;           /* the bytes the format's limit counts */
+	int chunks;               /* the chunks' limits, not the vectors' */
 };
 
 /* Eight bytes a step (a byte a step was a tenth of reading a trace with
@@ -696,13 +713,16 @@ static int vd_find(struct vdict *d, const unsigned char *b, size_t n, uint64_t h
 	return -1;
 }
 
-/* Number a new vector: its number, -1 when the dictionary is full (by the
- * format's rule), -ENOMEM. */
-static int vd_add(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
+/* Number a new vector stored as b[0..n), `counted` bytes by the format's
+ * rule (a chunked vector stored as its chunks' numbers counts its inputs'
+ * bytes): its number, -1 when the dictionary is full by that rule,
+ * -ENOMEM. */
+static int vd_add_as(struct vdict *d, const unsigned char *b, size_t n, uint64_t h, size_t counted)
 {
 	unsigned i, mask;
 
-	if (d->n >= UCT_MAXVEC || n > UCT_MAXVECBYTES - d->nbytes)
+	if (d->n >= (d->chunks ? UCT_MAXCHUNK : UCT_MAXVEC) ||
+	    counted > (d->chunks ? UCT_MAXCHUNKBYTES : UCT_MAXVECBYTES) - d->counted)
 		return -1;
 	if (d->n == d->capn) {
 		/* grown as vectors come (most traces have few); when indexed,
@@ -734,7 +754,8 @@ static int vd_add(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
 		}
 		d->capn = cap;
 	}
-	if (d->nbytes + n > d->cap) {
+	/* (allocated at the first, even an empty vector: entries point into it) */
+	if (d->nbytes + n > d->cap || !d->bytes) {
 		size_t cap = d->cap ? d->cap : 1024;
 		unsigned char *nb;
 
@@ -745,7 +766,9 @@ static int vd_add(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
 		d->bytes = nb;
 		d->cap = cap;
 	}
-	memcpy(d->bytes + d->nbytes, b, n);
+	if (n)
+		memcpy(d->bytes + d->nbytes, b, n);
+	d->counted += counted;
 	d->off[d->n] = (uint32_t)d->nbytes;
 	d->len[d->n] = (uint32_t)n;
 	d->nbytes += n;
@@ -757,6 +780,12 @@ static int vd_add(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
 		d->slot[i] = (int32_t)d->n + 1;
 	}
 	return (int)d->n++;
+}
+
+/* Number a new vector, its bytes counted as stored. */
+static int vd_add(struct vdict *d, const unsigned char *b, size_t n, uint64_t h)
+{
+	return vd_add_as(d, b, n, h, n);
 }
 
 static void put_var(unsigned char *b, size_t *n, uint64_t v);
@@ -1487,9 +1516,14 @@ static int bin_header(struct uct_reader *r)
 		return rerr(r, 8, "unsupported version %u (this build reads 1 to %d)", r->hdr.version,
 			    UCT_VERSION);
 	r->off = 10;
-	if ((m[10] | m[11] << 8) & ~UCT_FLAG_VECTORS)
+	if ((m[10] | m[11] << 8) & ~(UCT_FLAG_VECTORS | UCT_FLAG_CHUNKS))
 		return rerr(r, 10, "unknown flags 0x%04x", m[10] | m[11] << 8);
+	if ((m[10] & UCT_FLAG_CHUNKS) && !(m[10] & UCT_FLAG_VECTORS))
+		return rerr(r, 10, "flags 0x%04x: chunks (bit 1) without the vector form (bit 0)",
+			    m[10] | m[11] << 8);
 	r->vform = m[10] & UCT_FLAG_VECTORS;
+	r->chunked = !!(m[10] & UCT_FLAG_CHUNKS);
+	r->lch_vid = -1;
 	r->pos = r->off = 12;
 	if (read_block(r, &type))
 		return -EINVAL;
@@ -1766,16 +1800,17 @@ static int bin_vector(struct uct_reader *r, struct uct_seg *seg)
 	return 0;
 }
 
-/* Vector `id` of the dictionary into seg (it was checked when defined). */
-static int bin_vector_at(struct uct_reader *r, unsigned id, struct uct_seg *seg)
+/* An `inputs` encoding read before (a vector or a chunk numbered, a
+ * chunked vector assembled: checked where it was given) into seg. */
+static int bin_inputs_of(struct uct_reader *r, unsigned char *b, size_t n, struct uct_seg *seg)
 {
 	unsigned char *blk = r->blk;
 	size_t blen = r->blen, bpos = r->bpos;
 	uint64_t pay = r->pay, off = r->off;
 	int rc;
 
-	r->blk = r->vd->bytes + r->vd->off[id];
-	r->blen = r->vd->len[id];
+	r->blk = b;
+	r->blen = n;
 	r->bpos = 0;
 	rc = bin_inputs(r, seg);
 	r->blk = blk;
@@ -1784,6 +1819,219 @@ static int bin_vector_at(struct uct_reader *r, unsigned id, struct uct_seg *seg)
 	r->pay = pay;
 	r->off = off;
 	return rc;
+}
+
+static void chunks_plain(struct uct_reader *r, const uint32_t *ids, unsigned n, unsigned char **vb,
+			 size_t *vn);
+
+static int bin_vector_at(struct uct_reader *r, unsigned id, struct uct_seg *seg)
+{
+	const unsigned char *b = r->vd->bytes + r->vd->off[id];
+	unsigned char *pb;
+	size_t len = r->vd->len[id], pn;
+	uint32_t ids[UCT_MAXIN];
+	unsigned n = 0;
+
+	if (id >= r->capvl || !r->vlisted[id])
+		return bin_inputs_of(r, r->vd->bytes + r->vd->off[id], len, seg);
+	/* kept as its chunks' numbers (written here: minimal varints) */
+	for (size_t i = 0; i < len && n < UCT_MAXIN; n++) {
+		uint32_t v = 0;
+
+		for (unsigned sh = 0; i < len; sh += 7) {
+			v |= (uint32_t)(b[i] & 0x7F) << sh;
+			if (!(b[i++] & 0x80))
+				break;
+		}
+		ids[n] = v;
+	}
+	chunks_plain(r, ids, n, &pb, &pn);
+	return bin_inputs_of(r, pb, pn, seg);
+}
+
+/* The inputs of vector vid, numbered before (the replay's, for a chunked
+ * vector it did not make from its chunks). */
+static int vector_content(struct uct_reader *r, int vid, struct uct_seg *seg)
+{
+	if (!r->binary || !r->vform || vid < 0 || !r->vd || (unsigned)vid >= r->vd->n)
+		return -EINVAL;
+	return bin_vector_at(r, (unsigned)vid, seg);
+}
+
+/* A chunk's facts: the sockets and box types of its inputs, a bit each
+ * (socket * UCM_MAXBT + box type), the bytes of its input count, its
+ * inputs. */
+struct rchunk {
+	uint64_t keys[UCT_MAXSOCK * UCM_MAXBT / 64];
+	uint16_t nin;
+	uint8_t pre;
+};
+
+/* The bytes of an `inputs` encoding's room in r->vbuf: its count (at most
+ * two bytes: UCT_MAXIN), then inputs of at most 10 bytes a field. */
+#define VBUF_MAX (2 + UCT_MAXIN * 10 * (5 + UCM_NATTR))
+
+/* An `inputs` encoding assembled in r->vbuf: its inputs' bytes from 2 to
+ * end, and before them their count (total, a varint of one or two bytes
+ * ending at 2): its start and length. */
+static void vbuf_count(struct uct_reader *r, unsigned total, size_t end, unsigned char **vb,
+		       size_t *vn)
+{
+	if (total < 0x80) {
+		r->vbuf[1] = (unsigned char)total;
+		*vb = r->vbuf + 1;
+		*vn = end - 1;
+	} else {
+		r->vbuf[0] = (unsigned char)(total | 0x80);
+		r->vbuf[1] = (unsigned char)(total >> 7);
+		*vb = r->vbuf;
+		*vn = end;
+	}
+}
+
+/* The `inputs` encoding of a vector of chunks ids[0..n) (numbered), in
+ * r->vbuf: their inputs after their count. */
+static void chunks_plain(struct uct_reader *r, const uint32_t *ids, unsigned n, unsigned char **vb,
+			 size_t *vn)
+{
+	size_t at = 2;
+	unsigned total = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		const struct rchunk *c = &r->ch[ids[k]];
+		size_t len = r->cd->len[ids[k]];
+
+		memcpy(r->vbuf + at, r->cd->bytes + r->cd->off[ids[k]] + c->pre, len - c->pre);
+		at += len - c->pre;
+		total += c->nin;
+	}
+	vbuf_count(r, total, at, vb, vn);
+}
+
+/* A vector given as chunks (flags bit 1): `nchunks chunk*`, a chunk 0 and
+ * its `inputs` (new: numbered while there is room) or j + 1 (chunk j,
+ * given before).  *known: every chunk numbered before this record, no
+ * socket and box type in two of them; the vector then passes the checks
+ * without them (every rule of seg_check but the count is one of a socket
+ * and box type's inputs, and holds for some of them where it holds for
+ * all; each chunk was checked in the vector that gave it): its chunks in
+ * r->lch, *vn the bytes its `inputs` encoding has (the dictionary's
+ * rule).  Otherwise that encoding, its chunks' inputs in order, is
+ * assembled at *vb (in r->vbuf), *vn bytes. */
+static int bin_chunks(struct uct_reader *r, unsigned char **vb, size_t *vn, int *known)
+{
+	enum { NW = UCT_MAXSOCK * UCM_MAXBT / 64 };
+	uint64_t nch, ref, seen[NW] = { 0 };
+	/* each chunk: its number, or (-1, a new chunk not numbered) its place
+	 * in the block; the dictionary's bytes may move while a record adds
+	 * chunks */
+	struct { int32_t id; uint32_t at, len; uint8_t pre; } cs[UCT_MAXIN];
+	unsigned total = 0;
+	size_t n = 0;
+	int all = 1;
+
+	r->nlch = 0;
+	r->lch_vid = -1;
+	if (!r->vbuf && !(r->vbuf = malloc(VBUF_MAX)))
+		return -ENOMEM;
+	if (!r->cd && !(r->cd = calloc(1, sizeof(*r->cd))))
+		return -ENOMEM;
+	r->cd->chunks = 1;
+	if (get_var1(r, &nch))
+		return -EINVAL;
+	if (nch > UCT_MAXIN)
+		return rerr(r, 0, "%llu chunks in a vector (max %d)", (unsigned long long)nch, UCT_MAXIN);
+	for (unsigned k = 0; k < nch; k++) {
+		uint64_t cpos = r->pay + r->bpos;
+		struct rchunk c;
+		int id;
+
+		if (get_var1(r, &ref))
+			return -EINVAL;
+		if (ref) {
+			if (ref - 1 >= r->cd->n) {
+				r->off = cpos;
+				return rerr(r, 0, "undefined chunk %llu (%u defined)",
+					    (unsigned long long)ref - 1, r->cd->n);
+			}
+			id = (int)(ref - 1);
+			c = r->ch[id];
+			cs[k].len = r->cd->len[id];
+		} else {
+			size_t at = r->bpos;
+			const unsigned char *b;
+
+			if (!r->cseg && !(r->cseg = malloc(sizeof(*r->cseg))))
+				return -ENOMEM;
+			if (bin_inputs(r, r->cseg))
+				return -EINVAL;
+			r->off = cpos;
+			if (!r->cseg->nin)
+				return rerr(r, 0, "empty chunk");
+			b = r->blk + at;
+			cs[k].at = (uint32_t)at;
+			cs[k].len = (uint32_t)(r->bpos - at);
+			memset(&c, 0, sizeof(c));
+			/* the count's bytes as given (a varint may be longer than it needs) */
+			for (c.pre = 1; b[c.pre - 1] & 0x80; c.pre++)
+				;
+			c.nin = (uint16_t)r->cseg->nin;
+			for (unsigned i = 0; i < c.nin; i++) {
+				unsigned key = r->cseg->in[i].socket * UCM_MAXBT + r->cseg->in[i].bt;
+
+				/* (sockets past the header's are refused by the check below) */
+				if (key < 64 * NW)
+					c.keys[key / 64] |= 1ull << (key % 64);
+			}
+			if ((id = vd_add(r->cd, b, cs[k].len, 0)) == -ENOMEM)
+				return id;
+			if (id >= 0) {
+				if ((size_t)id >= r->capch) {
+					size_t cap = r->capch ? 2 * r->capch : 64;
+					struct rchunk *nc = realloc(r->ch, cap * sizeof(*nc));
+
+					if (!nc)
+						return -ENOMEM;
+					r->ch = nc;
+					r->capch = cap;
+				}
+				r->ch[id] = c;
+			}
+			all = 0; /* given here: the vector is checked whole */
+		}
+		if (c.nin > UCT_MAXIN - total) {
+			r->off = cpos;
+			return rerr(r, 0, "%u inputs in a segment (max %d)", total + c.nin, UCT_MAXIN);
+		}
+		for (unsigned w = 0; w < NW; w++) {
+			if (seen[w] & c.keys[w])
+				all = 0;
+			seen[w] |= c.keys[w];
+		}
+		cs[k].id = id;
+		cs[k].pre = c.pre;
+		n += cs[k].len - c.pre;
+		total += c.nin;
+	}
+	*known = all;
+	if (all) {
+		for (unsigned k = 0; k < nch; k++)
+			r->lch[k] = (uint32_t)cs[k].id;
+		r->nlch = (unsigned)nch;
+		*vn = n + (total < 0x80 ? 1 : 2);
+		return 0;
+	}
+	/* the `inputs` encoding: the count, then the chunks' inputs */
+	n = 2;
+	for (unsigned k = 0; k < nch; k++) {
+		const unsigned char *b = cs[k].id >= 0 ? r->cd->bytes + r->cd->off[cs[k].id]
+						       : r->blk + cs[k].at;
+
+		memcpy(r->vbuf + n, b + cs[k].pre, cs[k].len - cs[k].pre);
+		n += cs[k].len - cs[k].pre;
+	}
+	vbuf_count(r, total, n, vb, vn);
+	return 0;
 }
 
 static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vid, int *full)
@@ -1850,7 +2098,9 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 	*full = 1;
 	if (r->vform) {
 		uint64_t code, ref;
-		size_t at = 0, vend = 0;
+		size_t at = 0, vn = 0;
+		unsigned char *vb = NULL;
+		int known = 0;
 
 		/* the record's time first: a rule it breaks as a whole */
 		r->off = rec;
@@ -1876,11 +2126,17 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 			}
 			*vid = (int)(ref - 1);
 			*full = 0;
+		} else if (r->chunked) {
+			int rc = bin_chunks(r, &vb, &vn, &known);
+
+			if (rc)
+				return rc;
 		} else {
 			at = r->bpos;
 			if (bin_inputs(r, seg))
 				return -EINVAL;
-			vend = r->bpos;
+			vb = r->blk + at;
+			vn = r->bpos - at;
 		}
 		if (code & 1) {
 			if (r->hdr.version < 2) {
@@ -1895,17 +2151,67 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 			copy_masks(seg->asleep, r->asleep);
 		}
 		if (!ref) {
-			int id;
+			int id, dec = !r->chunked, listed = r->chunked && known;
+			unsigned char lb[UCT_MAXIN * 5];
+			size_t ln = 0;
 
+			/* a chunked vector's inputs decoded where they are checked
+			 * or wanted (a vector not numbered is used now: wanted) */
+			if (r->chunked && (!known || (need & NEED_CONTENT))) {
+				unsigned char *pb = vb;
+				size_t pn = vn;
+
+				if (known)
+					chunks_plain(r, r->lch, r->nlch, &pb, &pn);
+				if (bin_inputs_of(r, pb, pn, seg))
+					return -EINVAL;
+				dec = 1;
+			}
 			r->off = rec;
-			if (seg_check(r->chk, &r->hdr, seg, err, sizeof(err)))
+			if (!listed && seg_check(r->chk, &r->hdr, seg, err, sizeof(err)))
 				return rerr(r, 0, "%s", err);
 			if (!r->vd && !(r->vd = calloc(1, sizeof(*r->vd))))
 				return -ENOMEM;
-			id = vd_add(r->vd, r->blk + at, vend - at, vd_hash(r->blk + at, vend - at));
+			/* (no hash: the vector form's dictionary is never searched);
+			 * a vector of known chunks kept as their numbers, counted
+			 * as its `inputs` encoding */
+			if (listed) {
+				for (unsigned k = 0; k < r->nlch; k++)
+					put_var(lb, &ln, r->lch[k]);
+				id = vd_add_as(r->vd, lb, ln, 0, vn);
+			} else {
+				id = vd_add(r->vd, vb, vn, 0);
+			}
 			if (id == -ENOMEM)
 				return id;
+			if (listed && id >= 0) {
+				if ((size_t)id >= r->capvl) {
+					size_t cap = r->capvl ? 2 * r->capvl : 256;
+					uint8_t *nl;
+
+					while (cap <= (size_t)id)
+						cap *= 2;
+					if (!(nl = realloc(r->vlisted, cap)))
+						return -ENOMEM;
+					memset(nl + r->capvl, 0, cap - r->capvl);
+					r->vlisted = nl;
+					r->capvl = cap;
+				}
+				r->vlisted[id] = 1;
+			}
+			if (!dec && id < 0) {
+				unsigned char *pb;
+				size_t pn;
+
+				chunks_plain(r, r->lch, r->nlch, &pb, &pn);
+				if (bin_inputs_of(r, pb, pn, seg))
+					return -EINVAL;
+				dec = 1;
+			}
 			*vid = id;
+			*full = dec;
+			if (!dec)
+				r->lch_vid = id;
 		} else if ((need & NEED_CONTENT) && bin_vector_at(r, (unsigned)(ref - 1), seg)) {
 			return -EINVAL;
 		} else {
@@ -2229,6 +2535,16 @@ unsigned uct_vectors(const struct uct_reader *r)
 	return r->vd ? r->vd->n : 0;
 }
 
+int uct_is_chunked(const struct uct_reader *r)
+{
+	return r->chunked;
+}
+
+unsigned uct_chunks(const struct uct_reader *r)
+{
+	return r->cd ? r->cd->n : 0;
+}
+
 int uct_is_vector_form(const struct uct_reader *r)
 {
 	return r->vform;
@@ -2246,6 +2562,13 @@ void uct_close(struct uct_reader *r)
 	if (r->vd)
 		vd_free(r->vd);
 	free(r->vd);
+	if (r->cd)
+		vd_free(r->cd);
+	free(r->cd);
+	free(r->ch);
+	free(r->vlisted);
+	free(r->cseg);
+	free(r->vbuf);
 	free(r->vkey);
 	free(r);
 }
@@ -2265,7 +2588,9 @@ struct uct_writer {
 	struct { uint8_t bt; uint16_t sub; } sym[4096];
 	struct chk *chk;
 	int vform;               /* the vector form: vectors numbered, then referred to */
-	struct vdict *vd;
+	int chunked;             /* a new vector given as chunks */
+	struct vdict *vd, *cd;   /* the vectors, the chunks numbered */
+	unsigned char *vtmp;     /* chunked: a new vector's `inputs` encoding */
 	uint64_t asleep[UCT_MAXSOCK];  /* vector form: the last sleep masks written */
 	char err[768];
 };
@@ -2369,7 +2694,8 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 		return -ENOMEM;
 	}
 	w->binary = binary != UCT_TEXT;
-	w->vform = binary == UCT_BINARY;
+	w->vform = binary == UCT_BINARY || binary == UCT_BINARY_VECTORS;
+	w->chunked = binary == UCT_BINARY;
 	w->hdr = *h;
 	if (!w->hdr.sockets)
 		w->hdr.sockets = 1;
@@ -2394,7 +2720,8 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 	w->f = w->uf.f;
 	if (binary) {
 		unsigned char m[12] = { 'U', 'C', 'T', 'R', 'A', 'C', 'E', 0, (unsigned char)w->hdr.version,
-					0, (unsigned char)(w->vform ? UCT_FLAG_VECTORS : 0), 0 };
+					0, (unsigned char)((w->vform ? UCT_FLAG_VECTORS : 0) |
+							   (w->chunked ? UCT_FLAG_CHUNKS : 0)), 0 };
 		size_t k = 0;
 		unsigned nb = 0;
 
@@ -2461,6 +2788,60 @@ static unsigned symbol(struct uct_writer *w, const struct uct_in *in, unsigned c
 	return w->nsym++;
 }
 
+/* A new vector as chunks: the shortest runs of its inputs such that no
+ * socket and box type has inputs in two (most runs are one socket and box
+ * type's inputs; where a box type's inputs are interleaved with another's,
+ * a run holds both), each a reference to the same run given before or the
+ * run itself (numbered, where the dictionary has room, as a reader numbers
+ * it).  vb: the vector's `inputs` encoding, input i at ioff[i]. */
+static int put_chunks(struct uct_writer *w, const struct uct_seg *seg, const unsigned char *vb,
+		      const size_t *ioff, unsigned char *rec, size_t *rn)
+{
+	unsigned nch = 0, cend[UCT_MAXIN];
+	int16_t last[256 * UCM_MAXBT];
+
+	if (!w->cd && !(w->cd = calloc(1, sizeof(*w->cd))))
+		return -ENOMEM;
+	w->cd->chunks = 1;
+	/* each input's socket and box type's last input; a run ends where
+	 * none of its inputs' has one after it */
+	for (unsigned i = 0; i < seg->nin; i++)
+		last[seg->in[i].socket * UCM_MAXBT + seg->in[i].bt] = (int16_t)i;
+	for (unsigned i = 0, end = 0; i < seg->nin; i++) {
+		unsigned l = (unsigned)last[seg->in[i].socket * UCM_MAXBT + seg->in[i].bt];
+
+		if (l > end)
+			end = l;
+		if (i == end) {
+			cend[nch++] = i + 1;
+			end = i + 1;
+		}
+	}
+	put_var(rec, rn, nch);
+	for (unsigned q = 0, i = 0, j; q < nch; q++, i = j) {
+		unsigned char c[UCT_MAXIN * 64 + 16];
+		size_t cn = 0;
+		uint64_t h;
+		int id;
+
+		j = cend[q];
+		put_var(c, &cn, j - i);
+		memcpy(c + cn, vb + ioff[i], ioff[j] - ioff[i]);
+		cn += ioff[j] - ioff[i];
+		h = vd_hash(c, cn);
+		if ((id = vd_find(w->cd, c, cn, h)) >= 0) {
+			put_var(rec, rn, (uint64_t)id + 1);
+		} else {
+			if (vd_add(w->cd, c, cn, h) == -ENOMEM)
+				return -ENOMEM;
+			rec[(*rn)++] = 0;
+			memcpy(rec + *rn, c, cn);
+			*rn += cn;
+		}
+	}
+	return 0;
+}
+
 int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 {
 	char err[256];
@@ -2472,22 +2853,29 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 	if (seg_check(w->chk, &w->hdr, seg, err, sizeof(err)))
 		return werr(w, -EINVAL, "segment %llu: %s", (unsigned long long)w->nseg + 1, err);
 	if (w->binary) {
-		unsigned char y[UCT_MAXIN * 200 + 16], rec[UCT_MAXIN * 64 + 48 + 11 * UCT_MAXSOCK];
-		size_t yn = 0, rn = 0, vn = 0;
+		/* a record: its inputs, or (chunked) a count, a code and three
+		 * bytes a chunk, then each new chunk's count and inputs */
+		unsigned char y[UCT_MAXIN * 200 + 16],
+			rec[UCT_MAXIN * 64 + 48 + 11 * UCT_MAXSOCK + 5 * UCT_MAXIN];
+		size_t yn = 0, rn = 0, vn = 0, ioff[UCT_MAXIN + 1];
 		unsigned ny = 0;
 		unsigned char *vb;
 		int id = -1;
 
 		if (w->nsym + seg->nin > 4096)
 			return werr(w, -ENOSPC, "more than 4096 distinct sub-events");
+		if (w->chunked && !w->vtmp && !(w->vtmp = malloc(UCT_MAXIN * 64 + 16)))
+			return -ENOMEM;
 		put_var(rec, &rn, seg->start - w->end);
 		put_var(rec, &rn, seg->ncycles);
-		/* the inputs: after a code (vector form), or in the record */
-		vb = rec + rn + (w->vform ? 1 : 0);
+		/* the inputs: after a code (vector form), or in the record;
+		 * chunked, apart (they are the vector's identity) */
+		vb = w->chunked ? w->vtmp : rec + rn + (w->vform ? 1 : 0);
 		put_var(vb, &vn, seg->nin);
 		for (unsigned i = 0; i < seg->nin; i++) {
 			const struct uct_in *in = &seg->in[i];
 
+			ioff[i] = vn;
 			put_var(vb, &vn, symbol(w, in, y, &yn, &ny));
 			put_var(vb, &vn, in->socket);
 			put_var(vb, &vn, (uint64_t)(in->inst + 1));
@@ -2515,7 +2903,11 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 				if (vd_add(w->vd, vb, vn, hv) == -ENOMEM)
 					return -ENOMEM;
 				rec[rn++] = (unsigned char)sl;
-				rn += vn;
+				ioff[seg->nin] = vn;
+				if (!w->chunked)
+					rn += vn;
+				else if ((rc = put_chunks(w, seg, vb, ioff, rec, &rn)))
+					return rc;
 			}
 			if (sl) {
 				put_sleep(rec, &rn, seg->asleep, w->hdr.sockets);
@@ -2621,9 +3013,15 @@ int uct_writer_commit(struct uct_writer *w)
 	if (w->vd)
 		vd_free(w->vd);
 	free(w->vd);
+	if (w->cd)
+		vd_free(w->cd);
+	free(w->cd);
+	free(w->vtmp);
 	w->blk = NULL;
 	w->chk = NULL;
 	w->vd = NULL;
+	w->cd = NULL;
+	w->vtmp = NULL;
 	if (!rc)
 		free(w);
 	return rc;
@@ -2639,6 +3037,10 @@ void uct_writer_abort(struct uct_writer *w)
 	if (w->vd)
 		vd_free(w->vd);
 	free(w->vd);
+	if (w->cd)
+		vd_free(w->cd);
+	free(w->cd);
+	free(w->vtmp);
 	free(w);
 }
 
@@ -2750,6 +3152,13 @@ struct uct_replay {
 	int *vids;                        /* a vector's box vectors */
 	size_t capvids;
 	int16_t kslot[UCT_MAXSOCK * UCM_MAXBT]; /* vec_phase's buckets, -1 between calls */
+	/* a numbered chunk's groups (vec_phase_chunks): cgn[c] of them from
+	 * cg0[c] (-1: not met yet) in cgk (keys) and cgi (groups) */
+	int32_t *cg0;
+	uint8_t *cgn, *cgk;
+	int32_t *cgi;
+	size_t capcg, ncgk, capcgk, capcgi;
+	struct uct_seg *cseg;             /* a chunk's inputs */
 	char err[768];
 };
 
@@ -3047,26 +3456,23 @@ static int grp_find(struct uct_replay *p, unsigned socket, unsigned bt,
 	return 0;
 }
 
-/* A phase for segment s's vector: its inputs grouped by (socket, box
- * type), each distinct group's box vectors made once (a new vector of a
- * trace usually repeats most boxes' parts of vectors met before), the
- * phase the list of them.  -ENOSPC: the model has no room. */
-static int vec_phase(struct uct_replay *p, const struct uct_seg *s)
+/* The groups of inputs in[0..n) by (socket, box type), each found or
+ * made (grp_find): bucketed in the order the keys are first met, the
+ * inputs' order kept within, each bucket's hash made on the way; only the
+ * keys the inputs have are visited (p->kslot: a key's bucket, -1 outside
+ * this call).  Each key (socket * UCM_MAXBT + box type) into keys[] and
+ * its group's index in p->grp into gi[]; *nk of them. */
+static int vec_groups(struct uct_replay *p, const struct uct_in *v, unsigned n, uint8_t *keys,
+		      int32_t *gi, unsigned *nkp)
 {
 	enum { NK = UCT_MAXSOCK * UCM_MAXBT };
 	unsigned nk = 0, cnt[NK], pos[NK];
 	uint64_t hk[NK];
-	uint8_t keys[NK];
 	const struct uct_in *ord[UCT_MAXIN];
-	size_t nid = 0;
 	int rc = 0;
 
-	/* bucketed by (socket, box type) in the order the keys are first met,
-	 * the inputs' order kept within, each bucket's hash made on the way;
-	 * only the keys the vector has are visited (p->kslot: a key's bucket,
-	 * -1 outside this call) */
-	for (unsigned i = 0; i < s->nin; i++) {
-		const struct uct_in *in = &s->in[i];
+	for (unsigned i = 0; i < n; i++) {
+		const struct uct_in *in = &v[i];
 		unsigned k = (unsigned)in->socket * UCM_MAXBT + in->bt;
 		int j;
 
@@ -3086,47 +3492,134 @@ static int vec_phase(struct uct_replay *p, const struct uct_seg *s)
 		at += cnt[j];
 		hk[j] = gmix(hk[j], cnt[j]);
 	}
-	for (unsigned i = 0; i < s->nin; i++) {
-		const struct uct_in *in = &s->in[i];
+	for (unsigned i = 0; i < n; i++) {
+		const struct uct_in *in = &v[i];
 
 		if (in->socket < p->nsock && in->socket < UCT_MAXSOCK && in->bt < UCM_MAXBT)
 			ord[pos[p->kslot[(unsigned)in->socket * UCM_MAXBT + in->bt]]++] = in;
 	}
-	/* bucket j is now ord[pos[j] - cnt[j], pos[j]); the buckets in key
-	 * order, which is the model's box order (socket, then box type), so
-	 * that the phase's box vectors come sorted */
-	for (unsigned a = 1; a < nk; a++)
-		for (unsigned b = a; b > 0 && keys[b - 1] > keys[b]; b--) {
-			uint8_t tk = keys[b];
-			unsigned tc = cnt[b], tp = pos[b];
-			uint64_t th = hk[b];
-
-			keys[b] = keys[b - 1];
-			cnt[b] = cnt[b - 1];
-			pos[b] = pos[b - 1];
-			hk[b] = hk[b - 1];
-			keys[b - 1] = tk;
-			cnt[b - 1] = tc;
-			pos[b - 1] = tp;
-			hk[b - 1] = th;
-		}
+	/* bucket j is now ord[pos[j] - cnt[j], pos[j]) */
 	for (unsigned j = 0; j < nk && !rc; j++) {
 		const struct rgrp *g;
 
-		if ((rc = grp_find(p, keys[j] / UCM_MAXBT, keys[j] % UCM_MAXBT, ord + pos[j] - cnt[j],
-				   cnt[j], hk[j], &g)))
-			break;
-		if (grow((void **)&p->vids, &p->capvids, nid + p->ninst[g->bt], sizeof(*p->vids))) {
-			rc = -ENOMEM;
-			break;
+		if (!(rc = grp_find(p, keys[j] / UCM_MAXBT, keys[j] % UCM_MAXBT, ord + pos[j] - cnt[j],
+				    cnt[j], hk[j], &g)))
+			gi[j] = (int32_t)(g - p->grp);
+	}
+	for (unsigned j = 0; j < nk; j++)
+		p->kslot[keys[j]] = -1;
+	*nkp = nk;
+	return rc;
+}
+
+/* The phase of groups gi[0..n) of keys keys[0..n), each key once: in key
+ * order, which is the model's box order (socket, then box type), so that
+ * the phase's box vectors come sorted.  -ENOSPC: the model has no room. */
+static int groups_phase(struct uct_replay *p, uint8_t *keys, int32_t *gi, unsigned n)
+{
+	size_t nid = 0;
+
+	for (unsigned a = 1; a < n; a++)
+		for (unsigned b = a; b > 0 && keys[b - 1] > keys[b]; b--) {
+			uint8_t tk = keys[b];
+			int32_t tg = gi[b];
+
+			keys[b] = keys[b - 1];
+			gi[b] = gi[b - 1];
+			keys[b - 1] = tk;
+			gi[b - 1] = tg;
 		}
+	for (unsigned k = 0; k < n; k++) {
+		const struct rgrp *g = &p->grp[gi[k]];
+
+		if (grow((void **)&p->vids, &p->capvids, nid + p->ninst[g->bt], sizeof(*p->vids)))
+			return -ENOMEM;
 		for (unsigned i = 0; i < p->ninst[g->bt]; i++)
 			if (p->gid[g->id0 + i] >= 0)
 				p->vids[nid++] = p->gid[g->id0 + i];
 	}
-	for (unsigned j = 0; j < nk; j++)
-		p->kslot[keys[j]] = -1;
-	return rc ? rc : ucm_phase_define_boxvecs(p->m, p->vids, nid);
+	return ucm_phase_define_boxvecs(p->m, p->vids, nid);
+}
+
+/* A phase for segment s's vector: its inputs grouped by (socket, box
+ * type), each distinct group's box vectors made once (a new vector of a
+ * trace usually repeats most boxes' parts of vectors met before), the
+ * phase the list of them.  -ENOSPC: the model has no room. */
+static int vec_phase(struct uct_replay *p, const struct uct_seg *s)
+{
+	uint8_t keys[UCT_MAXSOCK * UCM_MAXBT];
+	int32_t gi[UCT_MAXSOCK * UCM_MAXBT];
+	unsigned nk;
+	int rc = vec_groups(p, s->in, s->nin, keys, gi, &nk);
+
+	return rc ? rc : groups_phase(p, keys, gi, nk);
+}
+
+/* A phase for the pending segment's new vector from the chunks the reader
+ * read it as (r->lch: each numbered, no socket and box type in two), without
+ * its inputs: a chunk's groups are its vector's groups of their sockets
+ * and box types, found (or made) once per chunk (vec_groups, as vec_phase
+ * finds them).  -EAGAIN: the reader has no such chunks for it; -ENOSPC:
+ * the model has no room. */
+static int vec_phase_chunks(struct uct_replay *p)
+{
+	enum { NK = UCT_MAXSOCK * UCM_MAXBT };
+	const struct uct_reader *r = p->r;
+	uint8_t keys[NK];
+	int32_t gi[NK];
+	unsigned nk = 0;
+	int rc;
+
+	if (r->lch_vid < 0 || r->lch_vid != p->vid)
+		return -EAGAIN;
+	for (unsigned k = 0; k < r->nlch; k++) {
+		uint32_t c = r->lch[k];
+
+		if (c >= p->capcg) {
+			size_t cap = p->capcg ? 2 * p->capcg : 256;
+			int32_t *n0;
+			uint8_t *nn;
+
+			while (cap <= c)
+				cap *= 2;
+			if (!(n0 = realloc(p->cg0, cap * sizeof(*n0))))
+				return -ENOMEM;
+			p->cg0 = n0;
+			if (!(nn = realloc(p->cgn, cap * sizeof(*nn))))
+				return -ENOMEM;
+			p->cgn = nn;
+			for (size_t i = p->capcg; i < cap; i++)
+				n0[i] = -1;
+			p->capcg = cap;
+		}
+		if (p->cg0[c] < 0) {
+			uint8_t ck[NK];
+			int32_t cgi[NK];
+			unsigned cn;
+
+			if (!p->cseg && !(p->cseg = malloc(sizeof(*p->cseg))))
+				return -ENOMEM;
+			if (bin_inputs_of(p->r, r->cd->bytes + r->cd->off[c], r->cd->len[c], p->cseg))
+				return -EAGAIN;
+			if ((rc = vec_groups(p, p->cseg->in, p->cseg->nin, ck, cgi, &cn)))
+				return rc;
+			if (grow((void **)&p->cgk, &p->capcgk, p->ncgk + cn, sizeof(*p->cgk)) ||
+			    grow((void **)&p->cgi, &p->capcgi, p->ncgk + cn, sizeof(*p->cgi)))
+				return -ENOMEM;
+			memcpy(p->cgk + p->ncgk, ck, cn);
+			memcpy(p->cgi + p->ncgk, cgi, cn * sizeof(*cgi));
+			p->cg0[c] = (int32_t)p->ncgk;
+			p->cgn[c] = (uint8_t)cn;
+			p->ncgk += cn;
+		}
+		/* the reader found no key in two chunks: at most NK in all */
+		if (nk + p->cgn[c] > NK)
+			return -EAGAIN;
+		memcpy(keys + nk, p->cgk + p->cg0[c], p->cgn[c]);
+		memcpy(gi + nk, p->cgi + p->cg0[c], p->cgn[c] * sizeof(*gi));
+		nk += p->cgn[c];
+	}
+	return groups_phase(p, keys, gi, nk);
 }
 
 /* Make what segment s's vector means to the model: v (a numbered vector:
@@ -3318,13 +3811,34 @@ static int seg_vec(struct uct_replay *p, const struct rvec **out, const struct a
 		p->nvec = (unsigned)cap;
 	}
 	if (p->vec[p->vid].phase == -2) {
+		struct rvec *v = &p->vec[p->vid];
+
 		if (!p->full) {
-			snprintf(p->err, sizeof(p->err), "trace: vector %d met before it was defined", p->vid);
-			return ucm_set_error(p->m, -EINVAL, p->err);
+			/* a chunked vector the reader did not decode: its phase
+			 * from its chunks, or else its content read now */
+			rc = vec_phase_chunks(p);
+			if (rc >= 0) {
+				v->phase = rc;
+				v->a0 = v->na = 0;
+				goto made;
+			}
+			if (rc == -ENOMEM) {
+				snprintf(p->err, sizeof(p->err), "trace replay: out of memory");
+				return ucm_set_error(p->m, rc, p->err);
+			}
+			if (rc != -EAGAIN && rc != -ENOSPC)
+				return apply_fail(p, rc);
+			if (vector_content(p->r, p->vid, &p->seg)) {
+				snprintf(p->err, sizeof(p->err), "trace: vector %d met before it was defined",
+					 p->vid);
+				return ucm_set_error(p->m, -EINVAL, p->err);
+			}
+			p->full = 1;
 		}
-		if ((rc = make_vec(p, &p->seg, &p->vec[p->vid], 1)))
+		if ((rc = make_vec(p, &p->seg, v, 1)))
 			return rc;
 	}
+made:
 	*out = &p->vec[p->vid];
 	*va = p->apool;
 	return 0;
@@ -3651,5 +4165,10 @@ void uct_replay_detach(struct uct_replay *p)
 	free(p->gin);
 	free(p->gid);
 	free(p->vids);
+	free(p->cg0);
+	free(p->cgn);
+	free(p->cgk);
+	free(p->cgi);
+	free(p->cseg);
 	free(p);
 }

@@ -40,11 +40,18 @@ extern "C" {
  * UCT_MAXVECBYTES bytes of encoding (docs/formats.md). */
 #define UCT_MAXVEC 16384u
 #define UCT_MAXVECBYTES (1u << 22)
+/* The vector form with chunks gives a new vector as chunks, runs of its
+ * inputs of one socket and box type, each numbered where it is first
+ * given while the chunks numbered are fewer than UCT_MAXCHUNK and hold at
+ * most UCT_MAXCHUNKBYTES bytes of encoding, then referred to. */
+#define UCT_MAXCHUNK 65536u
+#define UCT_MAXCHUNKBYTES (1u << 22)
 
 /* Writer encodings (uct_writer_open's `binary`). */
 #define UCT_TEXT 0
-#define UCT_BINARY 1            /* binary, vector form (flags bit 0) */
+#define UCT_BINARY 1            /* binary, vector form with chunks (flags bits 0 and 1) */
 #define UCT_BINARY_RECORDS 2    /* binary, every record holding its inputs (flags 0) */
+#define UCT_BINARY_VECTORS 3    /* binary, vector form without chunks (flags bit 0) */
 
 struct uct_hdr {
 	const struct ucm_platform *plat;
@@ -114,17 +121,23 @@ int uct_next(struct uct_reader *r, struct uct_seg *seg);
  * other forms interned), -1 for one it did not number (the dictionary is
  * full).  seg->start, seg->ncycles and seg->asleep are always set; the
  * vector (nin, in) when `content` asks for it, and otherwise only when *full is
- * set, which it is at least at a vector's first segment and for every
- * unnumbered one.  The replay's reader: a segment of the vector form that
+ * set, which it is at least for every unnumbered vector and at a vector's
+ * first segment, but for a vector with chunks made of chunks numbered
+ * before, each of another socket and box type (decoded on demand: the
+ * replay makes its phase from the chunks).  The replay's reader: a segment of the vector form that
  * refers to a vector costs a few varints. */
 int uct_next_vec(struct uct_reader *r, struct uct_seg *seg, int content, int *vid, int *full);
-/* Vectors numbered so far; whether the file is the binary vector form. */
+/* Vectors numbered so far; whether the file is the binary vector form;
+ * whether that gives new vectors as chunks, and the chunks numbered. */
 unsigned uct_vectors(const struct uct_reader *r);
 int uct_is_vector_form(const struct uct_reader *r);
+int uct_is_chunked(const struct uct_reader *r);
+unsigned uct_chunks(const struct uct_reader *r);
 const char *uct_reader_error(const struct uct_reader *r);
 void uct_close(struct uct_reader *r);
 
-/* Writers (binary: UCT_TEXT, UCT_BINARY or UCT_BINARY_RECORDS) create a
+/* Writers (binary: UCT_TEXT, UCT_BINARY, UCT_BINARY_VECTORS or
+ * UCT_BINARY_RECORDS) create a
  * regular file only when committed: they write beside it
  * and rename (a link is written through, a device or FIFO directly;
  * uct_file.h); uct_writer_abort leaves nothing behind.  A commit that
