@@ -155,7 +155,11 @@ struct uct_reader {
 	uint32_t lch[UCT_MAXIN];
 	unsigned nlch;
 	int lch_vid;
-	uint8_t *vlisted;        /* per vector: kept as its chunks' numbers */
+	/* per vector: 0, its `inputs` encoding in vd; else kept as its chunks'
+	 * numbers, that encoding assembled once asked for (pd entry k for
+	 * k + 1, -1 not yet) */
+	int32_t *vlisted;
+	struct vdict *pd;
 	size_t capvl;
 	uint64_t maxend;         /* binary: the latest end a record may have */
 	uint64_t asleep[UCT_MAXSOCK];  /* vector form: the last sleep masks given */
@@ -1831,9 +1835,14 @@ static int bin_vector_at(struct uct_reader *r, unsigned id, struct uct_seg *seg)
 	size_t len = r->vd->len[id], pn;
 	uint32_t ids[UCT_MAXIN];
 	unsigned n = 0;
+	int k;
 
 	if (id >= r->capvl || !r->vlisted[id])
 		return bin_inputs_of(r, r->vd->bytes + r->vd->off[id], len, seg);
+	if (r->vlisted[id] > 0) {
+		k = r->vlisted[id] - 1;
+		return bin_inputs_of(r, r->pd->bytes + r->pd->off[k], r->pd->len[k], seg);
+	}
 	/* kept as its chunks' numbers (written here: minimal varints) */
 	for (size_t i = 0; i < len && n < UCT_MAXIN; n++) {
 		uint32_t v = 0;
@@ -1846,6 +1855,14 @@ static int bin_vector_at(struct uct_reader *r, unsigned id, struct uct_seg *seg)
 		ids[n] = v;
 	}
 	chunks_plain(r, ids, n, &pb, &pn);
+	/* kept assembled for the next reference read with its content (at
+	 * most the vectors' limit of bytes: they count as assembled) */
+	if (!r->pd && !(r->pd = calloc(1, sizeof(*r->pd))))
+		return -ENOMEM;
+	if ((k = vd_add(r->pd, pb, pn, 0)) == -ENOMEM)
+		return k;
+	if (k >= 0)
+		r->vlisted[id] = k + 1;
 	return bin_inputs_of(r, pb, pn, seg);
 }
 
@@ -2038,6 +2055,7 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 {
 	uint64_t v, rec;
 	char err[256];
+	int rc;
 
 	while (!r->brecs) {
 		int type;
@@ -2127,9 +2145,7 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 			*vid = (int)(ref - 1);
 			*full = 0;
 		} else if (r->chunked) {
-			int rc = bin_chunks(r, &vb, &vn, &known);
-
-			if (rc)
+			if ((rc = bin_chunks(r, &vb, &vn, &known)))
 				return rc;
 		} else {
 			at = r->bpos;
@@ -2187,17 +2203,17 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 			if (listed && id >= 0) {
 				if ((size_t)id >= r->capvl) {
 					size_t cap = r->capvl ? 2 * r->capvl : 256;
-					uint8_t *nl;
+					int32_t *nl;
 
 					while (cap <= (size_t)id)
 						cap *= 2;
-					if (!(nl = realloc(r->vlisted, cap)))
+					if (!(nl = realloc(r->vlisted, cap * sizeof(*nl))))
 						return -ENOMEM;
-					memset(nl + r->capvl, 0, cap - r->capvl);
+					memset(nl + r->capvl, 0, (cap - r->capvl) * sizeof(*nl));
 					r->vlisted = nl;
 					r->capvl = cap;
 				}
-				r->vlisted[id] = 1;
+				r->vlisted[id] = -1;
 			}
 			if (!dec && id < 0) {
 				unsigned char *pb;
@@ -2212,8 +2228,8 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 			*full = dec;
 			if (!dec)
 				r->lch_vid = id;
-		} else if ((need & NEED_CONTENT) && bin_vector_at(r, (unsigned)(ref - 1), seg)) {
-			return -EINVAL;
+		} else if ((need & NEED_CONTENT) && (rc = bin_vector_at(r, (unsigned)(ref - 1), seg))) {
+			return rc;
 		} else {
 			*full = (need & NEED_CONTENT) != 0;
 		}
@@ -2567,6 +2583,9 @@ void uct_close(struct uct_reader *r)
 	free(r->cd);
 	free(r->ch);
 	free(r->vlisted);
+	if (r->pd)
+		vd_free(r->pd);
+	free(r->pd);
 	free(r->cseg);
 	free(r->vbuf);
 	free(r->vkey);
