@@ -1843,6 +1843,86 @@ CT_TEST(vectors_beyond_the_dictionary_are_unnumbered)
 	unlink(rec);
 }
 
+/* The chunks' dictionary numbers UCT_MAXCHUNK chunks; a chunk given after
+ * that is used by its vector only, by the writer and the reader alike.
+ * Vector i is one chunk: CBo events of socket 0 on the bits of i (8 CBos,
+ * two events, a third on cbo0), so every vector is a new chunk and,
+ * past UCT_MAXVEC, a vector not numbered; then segments repeat vectors
+ * from both ends.  Read back, every segment is the one written, and the
+ * record form written from the same segments is what the chunked trace
+ * converts to, byte for byte. */
+CT_TEST(chunks_beyond_the_dictionary_are_given_again)
+{
+	char vec[128], rec[128], rec2[128];
+	const unsigned nd = UCT_MAXCHUNK + 50, nseg = nd + 200;
+	struct uct_hdr h;
+	struct uct_writer *w, *wr;
+	struct uct_seg *s = malloc(sizeof(*s)), *t = malloc(sizeof(*t));
+	struct uct_reader *r;
+	char err[768];
+	int cbo, sub[3], rc;
+	unsigned k = 0;
+
+	CT_REQUIRE(s && t);
+	tmpname(vec, sizeof(vec), "chunks.vec");
+	tmpname(rec, sizeof(rec), "chunks.rec");
+	tmpname(rec2, sizeof(rec2), "chunks2.rec");
+	snbep_hdr(&h, 6); /* (8 CBos) */
+	cbo = bt_index(h.plat, "cbo");
+	sub[0] = ucm_subev_find(ucm_boxtype_find(h.plat, "cbo"), "LLC_LOOKUP.DATA_READ_M");
+	sub[1] = ucm_subev_find(ucm_boxtype_find(h.plat, "cbo"), "TOR_INSERTS.DRd_MISS");
+	sub[2] = ucm_subev_find(ucm_boxtype_find(h.plat, "cbo"), "LLC_VICTIMS.M_STATE");
+	CT_REQUIRE(cbo >= 0 && sub[0] >= 0 && sub[1] >= 0 && sub[2] >= 0);
+	CT_REQUIRE(uct_writer_open(vec, UCT_BINARY, &h, &w, err, sizeof(err)) == 0);
+	CT_REQUIRE(uct_writer_open(rec, UCT_BINARY_RECORDS, &h, &wr, err, sizeof(err)) == 0);
+	for (unsigned i = 0; i < nseg; i++) {
+		unsigned v = i < nd ? i + 1 : (i % 2 ? i - nd + 1 : nd - (i - nd));
+
+		memset(s, 0, sizeof(*s));
+		s->start = i;
+		s->ncycles = 1;
+		for (unsigned b = 0; b < 17; b++)
+			if (v >> b & 1)
+				s->in[s->nin++] = (struct uct_in){ .bt = (uint8_t)cbo,
+								   .inst = (int16_t)(b < 16 ? b % 8 : 0),
+								   .sub = (uint16_t)sub[b / 8], .inc = 1 };
+		if (uct_write(w, s) || uct_write(wr, s))
+			ct_fail(__FILE__, __LINE__, "segment %u: %s / %s", i, uct_writer_error(w),
+				uct_writer_error(wr));
+	}
+	CT_REQUIRE(uct_writer_commit(w) == 0);
+	CT_REQUIRE(uct_writer_commit(wr) == 0);
+	CT_REQUIRE(uct_open(vec, &r, err, sizeof(err)) == 0);
+	CT_CHECK(uct_is_chunked(r));
+	while ((rc = uct_next(r, t)) > 0) {
+		unsigned v = k < nd ? k + 1 : (k % 2 ? k - nd + 1 : nd - (k - nd)), nin = 0, same = 1;
+
+		for (unsigned b = 0; b < 17; b++)
+			if (v >> b & 1) {
+				const struct uct_in *x = &t->in[nin++];
+
+				same &= nin <= t->nin && x->bt == cbo && x->socket == 0 &&
+					x->inst == (b < 16 ? (int)(b % 8) : 0) && x->sub == sub[b / 8] &&
+					x->inc == 1;
+			}
+		if (!same || nin != t->nin)
+			ct_fail(__FILE__, __LINE__, "segment %u: not the vector written", k);
+		k++;
+	}
+	CT_EQ(rc, 0);
+	CT_EQ(k, nseg);
+	CT_EQ(uct_chunks(r), UCT_MAXCHUNK);
+	CT_EQ(uct_vectors(r), UCT_MAXVEC);
+	uct_close(r);
+	CT_REQUIRE(convert(vec, rec2, UCT_BINARY_RECORDS) == 0);
+	CT_CHECK(same_file(rec, rec2));
+	free(s);
+	free(t);
+	unlink(vec);
+	unlink(rec);
+	unlink(rec2);
+}
+
 /* "N cycles" are cycles of the reference clock; a box on another clock
  * gets its increment in each of its own cycles that completes within
  * them (docs/formats.md, "Clocks"), which uct_domain_cycles computes. */
