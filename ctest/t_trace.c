@@ -1766,6 +1766,14 @@ CT_TEST(trace_of_changing_sleep_delivers_pmis_like_stepping)
 	unlink(path);
 }
 
+/* The vector of segment i of a trace of nd new vectors, then repeats
+ * from both ends: vector i + 1 for i < nd, then nd - (i - nd) for even i
+ * and i - nd + 1 for odd i. */
+static unsigned vector_of(unsigned i, unsigned nd)
+{
+	return i < nd ? i + 1 : (i % 2 ? i - nd + 1 : nd - (i - nd));
+}
+
 /* More distinct vectors than the dictionary numbers (UCT_MAXVEC): the
  * vectors after it are written whole each time and not numbered (-1), in
  * the vector form and when interning the record form alike; the numbered
@@ -1794,7 +1802,7 @@ CT_TEST(vectors_beyond_the_dictionary_are_unnumbered)
 	/* vector i: a lookup on the CBos of the bits of i (16 CBos of 2
 	 * sockets), then 300 segments that repeat vectors from both ends */
 	for (unsigned i = 0; i < nseg; i++) {
-		unsigned v = i < nd ? i + 1 : (i % 2 ? i - nd + 1 : nd - (i - nd));
+		unsigned v = vector_of(i, nd);
 
 		memset(s, 0, sizeof(*s));
 		s->start = i;
@@ -1876,7 +1884,7 @@ CT_TEST(chunks_beyond_the_dictionary_are_given_again)
 	CT_REQUIRE(uct_writer_open(vec, UCT_BINARY, &h, &w, err, sizeof(err)) == 0);
 	CT_REQUIRE(uct_writer_open(rec, UCT_BINARY_RECORDS, &h, &wr, err, sizeof(err)) == 0);
 	for (unsigned i = 0; i < nseg; i++) {
-		unsigned v = i < nd ? i + 1 : (i % 2 ? i - nd + 1 : nd - (i - nd));
+		unsigned v = vector_of(i, nd);
 
 		memset(s, 0, sizeof(*s));
 		s->start = i;
@@ -1895,7 +1903,7 @@ CT_TEST(chunks_beyond_the_dictionary_are_given_again)
 	CT_REQUIRE(uct_open(vec, &r, err, sizeof(err)) == 0);
 	CT_CHECK(uct_is_chunked(r));
 	while ((rc = uct_next(r, t)) > 0) {
-		unsigned v = k < nd ? k + 1 : (k % 2 ? k - nd + 1 : nd - (k - nd)), nin = 0, same = 1;
+		unsigned v = vector_of(k, nd), nin = 0, same = 1;
 
 		for (unsigned b = 0; b < 17; b++)
 			if (v >> b & 1) {

@@ -1607,6 +1607,18 @@ static int bin_symbols(struct uct_reader *r)
 	return r->bpos == r->blen ? 0 : rerr(r, 0, "junk after the symbols");
 }
 
+/* An input's fields from its symbol, socket, instance + 1 and increment
+ * (checked in range by the caller). */
+static inline void in_fields(const struct uct_reader *r, struct uct_in *in, uint64_t sym,
+			     uint64_t sock, uint64_t inst, uint64_t inc)
+{
+	in->socket = (uint8_t)sock;
+	in->bt = r->sym[sym].bt;
+	in->inst = (int16_t)((int)inst - 1);
+	in->sub = r->sym[sym].sub;
+	in->inc = (uint32_t)inc;
+}
+
 /* Input i of a segment at the block's position: symbol socket inst+1 inc
  * [amask attr*] (docs/formats.md), each field checked. */
 static int bin_input(struct uct_reader *r, struct uct_in *in)
@@ -1620,11 +1632,7 @@ static int bin_input(struct uct_reader *r, struct uct_in *in)
 	if (sock > 255 || inst > 256 || inc > UINT32_MAX)
 		return rerr(r, 0, "input field out of range");
 	memset(in, 0, sizeof(*in));
-	in->socket = (uint8_t)sock;
-	in->bt = r->sym[sym].bt;
-	in->inst = (int16_t)((int)inst - 1);
-	in->sub = r->sym[sym].sub;
-	in->inc = (uint32_t)inc;
+	in_fields(r, in, sym, sock, inst, inc);
 	if (r->hdr.version >= 2) {
 		/* attribute mask, then the value of each attribute in it */
 		if (get_var(r, &v))
@@ -1682,11 +1690,7 @@ static inline unsigned fast_input(const struct uct_reader *r, const unsigned cha
 		return 0;
 	at += k;
 	zero_in(in);
-	in->socket = (uint8_t)sock;
-	in->bt = r->sym[sym].bt;
-	in->inst = (int16_t)((int)inst - 1);
-	in->sub = r->sym[sym].sub;
-	in->inc = (uint32_t)inc;
+	in_fields(r, in, sym, sock, inst, inc);
 	if (r->hdr.version >= 2) {
 		if (!(k = fast_var(p + at, e, &v)) || v >> UCM_NATTR)
 			return 0;
