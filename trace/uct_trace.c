@@ -3008,6 +3008,25 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 	return ferror(w->f) ? werr(w, -EIO, "%s", strerror(errno ? errno : EIO)) : 0;
 }
 
+/* What a writer holds besides itself, freed (a failed commit keeps the
+ * writer for its error). */
+static void writer_free(struct uct_writer *w)
+{
+	free(w->blk);
+	free(w->chk);
+	if (w->vd)
+		vd_free(w->vd);
+	free(w->vd);
+	if (w->cd)
+		vd_free(w->cd);
+	free(w->cd);
+	free(w->vtmp);
+	w->blk = NULL;
+	w->chk = NULL;
+	w->vd = w->cd = NULL;
+	w->vtmp = NULL;
+}
+
 int uct_writer_commit(struct uct_writer *w)
 {
 	int rc = 0;
@@ -3031,20 +3050,7 @@ int uct_writer_commit(struct uct_writer *w)
 			snprintf(w->err, sizeof(w->err), "%.500s", e);
 	}
 	w->f = NULL;
-	free(w->blk);
-	free(w->chk);
-	if (w->vd)
-		vd_free(w->vd);
-	free(w->vd);
-	if (w->cd)
-		vd_free(w->cd);
-	free(w->cd);
-	free(w->vtmp);
-	w->blk = NULL;
-	w->chk = NULL;
-	w->vd = NULL;
-	w->cd = NULL;
-	w->vtmp = NULL;
+	writer_free(w);
 	if (!rc)
 		free(w);
 	return rc;
@@ -3055,15 +3061,7 @@ void uct_writer_abort(struct uct_writer *w)
 	if (!w)
 		return;
 	uct_file_abort(&w->uf);
-	free(w->blk);
-	free(w->chk);
-	if (w->vd)
-		vd_free(w->vd);
-	free(w->vd);
-	if (w->cd)
-		vd_free(w->cd);
-	free(w->cd);
-	free(w->vtmp);
+	writer_free(w);
 	free(w);
 }
 
