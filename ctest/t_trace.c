@@ -2751,6 +2751,35 @@ CT_TEST(malformed_snbep_binary_traces_are_detected)
  * which every reader must refuse with `want` at the record bytes' offset
  * `at`: read whole (uct_next), as a replay reads (uct_next_vec), and as
  * the check before a replay reads (uct_open_checked). */
+/* read_all as a replay into a model reads (uct_replay_attach, the model
+ * run until the replay ends or fails): its error in err, < 0 on one. */
+static int replay_all(const unsigned char *buf, size_t n, char *err, size_t en)
+{
+	struct uct_reader *r;
+	struct uct_replay *rp;
+	struct ucm_model *m;
+	int rc = uct_open_mem("t.bin", buf, n, &r, err, en);
+
+	if (rc)
+		return rc;
+	m = snbep_model(uct_header(r));
+	if (!m || uct_replay_attach(m, r, &rp)) {
+		snprintf(err, en, "no model or replay");
+		ucm_destroy(m);
+		uct_close(r);
+		return 0; /* not the error looked for */
+	}
+	while (!uct_replay_done(rp) && !uct_replay_failed(rp))
+		if (ucm_run_cycles(m, 0, 100000000))
+			break;
+	rc = uct_replay_failed(rp) ? -1 : 0;
+	snprintf(err, en, "%s", uct_replay_error(rp));
+	uct_replay_detach(rp);
+	ucm_destroy(m);
+	uct_close(r);
+	return rc;
+}
+
 static void check_malformed_records(size_t c, unsigned flags, unsigned version, unsigned nrec,
 				    const unsigned char *rec, size_t len, size_t at, const char *want)
 {
@@ -2790,7 +2819,17 @@ static void check_malformed_records(size_t c, unsigned flags, unsigned version, 
 	else if (!strstr(err, want) || !strstr(err, where))
 		ct_fail(__FILE__, __LINE__, "case %zu, uct_open_checked: \"%s\", want \"%s%s\"", c, err,
 			where, want);
+	if (replay_all(f, k, err, sizeof(err)) >= 0)
+		ct_fail(__FILE__, __LINE__, "case %zu accepted by a replay", c);
+	else if (!strstr(err, want) || !strstr(err, where))
+		ct_fail(__FILE__, __LINE__, "case %zu, replay: \"%s\", want \"%s%s\"", c, err, where,
+			want);
 }
+
+/* vectors 0 and 1 (an input on socket 1, on socket 0), then six
+ * references to them in turn */
+#define VDEF "\x00\x0a\x00\x01\x00\x01\x01\x01\x00" "\x00\x0a\x00\x01\x00\x00\x01\x01\x00"
+#define VREF6 "\x00\x0a\x02\x00\x0a\x04\x00\x0a\x02\x00\x0a\x04\x00\x0a\x02\x00\x0a\x04"
 
 CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 {
@@ -2843,6 +2882,24 @@ CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 		  "\x00\x0a\x02", 21, 7, "8 cores per socket" },
 		/* sleep masks in version 1, at the record */
 		{ 1, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x00\x01" "\x00\x0a\x02", 13, 4,
+		  "sleep masks need version 2" },
+		/* in the middle of a block, after references to a vector with an
+		 * input, enough for the model to sum phases (what a replay then
+		 * reads ahead straight from the block): a reference to vector 2
+		 * of 2, at the code */
+		{ 2, 10, VDEF VREF6 "\x00\x0a\x06" "\x00\x0a\x02", 42, 38, "undefined vector 2 (2 defined)" },
+		/* a zero mask, at the mask */
+		{ 2, 10, VDEF VREF6 "\x00\x0a\x03\x01\x00\x00" "\x00\x0a\x02", 45, 41,
+		  "out of order or empty" },
+		/* core 8 of 8 asleep, at the masks' first byte */
+		{ 2, 10, VDEF VREF6 "\x00\x0a\x03\x01\x01\x80\x02" "\x00\x0a\x02", 46, 39,
+		  "8 cores per socket" },
+		/* 0 cycles, at the record */
+		{ 2, 10, VDEF VREF6 "\x00\x00\x02" "\x00\x0a\x02", 42, 36,
+		  "segment length 0 cycles out of range" },
+		/* sleep masks in version 1 (no attribute masks), at the record */
+		{ 1, 10, "\x00\x0a\x00\x01\x00\x01\x01\x01" "\x00\x0a\x00\x01\x00\x00\x01\x01" VREF6
+		  "\x00\x0a\x03\x01\x00\x01" "\x00\x0a\x02", 43, 34,
 		  "sleep masks need version 2" },
 	};
 
