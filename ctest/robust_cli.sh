@@ -311,8 +311,15 @@ case_exit_codes() {
 # only keeps a hung case from hanging the suite.
 
 # start ARGS...: uncore in the background (stdout $work/out, stderr
-# $work/err), its pid in $pid
+# $work/err), its pid in $pid.  The files are emptied here, before the
+# fork: the background child opens (truncates) them only when it is
+# scheduled, and until then wait_for would find the previous command's
+# marker in them and signal this one before it has installed its handlers
+# (it then dies by the signal with the very exit code 128+N expected, but
+# without its output: the flaky failures of signal_stat and signal_run).
 start() {
+	: >"$work/out"
+	: >"$work/err"
 	"$bin" "$@" >"$work/out" 2>"$work/err" &
 	pid=$!
 	last="uncore $*"
