@@ -773,3 +773,196 @@ CT_TEST(a_box_vector_gives_several_attributes_of_a_sub_event)
 }
 
 CT_MAIN()
+
+/* Batches of steps (ucm_phase_steps, as the trace replay runs them): a
+ * clock whose boxes have the same box vectors in every phase defined is
+ * not stepped, its cycles over a batch given to the batch's first phase.
+ * Each run has three phases: a first with two boxes' inputs on every
+ * clock, the same again, and a third that differs on one clock only, in
+ * one of the ways that must make that clock stepped (one box vector
+ * fewer: a prefix of the first's; none; one more; a single-input box
+ * vector changed), defined halfway through the run while the model sums
+ * phases (as a replay defines a vector it meets).  One model runs the
+ * steps in batches, the other sets the same inputs one by one at the same
+ * times. */
+#define NSTEP 4000
+
+struct batch {
+	const struct vec *v;
+	const struct ucm_step *st;   /* the steps, ends in clock 0's cycles */
+	size_t i, n;
+	uint64_t r, hz;
+	int phases, defined;
+};
+
+/* The time clock 0's cycle c completes (as ucm_phase_steps takes it:
+ * ceil(c 10^12 / hz)). */
+static uint64_t batch_time(const struct batch *b, uint64_t c)
+{
+	unsigned __int128 x = (unsigned __int128)c * 1000000000000ull;
+
+	return (uint64_t)((x + b->hz - 1) / b->hz);
+}
+
+/* Steps [b->i, b->i + n) in one call, the third phase defined before
+ * the first step that uses it. */
+static size_t batch_run(struct ucm_model *m, struct batch *b, size_t n)
+{
+	if (!b->defined) {
+		size_t k = 0;
+
+		while (k < n && b->st[b->i + k].id != 2)
+			k++;
+		if (k < n) {
+			if (k)
+				return ucm_phase_steps(m, 0, &b->st[b->i], k);
+			CT_EQ(ucm_phase_define(m, b->v[2].in, b->v[2].n), 2);
+			b->defined = 1;
+		}
+	}
+	return ucm_phase_steps(m, 0, &b->st[b->i], n);
+}
+
+static int batch_step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
+{
+	struct batch *b = ctx;
+	const struct ucm_step *s;
+
+	(void)now;
+	if (b->i == b->n) {
+		*next = UINT64_MAX;
+		return 0;
+	}
+	s = &b->st[b->i++];
+	if (!b->phases) {
+		apply_vec(m, &b->v[s->id]);
+		*next = batch_time(b, s->end);
+		return 0;
+	}
+	if (s->id == 2 && !b->defined) {
+		CT_EQ(ucm_phase_define(m, b->v[2].in, b->v[2].n), 2);
+		b->defined = 1;
+	}
+	if (ucm_phase_enter(m, s->id))
+		return -EIO;
+	*next = batch_time(b, s->end);
+	/* while the model sums phases: batches of 1-40 steps, the first
+	 * not run entered as one */
+	while (b->i < b->n && ucm_phase_run(m, *next)) {
+		size_t n = 1 + ct_rng(&b->r) % 40;
+
+		if (n > b->n - b->i)
+			n = b->n - b->i;
+		b->i += batch_run(m, b, n);
+		if (b->i == b->n)
+			break;
+		s = &b->st[b->i++];
+		if (s->id == 2 && !b->defined) {
+			CT_EQ(ucm_phase_define(m, b->v[2].in, b->v[2].n), 2);
+			b->defined = 1;
+		}
+		if (ucm_phase_enter(m, s->id))
+			return -EIO;
+		*next = batch_time(b, s->end);
+	}
+	return 0;
+}
+
+/* Inputs on the boxes [skip, skip + per) of clock d on socket 0, each
+ * sub-event sub with increment 1; 0: fewer boxes than that. */
+static int clock_inputs(struct ucm_model *m, unsigned d, unsigned skip, unsigned per,
+			unsigned sub, struct vec *v)
+{
+	unsigned found = 0;
+
+	for (unsigned b = 0; b < ucm_box_count(m) && found < skip + per; b++) {
+		const struct ucm_boxtype *bt = ucm_box_def(m, (int)b)->type;
+
+		if (bt->clock != d || ucm_subev_count(bt) <= sub || ucm_box_socket(m, (int)b))
+			continue;
+		if (found++ < skip)
+			continue;
+		v->in[v->n++] = (struct ucm_phase_in){ (int)b, sub, 1 };
+	}
+	return found == skip + per;
+}
+
+CT_TEST(batches_of_steps_count_as_inputs_set_one_by_one)
+{
+	static const char *const plats[] = { "snbep", "ivt" };
+	static struct ucm_step st[NSTEP];
+	unsigned runs = 0, stepped = 0;
+
+	for (unsigned pi = 0; pi < 2; pi++) {
+		unsigned nclk;
+
+		{
+			struct ucm_model *m = ct_model(plats[pi], 0, 1);
+
+			CT_REQUIRE(m);
+			nclk = ucm_platform_of(m)->nclocks;
+			ucm_destroy(m);
+		}
+		for (unsigned d = 0; d < nclk; d++)
+			for (unsigned how = 0; how < 4; how++) {
+				struct ucm_model *ms[2] = { ct_model(plats[pi], 0, 1), ct_model(plats[pi], 0, 1) };
+				struct vec v[3];
+				uint64_t r = 31 + pi * 16 + d * 4 + how, end = 0;
+				struct batch b[2];
+				char what[64];
+				int ok = 1;
+
+				CT_REQUIRE(ms[0] && ms[1]);
+				v[0].n = v[2].n = 0;
+				for (unsigned e = 0; e < nclk; e++) {
+					ok &= clock_inputs(ms[0], e, 0, 2, 0, &v[0]);
+					if (e != d)
+						ok &= clock_inputs(ms[0], e, 0, 2, 0, &v[2]);
+					else if (how == 0)
+						ok &= clock_inputs(ms[0], e, 0, 1, 0, &v[2]);
+					else if (how == 2)
+						ok &= clock_inputs(ms[0], e, 0, 3, 0, &v[2]);
+					else if (how == 3)
+						ok &= clock_inputs(ms[0], e, 0, 1, 0, &v[2]) &&
+						      clock_inputs(ms[0], e, 1, 1, 1, &v[2]);
+				}
+				v[1] = v[0];
+				if (!ok) {
+					/* a clock with too few boxes for this way */
+					ucm_destroy(ms[0]);
+					ucm_destroy(ms[1]);
+					continue;
+				}
+				CT_EQ(ucm_phase_define(ms[0], v[0].in, v[0].n), 0);
+				CT_EQ(ucm_phase_define(ms[0], v[1].in, v[1].n), 1);
+				CT_EQ(ct_program(ms, 2, 777 + r, 0), -1);
+				/* the first half the two same phases, then any of
+				 * the three */
+				for (size_t i = 0; i < NSTEP; i++) {
+					st[i].id = (int)(ct_rng(&r) % (i < NSTEP / 2 ? 2 : 3));
+					end += 1 + ct_rng(&r) % 3000;
+					st[i].end = end;
+				}
+				for (int s = 0; s < 2; s++) {
+					b[s] = (struct batch){ v, st, 0, NSTEP, r, ucm_clock_hz(ms[s], 0), s == 0, 0 };
+					ucm_set_workload(ms[s], batch_step, &b[s]);
+				}
+				snprintf(what, sizeof(what), "%s clock %u way %u", plats[pi], d, how);
+				for (unsigned q = 1; q <= 4; q++) {
+					uint64_t t = batch_time(&b[0], end) / 4 * q + 1;
+
+					CT_EQ(ucm_run_ps(ms[0], t), 0);
+					CT_EQ(ucm_run_ps(ms[1], t), 0);
+					compare(ms, q, what);
+				}
+				CT_EQ(b[0].i, NSTEP);
+				CT_CHECK(ucm_phase_epochs(ms[0]) > 0);
+				runs++;
+				stepped += b[0].defined;
+				ucm_destroy(ms[0]);
+				ucm_destroy(ms[1]);
+			}
+	}
+	/* every way on most clocks of both platforms */
+	CT_CHECK(runs >= 24 && stepped == runs);
+}

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "ct.h"
+#include "ct_prog.h"
 #include "ct_rig.h"
 #include "ucb.h"
 #include "ucd.h"
@@ -1296,7 +1297,21 @@ struct ref {
 	uint64_t *attr0;
 	size_t nattr;
 	uint64_t asleep[UCT_MAXSOCK];
+	/* the (box, sub-event) pairs whose attributes the last segment set
+	 * (box << 16 | sub): the only ones that can differ from attr0 */
+	uint32_t touched[4096];
+	size_t ntouched;
 };
+
+/* Where attr0 holds box b's sub-event sub's attributes. */
+static size_t ref_attr_at(struct ucm_model *m, unsigned b, unsigned sub)
+{
+	size_t k = 0;
+
+	for (unsigned x = 0; x < b; x++)
+		k += (size_t)ucm_subev_count(ucm_box_def(m, (int)x)->type) * UCM_NATTR;
+	return k + (size_t)sub * UCM_NATTR;
+}
 
 static size_t attr_slots(struct ucm_model *m)
 {
@@ -1313,11 +1328,15 @@ static void ref_apply(struct ref *r, const struct uct_seg *s)
 	size_t k = 0;
 
 	ucm_clear_inputs(m);
-	for (unsigned b = 0; r->attr0 && b < ucm_box_count(m); b++)
-		for (unsigned sub = 0; sub < ucm_subev_count(ucm_box_def(m, (int)b)->type); sub++)
-			for (unsigned a = 0; a < UCM_NATTR; a++, k++)
-				if (ucm_get_input_attr(m, (int)b, sub, a) != r->attr0[k])
-					ucm_set_input_attr(m, (int)b, sub, a, r->attr0[k]);
+	for (size_t t = 0; r->attr0 && t < r->ntouched; t++) {
+		unsigned b = r->touched[t] >> 16, sub = r->touched[t] & 0xffff;
+
+		k = ref_attr_at(m, b, sub);
+		for (unsigned a = 0; a < UCM_NATTR; a++)
+			if (ucm_get_input_attr(m, (int)b, sub, a) != r->attr0[k + a])
+				ucm_set_input_attr(m, (int)b, sub, a, r->attr0[k + a]);
+	}
+	r->ntouched = 0;
 	for (unsigned i = 0; s && i < s->nin; i++) {
 		const struct uct_in *in = &s->in[i];
 		int found = 0;
@@ -1332,6 +1351,12 @@ static void ref_apply(struct ref *r, const struct uct_seg *s)
 			found = 1;
 			if (ucm_set_input(m, (int)b, in->sub, ucm_get_input(m, (int)b, in->sub) + in->inc))
 				ct_fail(__FILE__, __LINE__, "reference: %s", ucm_error(m));
+			if (in->amask) {
+				if (r->ntouched == sizeof(r->touched) / sizeof(r->touched[0]))
+					ct_fail(__FILE__, __LINE__, "reference: too many attributes");
+				else
+					r->touched[r->ntouched++] = b << 16 | in->sub;
+			}
 			for (unsigned a = 0; a < UCM_NATTR; a++)
 				if (in->amask >> a & 1)
 					ucm_set_input_attr(m, (int)b, in->sub, a, in->attr[a]);
@@ -1342,7 +1367,7 @@ static void ref_apply(struct ref *r, const struct uct_seg *s)
 	for (unsigned so = 0; so < ucm_nsockets(m); so++) {
 		uint64_t want = s ? s->asleep[so] : 0;
 
-		for (unsigned c = 0; c < 8; c++)
+		for (unsigned c = 0; c < ucm_platform_of(m)->ncores && c < 64; c++)
 			if ((want ^ r->asleep[so]) >> c & 1)
 				ucm_core_sleep(m, so, c, (int)(want >> c & 1));
 		r->asleep[so] = want;
@@ -2122,6 +2147,115 @@ static int gen_hdr(const char *path, const struct uct_hdr *h, const struct uct_g
 		return rc;
 	}
 	return uct_writer_commit(w);
+}
+
+/* Generated traces of the platforms with several clocks (where the model
+ * steps a clock only where its boxes' part of the phase changes: the PCU
+ * alone in `cstate`, QPI and R3QPI with the CBos in `qpi`), every counter
+ * programmed at random (ct_program: thresholds, edges, a quarter near
+ * their wrap, PMIs), replayed into one model and fed segment by segment
+ * into another, inputs, attributes and sleep set one by one: registers,
+ * truth, what every sub-event was fed, each clock's cycles and the sleep
+ * states must agree. */
+CT_TEST(generated_traces_replay_like_segments_set_one_by_one)
+{
+	static const struct {
+		const char *plat, *kind;
+		double seconds;
+	} cases[] = { { "ivt", "cstate", 0.002 }, { "snbep", "cstate", 0.002 }, { "ivt", "qpi", 0.004 },
+		      { "snbep", "qpi", 0.003 }, { "ivt", "llc", 0.006 }, { "ivt", "stream", 0.008 } };
+	char path[128];
+
+	tmpname(path, sizeof(path), "gclk.uct");
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct uct_gen_opts o = { cases[c].kind, cases[c].seconds, 10.0, 0.7, 0.9, 0.25, 0.2, 10000, 0,
+					  1 + c, 0 };
+		struct uct_hdr h;
+		struct ucm_model *ms[2];
+		struct uct_reader *r, *r2;
+		struct uct_replay *rp;
+		struct uct_seg *s = malloc(sizeof(*s));
+		struct ref ref;
+		char err[768], what[96];
+		uint64_t end = 0, nseg = 0;
+		int rc;
+
+		memset(&h, 0, sizeof(h));
+		h.plat = ucm_platform_find(cases[c].plat);
+		h.sockets = 2;
+		h.seed = 1 + c;
+		CT_REQUIRE(s && gen_hdr(path, &h, &o, err, sizeof(err)) == 0);
+		CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
+		ms[0] = snbep_model(uct_header(r));
+		ms[1] = snbep_model(uct_header(r));
+		CT_REQUIRE(ms[0] && ms[1]);
+		CT_EQ(ct_program(ms, 2, 1000 + c, 0), -1);
+		memset(&ref, 0, sizeof(ref));
+		ref.m = ms[1];
+		ref.nattr = attr_slots(ms[1]);
+		CT_REQUIRE((ref.attr0 = malloc(ref.nattr * sizeof(*ref.attr0))) != NULL);
+		{
+			size_t k = 0;
+
+			for (unsigned bx = 0; bx < ucm_box_count(ms[1]); bx++)
+				for (unsigned sub = 0; sub < ucm_subev_count(ucm_box_def(ms[1], (int)bx)->type);
+				     sub++)
+					for (unsigned at = 0; at < UCM_NATTR; at++)
+						ref.attr0[k++] = ucm_get_input_attr(ms[1], (int)bx, sub, at);
+		}
+		CT_REQUIRE(uct_replay_attach(ms[0], r, &rp) == 0);
+		CT_REQUIRE(uct_open(path, &r2, err, sizeof(err)) == 0);
+		while ((rc = uct_next(r2, s)) > 0) {
+			if (end < s->start) {
+				ref_apply(&ref, NULL);
+				CT_REQUIRE(ucm_run_cycles(ms[1], 0, s->start - end) == 0);
+			}
+			ref_apply(&ref, s);
+			CT_REQUIRE(ucm_run_cycles(ms[1], 0, s->ncycles) == 0);
+			end = s->start + s->ncycles;
+			nseg++;
+		}
+		CT_EQ(rc, 0);
+		uct_close(r2);
+		CT_REQUIRE(ucm_run_cycles(ms[0], 0, end) == 0);
+		CT_CHECK(!uct_replay_failed(rp));
+		/* enough segments for the replay to run batches in epochs */
+		if (nseg < 500 || !ucm_phase_epochs(ms[0]))
+			ct_fail(__FILE__, __LINE__, "%s %s: %llu segments, %llu epochs", cases[c].plat,
+				cases[c].kind, (unsigned long long)nseg,
+				(unsigned long long)ucm_phase_epochs(ms[0]));
+		for (unsigned d = 0; d < h.plat->nclocks; d++)
+			CT_EQ(ucm_cycles(ms[0], d), ucm_cycles(ms[1], d));
+		snprintf(what, sizeof(what), "%s %s: replay, segments", cases[c].plat, cases[c].kind);
+		ct_same_registers(ms[0], ms[1], what, __FILE__, __LINE__);
+		for (unsigned bx = 0; bx < ucm_box_count(ms[0]); bx++) {
+			const struct ucm_boxtype *bt = ucm_box_def(ms[0], (int)bx)->type;
+
+			for (unsigned k = 0; k < bt->nctr; k++) {
+				struct ucm_truth ta, tb;
+
+				ucm_truth(ms[0], (int)bx, k, &ta);
+				ucm_truth(ms[1], (int)bx, k, &tb);
+				if (ta.total != tb.total || ta.wraps != tb.wraps)
+					ct_fail(__FILE__, __LINE__, "%s: box %u counter %u: %llu (%llu wraps), want %llu (%llu)",
+						what, bx, k, (unsigned long long)ta.total,
+						(unsigned long long)ta.wraps, (unsigned long long)tb.total,
+						(unsigned long long)tb.wraps);
+			}
+			for (unsigned sub = 0; sub < ucm_subev_count(bt); sub++)
+				CT_EQ(ucm_fed(ms[0], (int)bx, sub), ucm_fed(ms[1], (int)bx, sub));
+		}
+		for (unsigned so = 0; so < 2; so++)
+			for (unsigned k = 0; k < h.plat->ncores; k++)
+				CT_EQ(ucm_core_asleep(ms[0], so, k), ucm_core_asleep(ms[1], so, k));
+		uct_replay_detach(rp);
+		uct_close(r);
+		ucm_destroy(ms[0]);
+		ucm_destroy(ms[1]);
+		free(ref.attr0);
+		free(s);
+	}
+	unlink(path);
 }
 
 static void snbep_gen_hdr(struct uct_hdr *h, unsigned sockets, uint64_t seed)

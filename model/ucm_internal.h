@@ -223,6 +223,13 @@ struct ucm_model {
 	 * vectors defined are ucm_grow's (ucm_grow.h) */
 	struct ucm_phdef *ph;
 	unsigned nph, capph;
+	/* per clock, whether every phase defined has the same box vectors on
+	 * it (its boxes' part of the phase): 0 no phase yet, 1 the same (the
+	 * part: one_ids[d][0, one_n[d])), 2 not (ucm_phase_steps steps only
+	 * the clocks at 2) */
+	uint8_t nparts[UCM_MAXCLK];
+	uint32_t *one_ids[UCM_MAXCLK];
+	uint32_t one_n[UCM_MAXCLK], one_cap[UCM_MAXCLK];
 	uint32_t *phbv;
 	size_t nphbv, capphbv;
 	struct ucm_bvec *bv;

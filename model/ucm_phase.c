@@ -139,6 +139,12 @@ void ucm_phases_free(struct ucm_model *m)
 	m->bv_stamp = NULL;
 	m->agg_bvcap = 0;
 	ucm_grow_free(m->ph);
+	for (unsigned d = 0; d < UCM_MAXCLK; d++) {
+		free(m->one_ids[d]);
+		m->one_ids[d] = NULL;
+		m->one_n[d] = m->one_cap[d] = 0;
+		m->nparts[d] = 0;
+	}
 	ucm_grow_free(m->phbv);
 	ucm_grow_free(m->bv);
 	ucm_grow_free(m->bv_slot);
@@ -180,6 +186,7 @@ void ucm_phases_reset(struct ucm_model *m)
 	if (m->ph_cmp)
 		memset(m->ph_cmp, 0, (size_t)m->nph * (m->agg_wlast + 1) * sizeof(*m->ph_cmp));
 	m->nph = 0;
+	memset(m->nparts, 0, sizeof(m->nparts));
 	m->nphbv = 0;
 	m->nbv = 0;
 	m->nphent = 0;
@@ -536,6 +543,51 @@ int ucm_boxvec_define(struct ucm_model *m, int box, const struct ucm_phase_in *i
 	return bv_make(m, (uint32_t)box, m->def_e, n, m->def_o, nat);
 }
 
+/* Whether each clock's part of every phase is still the same with phase
+ * ids[0, n) added (m->nparts): compared with the one part while there is
+ * one, nothing once a clock has two.  A clock's part: the box vectors of
+ * its boxes, in the phase's order (by box).  *ov: the attributes of its
+ * box vectors (in the same pass: the same loads). */
+static int parts_add(struct ucm_model *m, const uint32_t *ids, size_t n, uint32_t *ov)
+{
+	unsigned nc = m->plat->nclocks < UCM_MAXCLK ? m->plat->nclocks : UCM_MAXCLK;
+	unsigned first = !m->nph, open = 0;
+	uint32_t at[UCM_MAXCLK] = { 0 };
+	uint8_t differ[UCM_MAXCLK] = { 0 };
+
+	for (unsigned d = 0; d < nc; d++)
+		open |= (unsigned)(first || m->nparts[d] == 1) << d;
+	*ov = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct ucm_bvec *v = &m->bv[ids[i]];
+		unsigned d = v->clock;
+
+		*ov += v->ov_n;
+		if (d >= UCM_MAXCLK || !(open >> d & 1))
+			continue;
+		if (first) {
+			if (m->one_n[d] == m->one_cap[d]) {
+				uint32_t cap = m->one_cap[d] ? 2 * m->one_cap[d] : 16;
+				uint32_t *p = realloc(m->one_ids[d], cap * sizeof(*p));
+
+				if (!p)
+					return ucm_seterr(m, -ENOMEM, "out of memory");
+				m->one_ids[d] = p;
+				m->one_cap[d] = cap;
+			}
+			m->one_ids[d][m->one_n[d]++] = ids[i];
+		} else if (at[d] >= m->one_n[d] || m->one_ids[d][at[d]++] != ids[i]) {
+			differ[d] = 1;
+		}
+	}
+	for (unsigned d = 0; d < nc; d++)
+		if (first)
+			m->nparts[d] = 1;
+		else if (open >> d & 1 && (differ[d] || at[d] != m->one_n[d]))
+			m->nparts[d] = 2;
+	return 0;
+}
+
 /* A phase of box vectors ids[0..n), sorted by box, one per box, none
  * empty.  An epoch going on only sees its arrays grow. */
 static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
@@ -599,8 +651,11 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 			return ucm_seterr(m, -ENOMEM, "out of memory");
 		m->phbv = p;
 	}
-	for (size_t i = 0; i < n; i++)
-		ov += m->bv[ids[i]].ov_n;
+	if (!m->nph)
+		for (unsigned d = 0; d < UCM_MAXCLK; d++)
+			m->one_n[d] = 0;
+	if (parts_add(m, ids, n, &ov))
+		return -ENOMEM;
 	memcpy(m->phbv + m->nphbv, ids, n * sizeof(*ids));
 	/* its sums and comparison record written (zero, as they are; and
 	 * zero past nph * (agg_wlast + 1) words of ph_cmp stays so): an epoch
@@ -1241,6 +1296,19 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 			inv[d] = UINT64_MAX / k[d].den;
 		}
 
+		/* a clock whose part of every phase defined is the same (its
+		 * boxes' box vectors, m->nparts) is not stepped: its cycles over
+		 * the batch go, summed at once, to the first step's phase, which
+		 * is all that the epoch's sums read of a phase on a clock
+		 * (agg_sum, ucm_agg_ctr_view, ucm_agg_fed: its box vectors
+		 * there, its counters' comparisons there); the others (vd[0,
+		 * nv)) are stepped at each step */
+		unsigned vd[UCM_MAXCLK], nv = 0;
+		uint64_t t0 = now;
+
+		for (unsigned d = 0; d < nc; d++)
+			if (m->nparts[d] != 1)
+				vd[nv++] = d;
 		q = (uint64_t)(x / num);
 		r = (uint64_t)(x % num);
 		for (; i < n; i++) {
@@ -1270,12 +1338,15 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 			}
 			cc = c;
 			t = q + (r != 0);
-			for (unsigned d = 0; d < nc; d++)
-				agg_clock_inv(m, d, &k[d], inv[d], p, t, t - now);
+			for (unsigned v = 0; v < nv; v++)
+				agg_clock_inv(m, vd[v], &k[vd[v]], inv[vd[v]], p, t, t - now);
 			now = t;
 		}
-		for (unsigned d = 0; d < nc; d++)
+		for (unsigned d = 0; d < nc; d++) {
+			if (m->nparts[d] == 1 && now != t0)
+				agg_clock_inv(m, d, &k[d], inv[d], (uint32_t)s[0].id, now, now - t0);
 			clk_store(m, d, &k[d]);
+		}
 		m->now_ps = now;
 	}
 	if (i)
