@@ -233,7 +233,9 @@ struct ucm_step {
  * 1, ... while that run would happen; returns how many ran (0..n),
  * nothing done for the others: the source enters the first of them and
  * returns its time, as usual.  The same counts; a source of many short
- * phases saves a call, its checks and a conversion to time per phase.
+ * phases saves a call, its checks and a conversion to time per phase
+ * (and a clock whose boxes have the same box vectors in every phase
+ * defined is not stepped per phase at all).
  * No PMI is delivered inside it (it only sums time, never past where a
  * counter could wrap), so the cores' sleep states, which only a PMI's
  * delivery reads, may be set after it as the last step run left them. */
