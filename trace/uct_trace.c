@@ -3970,12 +3970,19 @@ static int replay_next(struct ucm_model *m, struct uct_replay *p, uint64_t *next
  * decoded where the reader keeps them and the replay's nmask words taken
  * from there.  Stops before anything else (the general path then reads
  * it, errors and all); returns the queue's new length. */
-static unsigned ahead_fast(struct uct_replay *p, unsigned n)
+static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsigned n)
 {
+	/* (out of line, its state in locals: inlined into replay_step it
+	 * ran short of registers and kept them on the stack) */
 	struct uct_reader *r = p->r;
 	const unsigned char *b, *e;
-	uint64_t end = r->end, room, *cur = r->asleep;
-	unsigned brecs = r->brecs, nm = p->nmask, nvec;
+	const struct rvec *vec = p->vec;
+	struct ucm_step *q = p->q;
+	const struct rvec **qv = p->qv;
+	uint64_t (*qm)[UCT_MAXSOCK] = p->qm;
+	uint64_t end = r->end, room, base = p->base_cycles, *cur = r->asleep;
+	const uint64_t *was = n ? qm[n - 1] : p->asleep;
+	unsigned brecs = r->brecs, nm = p->nmask, nvec, qf = p->qf, n0 = n;
 
 	if (!r->vform || r->failed || !r->vd || brecs <= 1 || end != p->cycles)
 		return n;
@@ -3994,7 +4001,7 @@ static unsigned ahead_fast(struct uct_replay *p, unsigned n)
 			break;
 		c += a;
 		if (!(a = fast_var(c, e, &code)) || (vid = (code >> 1) - 1) >= nvec ||
-		    (v = &p->vec[vid])->phase < 0)
+		    (v = &vec[vid])->phase < 0)
 			break;
 		c += a;
 		if (code & 1) {
@@ -4003,27 +4010,25 @@ static unsigned ahead_fast(struct uct_replay *p, unsigned n)
 				break;
 			c += a;
 		}
-		{
-			const uint64_t *was = n ? p->qm[n - 1] : p->asleep;
-
-			for (unsigned so = 0; so < nm; so++) {
-				d |= cur[so] ^ was[so];
-				p->qm[n][so] = cur[so];
-			}
+		for (unsigned so = 0; so < nm; so++) {
+			d |= cur[so] ^ was[so];
+			qm[n][so] = cur[so];
 		}
-		if (d && p->qf == RUNQ)
-			p->qf = n;
+		if (d && qf == RUNQ)
+			qf = n;
+		was = qm[n];
 		end += nc;
 		room -= nc;
-		p->q[n] = (struct ucm_step){ v->phase, p->base_cycles + end };
-		p->qv[n++] = v;
+		q[n] = (struct ucm_step){ v->phase, base + end };
+		qv[n++] = v;
 		brecs--;
-		r->nseg++;
 		b = c;
 	}
+	r->nseg += n - n0;
 	r->bpos = (size_t)(b - r->blk);
 	r->end = p->cycles = end;
 	r->brecs = brecs;
+	p->qf = qf;
 	return n;
 }
 
