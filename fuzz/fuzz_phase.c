@@ -11,7 +11,9 @@
  * with the phases' attributes returning to their base values when the next
  * phase is entered.  Operations: enter a phase and run time (ps, PMI waits),
  * read a register, write a control, set a base attribute, set an input
- * directly, define a new phase mid-run, compare.  Every register (peek), every
+ * directly, define a new phase mid-run, run a batch of steps through a
+ * workload call (ucm_phase_run and ucm_phase_steps, as a trace replay
+ * runs them; B entering each by hand), compare.  Every register (peek), every
  * counter's ground truth, every fed total, every attribute the phases touch,
  * the PMI counts and the time must be equal at each compare and at the end.
  * fuzz_regs checks the model without phases against the naive reference;
@@ -244,6 +246,89 @@ FZ_NO_COVERAGE static void compare(struct st *s, const char *when)
 			FZ_FAIL("%s: socket %u PMI requests differ", when, so);
 }
 
+/* A batch op: steps (a phase and the clock-0 cycle it runs to) that A
+ * runs through its workload call as a trace replay does (each entered
+ * as one while the model cannot sum, else many at once: ucm_phase_run,
+ * ucm_phase_steps), B entering each by hand at the same times. */
+#define MAXSTEP 48
+
+struct batch {
+	struct st *s;
+	struct ucm_step st[MAXSTEP];
+	size_t i, n;
+	uint64_t hz, cut;            /* cut: A's sizes of ucm_phase_steps calls */
+	int b;                       /* this is B's */
+};
+
+/* The time clock 0's cycle c completes (as ucm_phase_steps takes it). */
+static uint64_t batch_time(const struct batch *w, uint64_t c)
+{
+	return (uint64_t)(((unsigned __int128)c * 1000000000000ull + w->hz - 1) / w->hz);
+}
+
+static int batch_wl(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
+{
+	struct batch *w = ctx;
+	const struct ucm_step *st;
+
+	(void)now;
+	if (w->i == w->n) {
+		*next = UINT64_MAX;
+		return 0;
+	}
+	st = &w->st[w->i++];
+	if (w->b) {
+		enter_b(w->s, (unsigned)st->id);
+		*next = batch_time(w, st->end);
+		return 0;
+	}
+	if (ucm_phase_enter(m, st->id))
+		FZ_FAIL("enter: %s", ucm_error(m));
+	*next = batch_time(w, st->end);
+	while (w->i < w->n && ucm_phase_run(m, *next)) {
+		size_t k = 1 + (w->cut & 7) * 3;
+
+		w->cut = w->cut >> 3 | w->cut << 61;
+		if (k > w->n - w->i)
+			k = w->n - w->i;
+		w->i += ucm_phase_steps(m, 0, &w->st[w->i], k);
+		if (w->i == w->n)
+			break;
+		st = &w->st[w->i++];
+		if (ucm_phase_enter(m, st->id))
+			FZ_FAIL("enter: %s", ucm_error(m));
+		*next = batch_time(w, st->end);
+	}
+	return 0;
+}
+
+static void batch(struct st *s, struct fz *f)
+{
+	static struct batch w[2];
+	uint64_t c = ucm_cycles(s->m[0], 0), hz = ucm_clock_hz(s->m[0], 0);
+	size_t n = 1 + fz_u8(f) % MAXSTEP;
+
+	if (ucm_cycles(s->m[1], 0) != c)
+		FZ_FAIL("batch: clock 0 at %llu vs %llu", (unsigned long long)c,
+			(unsigned long long)ucm_cycles(s->m[1], 0));
+	w[0] = (struct batch){ s, { { 0, 0 } }, 0, n, hz, fz_u64(f), 0 };
+	for (size_t i = 0; i < n; i++) {
+		c += 1 + fz_u16(f) % 6000;
+		/* (a phase's index is its id: define checks it) */
+		w[0].st[i] = (struct ucm_step){ (int)(fz_u8(f) % s->nph), c };
+	}
+	w[1] = w[0];
+	w[1].b = 1;
+	for (int k = 0; k < 2; k++) {
+		ucm_set_workload(s->m[k], batch_wl, &w[k]);
+		if (ucm_run_ps(s->m[k], batch_time(&w[k], c) - ucm_now_ps(s->m[k])))
+			FZ_FAIL("batch run: %s", ucm_error(s->m[k]));
+		ucm_set_workload(s->m[k], NULL, NULL);
+	}
+	if (w[0].i != n || w[1].i != n)
+		FZ_FAIL("batch: %zu and %zu of %zu steps", w[0].i, w[1].i, n);
+}
+
 static struct ucm_model *model(const char *plat)
 {
 	struct ucm_config cfg;
@@ -371,7 +456,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		default:
-			compare(&s, "compare");
+			/* half of them: a batch of steps through a workload call */
+			if (op & 0x80)
+				batch(&s, &f);
+			else
+				compare(&s, "compare");
 			break;
 		}
 	}
