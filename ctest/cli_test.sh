@@ -850,12 +850,13 @@ case_trace() {
 	expect_rc 0
 	awk -F, '$3 == "data_reads" || $3 == "data_writes" { s += $1 } END { exit !(s > 7400000 && s <= 7500000) }' \
 		"$work/out" || fail "replayed traffic $(cat "$work/out")"
-	# binary is the vector form with chunks (docs/formats.md); --no-chunks
+	# binary is the vector form with chunks and sleep changes
+	# (docs/formats.md); --no-chunks
 	# the vector form without; --record-form the form every record holds
 	# its inputs in: each converts to the others and back unchanged, and
 	# all replay to the model's ground truth (--check)
 	run trace info "$work/s.bin"
-	grep -q '^file .*(binary, vector form with chunks)$' "$work/out" || fail "$last: not the vector form with chunks: $(head -1 "$work/out")"
+	grep -q '^file .*(binary, vector form with chunks and sleep changes)$' "$work/out" || fail "$last: not the vector form with chunks and sleep changes: $(head -1 "$work/out")"
 	run trace convert "$work/s.bin" --no-chunks -o "$work/p.bin"
 	expect_rc 0
 	run trace info "$work/p.bin"
@@ -1047,7 +1048,7 @@ case_trace_snbep() {
 	run trace convert "$work/cl.uct" --binary -o "$work/cl.bin"
 	expect_rc 0
 	run trace info "$work/cl.bin"
-	grep -q '^file .*(binary, vector form with chunks)$' "$work/out" || fail "$last: not the vector form with chunks: $(head -1 "$work/out")"
+	grep -q '^file .*(binary, vector form with chunks and sleep changes)$' "$work/out" || fail "$last: not the vector form with chunks and sleep changes: $(head -1 "$work/out")"
 	run stat --platform snbep --trace "$work/cl.bin" -I 5 -x, --check -e "${list%,}"
 	expect_rc 0
 	snbep_counted "${ev_c[@]}" >"$work/got"

@@ -770,6 +770,36 @@ static int read_all(const unsigned char *buf, size_t n, char *err, size_t en)
 	return rc;
 }
 
+/* Two binary traces in memory read to the same segments. */
+static int same_segments(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	struct uct_reader *ra, *rb;
+	struct uct_seg *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
+	char err[768];
+	int same = sa && sb && !uct_open_mem("a.bin", a, n, &ra, err, sizeof(err));
+
+	if (same && uct_open_mem("b.bin", b, n, &rb, err, sizeof(err))) {
+		uct_close(ra);
+		same = 0;
+	}
+	if (same) {
+		int x, y;
+
+		do {
+			x = uct_next(ra, sa);
+			y = uct_next(rb, sb);
+			same = x == y && (x <= 0 || (sa->start == sb->start && sa->ncycles == sb->ncycles &&
+						    sa->nin == sb->nin &&
+						    !memcmp(sa->asleep, sb->asleep, sizeof(sa->asleep))));
+		} while (same && x > 0);
+		uct_close(ra);
+		uct_close(rb);
+	}
+	free(sa);
+	free(sb);
+	return same;
+}
+
 /* read_all as a replay reads: uct_next_vec without the vectors' content. */
 static int read_vec(const unsigned char *buf, size_t n, char *err, size_t en)
 {
@@ -835,6 +865,13 @@ CT_TEST(truncated_or_corrupted_binary_traces_are_detected)
 	for (size_t i = 0; i < n; i++) {
 		memcpy(bad, buf, n);
 		bad[i] ^= (unsigned char)(1u << (i % 8));
+		if (i == 10 && i % 8 == 2) {
+			/* flags bit 2 (sleep changes) says how sleep masks are
+			 * given, and this trace gives none: the same trace */
+			CT_EQ(read_all(bad, n, err, sizeof(err)), 0);
+			CT_CHECK(same_segments(buf, bad, n));
+			continue;
+		}
 		if (read_all(bad, n, err, sizeof(err)) >= 0)
 			ct_fail(__FILE__, __LINE__, "flip of byte %zu accepted", i);
 	}
@@ -1612,11 +1649,11 @@ CT_TEST(vector_form_round_trips_and_replays_like_stepping)
 		CT_REQUIRE(convert(rec, pln2, UCT_BINARY_VECTORS) == 0);
 		CT_CHECK(same_file(pln, pln2));
 		/* the flags say which form: bit 0 the vector form, bit 1 its
-		 * chunks */
+		 * chunks, bit 2 its sleep masks as the cores that change */
 		CT_REQUIRE(load(rec, m, sizeof(m)) == sizeof(m));
 		CT_EQ(m[10], 0);
 		CT_REQUIRE(load(vec, m, sizeof(m)) == sizeof(m));
-		CT_EQ(m[10], 3);
+		CT_EQ(m[10], 7);
 		CT_EQ(m[8], 2);
 		CT_REQUIRE(load(pln, m, sizeof(m)) == sizeof(m));
 		CT_EQ(m[10], 1);
@@ -3053,13 +3090,68 @@ CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 		unsigned char f[12];
 		char err[768];
 
-		memcpy(f, "UCTRACE\0\x02\x00\x04\x00", 12);
+		memcpy(f, "UCTRACE\0\x02\x00\x08\x00", 12);
 		CT_CHECK(read_all(f, sizeof(f), err, sizeof(err)) < 0);
-		CT_CONTAINS(err, "offset 10: unknown flags 0x0004");
+		CT_CONTAINS(err, "offset 10: unknown flags 0x0008");
+		f[10] = 4;
+		CT_CHECK(read_all(f, sizeof(f), err, sizeof(err)) < 0);
+		CT_CONTAINS(err, "offset 10: flags 0x0004: sleep changes (bit 2) without the vector form (bit 0)");
 		f[10] = 2;
 		CT_CHECK(read_all(f, sizeof(f), err, sizeof(err)) < 0);
 		CT_CONTAINS(err, "offset 10: flags 0x0002: chunks (bit 1) without the vector form (bit 0)");
 	}
+}
+
+/* The vector form with sleep changes (flags 5): a record's sleep masks
+ * given as the cores that change, socket * 64 + core, in increasing order,
+ * at least one; read by the general path (a record first or last in its
+ * block), the reader's fast path (a reference in mid-block) and a replay
+ * reading ahead from the block (after enough references for the model to
+ * sum phases): the same message at the same offset.  snbep: 2 sockets of
+ * 8 cores. */
+CT_TEST(malformed_sleep_changes_are_detected_at_their_offset)
+{
+	static const struct {
+		unsigned version, nrec;
+		const char *rec;
+		size_t len, at;
+		const char *want;
+	} cases[] = {
+		/* no change: at the changes' first byte */
+		{ 2, 1, "\x00\x0a\x01\x00\x00", 5, 4, "0 sleep changes" },
+		/* socket 2 of 2 (index 128), at the change */
+		{ 2, 1, "\x00\x0a\x01\x00\x01\x80\x01", 7, 5, "out of order or past the sockets" },
+		/* core 8 of 8 (index 8): at the changes' first byte */
+		{ 2, 1, "\x00\x0a\x01\x00\x01\x08", 6, 4, "8 cores per socket" },
+		/* out of order (core 3, then core 2): at the second */
+		{ 2, 1, "\x00\x0a\x01\x00\x02\x03\x02", 7, 6, "sleep change 1" },
+		/* the same core twice: at the second */
+		{ 2, 1, "\x00\x0a\x01\x00\x02\x03\x03", 7, 6, "sleep change 1" },
+		/* more changes than cores of 2 sockets could make */
+		{ 2, 1, "\x00\x0a\x01\x00\x81\x01", 6, 4, "129 sleep changes" },
+		/* in version 1: the record */
+		{ 1, 1, "\x00\x0a\x01\x00\x01\x02", 6, 0, "sleep masks need version 2" },
+		/* references in mid-block, each case again (the fast path) */
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x00" "\x00\x0a\x02", 11, 7, "0 sleep changes" },
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x80\x01" "\x00\x0a\x02", 13, 8,
+		  "out of order or past the sockets" },
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x01\x08" "\x00\x0a\x02", 12, 7,
+		  "8 cores per socket" },
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x02\x03\x02" "\x00\x0a\x02", 13, 9,
+		  "sleep change 1" },
+		/* nine changes (the fast path takes eight), the ninth out of order */
+		{ 2, 3, "\x00\x0a\x00\x00" "\x00\x0a\x03\x09\x00\x01\x02\x03\x04\x05\x06\x07\x07"
+		  "\x00\x0a\x02", 20, 16, "sleep change 8" },
+		/* after enough references for the model to sum phases (the
+		 * replay's read-ahead): core 8, out of order */
+		{ 2, 10, VDEF VREF6 "\x00\x0a\x03\x01\x09" "\x00\x0a\x02", 44, 39, "8 cores per socket" },
+		{ 2, 10, VDEF VREF6 "\x00\x0a\x03\x02\x44\x41" "\x00\x0a\x02", 45, 41, "sleep change 1" },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		check_malformed_records(c, 5, cases[c].version, cases[c].nrec,
+					(const unsigned char *)cases[c].rec, cases[c].len, cases[c].at,
+					cases[c].want);
 }
 
 /* The vector form with chunks (flags 3): a new vector as chunks, checked

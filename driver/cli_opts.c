@@ -164,8 +164,8 @@ static const struct cli_opt opts[] = {
 	  "write the binary encoding in the record form (every record holding its inputs, as readers "
 	  "before the vector form take it)" },
 	{ O_NOCHUNKS, "no-chunks", NULL, C_CONVERT, NULL,
-	  "write the binary vector form without chunks (each new vector's inputs whole, as readers "
-	  "before chunks take it)" },
+	  "write the binary vector form without chunks (each new vector's inputs and each sleep mask "
+	  "whole, as readers before chunks take it)" },
 	{ O_BW, "bandwidth", "GBPS", C_GEN, "stream qpi",
 	  "stream, qpi: bandwidth in 1e9 bytes/s over all sockets (default 10)" },
 	{ O_RR, "read-ratio", "R", C_GEN, "stream qpi", "stream, qpi: share of reads (default 0.7)" },

@@ -203,7 +203,11 @@ static int trace_info(const struct opts *o, FILE *f)
 		   "seed       %" PRIu64 "\nsegments   %" PRIu64 "\ncycles     %" PRIu64 "\nseconds    %.9f\n"
 		   "vectors    %u%s\n",
 		o->arg, uct_is_binary(r) ? !uct_is_vector_form(r) ? "binary, record form"
-				  : uct_is_chunked(r) ? "binary, vector form with chunks" : "binary, vector form"
+				  : uct_is_chunked(r) ? uct_sleep_as_changes(r)
+							? "binary, vector form with chunks and sleep changes"
+							: "binary, vector form with chunks"
+				  : uct_sleep_as_changes(r) ? "binary, vector form with sleep changes"
+				  : "binary, vector form"
 				  : "text",
 		p->name, h->sockets, p->clocks[0].name, hz, h->seed, nseg, end, (double)end / (double)hz,
 		uct_vectors(r), uct_vectors(r) >= UCT_MAXVEC ? " (the dictionary's limit: more are not numbered)" : "");

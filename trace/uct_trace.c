@@ -30,9 +30,12 @@
  * work in proportion to it (the driver reads every counter within its safe
  * interval), so a longer one is refused before anything runs. */
 #define MAXSECONDS 1000000ull
-/* Binary header flags: bit 0, the vector form (records refer to vectors). */
+/* Binary header flags: bit 0, the vector form (records refer to vectors);
+ * bit 1, its new vectors as chunks; bit 2, its sleep masks as the cores
+ * whose state changes (docs/formats.md). */
 #define UCT_FLAG_VECTORS 1
 #define UCT_FLAG_CHUNKS 2
+#define UCT_FLAG_CHANGES 4
 /* uct_next's needs: the segment's content, its vector's number. */
 #define NEED_CONTENT 1
 #define NEED_VID 2
@@ -144,6 +147,7 @@ struct uct_reader {
 	int ended;
 	int vform;               /* the binary vector form (flags bit 0) */
 	int chunked;             /* its new vectors given as chunks (flags bit 1) */
+	int changes;             /* its sleep masks as the cores that change (flags bit 2) */
 	struct vdict *cd;        /* the chunks numbered: each its `inputs` encoding */
 	struct rchunk *ch;       /* per chunk numbered: what bin_chunks needs of it */
 	size_t capch;
@@ -1521,13 +1525,17 @@ static int bin_header(struct uct_reader *r)
 		return rerr(r, 8, "unsupported version %u (this build reads 1 to %d)", r->hdr.version,
 			    UCT_VERSION);
 	r->off = 10;
-	if ((m[10] | m[11] << 8) & ~(UCT_FLAG_VECTORS | UCT_FLAG_CHUNKS))
+	if ((m[10] | m[11] << 8) & ~(UCT_FLAG_VECTORS | UCT_FLAG_CHUNKS | UCT_FLAG_CHANGES))
 		return rerr(r, 10, "unknown flags 0x%04x", m[10] | m[11] << 8);
 	if ((m[10] & UCT_FLAG_CHUNKS) && !(m[10] & UCT_FLAG_VECTORS))
 		return rerr(r, 10, "flags 0x%04x: chunks (bit 1) without the vector form (bit 0)",
 			    m[10] | m[11] << 8);
+	if ((m[10] & UCT_FLAG_CHANGES) && !(m[10] & UCT_FLAG_VECTORS))
+		return rerr(r, 10, "flags 0x%04x: sleep changes (bit 2) without the vector form (bit 0)",
+			    m[10] | m[11] << 8);
 	r->vform = m[10] & UCT_FLAG_VECTORS;
 	r->chunked = !!(m[10] & UCT_FLAG_CHUNKS);
+	r->changes = !!(m[10] & UCT_FLAG_CHANGES);
 	r->lch_vid = -1;
 	r->pos = r->off = 12;
 	if (read_block(r, &type))
@@ -1762,6 +1770,37 @@ static int bin_sleep(struct uct_reader *r, uint64_t *asleep)
 		}
 		asleep[sock] = v;
 		last = sock;
+	}
+	return 0;
+}
+
+/* Sleep changes at the block's position (flags bit 2, in place of masks):
+ * nchg idx*, idx = socket * 64 + core in increasing order, at least one:
+ * each core named changes state, in asleep (the masks so far).  Errors at
+ * the changes' first byte, or at the one out of order. */
+static int bin_changes(struct uct_reader *r, uint64_t *asleep)
+{
+	uint64_t nc, idx, last = 0, start = r->pay + r->bpos, cores = core_mask(r->hdr.plat);
+
+	if (get_var1(r, &nc))
+		return -EINVAL;
+	r->off = start;
+	if (!nc || nc > (uint64_t)r->hdr.sockets * 64)
+		return rerr(r, 0, "%llu sleep changes (1 to %u: a core of %u sockets each at most once)",
+			    (unsigned long long)nc, r->hdr.sockets * 64, r->hdr.sockets);
+	for (unsigned k = 0; k < nc; k++) {
+		if (get_var(r, &idx))
+			return -EINVAL;
+		if ((k && idx <= last) || idx >> 6 >= r->hdr.sockets)
+			return rerr(r, 0, "sleep change %u (socket %llu core %llu) out of order or past the "
+				    "sockets", k, (unsigned long long)(idx >> 6), (unsigned long long)(idx & 63));
+		if (!(cores >> (idx & 63) & 1)) {
+			r->off = start;
+			return rerr(r, 0, "sleep change of core %llu: %s has %u cores per socket",
+				    (unsigned long long)(idx & 63), r->hdr.plat->name, r->hdr.plat->ncores);
+		}
+		asleep[idx >> 6] ^= 1ull << (idx & 63);
+		last = idx;
 	}
 	return 0;
 }
@@ -2165,7 +2204,7 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 				return rerr(r, 0, "sleep masks need version 2");
 			}
 			/* checked there (a new vector's segment again below) */
-			if (bin_sleep(r, r->asleep))
+			if (r->changes ? bin_changes(r, r->asleep) : bin_sleep(r, r->asleep))
 				return -EINVAL;
 			copy_masks(seg->asleep, r->asleep);
 		} else {
@@ -2264,16 +2303,36 @@ static int bin_next(struct uct_reader *r, struct uct_seg *seg, int need, int *vi
 
 /* The sleep masks of a vector form record at p (before e) as bin_sleep
  * reads and checks them, into m (every socket's, word by word: the replay
- * reads them so right after); the bytes read, or 0 for anything bin_sleep
- * would refuse or fast_var does not read (the general path then reads
- * them again, errors and all, m rewritten there: the record has its
- * own). */
+ * reads them so right after), or with sleep changes (flags bit 2) as
+ * bin_changes reads them, the cores named changed in m; the bytes read, or
+ * 0 for anything those would refuse or fast_var does not read (the general
+ * path then reads them again, errors and all: masks rewrite m there, and
+ * changes are applied here only once all are read). */
 static inline unsigned fast_masks(const struct uct_reader *r, const unsigned char *p,
 				  const unsigned char *e, uint64_t *m)
 {
 	uint64_t ns, sock, v;
 	unsigned a, k, at, last = 0;
 
+	if (r->changes) {
+		/* the cores that change (bin_changes' checks), applied only
+		 * once all are read: the general path reads them again from
+		 * the masks as they were */
+		uint64_t idx[8], x;
+
+		if (!(at = fast_var(p, e, &ns)) || !ns || ns > 8)
+			return 0;
+		for (k = 0; k < ns; k++) {
+			if (!(a = fast_var(p + at, e, &x)) || (k && x <= idx[k - 1]) ||
+			    x >> 6 >= r->hdr.sockets || !(r->cores >> (x & 63) & 1))
+				return 0;
+			idx[k] = x;
+			at += a;
+		}
+		for (k = 0; k < ns; k++)
+			m[idx[k] >> 6] ^= 1ull << (idx[k] & 63);
+		return at;
+	}
 	if (!(at = fast_var(p, e, &ns)) || ns > r->hdr.sockets)
 		return 0;
 	zero_masks(m);
@@ -2572,6 +2631,11 @@ int uct_is_chunked(const struct uct_reader *r)
 	return r->chunked;
 }
 
+int uct_sleep_as_changes(const struct uct_reader *r)
+{
+	return r->changes;
+}
+
 unsigned uct_chunks(const struct uct_reader *r)
 {
 	return r->cd ? r->cd->n : 0;
@@ -2624,6 +2688,7 @@ struct uct_writer {
 	struct chk *chk;
 	int vform;               /* the vector form: vectors numbered, then referred to */
 	int chunked;             /* a new vector given as chunks */
+	int changes;             /* sleep masks as the cores that change */
 	struct vdict *vd, *cd;   /* the vectors, the chunks numbered */
 	unsigned char *vtmp;     /* chunked: a new vector's `inputs` encoding */
 	uint64_t asleep[UCT_MAXSOCK];  /* vector form: the last sleep masks written */
@@ -2681,6 +2746,21 @@ static void put_sleep(unsigned char *b, size_t *n, const uint64_t *asleep, unsig
 		}
 }
 
+/* Sleep changes: nchg (socket * 64 + core)*, increasing, of the cores
+ * whose bit differs between was and now (at least one). */
+static void put_changes(unsigned char *b, size_t *n, const uint64_t *was, const uint64_t *now,
+			unsigned sockets)
+{
+	unsigned nc = 0;
+
+	for (unsigned s = 0; s < sockets; s++)
+		nc += (unsigned)__builtin_popcountll(was[s] ^ now[s]);
+	put_var(b, n, nc);
+	for (unsigned s = 0; s < sockets; s++)
+		for (uint64_t x = was[s] ^ now[s]; x; x &= x - 1)
+			put_var(b, n, (uint64_t)s * 64 + (unsigned)__builtin_ctzll(x));
+}
+
 static int put_block(struct uct_writer *w, int type, const unsigned char *p, size_t len)
 {
 	unsigned char h[5] = { (unsigned char)type, (unsigned char)len, (unsigned char)(len >> 8),
@@ -2730,7 +2810,7 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 	}
 	w->binary = binary != UCT_TEXT;
 	w->vform = binary == UCT_BINARY || binary == UCT_BINARY_VECTORS;
-	w->chunked = binary == UCT_BINARY;
+	w->chunked = w->changes = binary == UCT_BINARY;
 	w->hdr = *h;
 	if (!w->hdr.sockets)
 		w->hdr.sockets = 1;
@@ -2756,7 +2836,8 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 	if (binary) {
 		unsigned char m[12] = { 'U', 'C', 'T', 'R', 'A', 'C', 'E', 0, (unsigned char)w->hdr.version,
 					0, (unsigned char)((w->vform ? UCT_FLAG_VECTORS : 0) |
-							   (w->chunked ? UCT_FLAG_CHUNKS : 0)), 0 };
+							   (w->chunked ? UCT_FLAG_CHUNKS : 0) |
+							   (w->changes ? UCT_FLAG_CHANGES : 0)), 0 };
 		size_t k = 0;
 		unsigned nb = 0;
 
@@ -2945,7 +3026,10 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 					return rc;
 			}
 			if (sl) {
-				put_sleep(rec, &rn, seg->asleep, w->hdr.sockets);
+				if (w->changes)
+					put_changes(rec, &rn, w->asleep, seg->asleep, w->hdr.sockets);
+				else
+					put_sleep(rec, &rn, seg->asleep, w->hdr.sockets);
 				memcpy(w->asleep, seg->asleep, sizeof(w->asleep));
 			}
 		} else {

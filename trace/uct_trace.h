@@ -49,7 +49,8 @@ extern "C" {
 
 /* Writer encodings (uct_writer_open's `binary`). */
 #define UCT_TEXT 0
-#define UCT_BINARY 1            /* binary, vector form with chunks (flags bits 0 and 1) */
+#define UCT_BINARY 1            /* binary, vector form with chunks and sleep changes (flags
+				 * bits 0, 1 and 2) */
 #define UCT_BINARY_RECORDS 2    /* binary, every record holding its inputs (flags 0) */
 #define UCT_BINARY_VECTORS 3    /* binary, vector form without chunks (flags bit 0) */
 
@@ -132,6 +133,8 @@ int uct_next_vec(struct uct_reader *r, struct uct_seg *seg, int content, int *vi
 unsigned uct_vectors(const struct uct_reader *r);
 int uct_is_vector_form(const struct uct_reader *r);
 int uct_is_chunked(const struct uct_reader *r);
+/* Whether its sleep masks are given as the cores that change (flags bit 2). */
+int uct_sleep_as_changes(const struct uct_reader *r);
 unsigned uct_chunks(const struct uct_reader *r);
 const char *uct_reader_error(const struct uct_reader *r);
 void uct_close(struct uct_reader *r);
