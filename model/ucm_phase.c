@@ -555,8 +555,11 @@ static int parts_add(struct ucm_model *m, const uint32_t *ids, size_t n, uint32_
 	uint32_t at[UCM_MAXCLK] = { 0 };
 	uint8_t differ[UCM_MAXCLK] = { 0 };
 
-	for (unsigned d = 0; d < nc; d++)
+	for (unsigned d = 0; d < nc; d++) {
 		open |= (unsigned)(first || m->nparts[d] == 1) << d;
+		if (first)
+			m->one_n[d] = 0;
+	}
 	*ov = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct ucm_bvec *v = &m->bv[ids[i]];
@@ -651,9 +654,6 @@ static int phase_add(struct ucm_model *m, const uint32_t *ids, size_t n)
 			return ucm_seterr(m, -ENOMEM, "out of memory");
 		m->phbv = p;
 	}
-	if (!m->nph)
-		for (unsigned d = 0; d < UCM_MAXCLK; d++)
-			m->one_n[d] = 0;
 	if (parts_add(m, ids, n, &ov))
 		return -ENOMEM;
 	memcpy(m->phbv + m->nphbv, ids, n * sizeof(*ids));
