@@ -237,7 +237,8 @@ static int gen_trace(const struct ucm_platform *p, const char *kind, double seco
 	struct uct_gen_opts g = { kind, seconds, 10.0, 0.7, 0.9, 0.25, 0.2, 10000, 0, 1, 0 };
 	struct uct_hdr h;
 	struct uct_writer *w;
-	char err[768];
+	char err[768], what[64];
+	int rc;
 
 	memset(&h, 0, sizeof(h));
 	h.plat = p;
@@ -245,14 +246,19 @@ static int gen_trace(const struct ucm_platform *p, const char *kind, double seco
 	h.seed = 1;
 	if (uct_writer_open(tmp, UCT_BINARY, &h, &w, err, sizeof(err)))
 		die(tmp, err);
-	if (uct_generate(&h, &g, w, err, sizeof(err))) {
+	if ((rc = uct_generate(&h, &g, w, err, sizeof(err)))) {
 		uct_writer_abort(w);
-		return -1; /* a kind this platform has no tables for */
+		if (rc == -ENOTSUP)
+			return -1; /* a kind this platform has no tables for */
+		/* anything else (--seconds past what a trace may hold) is
+		 * not a figure to leave out quietly */
+		snprintf(what, sizeof(what), "%s trace %s", p->name, kind);
+		die(what, err);
 	}
 	if (uct_writer_commit(w)) {
-		fprintf(stderr, "uncore-bench: %s\n", uct_writer_error(w));
+		snprintf(err, sizeof(err), "%s", uct_writer_error(w));
 		uct_writer_abort(w);
-		return -1;
+		die(tmp, err);
 	}
 	return 0;
 }
