@@ -2824,12 +2824,14 @@ static size_t put_test_block(unsigned char *o, int type, const unsigned char *p,
 /* The header block of a hand-made binary trace ("snbep", 2 sockets, no
  * clocks, seed 0, no box counts) and its symbol block (one symbol:
  * cbo TOR_INSERTS.DRd_MISS). */
+static unsigned raw_sockets = 2; /* raw_snbep_head's socket count */
+
 static void raw_snbep_head(unsigned char *hdr, size_t *hn, unsigned char *sym, size_t *yn)
 {
 	hdr[(*hn)++] = 5;
 	memcpy(hdr + *hn, "snbep", 5);
 	*hn += 5;
-	hdr[(*hn)++] = 2;
+	hdr[(*hn)++] = (unsigned char)raw_sockets;
 	hdr[(*hn)++] = 0;
 	hdr[(*hn)++] = 0;
 	hdr[(*hn)++] = 0;
@@ -3153,6 +3155,15 @@ CT_TEST(malformed_sleep_changes_are_detected_at_their_offset)
 		check_malformed_records(c, 5, cases[c].version, cases[c].nrec,
 					(const unsigned char *)cases[c].rec, cases[c].len, cases[c].at,
 					cases[c].want);
+	/* one socket: core 1 of socket 1 (index 0x41, one byte, which two
+	 * sockets would have), read ahead; at the change */
+	raw_sockets = 1;
+	check_malformed_records(sizeof(cases) / sizeof(cases[0]), 5, 2, 10,
+				(const unsigned char *)"\x00\x0a\x00\x01\x00\x00\x01\x01\x00"
+						       "\x00\x0a\x00\x01\x00\x00\x02\x01\x00" VREF6
+						       "\x00\x0a\x03\x01\x41" "\x00\x0a\x02",
+				44, 40, "out of order or past the sockets");
+	raw_sockets = 2;
 }
 
 /* The vector form with chunks (flags 3): a new vector as chunks, checked

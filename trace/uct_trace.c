@@ -4067,6 +4067,8 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 	uint64_t end = r->end, room, base = p->base_cycles, *cur = r->asleep;
 	const uint64_t *was = n ? qm[n - 1] : p->asleep;
 	unsigned brecs = r->brecs, nm = p->nmask, nvec, qf = p->qf, n0 = n;
+	unsigned chg = r->changes && r->hdr.version >= 2, nsk = r->hdr.sockets;
+	uint64_t cores = r->cores;
 
 	if (!r->vform || r->failed || !r->vd || brecs <= 1 || end != p->cycles)
 		return n;
@@ -4089,10 +4091,18 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 			break;
 		c += a;
 		if (code & 1) {
-			/* its own masks (else the last record's, in cur) */
-			if (r->hdr.version < 2 || !(a = fast_masks(r, c, e, cur)))
+			/* its own masks (else the last record's, in cur); the
+			 * usual C-state boundary, one core of the first 128
+			 * changing, here (fast_masks' checks for it) */
+			if (chg && e - c >= 2 && c[0] == 1 && c[1] < 0x80 &&
+			    (unsigned)c[1] >> 6 < nsk && (cores >> (c[1] & 63) & 1)) {
+				cur[c[1] >> 6] ^= 1ull << (c[1] & 63);
+				c += 2;
+			} else if (r->hdr.version < 2 || !(a = fast_masks(r, c, e, cur))) {
 				break;
-			c += a;
+			} else {
+				c += a;
+			}
 		}
 		for (unsigned so = 0; so < nm; so++) {
 			d |= cur[so] ^ was[so];
