@@ -3066,6 +3066,12 @@ CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 		 * reads ahead straight from the block): a reference to vector 2
 		 * of 2, at the code */
 		{ 2, 10, VDEF VREF6 "\x00\x0a\x06" "\x00\x0a\x02", 42, 38, "undefined vector 2 (2 defined)" },
+		/* the block ends inside a record's code (0x82: the first of
+		 * two bytes), a record said to follow it: at the code (a
+		 * replay reads ahead past the block's end, BLKPAD) */
+		{ 2, 10, VDEF VREF6 "\x00\x0a\x82", 39, 38, "record runs past the end of its block" },
+		/* ... inside its length */
+		{ 2, 10, VDEF VREF6 "\x00\x8a", 38, 37, "record runs past the end of its block" },
 		/* a zero mask, at the mask */
 		{ 2, 10, VDEF VREF6 "\x00\x0a\x03\x01\x00\x00" "\x00\x0a\x02", 45, 41,
 		  "out of order or empty" },

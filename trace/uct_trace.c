@@ -24,6 +24,7 @@
 #define MAGIC "UCTRACE"          /* 7 bytes + NUL */
 #define MAXLINE 65536
 #define MAXBLOCK (1u << 20)
+#define BLKPAD 32 /* zero bytes after a block read: ahead_fast reads past its end before checking */
 #define MAXCYCLES (1ull << 56)
 /* The machine time a trace may last: the longest `stat --duration` (a
  * replay is a stat run; trace gen writes at most 1e5 s).  A replay does
@@ -1441,6 +1442,31 @@ static inline unsigned fast_var(const unsigned char *p, const unsigned char *end
 	return 0;
 }
 
+/* fast_var where the bytes past the block's end it may read are there
+ * (BLKPAD zero bytes follow every block): no end to check at each byte;
+ * whoever reads so checks the field ends no later than the block. */
+static inline unsigned fast_var_pad(const unsigned char *p, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (p[0] < 0x80) {
+		*v = p[0];
+		return 1;
+	}
+	if (p[1] < 0x80) {
+		*v = (p[0] & 0x7Fu) | (uint64_t)p[1] << 7;
+		return 2;
+	}
+	for (unsigned i = 0; i < 8; i++) {
+		x |= (uint64_t)(p[i] & 0x7F) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			*v = x;
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
 static int get_str(struct uct_reader *r, char *buf, size_t n)
 {
 	uint64_t len;
@@ -1481,7 +1507,7 @@ static int read_block(struct uct_reader *r, int *type)
 			cap = len;
 		if (cap > MAXBLOCK)
 			cap = MAXBLOCK;
-		if (!(nb = ucm_grow(r->blk, 1, cap)))
+		if (!(nb = ucm_grow(r->blk, 1, cap + BLKPAD)))
 			return -ENOMEM;
 		r->blk = nb;
 		r->bcap = cap;
@@ -1495,6 +1521,7 @@ static int read_block(struct uct_reader *r, int *type)
 	if (crc != want)
 		return rerr(r, 0, "corrupt: block checksum 0x%08x, expected 0x%08x", crc, want);
 	*type = h[0];
+	memset(r->blk + len, 0, BLKPAD);
 	r->blen = len;
 	r->bpos = 0;
 	r->pay = r->pos + 5;
@@ -4082,14 +4109,15 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 		uint64_t nc, code, vid, d = 0;
 		unsigned a;
 
-		/* no gap: a zero byte; then the length and the vector */
-		if (c >= e || *c++ || !(a = fast_var(c, e, &nc)) || !nc || nc > room)
+		/* no gap: a zero byte; then the length and the vector, read
+		 * up to 17 bytes on (past the end: BLKPAD zero bytes), checked
+		 * to end in the block once read */
+		if (*c++ || !(a = fast_var_pad(c, &nc)) || !nc || nc > room)
 			break;
 		c += a;
-		if (!(a = fast_var(c, e, &code)) || (vid = (code >> 1) - 1) >= nvec ||
+		if (!(a = fast_var_pad(c, &code)) || (c += a) > e || (vid = (code >> 1) - 1) >= nvec ||
 		    (v = &vec[vid])->phase < 0)
 			break;
-		c += a;
 		if (code & 1) {
 			/* its own masks (else the last record's, in cur); the
 			 * usual C-state boundary, one core of the first 128
