@@ -4091,19 +4091,29 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 	struct ucm_step *q = p->q;
 	const struct rvec **qv = p->qv;
 	uint64_t (*qm)[UCT_MAXSOCK] = p->qm;
-	uint64_t end = r->end, room, base = p->base_cycles, *cur = r->asleep;
+	uint64_t base = p->base_cycles, bend, bmax, *cur = r->asleep, one[2] = { 0, 0 };
 	const uint64_t *was = n ? qm[n - 1] : p->asleep;
-	unsigned brecs = r->brecs, nm = p->nmask, nvec, qf = p->qf, n0 = n;
-	unsigned chg = r->changes && r->hdr.version >= 2, nsk = r->hdr.sockets;
-	uint64_t cores = r->cores;
+	unsigned nm = p->nmask, nvec, qf = p->qf, n0 = n, lim;
 
-	if (!r->vform || r->failed || !r->vd || brecs <= 1 || end != p->cycles)
+	/* (few values live across the loop: the model's cycles at the end
+	 * so far and at the limit, a bound on the queue for the records
+	 * left in the block; more were kept on the stack) */
+	if (!r->vform || r->failed || !r->vd || r->brecs <= 1 || r->end != p->cycles ||
+	    base > UINT64_MAX - r->maxend)
 		return n;
+	if (r->changes && r->hdr.version >= 2) {
+		/* the one-byte changes (socket * 64 + core, up to 127) that
+		 * name a core the trace has */
+		for (unsigned so = 0; so < 2 && so < r->hdr.sockets; so++)
+			one[so] = r->cores;
+	}
 	b = r->blk + r->bpos;
 	e = r->blk + r->blen;
-	room = r->maxend - end;
+	bend = base + r->end;
+	bmax = base + r->maxend;
 	nvec = r->vd->n < p->nvec ? r->vd->n : p->nvec;
-	while (n < RUNQ && brecs > 1) {
+	lim = r->brecs - 1 < RUNQ - n ? n + r->brecs - 1 : RUNQ;
+	while (n < lim) {
 		const unsigned char *c = b;
 		const struct rvec *v;
 		uint64_t nc, code, vid, d = 0;
@@ -4112,7 +4122,7 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 		/* no gap: a zero byte; then the length and the vector, read
 		 * up to 17 bytes on (past the end: BLKPAD zero bytes), checked
 		 * to end in the block once read */
-		if (*c++ || !(a = fast_var_pad(c, &nc)) || !nc || nc > room)
+		if (*c++ || !(a = fast_var_pad(c, &nc)) || nc - 1 >= bmax - bend)
 			break;
 		c += a;
 		if (!(a = fast_var_pad(c, &code)) || (c += a) > e || (vid = (code >> 1) - 1) >= nvec ||
@@ -4122,8 +4132,7 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 			/* its own masks (else the last record's, in cur); the
 			 * usual C-state boundary, one core of the first 128
 			 * changing, here (fast_masks' checks for it) */
-			if (chg && e - c >= 2 && c[0] == 1 && c[1] < 0x80 &&
-			    (unsigned)c[1] >> 6 < nsk && (cores >> (c[1] & 63) & 1)) {
+			if (c + 2 <= e && c[0] == 1 && c[1] < 0x80 && (one[c[1] >> 6] >> (c[1] & 63) & 1)) {
 				cur[c[1] >> 6] ^= 1ull << (c[1] & 63);
 				c += 2;
 			} else if (r->hdr.version < 2 || !(a = fast_masks(r, c, e, cur))) {
@@ -4139,17 +4148,15 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 		if (d && qf == RUNQ)
 			qf = n;
 		was = qm[n];
-		end += nc;
-		room -= nc;
-		q[n] = (struct ucm_step){ v->phase, base + end };
+		bend += nc;
+		q[n] = (struct ucm_step){ v->phase, bend };
 		qv[n++] = v;
-		brecs--;
 		b = c;
 	}
 	r->nseg += n - n0;
 	r->bpos = (size_t)(b - r->blk);
-	r->end = p->cycles = end;
-	r->brecs = brecs;
+	r->end = p->cycles = bend - base;
+	r->brecs -= n - n0;
 	p->qf = qf;
 	return n;
 }
