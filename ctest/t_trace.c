@@ -1837,6 +1837,80 @@ static unsigned vector_of(unsigned i, unsigned nd)
 	return i < nd ? i + 1 : (i % 2 ? i - nd + 1 : nd - (i - nd));
 }
 
+/* A reference's code takes at least two bytes once vector 63 is numbered
+ * (the codes from 128 on take two: after it every code has one length, so
+ * a reader's branch on the length goes the same way at each record), and
+ * its shortest encoding before (docs/formats.md, "Vectors"); the reader
+ * takes either. */
+CT_TEST(references_take_two_bytes_once_vector_63_is_numbered)
+{
+	static unsigned char f[1 << 16];
+	struct uct_seg *s = malloc(sizeof(*s));
+	struct uct_hdr h;
+	char path[128], err[768];
+	int cbo, sub;
+
+	CT_REQUIRE(s);
+	tmpname(path, sizeof(path), "pad.uct");
+	snbep_hdr(&h, 3);
+	cbo = bt_index(h.plat, "cbo");
+	sub = ucm_subev_find(ucm_boxtype_find(h.plat, "cbo"), "LLC_LOOKUP.DATA_READ_M");
+	CT_REQUIRE(cbo >= 0 && sub >= 0);
+	for (unsigned nv = 63; nv <= 64; nv++) {
+		static const unsigned char one[] = { 0x00, 0x01, 0x02 }, two[] = { 0x00, 0x01, 0x82, 0x00 };
+		const unsigned char *want = nv > 63 ? two : one;
+		size_t wn = nv > 63 ? sizeof(two) : sizeof(one), n, p = 12, last = 0, lastn = 0;
+		struct uct_writer *w;
+		struct uct_reader *r;
+		int rc, vid = -2, full;
+		unsigned k = 0;
+
+		/* vectors 0 .. nv - 1 (lookups on the CBos of the bits of
+		 * i + 1), then vector 0 again: code 2 */
+		CT_REQUIRE(uct_writer_open(path, UCT_BINARY, &h, &w, err, sizeof(err)) == 0);
+		for (unsigned i = 0; i <= nv; i++) {
+			unsigned v = i < nv ? i + 1 : 1;
+
+			memset(s, 0, sizeof(*s));
+			s->start = i;
+			s->ncycles = 1;
+			for (unsigned b = 0; b < 16; b++)
+				if (v >> b & 1)
+					s->in[s->nin++] = (struct uct_in){ .socket = (uint8_t)(b / 8),
+									   .bt = (uint8_t)cbo,
+									   .inst = (int16_t)(b % 8),
+									   .sub = (uint16_t)sub, .inc = 1 };
+			CT_REQUIRE(uct_write(w, s) == 0);
+		}
+		CT_REQUIRE(uct_writer_commit(w) == 0);
+		n = load(path, f, sizeof(f));
+		CT_REQUIRE(n > 12 && n < sizeof(f));
+		/* the last segment block's last bytes: the last record */
+		while (p + 5 <= n) {
+			size_t len = (size_t)f[p + 1] | (size_t)f[p + 2] << 8 | (size_t)f[p + 3] << 16 |
+				     (size_t)f[p + 4] << 24;
+
+			if (f[p] == 'S') {
+				last = p + 5;
+				lastn = len;
+			}
+			p += 9 + len;
+		}
+		CT_REQUIRE(lastn >= wn);
+		CT_CHECK(memcmp(f + last + lastn - wn, want, wn) == 0);
+		/* read back: vector 0 */
+		CT_REQUIRE(uct_open(path, &r, err, sizeof(err)) == 0);
+		while ((rc = uct_next_vec(r, s, 0, &vid, &full)) > 0 && ++k <= nv)
+			;
+		CT_EQ(rc, 1);
+		CT_EQ(vid, 0);
+		CT_EQ(uct_next_vec(r, s, 0, &vid, &full), 0);
+		uct_close(r);
+	}
+	unlink(path);
+	free(s);
+}
+
 /* More distinct vectors than the dictionary numbers (UCT_MAXVEC): the
  * vectors after it are written whole each time and not numbered (-1), in
  * the vector form and when interning the record form alike; the numbered

@@ -2749,6 +2749,14 @@ static void put_var(unsigned char *b, size_t *n, uint64_t v)
 	} while (v);
 }
 
+/* v as a varint of at least two bytes (LEB128 allows the padding: 0x80 |
+ * low seven bits, then the rest) */
+static void put_var2(unsigned char *b, size_t *n, uint64_t v)
+{
+	b[(*n)++] = (unsigned char)((v & 0x7F) | 0x80);
+	put_var(b, n, v >> 7);
+}
+
 static void put_str(unsigned char *b, size_t *n, const char *s)
 {
 	size_t len = strlen(s);
@@ -3041,7 +3049,16 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 			if (!w->vd && !(w->vd = calloc(1, sizeof(*w->vd))))
 				return -ENOMEM;
 			if ((id = vd_find(w->vd, vb, vn, hv)) >= 0) {
-				put_var(rec, &rn, ((uint64_t)id + 1) << 1 | (unsigned)sl);
+				/* once a code can take two bytes (vector 63 and
+				 * after), every code takes at least two: a reader's
+				 * branch on its length then goes the same way at
+				 * each record (docs/formats.md, "Vectors") */
+				uint64_t code = ((uint64_t)id + 1) << 1 | (unsigned)sl;
+
+				if (w->vd->n > 63)
+					put_var2(rec, &rn, code);
+				else
+					put_var(rec, &rn, code);
 			} else {
 				if (vd_add(w->vd, vb, vn, hv) == -ENOMEM)
 					return -ENOMEM;
