@@ -1837,6 +1837,20 @@ static unsigned vector_of(unsigned i, unsigned nd)
 	return i < nd ? i + 1 : (i % 2 ? i - nd + 1 : nd - (i - nd));
 }
 
+/* Segment `start` (one cycle): a lookup (sub-event sub of box type cbo)
+ * on each of 16 CBos of two sockets whose bit is set in v. */
+static void cbo_lookups(struct uct_seg *s, uint64_t start, unsigned v, int cbo, int sub)
+{
+	memset(s, 0, sizeof(*s));
+	s->start = start;
+	s->ncycles = 1;
+	for (unsigned b = 0; b < 16; b++)
+		if (v >> b & 1)
+			s->in[s->nin++] = (struct uct_in){ .socket = (uint8_t)(b / 8), .bt = (uint8_t)cbo,
+							   .inst = (int16_t)(b % 8), .sub = (uint16_t)sub,
+							   .inc = 1 };
+}
+
 /* A reference's code takes at least two bytes once vector 63 is numbered
  * (the codes from 128 on take two: after it every code has one length, so
  * a reader's branch on the length goes the same way at each record), and
@@ -1869,17 +1883,7 @@ CT_TEST(references_take_two_bytes_once_vector_63_is_numbered)
 		 * i + 1), then vector 0 again: code 2 */
 		CT_REQUIRE(uct_writer_open(path, UCT_BINARY, &h, &w, err, sizeof(err)) == 0);
 		for (unsigned i = 0; i <= nv; i++) {
-			unsigned v = i < nv ? i + 1 : 1;
-
-			memset(s, 0, sizeof(*s));
-			s->start = i;
-			s->ncycles = 1;
-			for (unsigned b = 0; b < 16; b++)
-				if (v >> b & 1)
-					s->in[s->nin++] = (struct uct_in){ .socket = (uint8_t)(b / 8),
-									   .bt = (uint8_t)cbo,
-									   .inst = (int16_t)(b % 8),
-									   .sub = (uint16_t)sub, .inc = 1 };
+			cbo_lookups(s, i, i < nv ? i + 1 : 1, cbo, sub);
 			CT_REQUIRE(uct_write(w, s) == 0);
 		}
 		CT_REQUIRE(uct_writer_commit(w) == 0);
@@ -1939,16 +1943,7 @@ CT_TEST(vectors_beyond_the_dictionary_are_unnumbered)
 	/* vector i: a lookup on the CBos of the bits of i (16 CBos of 2
 	 * sockets), then 300 segments that repeat vectors from both ends */
 	for (unsigned i = 0; i < nseg; i++) {
-		unsigned v = vector_of(i, nd);
-
-		memset(s, 0, sizeof(*s));
-		s->start = i;
-		s->ncycles = 1;
-		for (unsigned b = 0; b < 16; b++)
-			if (v >> b & 1)
-				s->in[s->nin++] = (struct uct_in){ .socket = (uint8_t)(b / 8), .bt = (uint8_t)cbo,
-								   .inst = (int16_t)(b % 8), .sub = (uint16_t)sub,
-								   .inc = 1 };
+		cbo_lookups(s, i, vector_of(i, nd), cbo, sub);
 		s->asleep[i % 2] = i % 5;
 		CT_REQUIRE(uct_write(w, s) == 0);
 	}
