@@ -1444,7 +1444,9 @@ static inline unsigned fast_var(const unsigned char *p, const unsigned char *end
 
 /* fast_var where the bytes past the block's end it may read are there
  * (BLKPAD zero bytes follow every block): no end to check at each byte;
- * whoever reads so checks the field ends no later than the block. */
+ * whoever reads so checks the field ends no later than the block.  (Its
+ * own body: as fast_var(p, p + 8, v), or fast_var as a call of it, G1
+ * ivt `cstate` or G3's decoding ran 3-13 % slower.) */
 static inline unsigned fast_var_pad(const unsigned char *p, uint64_t *v)
 {
 	uint64_t x = 0;
