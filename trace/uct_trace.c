@@ -3285,7 +3285,7 @@ struct uct_replay {
 	struct ucm_step q[RUNQ];
 	const struct rvec *qv[RUNQ];
 	uint64_t qm[RUNQ][UCT_MAXSOCK];   /* their sleep masks (nmask words each) */
-	unsigned qi, qn, qf;              /* qf: the first whose masks change (qn: none) */
+	unsigned qi, qn, qf;              /* qf: none before it changes masks (RUNQ: none) */
 	int held, held_rc;
 	uint64_t tnum, tden, tmax;        /* cycle_time: 10^12 / hz reduced; steps without overflow */
 	uint64_t tinv;                    /* floor((2^64 - 1) / tden): division as a multiply */
@@ -4113,6 +4113,7 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 	uint64_t base = p->base_cycles, bend, bmax, *cur = r->asleep, one[2] = { 0, 0 };
 	const uint64_t *was = n ? qm[n - 1] : p->asleep;
 	unsigned nm = p->nmask, nvec, qf = p->qf, n0 = n, lim;
+	uint64_t d = 0;
 
 	/* (few values live across the loop: the model's cycles at the end
 	 * so far and at the limit, a bound on the queue for the records
@@ -4126,6 +4127,15 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 		for (unsigned so = 0; so < 2 && so < r->hdr.sockets; so++)
 			one[so] = r->cores;
 	}
+	/* qf, for sleep_ran: no later than the first step whose masks
+	 * differ from the last's, here the first with masks of its own
+	 * (cheaper than comparing the words at each record).  The reader's
+	 * masks are those of the last step queued or entered whenever this
+	 * is reached; should that change, qf is this one */
+	for (unsigned so = 0; so < nm; so++)
+		d |= cur[so] ^ was[so];
+	if (d && qf > n)
+		qf = n;
 	b = r->blk + r->bpos;
 	e = r->blk + r->blen;
 	bend = base + r->end;
@@ -4135,7 +4145,7 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 	while (n < lim) {
 		const unsigned char *c = b;
 		const struct rvec *v;
-		uint64_t nc, code, vid, d = 0;
+		uint64_t nc, code, vid;
 		unsigned a;
 
 		/* no gap: a zero byte; then the length and the vector, read
@@ -4151,6 +4161,7 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 			/* its own masks (else the last record's, in cur); the
 			 * usual C-state boundary, one core of the first 128
 			 * changing, here (fast_masks' checks for it) */
+			qf = qf < n ? qf : n;
 			if (c + 2 <= e && c[0] == 1 && c[1] < 0x80 && (one[c[1] >> 6] >> (c[1] & 63) & 1)) {
 				cur[c[1] >> 6] ^= 1ull << (c[1] & 63);
 				c += 2;
@@ -4160,13 +4171,12 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 				c += a;
 			}
 		}
-		for (unsigned so = 0; so < nm; so++) {
-			d |= cur[so] ^ was[so];
+		/* (two words stored whatever the sockets: a row has
+		 * UCT_MAXSOCK, and those past nmask are not read) */
+		qm[n][0] = cur[0];
+		qm[n][1] = cur[1];
+		for (unsigned so = 2; so < nm; so++)
 			qm[n][so] = cur[so];
-		}
-		if (d && qf == RUNQ)
-			qf = n;
-		was = qm[n];
 		bend += nc;
 		q[n] = (struct ucm_step){ v->phase, bend };
 		qv[n++] = v;
