@@ -1238,48 +1238,6 @@ int ucm_phase_run(struct ucm_model *m, uint64_t t_ps)
 	return 1;
 }
 
-/* Step s's end time in ps, *t, and its phase, *p, in ucm_phase_steps with
- * several clocks: 0 where the batch stops before it (ended, past cmax, an
- * unknown phase).  *q, *r: the quotient and remainder of cc * den / num
- * for the last step's end cc, carried to this one's (a division only for
- * a step too long to carry). */
-static inline __attribute__((always_inline)) int step_time(const struct ucm_step *s, uint64_t *cc,
-							    uint64_t cmax, unsigned nph, uint64_t num,
-							    uint64_t den, uint64_t qd, uint64_t rd,
-							    uint64_t ninv, uint64_t dcmax, uint64_t *q,
-							    uint64_t *r, uint64_t *t, uint32_t *p)
-{
-	uint64_t c = s->end;
-
-	*p = (uint32_t)s->id;
-	if (c <= *cc || c > cmax || *p >= nph)
-		return 0;
-	if (c - *cc <= dcmax) {
-		/* carried: no 128-bit division per step (ninv: r / num by
-		 * a multiply, at most two short) */
-		*q += (c - *cc) * qd;
-		*r += (c - *cc) * rd;
-		if (*r >= num) {
-			uint64_t e = (uint64_t)(((ucm_u128)*r * ninv) >> 64);
-
-			*q += e;
-			*r -= e * num;
-			while (*r >= num) {
-				(*q)++;
-				*r -= num;
-			}
-		}
-	} else {
-		ucm_u128 x = (ucm_u128)c * den;
-
-		*q = (uint64_t)(x / num);
-		*r = (uint64_t)(x % num);
-	}
-	*cc = c;
-	*t = *q + (*r != 0);
-	return 1;
-}
-
 size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_step *s, size_t n)
 {
 	unsigned nc = m->plat->nclocks, nph = m->nph;
@@ -1353,31 +1311,72 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 				vd[nv++] = d;
 		q = (uint64_t)(x / num);
 		r = (uint64_t)(x % num);
-		if (nv == 1) {
-			/* the usual case (one clock's boxes see the phases
-			 * differ: the PCU's in a C-state trace): its part a
-			 * local whose fields stay in registers, not an element
-			 * of k[] indexed at each step */
+		if (nv == 1 && cmax <= UINT64_MAX / den && tl <= UINT64_MAX / k[vd[0]].num) {
+			/* the usual case, one clock stepped (one clock's boxes
+			 * see the phases differ: the PCU's in a C-state trace),
+			 * c * den and t * num fitting 64 bits (t <= tl; past
+			 * that, 680,000 s at 2.7 GHz, the loop below): each
+			 * step's time and the clock's count from the step's end
+			 * alone, so nothing is carried from step to step but
+			 * the count and steps overlap where carrying made a
+			 * chain of multiplies through them all; the clock's
+			 * part a local whose fields stay in registers, not an
+			 * element of k[] indexed at each step.  A quotient by
+			 * the multiply with floor((2^64 - 1) / divisor) is at
+			 * most one short for any 64-bit dividend: one
+			 * correction each */
 			struct agg_clk k1 = k[vd[0]];
+			uint64_t inv1 = inv[vd[0]];
 
 			for (; i < n; i++) {
-				uint64_t t;
-				uint32_t p;
+				uint64_t c = s[i].end, cd, t, y, cy;
+				uint32_t p = (uint32_t)s[i].id;
 
-				if (!step_time(s + i, &cc, cmax, nph, num, den, qd, rd, ninv, dcmax, &q, &r,
-					       &t, &p))
+				if (c <= cc || c > cmax || p >= nph)
 					break;
-				agg_clock_inv(m, vd[0], &k1, inv[vd[0]], p, t, t - now);
+				cc = c;
+				cd = c * den;
+				t = (uint64_t)(((ucm_u128)cd * ninv) >> 64);
+				t += cd - t * num >= num;
+				t += cd - t * num != 0; /* the cycle's end: ceil */
+				y = t * k1.num;
+				cy = (uint64_t)(((ucm_u128)y * inv1) >> 64);
+				cy += y - cy * k1.den >= k1.den;
+				if (cy != k1.cyc)
+					agg_cycles(m, vd[0], &k1, p, cy - k1.cyc);
 				now = t;
 			}
+			if (i)
+				k1.rem = now * k1.num - k1.cyc * k1.den;
 			k[vd[0]] = k1;
 		}
 		for (; i < n; i++) {
-			uint64_t t;
-			uint32_t p;
+			uint64_t c = s[i].end, t;
+			uint32_t p = (uint32_t)s[i].id;
 
-			if (!step_time(s + i, &cc, cmax, nph, num, den, qd, rd, ninv, dcmax, &q, &r, &t, &p))
+			if (c <= cc || c > cmax || p >= nph)
 				break;
+			if (c - cc <= dcmax) {
+				/* carried: no 128-bit division per step */
+				q += (c - cc) * qd;
+				r += (c - cc) * rd;
+				if (r >= num) {
+					uint64_t e = (uint64_t)(((ucm_u128)r * ninv) >> 64);
+
+					q += e;
+					r -= e * num;
+					while (r >= num) {
+						q++;
+						r -= num;
+					}
+				}
+			} else {
+				x = (ucm_u128)c * den;
+				q = (uint64_t)(x / num);
+				r = (uint64_t)(x % num);
+			}
+			cc = c;
+			t = q + (r != 0);
 			for (unsigned v = 0; v < nv; v++)
 				agg_clock_inv(m, vd[v], &k[vd[v]], inv[vd[v]], p, t, t - now);
 			now = t;
