@@ -3226,7 +3226,7 @@ void uct_writer_abort(struct uct_writer *w)
  * by one after clearing them, which is what entering a phase means. */
 
 #define MAXINST 256
-#define RUNQ 64                          /* segments read ahead, run in one call */
+#define RUNQ 256                         /* segments read ahead, run in one call */
 
 /* An input value a vector sets: (box, sub-event) -> increment, with its
  * slot in the map that finds it while the vector is summed. */
