@@ -4257,15 +4257,38 @@ static unsigned read_ahead(struct uct_replay *p)
  * asleep throughout stays awake); no other core is touched. */
 static void sleep_ran(struct uct_replay *p, unsigned k)
 {
+	uint64_t ch[UCT_MAXSOCK], w[UCT_MAXSOCK];
+
 	if (p->qf >= k)
 		return; /* the masks as they were */
-	for (unsigned so = 0; so < p->nmask; so++) {
-		uint64_t was = p->asleep[so], chg = 0;
+	/* the first two sockets' words in one pass over the rows (as
+	 * ahead_fast stores them), any others after (no platform has more
+	 * than two sockets today) */
+	{
+		uint64_t w0 = p->asleep[0], w1 = p->asleep[1], c0 = 0, c1 = 0;
 
 		for (unsigned i = p->qf; i < k; i++) {
-			chg |= p->qm[i][so] ^ was;
-			was = p->qm[i][so];
+			c0 |= p->qm[i][0] ^ w0;
+			c1 |= p->qm[i][1] ^ w1;
+			w0 = p->qm[i][0];
+			w1 = p->qm[i][1];
 		}
+		ch[0] = c0;
+		ch[1] = c1;
+		w[0] = w0;
+		w[1] = w1;
+	}
+	for (unsigned so = 2; so < p->nmask; so++) {
+		ch[so] = 0;
+		w[so] = p->asleep[so];
+		for (unsigned i = p->qf; i < k; i++) {
+			ch[so] |= p->qm[i][so] ^ w[so];
+			w[so] = p->qm[i][so];
+		}
+	}
+	for (unsigned so = 0; so < p->nmask; so++) {
+		uint64_t was = w[so], chg = ch[so];
+
 		for (chg &= p->coremask; chg; chg &= chg - 1) {
 			unsigned c = (unsigned)__builtin_ctzll(chg);
 
