@@ -1238,6 +1238,51 @@ int ucm_phase_run(struct ucm_model *m, uint64_t t_ps)
 	return 1;
 }
 
+/* ucm_phase_steps' steps with one clock stepped, d (kp: its part, inv1: its
+ * divisor's inverse; cc: the step clock's count now, num / den its rate,
+ * ninv num's inverse; cmax, nph: the checks' bounds), c * den and t *
+ * num known to fit 64 bits.  Each step's time and the clock's count come
+ * from the step's end alone, so nothing is carried from step to step but
+ * the count and steps overlap, where carrying them made a chain of
+ * multiplies through the batch.  A quotient by the multiply with
+ * floor((2^64 - 1) / divisor) is at most one short for any 64-bit
+ * dividend: one correction each.  Out of line, where its values stay in
+ * registers (in ucm_phase_steps they were kept on the stack).  Returns
+ * the steps taken, *nowp the time the last ends. */
+static __attribute__((noinline)) size_t steps_direct(struct ucm_model *m, unsigned d, struct agg_clk *kp,
+						     uint64_t inv1, const struct ucm_step *s, size_t n,
+						     uint64_t cc, uint64_t cmax, unsigned nph, uint64_t num,
+						     uint64_t den, uint64_t ninv, uint64_t *nowp)
+{
+	struct agg_clk k1 = *kp;
+	uint64_t now = *nowp;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t c = s[i].end, cd, t, y, cy;
+		uint32_t p = (uint32_t)s[i].id;
+
+		if (c <= cc || c > cmax || p >= nph)
+			break;
+		cc = c;
+		cd = c * den;
+		t = (uint64_t)(((ucm_u128)cd * ninv) >> 64);
+		t += cd - t * num >= num;
+		t += cd - t * num != 0; /* the cycle's end: ceil */
+		y = t * k1.num;
+		cy = (uint64_t)(((ucm_u128)y * inv1) >> 64);
+		cy += y - cy * k1.den >= k1.den;
+		if (cy != k1.cyc)
+			agg_cycles(m, d, &k1, p, cy - k1.cyc);
+		now = t;
+	}
+	if (i)
+		k1.rem = now * k1.num - k1.cyc * k1.den;
+	*kp = k1;
+	*nowp = now;
+	return i;
+}
+
 size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_step *s, size_t n)
 {
 	unsigned nc = m->plat->nclocks, nph = m->nph;
@@ -1315,71 +1360,41 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 			/* the usual case, one clock stepped (one clock's boxes
 			 * see the phases differ: the PCU's in a C-state trace),
 			 * c * den and t * num fitting 64 bits (t <= tl; past
-			 * that, 680,000 s at 2.7 GHz, the loop below): each
-			 * step's time and the clock's count from the step's end
-			 * alone, so nothing is carried from step to step but
-			 * the count and steps overlap where carrying made a
-			 * chain of multiplies through them all; the clock's
-			 * part a local whose fields stay in registers, not an
-			 * element of k[] indexed at each step.  A quotient by
-			 * the multiply with floor((2^64 - 1) / divisor) is at
-			 * most one short for any 64-bit dividend: one
-			 * correction each */
-			struct agg_clk k1 = k[vd[0]];
-			uint64_t inv1 = inv[vd[0]];
-
+			 * that, 680,000 s at 2.7 GHz, the carried loop) */
+			i = steps_direct(m, vd[0], &k[vd[0]], inv[vd[0]], s, n, cc, cmax, nph, num, den, ninv,
+					 &now);
+		} else {
 			for (; i < n; i++) {
-				uint64_t c = s[i].end, cd, t, y, cy;
+				uint64_t c = s[i].end, t;
 				uint32_t p = (uint32_t)s[i].id;
 
 				if (c <= cc || c > cmax || p >= nph)
 					break;
+				if (c - cc <= dcmax) {
+					/* carried: no 128-bit division per step */
+					q += (c - cc) * qd;
+					r += (c - cc) * rd;
+					if (r >= num) {
+						uint64_t e = (uint64_t)(((ucm_u128)r * ninv) >> 64);
+
+						q += e;
+						r -= e * num;
+						while (r >= num) {
+							q++;
+							r -= num;
+						}
+					}
+				} else {
+					x = (ucm_u128)c * den;
+					q = (uint64_t)(x / num);
+					r = (uint64_t)(x % num);
+				}
 				cc = c;
-				cd = c * den;
-				t = (uint64_t)(((ucm_u128)cd * ninv) >> 64);
-				t += cd - t * num >= num;
-				t += cd - t * num != 0; /* the cycle's end: ceil */
-				y = t * k1.num;
-				cy = (uint64_t)(((ucm_u128)y * inv1) >> 64);
-				cy += y - cy * k1.den >= k1.den;
-				if (cy != k1.cyc)
-					agg_cycles(m, vd[0], &k1, p, cy - k1.cyc);
+				t = q + (r != 0);
+				for (unsigned v = 0; v < nv; v++)
+					agg_clock_inv(m, vd[v], &k[vd[v]], inv[vd[v]], p, t, t - now);
 				now = t;
 			}
-			if (i)
-				k1.rem = now * k1.num - k1.cyc * k1.den;
-			k[vd[0]] = k1;
-		}
-		for (; i < n; i++) {
-			uint64_t c = s[i].end, t;
-			uint32_t p = (uint32_t)s[i].id;
-
-			if (c <= cc || c > cmax || p >= nph)
-				break;
-			if (c - cc <= dcmax) {
-				/* carried: no 128-bit division per step */
-				q += (c - cc) * qd;
-				r += (c - cc) * rd;
-				if (r >= num) {
-					uint64_t e = (uint64_t)(((ucm_u128)r * ninv) >> 64);
-
-					q += e;
-					r -= e * num;
-					while (r >= num) {
-						q++;
-						r -= num;
-					}
-				}
-			} else {
-				x = (ucm_u128)c * den;
-				q = (uint64_t)(x / num);
-				r = (uint64_t)(x % num);
-			}
-			cc = c;
-			t = q + (r != 0);
-			for (unsigned v = 0; v < nv; v++)
-				agg_clock_inv(m, vd[v], &k[vd[v]], inv[vd[v]], p, t, t - now);
-			now = t;
 		}
 		for (unsigned d = 0; d < nc; d++) {
 			if (m->nparts[d] == 1 && now != t0)
