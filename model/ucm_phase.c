@@ -1323,18 +1323,9 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 		/* each end's time from the last: quotient and remainder of
 		 * c * den / num for the clock, carried (a division per batch) */
 		uint64_t num = m->clk_num[clock], den = m->clk_den[clock], cc = m->clk_cycles[clock];
-		uint64_t now = m->now_ps, qd = den / num, rd = den % num, q, r, inv[UCM_MAXCLK];
-		ucm_u128 x = (ucm_u128)cc * den;
+		uint64_t now = m->now_ps, inv[UCM_MAXCLK], ninv = UINT64_MAX / num, ovf;
 		struct agg_clk k[UCM_MAXCLK];
 
-		/* a step's time carried from the last while its cycles' remainder
-		 * part cannot overflow (ninv: r / num by a multiply, at most two
-		 * short) */
-		uint64_t ninv = UINT64_MAX / num;
-		uint64_t dcmax = rd ? (UINT64_MAX - num) / rd : UINT64_MAX;
-
-		if (dcmax > UINT64_MAX / (qd + 1) / 2)
-			dcmax = UINT64_MAX / (qd + 1) / 2;
 		/* every clock's part in locals for the batch */
 		for (unsigned d = 0; d < nc; d++) {
 			clk_load(m, d, &k[d]);
@@ -1354,9 +1345,8 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 		for (unsigned d = 0; d < nc; d++)
 			if (m->nparts[d] != 1)
 				vd[nv++] = d;
-		q = (uint64_t)(x / num);
-		r = (uint64_t)(x % num);
-		if (nv == 1 && cmax <= UINT64_MAX / den && tl <= UINT64_MAX / k[vd[0]].num) {
+		if (nv == 1 && !__builtin_mul_overflow(cmax, den, &ovf) &&
+		    !__builtin_mul_overflow(tl, k[vd[0]].num, &ovf)) {
 			/* the usual case, one clock stepped (one clock's boxes
 			 * see the phases differ: the PCU's in a C-state trace),
 			 * c * den and t * num fitting 64 bits (t <= tl; past
@@ -1364,6 +1354,17 @@ size_t ucm_phase_steps(struct ucm_model *m, unsigned clock, const struct ucm_ste
 			i = steps_direct(m, vd[0], &k[vd[0]], inv[vd[0]], s, n, cc, cmax, nph, num, den, ninv,
 					 &now);
 		} else {
+			/* a step's time carried from the last while its cycles'
+			 * remainder part cannot overflow (ninv: r / num by a
+			 * multiply, at most two short) */
+			uint64_t qd = den / num, rd = den % num, q, r;
+			uint64_t dcmax = rd ? (UINT64_MAX - num) / rd : UINT64_MAX;
+			ucm_u128 x = (ucm_u128)cc * den;
+
+			if (dcmax > UINT64_MAX / (qd + 1) / 2)
+				dcmax = UINT64_MAX / (qd + 1) / 2;
+			q = (uint64_t)(x / num);
+			r = (uint64_t)(x % num);
 			for (; i < n; i++) {
 				uint64_t c = s[i].end, t;
 				uint32_t p = (uint32_t)s[i].id;
