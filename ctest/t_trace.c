@@ -770,36 +770,6 @@ static int read_all(const unsigned char *buf, size_t n, char *err, size_t en)
 	return rc;
 }
 
-/* Two binary traces in memory read to the same segments. */
-static int same_segments(const unsigned char *a, const unsigned char *b, size_t n)
-{
-	struct uct_reader *ra, *rb;
-	struct uct_seg *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
-	char err[768];
-	int same = sa && sb && !uct_open_mem("a.bin", a, n, &ra, err, sizeof(err));
-
-	if (same && uct_open_mem("b.bin", b, n, &rb, err, sizeof(err))) {
-		uct_close(ra);
-		same = 0;
-	}
-	if (same) {
-		int x, y;
-
-		do {
-			x = uct_next(ra, sa);
-			y = uct_next(rb, sb);
-			same = x == y && (x <= 0 || (sa->start == sb->start && sa->ncycles == sb->ncycles &&
-						    sa->nin == sb->nin &&
-						    !memcmp(sa->asleep, sb->asleep, sizeof(sa->asleep))));
-		} while (same && x > 0);
-		uct_close(ra);
-		uct_close(rb);
-	}
-	free(sa);
-	free(sb);
-	return same;
-}
-
 /* read_all as a replay reads: uct_next_vec without the vectors' content. */
 static int read_vec(const unsigned char *buf, size_t n, char *err, size_t en)
 {
@@ -865,14 +835,9 @@ CT_TEST(truncated_or_corrupted_binary_traces_are_detected)
 	for (size_t i = 0; i < n; i++) {
 		memcpy(bad, buf, n);
 		bad[i] ^= (unsigned char)(1u << (i % 8));
-		if (i == 10) {
-			/* (bit 10 % 8 = 2) flags bit 2 (sleep changes) says how
-			 * sleep masks are given, and this trace gives none: the
-			 * same trace */
-			CT_EQ(read_all(bad, n, err, sizeof(err)), 0);
-			CT_CHECK(same_segments(buf, bad, n));
-			continue;
-		}
+		/* (byte 10, the flags: bit 10 % 8 = 2, sleep changes, which
+		 * this trace gives none of, is refused with bit 3, empty
+		 * changes, that needs it) */
 		if (read_all(bad, n, err, sizeof(err)) >= 0)
 			ct_fail(__FILE__, __LINE__, "flip of byte %zu accepted", i);
 	}
@@ -1650,11 +1615,12 @@ CT_TEST(vector_form_round_trips_and_replays_like_stepping)
 		CT_REQUIRE(convert(rec, pln2, UCT_BINARY_VECTORS) == 0);
 		CT_CHECK(same_file(pln, pln2));
 		/* the flags say which form: bit 0 the vector form, bit 1 its
-		 * chunks, bit 2 its sleep masks as the cores that change */
+		 * chunks, bit 2 its sleep masks as the cores that change, bit
+		 * 3 those changes possibly none */
 		CT_REQUIRE(load(rec, m, sizeof(m)) == sizeof(m));
 		CT_EQ(m[10], 0);
 		CT_REQUIRE(load(vec, m, sizeof(m)) == sizeof(m));
-		CT_EQ(m[10], 7);
+		CT_EQ(m[10], 15);
 		CT_EQ(m[8], 2);
 		CT_REQUIRE(load(pln, m, sizeof(m)) == sizeof(m));
 		CT_EQ(m[10], 1);
@@ -3027,30 +2993,45 @@ static int replay_all(const unsigned char *buf, size_t n, char *err, size_t en)
 	return rc;
 }
 
-static void check_malformed_records(size_t c, unsigned flags, unsigned version, unsigned nrec,
-				    const unsigned char *rec, size_t len, size_t at, const char *want)
+/* A snbep trace of nrec records (rec, len bytes) with the flags and
+ * version given, its end block saying nrec segments and `cycles` cycles,
+ * in f (4096 bytes); its length, and the offset of the records in *rec0. */
+static size_t raw_records_file(unsigned char *f, unsigned flags, unsigned version, unsigned nrec,
+			       const unsigned char *rec, size_t len, uint64_t cycles, size_t *rec0)
 {
-	static unsigned char f[4096];
 	unsigned char hdr[64], sym[64], seg[2048], end[8];
-	size_t k, hn = 0, yn = 0, sn = 0, en = 0, rec0;
-	char err[768], where[64];
+	size_t k, hn = 0, yn = 0, sn = 0, en = 0;
 
-	CT_REQUIRE(len + 8 < sizeof(seg));
+	if (len + 8 >= sizeof(seg)) {
+		ct_fail(__FILE__, __LINE__, "%zu bytes of records: more than the test's block", len);
+		return 0;
+	}
 	raw_snbep_head(hdr, &hn, sym, &yn);
 	put_test_var(seg, &sn, nrec);
 	memcpy(seg + sn, rec, len);
 	sn += len;
-	end[en++] = (unsigned char)nrec;
-	end[en++] = 20;
+	put_test_var(end, &en, nrec);
+	put_test_var(end, &en, cycles);
 	memcpy(f, "UCTRACE\0\x02\x00\x01\x00", 12);
 	f[8] = (unsigned char)version;
 	f[10] = (unsigned char)flags;
 	k = 12;
 	k += put_test_block(f + k, 'H', hdr, hn);
 	k += put_test_block(f + k, 'Y', sym, yn);
-	rec0 = k + 5 + (sn - len); /* the S block's payload, after its record count */
+	*rec0 = k + 5 + (sn - len); /* the S block's payload, after its record count */
 	k += put_test_block(f + k, 'S', seg, sn);
 	k += put_test_block(f + k, 'E', end, en);
+	return k;
+}
+
+static void check_malformed_records(size_t c, unsigned flags, unsigned version, unsigned nrec,
+				    const unsigned char *rec, size_t len, size_t at, const char *want)
+{
+	static unsigned char f[4096];
+	size_t k, rec0;
+	char err[768], where[64];
+
+	k = raw_records_file(f, flags, version, nrec, rec, len, 20, &rec0);
 	snprintf(where, sizeof(where), "offset %zu: ", rec0 + at);
 	if (read_all(f, k, err, sizeof(err)) >= 0)
 		ct_fail(__FILE__, __LINE__, "case %zu accepted", c);
@@ -3163,14 +3144,18 @@ CT_TEST(malformed_vector_form_traces_are_detected_at_their_offset)
 		check_malformed_records(c, 1, cases[c].version, cases[c].nrec,
 					(const unsigned char *)cases[c].rec, cases[c].len, cases[c].at,
 					cases[c].want);
-	/* flags: bits 0 and 1, bit 1 only with bit 0 */
+	/* flags: bits 0 to 3, bits 1 and 2 only with bit 0, bit 3 only
+	 * with bit 2 */
 	{
 		unsigned char f[12];
 		char err[768];
 
-		memcpy(f, "UCTRACE\0\x02\x00\x08\x00", 12);
+		memcpy(f, "UCTRACE\0\x02\x00\x10\x00", 12);
 		CT_CHECK(read_all(f, sizeof(f), err, sizeof(err)) < 0);
-		CT_CONTAINS(err, "offset 10: unknown flags 0x0008");
+		CT_CONTAINS(err, "offset 10: unknown flags 0x0010");
+		f[10] = 9;
+		CT_CHECK(read_all(f, sizeof(f), err, sizeof(err)) < 0);
+		CT_CONTAINS(err, "offset 10: flags 0x0009: empty sleep changes (bit 3) without sleep changes (bit 2)");
 		f[10] = 4;
 		CT_CHECK(read_all(f, sizeof(f), err, sizeof(err)) < 0);
 		CT_CONTAINS(err, "offset 10: flags 0x0004: sleep changes (bit 2) without the vector form (bit 0)");
@@ -3239,6 +3224,132 @@ CT_TEST(malformed_sleep_changes_are_detected_at_their_offset)
 						       "\x00\x0a\x03\x01\x41" "\x00\x0a\x02",
 				44, 40, "out of order or past the sockets");
 	raw_sockets = 2;
+}
+
+/* Two binary traces in memory, of lengths na and nb, read to the same
+ * segments (times and sleep masks). */
+static int same_segments_of(const unsigned char *a, size_t na, const unsigned char *b, size_t nb)
+{
+	struct uct_reader *ra, *rb;
+	struct uct_seg *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
+	char err[768];
+	int same = sa && sb && !uct_open_mem("a.bin", a, na, &ra, err, sizeof(err)), x, y;
+
+	if (same && uct_open_mem("b.bin", b, nb, &rb, err, sizeof(err))) {
+		uct_close(ra);
+		same = 0;
+	}
+	if (same) {
+		do {
+			x = uct_next(ra, sa);
+			y = uct_next(rb, sb);
+			same = x == y && (x <= 0 || (sa->start == sb->start && sa->ncycles == sb->ncycles &&
+						    sa->nin == sb->nin &&
+						    !memcmp(sa->asleep, sb->asleep, sizeof(sa->asleep))));
+		} while (same && x > 0);
+		uct_close(ra);
+		uct_close(rb);
+	}
+	free(sa);
+	free(sb);
+	return same;
+}
+
+/* Empty sleep changes (flags 13: bit 3 with sleep changes): a record's
+ * changes may be none, its count of one byte or padded to two, and the
+ * record then has the masks of the one before, read alike by the general
+ * path (a block's first record), the reader's fast path (a reference in
+ * mid-block) and a replay reading ahead (after enough references for the
+ * model to sum phases): the same segments as the same trace whose records
+ * give no masks (flags 5), and without bit 3 an error at the count
+ * (malformed_sleep_changes_are_detected_at_their_offset). */
+CT_TEST(empty_sleep_changes_keep_the_last_masks)
+{
+	static const struct {
+		unsigned nrec;
+		const char *with, *without; /* flags 13, flags 5 */
+		size_t nwith, nwithout;
+	} cases[] = {
+		/* the first record: one byte, two bytes */
+		{ 1, "\x00\x0a\x01\x00\x00", "\x00\x0a\x00\x00", 5, 4 },
+		{ 1, "\x00\x0a\x01\x00\x80\x00", "\x00\x0a\x00\x00", 6, 4 },
+		/* a reference in mid-block, after a change */
+		{ 3, "\x00\x0a\x01\x00\x01\x02" "\x00\x0a\x03\x80\x00" "\x00\x0a\x02",
+		  "\x00\x0a\x01\x00\x01\x02" "\x00\x0a\x02" "\x00\x0a\x02", 14, 12 },
+		/* read ahead: core 2 asleep, a reference to vector 1 with no
+		 * change (two bytes, one byte), core 2 awake */
+		{ 12, VDEF VREF6 "\x00\x0a\x03\x01\x02" "\x00\x0a\x05\x80\x00" "\x00\x0a\x03\x01\x02" "\x00\x0a\x02",
+		  VDEF VREF6 "\x00\x0a\x03\x01\x02" "\x00\x0a\x04" "\x00\x0a\x03\x01\x02" "\x00\x0a\x02", 54, 52 },
+		{ 12, VDEF VREF6 "\x00\x0a\x03\x01\x02" "\x00\x0a\x05\x00" "\x00\x0a\x03\x01\x02" "\x00\x0a\x02",
+		  VDEF VREF6 "\x00\x0a\x03\x01\x02" "\x00\x0a\x04" "\x00\x0a\x03\x01\x02" "\x00\x0a\x02", 53, 52 },
+	};
+	static unsigned char a[4096], b[4096];
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		size_t na, nb, rec0;
+		char err[768];
+
+		na = raw_records_file(a, 13, 2, cases[c].nrec, (const unsigned char *)cases[c].with,
+				      cases[c].nwith, 10ull * cases[c].nrec, &rec0);
+		nb = raw_records_file(b, 5, 2, cases[c].nrec, (const unsigned char *)cases[c].without,
+				      cases[c].nwithout, 10ull * cases[c].nrec, &rec0);
+		if (read_all(a, na, err, sizeof(err)) < 0 || read_vec(a, na, err, sizeof(err)) < 0 ||
+		    read_checked(a, na, err, sizeof(err)) < 0 || replay_all(a, na, err, sizeof(err)) < 0)
+			ct_fail(__FILE__, __LINE__, "case %zu: %s", c, err);
+		if (read_all(b, nb, err, sizeof(err)) < 0)
+			ct_fail(__FILE__, __LINE__, "case %zu, without: %s", c, err);
+		if (!same_segments_of(a, na, b, nb))
+			ct_fail(__FILE__, __LINE__, "case %zu: not the segments of the trace without them", c);
+	}
+}
+
+/* The writer (flags 15) gives a record's sleep changes once a record has
+ * given one: none as a count of two bytes where the masks stay, so that
+ * the records of a C-state trace are alike (docs/formats.md, "Sleep
+ * changes"); a trace whose masks never change gives none. */
+CT_TEST(sleep_changes_are_given_empty_once_one_is_given)
+{
+	char path[2][128], err[768];
+	size_t n[2];
+	static unsigned char f[2][4096];
+
+	for (int x = 0; x < 2; x++) {
+		struct uct_seg *s = calloc(1, sizeof(*s));
+		struct uct_hdr h;
+		struct uct_writer *w;
+		struct uct_reader *r;
+
+		CT_REQUIRE(s);
+		memset(&h, 0, sizeof(h));
+		h.plat = ucm_platform_find("snbep");
+		h.sockets = 2;
+		tmpname(path[x], sizeof(path[x]), x ? "chg.bin" : "nochg.bin");
+		CT_REQUIRE(uct_writer_open(path[x], UCT_BINARY, &h, &w, err, sizeof(err)) == 0);
+		/* three segments: none asleep; then (x) core 1 asleep, twice */
+		for (unsigned i = 0; i < 3; i++) {
+			s->start = 10ull * i;
+			s->ncycles = 10;
+			s->asleep[0] = x && i ? 2 : 0;
+			CT_REQUIRE(uct_write(w, s) == 0);
+		}
+		CT_REQUIRE(uct_writer_commit(w) == 0);
+		n[x] = load(path[x], f[x], sizeof(f[x]));
+		CT_REQUIRE(n[x] > 12 && n[x] < sizeof(f[x]));
+		CT_EQ(f[x][10], 15);
+		/* read back: the masks as written */
+		CT_REQUIRE(uct_open(path[x], &r, err, sizeof(err)) == 0);
+		for (unsigned i = 0; i < 3; i++) {
+			CT_EQ(uct_next(r, s), 1);
+			CT_EQ(s->asleep[0], x && i ? 2u : 0u);
+		}
+		CT_EQ(uct_next(r, s), 0);
+		uct_close(r);
+		free(s);
+		unlink(path[x]);
+	}
+	/* the change (a count and a core) and the empty change after it (a
+	 * count of two bytes): four bytes more, the sleep bits in the codes */
+	CT_EQ(n[1], n[0] + 4);
 }
 
 /* The vector form with chunks (flags 3): a new vector as chunks, checked

@@ -37,6 +37,7 @@
 #define UCT_FLAG_VECTORS 1
 #define UCT_FLAG_CHUNKS 2
 #define UCT_FLAG_CHANGES 4
+#define UCT_FLAG_EMPTY 8 /* sleep changes may be none (with bit 2) */
 /* uct_next's needs: the segment's content, its vector's number. */
 #define NEED_CONTENT 1
 #define NEED_VID 2
@@ -149,6 +150,7 @@ struct uct_reader {
 	int vform;               /* the binary vector form (flags bit 0) */
 	int chunked;             /* its new vectors given as chunks (flags bit 1) */
 	int changes;             /* its sleep masks as the cores that change (flags bit 2) */
+	int empty;               /* those changes may be none (flags bit 3) */
 	struct vdict *cd;        /* the chunks numbered: each its `inputs` encoding */
 	struct rchunk *ch;       /* per chunk numbered: what bin_chunks needs of it */
 	size_t capch;
@@ -1554,7 +1556,7 @@ static int bin_header(struct uct_reader *r)
 		return rerr(r, 8, "unsupported version %u (this build reads 1 to %d)", r->hdr.version,
 			    UCT_VERSION);
 	r->off = 10;
-	if ((m[10] | m[11] << 8) & ~(UCT_FLAG_VECTORS | UCT_FLAG_CHUNKS | UCT_FLAG_CHANGES))
+	if ((m[10] | m[11] << 8) & ~(UCT_FLAG_VECTORS | UCT_FLAG_CHUNKS | UCT_FLAG_CHANGES | UCT_FLAG_EMPTY))
 		return rerr(r, 10, "unknown flags 0x%04x", m[10] | m[11] << 8);
 	if ((m[10] & UCT_FLAG_CHUNKS) && !(m[10] & UCT_FLAG_VECTORS))
 		return rerr(r, 10, "flags 0x%04x: chunks (bit 1) without the vector form (bit 0)",
@@ -1562,9 +1564,13 @@ static int bin_header(struct uct_reader *r)
 	if ((m[10] & UCT_FLAG_CHANGES) && !(m[10] & UCT_FLAG_VECTORS))
 		return rerr(r, 10, "flags 0x%04x: sleep changes (bit 2) without the vector form (bit 0)",
 			    m[10] | m[11] << 8);
+	if ((m[10] & UCT_FLAG_EMPTY) && !(m[10] & UCT_FLAG_CHANGES))
+		return rerr(r, 10, "flags 0x%04x: empty sleep changes (bit 3) without sleep changes (bit 2)",
+			    m[10] | m[11] << 8);
 	r->vform = m[10] & UCT_FLAG_VECTORS;
 	r->chunked = !!(m[10] & UCT_FLAG_CHUNKS);
 	r->changes = !!(m[10] & UCT_FLAG_CHANGES);
+	r->empty = !!(m[10] & UCT_FLAG_EMPTY);
 	r->lch_vid = -1;
 	r->pos = r->off = 12;
 	if (read_block(r, &type))
@@ -1804,9 +1810,10 @@ static int bin_sleep(struct uct_reader *r, uint64_t *asleep)
 }
 
 /* Sleep changes at the block's position (flags bit 2, in place of masks):
- * nchg idx*, idx = socket * 64 + core in increasing order, at least one:
- * each core named changes state, in asleep (the masks so far).  Errors at
- * the changes' first byte, or at the one out of order. */
+ * nchg idx*, idx = socket * 64 + core in increasing order, at least one
+ * (none allowed with flags bit 3): each core named changes state, in
+ * asleep (the masks so far).  Errors at the changes' first byte, or at the
+ * one out of order. */
 static int bin_changes(struct uct_reader *r, uint64_t *asleep)
 {
 	uint64_t nc, idx, last = 0, start = r->pay + r->bpos, cores = core_mask(r->hdr.plat);
@@ -1814,9 +1821,9 @@ static int bin_changes(struct uct_reader *r, uint64_t *asleep)
 	if (get_var1(r, &nc))
 		return -EINVAL;
 	r->off = start;
-	if (!nc || nc > (uint64_t)r->hdr.sockets * 64)
-		return rerr(r, 0, "%llu sleep changes (1 to %u: a core of %u sockets each at most once)",
-			    (unsigned long long)nc, r->hdr.sockets * 64, r->hdr.sockets);
+	if ((!nc && !r->empty) || nc > (uint64_t)r->hdr.sockets * 64)
+		return rerr(r, 0, "%llu sleep changes (%u to %u: a core of %u sockets each at most once)",
+			    (unsigned long long)nc, !r->empty, r->hdr.sockets * 64, r->hdr.sockets);
 	for (unsigned k = 0; k < nc; k++) {
 		if (get_var(r, &idx))
 			return -EINVAL;
@@ -2349,7 +2356,7 @@ static inline unsigned fast_masks(const struct uct_reader *r, const unsigned cha
 		 * the masks as they were */
 		uint64_t idx[8], x;
 
-		if (!(at = fast_var(p, e, &ns)) || !ns || ns > 8)
+		if (!(at = fast_var(p, e, &ns)) || (!ns && !r->empty) || ns > 8)
 			return 0;
 		for (k = 0; k < ns; k++) {
 			if (!(a = fast_var(p + at, e, &x)) || (k && x <= idx[k - 1]) ||
@@ -2718,6 +2725,8 @@ struct uct_writer {
 	int vform;               /* the vector form: vectors numbered, then referred to */
 	int chunked;             /* a new vector given as chunks */
 	int changes;             /* sleep masks as the cores that change */
+	int empty;               /* ... or none, once one has changed (flags bit 3) */
+	int changed;             /* a record has given a change */
 	struct vdict *vd, *cd;   /* the vectors, the chunks numbered */
 	unsigned char *vtmp;     /* chunked: a new vector's `inputs` encoding */
 	uint64_t asleep[UCT_MAXSOCK];  /* vector form: the last sleep masks written */
@@ -2784,7 +2793,8 @@ static void put_sleep(unsigned char *b, size_t *n, const uint64_t *asleep, unsig
 }
 
 /* Sleep changes: nchg (socket * 64 + core)*, increasing, of the cores
- * whose bit differs between was and now (at least one). */
+ * whose bit differs between was and now; none (flags bit 3) as a count of
+ * two bytes, the length of the usual one change. */
 static void put_changes(unsigned char *b, size_t *n, const uint64_t *was, const uint64_t *now,
 			unsigned sockets)
 {
@@ -2792,6 +2802,10 @@ static void put_changes(unsigned char *b, size_t *n, const uint64_t *was, const 
 
 	for (unsigned s = 0; s < sockets; s++)
 		nc += (unsigned)__builtin_popcountll(was[s] ^ now[s]);
+	if (!nc) {
+		put_var2(b, n, 0);
+		return;
+	}
 	put_var(b, n, nc);
 	for (unsigned s = 0; s < sockets; s++)
 		for (uint64_t x = was[s] ^ now[s]; x; x &= x - 1)
@@ -2847,7 +2861,7 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 	}
 	w->binary = binary != UCT_TEXT;
 	w->vform = binary == UCT_BINARY || binary == UCT_BINARY_VECTORS;
-	w->chunked = w->changes = binary == UCT_BINARY;
+	w->chunked = w->changes = w->empty = binary == UCT_BINARY;
 	w->hdr = *h;
 	if (!w->hdr.sockets)
 		w->hdr.sockets = 1;
@@ -2874,7 +2888,8 @@ int uct_writer_open(const char *path, int binary, const struct uct_hdr *h,
 		unsigned char m[12] = { 'U', 'C', 'T', 'R', 'A', 'C', 'E', 0, (unsigned char)w->hdr.version,
 					0, (unsigned char)((w->vform ? UCT_FLAG_VECTORS : 0) |
 							   (w->chunked ? UCT_FLAG_CHUNKS : 0) |
-							   (w->changes ? UCT_FLAG_CHANGES : 0)), 0 };
+							   (w->changes ? UCT_FLAG_CHANGES : 0) |
+							   (w->empty ? UCT_FLAG_EMPTY : 0)), 0 };
 		size_t k = 0;
 		unsigned nb = 0;
 
@@ -3047,6 +3062,16 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 			 * they differ from the previous record's. */
 			uint64_t hv = vd_hash(vb, vn);
 			int sl = w->hdr.version >= 2 && memcmp(w->asleep, seg->asleep, sizeof(w->asleep));
+
+			/* once a record has given a sleep change, every record
+			 * gives its changes, none if none (flags bit 3): the
+			 * records of a C-state trace then alike, where the
+			 * reader's branch on the sleep bit went either way at
+			 * random (docs/formats.md, "Sleep changes") */
+			if (sl)
+				w->changed = 1;
+			else if (w->empty && w->changed)
+				sl = 1;
 
 			if (!w->vd && !(w->vd = calloc(1, sizeof(*w->vd))))
 				return -ENOMEM;
@@ -4112,7 +4137,7 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 	uint64_t (*qm)[UCT_MAXSOCK] = p->qm;
 	uint64_t base = p->base_cycles, bend, bmax, *cur = r->asleep, one[2] = { 0, 0 };
 	const uint64_t *was = n ? qm[n - 1] : p->asleep;
-	unsigned nm = p->nmask, nvec, qf = p->qf, n0 = n, lim;
+	unsigned nm = p->nmask, nvec, qf = p->qf, n0 = n, lim, emp = 0;
 	uint64_t d = 0;
 
 	/* (few values live across the loop: the model's cycles at the end
@@ -4126,6 +4151,7 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 		 * name a core the trace has */
 		for (unsigned so = 0; so < 2 && so < r->hdr.sockets; so++)
 			one[so] = r->cores;
+		emp = (unsigned)r->empty;
 	}
 	/* qf, for sleep_ran: no later than the first step whose masks
 	 * differ from the last's, here the first with masks of its own
@@ -4160,10 +4186,16 @@ static __attribute__((noinline)) unsigned ahead_fast(struct uct_replay *p, unsig
 		if (code & 1) {
 			/* its own masks (else the last record's, in cur); the
 			 * usual C-state boundary, one core of the first 128
-			 * changing, here (fast_masks' checks for it) */
+			 * changing, or none in two bytes (flags bit 3), here
+			 * without a branch on which (fast_masks' checks for
+			 * them); the rest to fast_masks */
+			unsigned x = c[1] & 0x7f;
+			unsigned u1 = (c[0] == 1) & (c[1] < 0x80) & (unsigned)(one[x >> 6] >> (x & 63));
+			unsigned u0 = (c[0] == 0x80) & (c[1] == 0) & emp;
+
 			qf = qf < n ? qf : n;
-			if (c + 2 <= e && c[0] == 1 && c[1] < 0x80 && (one[c[1] >> 6] >> (c[1] & 63) & 1)) {
-				cur[c[1] >> 6] ^= 1ull << (c[1] & 63);
+			if ((u1 | u0) & (c + 2 <= e)) {
+				cur[x >> 6] ^= (uint64_t)(u1 & 1) << (x & 63);
 				c += 2;
 			} else if (r->hdr.version < 2 || !(a = fast_masks(r, c, e, cur))) {
 				break;
