@@ -33,7 +33,7 @@
 #define MAXSECONDS 1000000ull
 /* Binary header flags: bit 0, the vector form (records refer to vectors);
  * bit 1, its new vectors as chunks; bit 2, its sleep masks as the cores
- * whose state changes (docs/formats.md). */
+ * whose state changes; bit 3, those changes possibly none (docs/formats.md). */
 #define UCT_FLAG_VECTORS 1
 #define UCT_FLAG_CHUNKS 2
 #define UCT_FLAG_CHANGES 4
@@ -3067,7 +3067,7 @@ int uct_write(struct uct_writer *w, const struct uct_seg *seg)
 			 * gives its changes, none if none (flags bit 3): the
 			 * records of a C-state trace then alike, where the
 			 * reader's branch on the sleep bit went either way at
-			 * random (docs/formats.md, "Sleep changes") */
+			 * random (docs/formats.md, "Empty sleep changes") */
 			if (sl)
 				w->changed = 1;
 			else if (w->empty && w->changed)

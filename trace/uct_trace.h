@@ -49,8 +49,8 @@ extern "C" {
 
 /* Writer encodings (uct_writer_open's `binary`). */
 #define UCT_TEXT 0
-#define UCT_BINARY 1            /* binary, vector form with chunks and sleep changes (flags
-				 * bits 0, 1 and 2) */
+#define UCT_BINARY 1            /* binary, vector form with chunks and sleep changes, which
+				 * may be none (flags bits 0 to 3) */
 #define UCT_BINARY_RECORDS 2    /* binary, every record holding its inputs (flags 0) */
 #define UCT_BINARY_VECTORS 3    /* binary, vector form without chunks (flags bit 0) */
 
