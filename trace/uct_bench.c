@@ -1,7 +1,9 @@
 /*
  * uct_bench.c - the benchmark of issue 17's goals: prints figures, asserts
- * nothing (speed and memory targets are read from its output, never from
- * timed tests; docs/performance.md).  Each figure is given as simulated
+ * nothing about speed (speed and memory targets are read from its output,
+ * never from timed tests; docs/performance.md), and stops with an error
+ * where the model and the reference it is timed against end with different
+ * registers (G4).  Each figure is given as simulated
  * time per wall time and, where the goal is a ratio, against a baseline
  * measured in the same run.
  *
@@ -21,14 +23,18 @@
  *       every segment's inputs (uct_next) (goal <= 2);
  *   G4  the model against the naive reference model (fuzz/ref_model.c) on
  *       the same programming and inputs (goal >= 1000x), with every counter
- *       compared at the end;
+ *       compared at the end: skl's counters on synthetic segments of 1 to
+ *       10^5 cycles, then G1's work (every workload and trace kind of every
+ *       platform, programmed as G1 programs it, a short stretch), where a
+ *       register that differs ends the run with an error;
  *   G6  peak memory against trace length and run duration (constant), and
  *       MSR reads per second through the generic access path (>= 1.1e8).
  *
  * uncore-bench [--quick] [--only G1|G2|G3|G4|G6] [--seconds S] [--platform P]
  * [--feed F]: --quick runs each part briefly (the CTest case, to show it
- * works); --seconds sets G1's simulated time, --platform limits G1 and G2,
- * --feed G1 to one workload or trace kind.
+ * works); --seconds sets G1's simulated time, --platform limits G1, G2 and
+ * G4's part on G1's work, --feed G1 and that part to one workload or trace
+ * kind.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,8 +53,8 @@
 
 static int quick;
 static double g1_secs;          /* --seconds: G1's simulated time */
-static const char *only_plat;  /* --platform: G1 and G2 on one platform */
-static const char *only_feed;  /* --feed: G1 on one workload or trace kind */
+static const char *only_plat;  /* --platform: G1, G2 and G4 on G1's work on one platform */
+static const char *only_feed;  /* --feed: G1 and G4 on G1's work on one workload or trace kind */
 static char tmp[96];
 
 /* The process's CPU time: the machine is shared, and a single-threaded
@@ -281,8 +287,6 @@ static void g1_run(const struct ucm_platform *p, const struct feed *f, double se
 	uint64_t nseg = 0;
 	unsigned nvec = 0;
 
-	if (only_feed && strcmp(only_feed, f->kind ? f->kind : f->wd->name))
-		return;
 	ucm_config_init(&cfg, p);
 	if (f->kind) {
 		if (gen_trace(p, f->kind, seconds))
@@ -327,11 +331,34 @@ static void g1_run(const struct ucm_platform *p, const struct feed *f, double se
 	unlink(tmp);
 }
 
-static void g1(void)
+/* Run every feed of G1 (each platform's workloads, then every trace kind)
+ * that --platform and --feed leave, for `secs` simulated seconds each. */
+static void each_feed(void (*run)(const struct ucm_platform *, const struct feed *, double), double secs)
 {
 	size_t np;
 	const struct ucm_platform *const *ps = ucm_platforms(&np);
 	const char *const *kinds = uct_gen_kinds();
+
+	for (size_t i = 0; i < np; i++) {
+		if (only_plat && strcmp(only_plat, ps[i]->name))
+			continue;
+		for (unsigned k = 0; uct_workload_at(k); k++) {
+			struct feed f = { uct_workload_at(k), NULL };
+
+			if (!strcmp(f.wd->platform, ps[i]->name) && (!only_feed || !strcmp(only_feed, f.wd->name)))
+				run(ps[i], &f, secs);
+		}
+		for (unsigned k = 0; kinds[k]; k++) {
+			struct feed f = { NULL, kinds[k] };
+
+			if (!only_feed || !strcmp(only_feed, f.kind))
+				run(ps[i], &f, secs);
+		}
+	}
+}
+
+static void g1(void)
+{
 	double secs = g1_secs > 0 ? g1_secs : quick ? 0.002 : 1.0;
 
 	printf("\n## G1: every counter programmed, driver sampling at its default rate; %.3f simulated s each\n",
@@ -339,21 +366,7 @@ static void g1(void)
 	printf("%-6s %-16s %9s %3s %3s %3s %3s %9s %11s %8s %9s %7s %9s %8s\n", "plat", "feed",
 	       "counters", "thr", "edg", "inv", "flt", "cpu s", "sim s/cpu s", "epochs", "segments",
 	       "vectors", "decode s", "/decode");
-	for (size_t i = 0; i < np; i++) {
-		if (only_plat && strcmp(only_plat, ps[i]->name))
-			continue;
-		for (unsigned k = 0; uct_workload_at(k); k++) {
-			struct feed f = { uct_workload_at(k), NULL };
-
-			if (!strcmp(f.wd->platform, ps[i]->name))
-				g1_run(ps[i], &f, secs);
-		}
-		for (unsigned k = 0; kinds[k]; k++) {
-			struct feed f = { NULL, kinds[k] };
-
-			g1_run(ps[i], &f, secs);
-		}
-	}
+	each_feed(g1_run, secs);
 }
 
 /* ---- G2: an input change per affected counter ---- */
@@ -658,6 +671,276 @@ static void g4(void)
 	}
 }
 
+/* ---- G4 on G1's work: every workload and trace kind of every platform ---- */
+
+/* The reference fed a trace's segments as the replay feeds the model: each
+ * segment's inputs (summed where several name one sub-event) and
+ * attributes, the table's attributes and no input elsewhere, sleep states
+ * changed where the masks change.  The table's attributes are read from
+ * the model, which has not run yet (the reference sets its own when first
+ * asked for them). */
+struct refeed {
+	struct ref_model *r;
+	struct ucm_model *m;           /* the boxes, in the model's order */
+	int rbox[REF_MAXBOX];          /* the reference's box of each model box */
+	uint32_t set[4096];            /* (model box << 16 | sub) given by the last segment */
+	size_t nset;
+	uint64_t asleep[UCT_MAXSOCK];
+};
+
+static void refeed_seg(struct refeed *f, const struct uct_seg *s)
+{
+	const struct ucm_platform *p = ucm_platform_of(f->m);
+
+	for (size_t k = 0; k < f->nset; k++) {
+		int mb = (int)(f->set[k] >> 16), b = f->rbox[mb];
+		unsigned sub = f->set[k] & 0xffff;
+
+		ref_set_input(f->r, b, sub, 0);
+		for (unsigned a = 0; a < UCM_NATTR; a++)
+			ref_set_input_attr(f->r, b, sub, a, ucm_get_input_attr(f->m, mb, sub, a));
+	}
+	f->nset = 0;
+	for (unsigned i = 0; s && i < s->nin; i++) {
+		const struct uct_in *in = &s->in[i];
+
+		for (unsigned mb = 0; mb < ucm_box_count(f->m); mb++) {
+			const struct ucm_boxinst *bi = ucm_box_def(f->m, (int)mb);
+			int b = f->rbox[mb];
+
+			if (ucm_boxtype_index(p, bi->type) != in->bt || ucm_box_socket(f->m, (int)mb) != in->socket ||
+			    (in->inst >= 0 && bi->inst != (unsigned)in->inst))
+				continue;
+			if (f->nset == sizeof(f->set) / sizeof(f->set[0]))
+				die("reference", "a segment gives more inputs than the feed holds");
+			f->set[f->nset++] = mb << 16 | in->sub;
+			ref_set_input(f->r, b, in->sub, f->r->boxes[b].input[in->sub] + in->inc);
+			for (unsigned a = 0; a < UCM_NATTR; a++)
+				if (in->amask >> a & 1)
+					ref_set_input_attr(f->r, b, in->sub, a, in->attr[a]);
+		}
+	}
+	for (unsigned so = 0; so < f->r->nsockets && so < UCT_MAXSOCK; so++) {
+		uint64_t want = s ? s->asleep[so] : 0;
+
+		for (unsigned c = 0; c < f->r->ncores && c < 64; c++)
+			if ((want ^ f->asleep[so]) >> c & 1)
+				f->r->sock[so].asleep[c] = (uint8_t)(want >> c & 1);
+		f->asleep[so] = want;
+	}
+}
+
+/* Write every register the driver programmed into the reference, as the
+ * model holds it: counters, filters, box and counter controls, the global
+ * controls last (they enable counting).  Read-only, status and MMIO
+ * registers (skl's free-running IMC counters, no controls) are left. */
+static void mirror(struct ucm_model *m, struct ref_model *r)
+{
+	unsigned cpus = ucm_cpus_per_socket(m);
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < ucm_nregs(m); i++) {
+			struct ucm_reginfo ri;
+			uint64_t v;
+			int rc = 0;
+
+			if (ucm_reginfo(m, i, &ri) || ri.space == UCM_MMIO ||
+			    (ri.kind == UCM_K_GLOBAL_CTL) != pass ||
+			    (ri.kind != UCM_K_CTL && ri.kind != UCM_K_CTR && ri.kind != UCM_K_FILTER &&
+			     ri.kind != UCM_K_BOX_CTL && ri.kind != UCM_K_GLOBAL_CTL) ||
+			    ucm_peek_index(m, i, &v))
+				continue;
+			if (ri.space == UCM_MSR)
+				rc = ref_msr_write(r, ri.socket * cpus, (uint32_t)ri.addr, v);
+			else
+				rc = ref_pci_write(r, (unsigned)(ri.addr >> 20), (unsigned)(ri.addr >> 15) & 31,
+						   (unsigned)(ri.addr >> 12) & 7, (unsigned)ri.addr & 0xFFF,
+						   ri.width / 8, v);
+			if (rc)
+				die("reference", "a register the model holds cannot be written");
+		}
+}
+
+/* Every register of the model against the reference's: the first that
+ * differs, or -1. */
+static long first_differing(struct ucm_model *m, const struct ref_model *r)
+{
+	for (size_t i = 0; i < ucm_nregs(m); i++) {
+		struct ucm_reginfo ri;
+		uint64_t v;
+		int k;
+
+		if (ucm_reginfo(m, i, &ri) || ucm_peek_index(m, i, &v))
+			continue;
+		k = ref_find(r, ri.space, ri.socket, ri.addr);
+		if (k < 0 || ref_peek(r, (unsigned)k) != v)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* A workload's phase k as a segment of the reference's feed: its inputs on
+ * every socket. */
+static void wl_seg(const struct ucm_model *m, const struct uct_workload_def *wd, unsigned k,
+		   struct uct_seg *s)
+{
+	const struct ucm_platform *p = ucm_platform_of(m);
+	const struct uct_phase *ph = &wd->phases[k];
+
+	memset(s, 0, sizeof(*s));
+	for (unsigned so = 0; so < ucm_nsockets(m); so++)
+		for (unsigned i = 0; i < ph->nin && s->nin < UCT_MAXIN; i++) {
+			const struct ucm_boxtype *bt = ucm_boxtype_find(p, ph->in[i].box);
+
+			s->in[s->nin++] = (struct uct_in){ .socket = (uint8_t)so,
+							   .bt = (uint8_t)ucm_boxtype_index(p, bt),
+							   .inst = (int16_t)ph->in[i].inst,
+							   .sub = (uint16_t)ucm_subev_find(bt, ph->in[i].sub),
+							   .inc = ph->in[i].inc };
+		}
+}
+
+/* The reference run through a workload's phases as uct_attach's source
+ * enters them in the model (trace/uct_workload.c: each phase's nominal
+ * length jittered by +-25% from the seeded generator) up to t_ps. */
+static void ref_workload(struct refeed *f, const struct uct_workload_def *wd, uint64_t seed,
+			 uint64_t t_ps, struct uct_seg *s)
+{
+	uint64_t rng = seed, t = 0;
+
+	for (unsigned k = 0; t < t_ps; k = (k + 1) % wd->nphases) {
+		uint64_t ns = wd->phases[k].ns;
+
+		wl_seg(f->m, wd, k, s);
+		refeed_seg(f, s);
+		t += (ns - ns / 4 + uct_rand(&rng) % (ns / 2 + 1)) * 1000;
+		ref_advance(f->r, t < t_ps ? t : t_ps);
+	}
+}
+
+/* One feed of G1 (a workload, or a generated trace of `secs`) in the model
+ * and in the reference, programmed alike; the registers compared. */
+static void g4_work_run(const struct ucm_platform *p, const struct feed *fd, double secs)
+{
+	static struct ref_model ref;
+	static struct refeed f;
+	struct ucm_config cfg;
+	struct ucm_model *m = NULL;
+	struct uct_reader *r = NULL, *r2 = NULL;
+	struct uct_replay *rp = NULL;
+	struct uct_wl *w = NULL;
+	struct ucb *be = NULL;
+	struct ucd *d = NULL;
+	struct ucd_opts o = { NULL, 0, 0, 0, 0, 0 };
+	struct uct_seg *s = malloc(sizeof(*s));
+	struct prog pr;
+	char err[768], what[96];
+	uint64_t end = 0, nseg = 0, t_ps = (uint64_t)(secs * 1e12);
+	double tr, tm;
+	long bad;
+	int rc = 0;
+
+	if (!s)
+		die("G4", "out of memory");
+	ucm_config_init(&cfg, p);
+	if (fd->kind) {
+		if (gen_trace(p, fd->kind, secs)) {
+			free(s);
+			return;
+		}
+		if (uct_open(tmp, &r, err, sizeof(err)) || uct_open(tmp, &r2, err, sizeof(err)))
+			die(tmp, err);
+		uct_config(uct_header(r), &cfg);
+	}
+	snprintf(what, sizeof(what), "%s %s %s", p->name, fd->kind ? "trace" : "workload",
+		 fd->kind ? fd->kind : fd->wd->name);
+	/* no time passes while the driver programs: both start at time 0 */
+	cfg.access_ps[UCM_MSR] = cfg.access_ps[UCM_PCI] = cfg.access_ps[UCM_MMIO] = 0;
+	if (ucm_create(&cfg, &m))
+		die(what, m ? ucm_error(m) : "model");
+	if (fd->wd && uct_attach(m, fd->wd, 1, &w, err, sizeof(err)))
+		die(what, err);
+	if (ucb_sim_create(m, &be) || ucd_open(be, &o, &d))
+		die(what, d ? ucd_error(d) : "backend");
+	program_all(d, m, &pr);
+	if (ucd_start(d))
+		die(what, ucd_error(d));
+	if (ref_init(&ref, p, cfg.ninst, cfg.sockets, cfg.clock_hz, cfg.pci_bus, cfg.node_id) ||
+	    ucm_box_count(m) > REF_MAXBOX)
+		die(what, "beyond the reference's limits");
+	mirror(m, &ref);
+	if (first_differing(m, &ref) >= 0)
+		die(what, "the reference, programmed as the model, reads otherwise before any cycle");
+	memset(&f, 0, sizeof(f));
+	f.r = &ref;
+	f.m = m;
+	for (unsigned b = 0; b < ucm_box_count(m); b++)
+		if ((f.rbox[b] = ref_box_find(&ref, ucm_box_socket(m, (int)b),
+					      ucm_box_def(m, (int)b)->type->name, ucm_box_def(m, (int)b)->inst)) < 0)
+			die(what, "a box of the model is not in the reference");
+	tr = now();
+	if (fd->wd)
+		ref_workload(&f, fd->wd, 1, t_ps, s);
+	else
+		while ((rc = uct_next(r2, s)) > 0) {
+			if (end < s->start) {
+				refeed_seg(&f, NULL); /* a gap is idle */
+				ref_run_cycles(&ref, 0, s->start - end);
+			}
+			refeed_seg(&f, s);
+			ref_run_cycles(&ref, 0, s->ncycles);
+			end = s->start + s->ncycles;
+			nseg++;
+		}
+	tr = now() - tr;
+	if (rc < 0)
+		die(tmp, uct_reader_error(r2));
+	if (r && uct_replay_attach(m, r, &rp))
+		die(tmp, "replay");
+	tm = now();
+	if (r ? ucm_run_cycles(m, 0, end) : ucm_run_ps(m, t_ps))
+		die(what, ucm_error(m));
+	tm = now() - tm;
+	if ((bad = first_differing(m, &ref)) >= 0) {
+		struct ucm_reginfo ri;
+		uint64_t v = 0;
+		int k;
+
+		ucm_reginfo(m, (size_t)bad, &ri);
+		ucm_peek_index(m, (size_t)bad, &v);
+		k = ref_find(&ref, ri.space, ri.socket, ri.addr);
+		snprintf(err, sizeof(err), "%s of socket %u reads 0x%llx in the model, %s%llx in the reference",
+			 ri.name, ri.socket, (unsigned long long)v, k < 0 ? "nothing (not found) " : "0x",
+			 k < 0 ? 0ull : (unsigned long long)ref_peek(&ref, (unsigned)k));
+		die(what, err);
+	}
+	printf("%-6s %-16s %4u/%-4u %12.4f %12.6f %11.0fx%s\n", p->name, what + strlen(p->name) + 1,
+	       pr.placed, pr.total, tr, tm, tr / tm, tr / tm >= 1000 ? "" : "   (< 1000x)");
+	ucd_close(d);
+	ucb_destroy(be);
+	uct_replay_detach(rp);
+	uct_close(r);
+	uct_close(r2);
+	uct_detach(w);
+	ucm_destroy(m);
+	free(s);
+	unlink(tmp);
+}
+
+/* G4 on the work of G1: every workload and trace kind of every platform,
+ * every counter programmed by the driver as G1 programs it, a short
+ * stretch (the reference walks every cycle). */
+static void g4_work(void)
+{
+	double secs = quick ? 2e-6 : 100e-6;
+
+	printf("\n## G4 on G1's work: %.0f simulated us of each, every counter programmed as in G1; "
+	       "every register of both equal at the end\n", secs * 1e6);
+	printf("%-6s %-16s %9s %12s %12s %12s\n", "plat", "feed", "counters", "reference s", "model s",
+	       "ratio");
+	each_feed(g4_work_run, secs);
+}
+
 /* ---- G6: memory and the access path ---- */
 
 /* One G6 memory measurement, in the process the parent started for it. */
@@ -791,7 +1074,7 @@ int main(int argc, char **argv)
 			return 0;
 		} else {
 			fprintf(stderr, "usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6] "
-				"[--seconds S (G1)] [--platform P (G1, G2)] [--feed WORKLOAD|KIND (G1)]\n");
+				"[--seconds S (G1)] [--platform P (G1, G2, G4)] [--feed WORKLOAD|KIND (G1, G4)]\n");
 			return 2;
 		}
 	}
@@ -803,8 +1086,10 @@ int main(int argc, char **argv)
 		g2();
 	if (!only || !strcmp(only, "G3"))
 		g3();
-	if (!only || !strcmp(only, "G4"))
+	if (!only || !strcmp(only, "G4")) {
 		g4();
+		g4_work();
+	}
 	if (!only || !strcmp(only, "G6"))
 		g6();
 	unlink(tmp);
