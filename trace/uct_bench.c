@@ -55,6 +55,7 @@ static int quick;
 static double g1_secs;          /* --seconds: G1's simulated time */
 static const char *only_plat;  /* --platform: G1, G2 and G4 on G1's work on one platform */
 static const char *only_feed;  /* --feed: G1 and G4 on G1's work on one workload or trace kind */
+static int wrap_soon;          /* --near-wrap: G4 on G1's work with counters near their wrap */
 static char tmp[96];
 
 /* The process's CPU time: the machine is shared, and a single-threaded
@@ -761,22 +762,79 @@ static void mirror(struct ucm_model *m, struct ref_model *r)
 		}
 }
 
-/* Every register of the model against the reference's: the first that
- * differs, or -1. */
-static long first_differing(struct ucm_model *m, const struct ref_model *r)
+/* The model against the reference: every register, then each core's PMIs
+ * (delivered, woken, dropped) and sleep state, each socket's PMI requests,
+ * every clock's cycles and the time.  0, or 1 and what differs in why. */
+static int differs(struct ucm_model *m, const struct ref_model *r, char *why, size_t n)
 {
 	for (size_t i = 0; i < ucm_nregs(m); i++) {
 		struct ucm_reginfo ri;
-		uint64_t v;
+		uint64_t v = 0;
 		int k;
 
 		if (ucm_reginfo(m, i, &ri) || ucm_peek_index(m, i, &v))
 			continue;
 		k = ref_find(r, ri.space, ri.socket, ri.addr);
-		if (k < 0 || ref_peek(r, (unsigned)k) != v)
-			return (long)i;
+		if (k < 0 || ref_peek(r, (unsigned)k) != v) {
+			snprintf(why, n, "%s of socket %u reads 0x%llx in the model, %s%llx in the reference",
+				 ri.name, ri.socket, (unsigned long long)v, k < 0 ? "nothing (not found) " : "0x",
+				 k < 0 ? 0ull : (unsigned long long)ref_peek(r, (unsigned)k));
+			return 1;
+		}
 	}
-	return -1;
+	for (unsigned so = 0; so < r->nsockets; so++) {
+		for (unsigned c = 0; c < r->ncores; c++) {
+			struct ucm_pmi_stats st;
+
+			ucm_pmi_stats(m, so, c, &st);
+			if (st.delivered != r->sock[so].delivered[c] || st.wakes != r->sock[so].wakes[c] ||
+			    st.dropped != r->sock[so].dropped[c] || ucm_core_asleep(m, so, c) != r->sock[so].asleep[c]) {
+				snprintf(why, n, "socket %u core %u: PMIs delivered/woken/dropped %llu/%llu/%llu, "
+					 "asleep %d in the model, %llu/%llu/%llu, %d in the reference", so, c,
+					 (unsigned long long)st.delivered, (unsigned long long)st.wakes,
+					 (unsigned long long)st.dropped, ucm_core_asleep(m, so, c),
+					 (unsigned long long)r->sock[so].delivered[c],
+					 (unsigned long long)r->sock[so].wakes[c],
+					 (unsigned long long)r->sock[so].dropped[c], r->sock[so].asleep[c]);
+				return 1;
+			}
+		}
+		if (ucm_pmi_requests(m, so) != r->sock[so].pmi_requests) {
+			snprintf(why, n, "socket %u: %llu PMI requests in the model, %llu in the reference", so,
+				 (unsigned long long)ucm_pmi_requests(m, so),
+				 (unsigned long long)r->sock[so].pmi_requests);
+			return 1;
+		}
+	}
+	for (unsigned d = 0; d < ucm_platform_of(m)->nclocks; d++)
+		if (ucm_cycles(m, d) != r->cycles[d]) {
+			snprintf(why, n, "clock %u: %llu cycles in the model, %llu in the reference", d,
+				 (unsigned long long)ucm_cycles(m, d), (unsigned long long)r->cycles[d]);
+			return 1;
+		}
+	if (ucm_now_ps(m) != r->now_ps) {
+		snprintf(why, n, "time %llu ps in the model, %llu in the reference",
+			 (unsigned long long)ucm_now_ps(m), (unsigned long long)r->now_ps);
+		return 1;
+	}
+	return 0;
+}
+
+/* --near-wrap: every writable counter set a few hundred to a few thousand
+ * events short of its wrap (by its place, so that they overflow at
+ * different times), through the access path as a driver would, so that
+ * overflow, status, PMI, freeze and sleeping cores' wakes happen within
+ * even the shortest stretch of G1's work. */
+static void near_wrap(struct ucm_model *m)
+{
+	for (size_t i = 0, k = 0; i < ucm_nregs(m); i++) {
+		struct ucm_reginfo ri;
+
+		if (ucm_reginfo(m, i, &ri) || ri.kind != UCM_K_CTR || !ri.rw_mask)
+			continue;
+		if (ucm_write_index(m, i, (ri.rw_mask - 61 * (k++ % 17)) & ri.rw_mask))
+			die("--near-wrap", ucm_error(m));
+	}
 }
 
 /* A workload's phase k as a segment of the reference's feed: its inputs on
@@ -835,9 +893,8 @@ static void g4_work_run(const struct ucm_platform *p, const struct feed *fd, dou
 	struct uct_seg *s = malloc(sizeof(*s));
 	struct prog pr;
 	char err[768], what[96];
-	uint64_t end = 0, nseg = 0, t_ps = (uint64_t)(secs * 1e12);
+	uint64_t end = 0, t_ps = (uint64_t)(secs * 1e12), wraps = 0, pmis = 0;
 	double tr, tm;
-	long bad;
 	int rc = 0;
 
 	if (!s)
@@ -868,9 +925,15 @@ static void g4_work_run(const struct ucm_platform *p, const struct feed *fd, dou
 	if (ref_init(&ref, p, cfg.ninst, cfg.sockets, cfg.clock_hz, cfg.pci_bus, cfg.node_id) ||
 	    ucm_box_count(m) > REF_MAXBOX)
 		die(what, "beyond the reference's limits");
+	if (wrap_soon)
+		near_wrap(m);
 	mirror(m, &ref);
-	if (first_differing(m, &ref) >= 0)
-		die(what, "the reference, programmed as the model, reads otherwise before any cycle");
+	if (differs(m, &ref, err, sizeof(err))) {
+		char why[900];
+
+		snprintf(why, sizeof(why), "before any cycle, the reference programmed as the model: %s", err);
+		die(what, why);
+	}
 	memset(&f, 0, sizeof(f));
 	f.r = &ref;
 	f.m = m;
@@ -890,7 +953,6 @@ static void g4_work_run(const struct ucm_platform *p, const struct feed *fd, dou
 			refeed_seg(&f, s);
 			ref_run_cycles(&ref, 0, s->ncycles);
 			end = s->start + s->ncycles;
-			nseg++;
 		}
 	tr = now() - tr;
 	if (rc < 0)
@@ -901,21 +963,20 @@ static void g4_work_run(const struct ucm_platform *p, const struct feed *fd, dou
 	if (r ? ucm_run_cycles(m, 0, end) : ucm_run_ps(m, t_ps))
 		die(what, ucm_error(m));
 	tm = now() - tm;
-	if ((bad = first_differing(m, &ref)) >= 0) {
-		struct ucm_reginfo ri;
-		uint64_t v = 0;
-		int k;
-
-		ucm_reginfo(m, (size_t)bad, &ri);
-		ucm_peek_index(m, (size_t)bad, &v);
-		k = ref_find(&ref, ri.space, ri.socket, ri.addr);
-		snprintf(err, sizeof(err), "%s of socket %u reads 0x%llx in the model, %s%llx in the reference",
-			 ri.name, ri.socket, (unsigned long long)v, k < 0 ? "nothing (not found) " : "0x",
-			 k < 0 ? 0ull : (unsigned long long)ref_peek(&ref, (unsigned)k));
+	if (differs(m, &ref, err, sizeof(err)))
 		die(what, err);
-	}
-	printf("%-6s %-16s %4u/%-4u %12.4f %12.6f %11.0fx%s\n", p->name, what + strlen(p->name) + 1,
-	       pr.placed, pr.total, tr, tm, tr / tm, tr / tm >= 1000 ? "" : "   (< 1000x)");
+	for (unsigned b = 0; b < ucm_box_count(m); b++)
+		for (unsigned c = 0; c < ucm_box_def(m, (int)b)->type->nctr; c++) {
+			struct ucm_truth t;
+
+			if (!ucm_truth(m, (int)b, c, &t))
+				wraps += t.wraps;
+		}
+	for (unsigned so = 0; so < ucm_nsockets(m); so++)
+		pmis += ucm_pmi_requests(m, so);
+	printf("%-6s %-16s %4u/%-4u %7llu %7llu %12.4f %12.6f %11.0fx%s\n", p->name,
+	       what + strlen(p->name) + 1, pr.placed, pr.total, (unsigned long long)wraps,
+	       (unsigned long long)pmis, tr, tm, tr / tm, tr / tm >= 1000 ? "" : "   (< 1000x)");
 	ucd_close(d);
 	ucb_destroy(be);
 	uct_replay_detach(rp);
@@ -934,10 +995,11 @@ static void g4_work(void)
 {
 	double secs = quick ? 2e-6 : 100e-6;
 
-	printf("\n## G4 on G1's work: %.0f simulated us of each, every counter programmed as in G1; "
-	       "every register of both equal at the end\n", secs * 1e6);
-	printf("%-6s %-16s %9s %12s %12s %12s\n", "plat", "feed", "counters", "reference s", "model s",
-	       "ratio");
+	printf("\n## G4 on G1's work: %.0f simulated us of each, every counter programmed as in G1%s; "
+	       "every register, PMI and clock of both equal at the end\n", secs * 1e6,
+	       wrap_soon ? ", set near its wrap" : "");
+	printf("%-6s %-16s %9s %7s %7s %12s %12s %12s\n", "plat", "feed", "counters", "wraps", "PMIs",
+	       "reference s", "model s", "ratio");
 	each_feed(g4_work_run, secs);
 }
 
@@ -1061,6 +1123,8 @@ int main(int argc, char **argv)
 			only_plat = argv[++i];
 		else if (!strcmp(argv[i], "--feed") && i + 1 < argc)
 			only_feed = argv[++i];
+		else if (!strcmp(argv[i], "--near-wrap"))
+			wrap_soon = 1;
 		else if ((!strcmp(argv[i], "--g6-trace") || !strcmp(argv[i], "--g6-run")) &&
 			 i + 1 < argc) {
 			/* one G6 measurement (peak_of starts these) */
@@ -1074,7 +1138,8 @@ int main(int argc, char **argv)
 			return 0;
 		} else {
 			fprintf(stderr, "usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6] "
-				"[--seconds S (G1)] [--platform P (G1, G2, G4)] [--feed WORKLOAD|KIND (G1, G4)]\n");
+				"[--seconds S (G1)] [--platform P (G1, G2, G4)] [--feed WORKLOAD|KIND (G1, G4)] "
+				"[--near-wrap (G4)]\n");
 			return 2;
 		}
 	}
