@@ -1175,6 +1175,11 @@ void ref_run_cycles(struct ref_model *r, unsigned clock, uint64_t n)
 		ref_advance(r, edge_time(r->hz[clock], r->cycles[clock] + n));
 }
 
+uint64_t ref_edge_time(const struct ref_model *r, unsigned clock, uint64_t n)
+{
+	return clock < r->p->nclocks ? edge_time(r->hz[clock], n) : UINT64_MAX;
+}
+
 void ref_run_ps(struct ref_model *r, uint64_t ps)
 {
 	ref_advance(r, r->now_ps + ps);

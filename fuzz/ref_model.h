@@ -103,6 +103,9 @@ void ref_set_input_attr(struct ref_model *r, int box, unsigned sub, unsigned att
 void ref_run_cycles(struct ref_model *r, unsigned clock, uint64_t n);
 void ref_run_ps(struct ref_model *r, uint64_t ps);
 void ref_advance(struct ref_model *r, uint64_t t_ps);
+/* The time of cycle n of a clock (its n-th edge from time 0), as the
+ * walk places it: where ref_run_cycles ends with cycles[clock] = n. */
+uint64_t ref_edge_time(const struct ref_model *r, unsigned clock, uint64_t n);
 /* Whether box b's counters are held by its box-level freeze. */
 int ref_box_frozen(const struct ref_model *r, int box);
 
