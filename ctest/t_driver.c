@@ -467,6 +467,35 @@ CT_TEST(sampling_reports_each_overflow_at_its_time)
 	ct_rig_close(&r);
 }
 
+/* Waiting for PMIs, the driver sets WAKE_ON_PMI: else a PMI to its PMI
+ * core asleep is dropped (docs/platform-skl.md, D2) and, frozen on PMI
+ * for sampling, the counters stay frozen until the run ends.  Core 0
+ * asleep from the start, ARB fed 32 a cycle, a sample every 32e6 events
+ * (333.3 us): 29 or 30 in 10 ms, the first PMI waking core 0. */
+CT_TEST(sampling_wakes_a_sleeping_pmi_core)
+{
+	struct ct_rig r;
+	struct ucm_config cfg;
+	struct ucd_opts o = { NULL, 0, 0, 0, 0, 32000000 };
+	struct ucm_pmi_stats st;
+	size_t n;
+
+	ucm_config_init(&cfg, ucm_platform_find("skl"));
+	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, &o) == 0);
+	CT_REQUIRE(ct_feed(r.m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
+	ucm_core_sleep(r.m, 0, 0, 1);
+	CT_REQUIRE(ucd_run(r.d, 10000000, 0, NULL, NULL) == 0);
+	n = ucd_nsamples(r.d, NULL);
+	CT_CHECK(n >= 28 && n <= 30);
+	ucm_pmi_stats(r.m, 0, 0, &st);
+	CT_EQ(st.wakes, 1);
+	CT_EQ(st.dropped, 0);
+	CT_EQ(ucm_core_asleep(r.m, 0, 0), 0);
+	check_truth(&r, "sampling, PMI core asleep");
+	ct_rig_close(&r);
+}
+
 /* Sampling needs a counter that reports overflow with a PMI: the E5-2600
  * has none (its uncore only polls, Xeon 2.1). */
 CT_TEST(sampling_refused_where_nothing_reports_overflow)

@@ -872,6 +872,35 @@ CT_TEST(driver_ten_thousand_overflows_exact)
 	ct_rig_close(&r);
 }
 
+/* A PMI-driven driver cannot leave its PMI to a sleeping core: with
+ * wk_on_pmi clear the PMI is dropped (docs/platform-ivt.md, "Overflow,
+ * PMI and freeze") and the socket stays frozen until the run ends, the
+ * counts stopped without a word.  So in PMI mode the driver sets
+ * wk_on_pmi: with core 0 (its PMI core) asleep from the start, sampling
+ * every 1,000 uclk cycles for 200 us gives a sample every ~4 us, the first
+ * PMI wakes core 0 (which then stays awake) and none is dropped. */
+CT_TEST(driver_waiting_for_pmis_wakes_a_sleeping_pmi_core)
+{
+	struct ct_rig r;
+	struct ucd_opts o = { NULL, 0, 0, 0, 0, 1000 };
+	struct ucm_pmi_stats st;
+
+	CT_REQUIRE(rig(&r, 1, &o) == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "UNC_U_CLOCKTICKS") == 0);
+	ucm_core_sleep(r.m, 0, 0, 1);
+	CT_REQUIRE(ucd_run(r.d, 200000, 0, NULL, NULL) == 0);
+	CT_CHECK(ucd_pmi_driven(r.d));
+	CT_CHECK(ucd_nsamples(r.d, NULL) >= 20);
+	ucm_pmi_stats(r.m, 0, 0, &st);
+	CT_EQ(st.wakes, 1);
+	CT_EQ(st.dropped, 0);
+	/* each PMI a freeze re-armed, but one that came as the run ended */
+	CT_CHECK(st.delivered >= ucd_freezes(r.d) && st.delivered <= ucd_freezes(r.d) + 1);
+	CT_EQ(ucm_core_asleep(r.m, 0, 0), 0);
+	ct_check_truth(&r, "ivt sleeping PMI core", __FILE__, __LINE__);
+	ct_rig_close(&r);
+}
+
 /* Every named event of the platform (every row of Intel's list, the fixed
  * and C-state counters) through the driver on both sockets, with every
  * input of its code fed at one a cycle on every instance: the driver's

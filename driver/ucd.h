@@ -31,7 +31,7 @@ struct ucd_opts {
 	int force;              /* accept a platform that does not match */
 	uint32_t pmi_cores;     /* cores to interrupt on overflow (PMI_SEL) */
 	int freeze_on_pmi;      /* FRZ_ON_PMI: hardware freezes, driver re-arms */
-	int wake_on_pmi;        /* WAKE_ON_PMI */
+	int wake_on_pmi;        /* WAKE_ON_PMI (set anyway while the driver waits for PMIs) */
 	/* Sampling: preload every counter that reports overflow so that it
 	 * overflows every sample_period events, and note when (0: count). */
 	uint64_t sample_period;

@@ -736,7 +736,11 @@ static int count_wrap(struct ucd *d, struct ucd_ctr *c, uint64_t t_pmi)
 
 /* Global control of one socket.  Enable: EN (SKL) or unfrz_all (IVT),
  * with PMI routing and the freeze/wake options; disable: EN clear, or
- * frz_all.  Fields a platform lacks are skipped (ucm_field_put of NULL). */
+ * frz_all.  Fields a platform lacks are skipped (ucm_field_put of NULL).
+ * Waiting for PMIs (pmi_mode), the driver sets WAKE_ON_PMI whatever it was
+ * asked: without it a PMI to a sleeping PMI core is dropped (SKL D2, IVT
+ * wk_on_pmi), the wait never ends, and a socket frozen on that PMI stays
+ * frozen to the end of the run. */
 static int global_write_one(struct ucd *d, unsigned s, int enable)
 {
 	const struct ucm_regdef *def;
@@ -752,7 +756,8 @@ static int global_write_one(struct ucd *d, unsigned s, int enable)
 		v = ucm_field_put(ucm_layout_field(l, UCM_R_GLOBAL_EN), v, 1);
 		v = ucm_field_put(ucm_layout_field(l, UCM_R_UNFRZ_ALL), v, 1);
 		v = ucm_field_put(ucm_layout_field(l, UCM_R_FRZ_ON_PMI), v, !!d->freeze_on_pmi);
-		v = ucm_field_put(ucm_layout_field(l, UCM_R_WAKE_ON_PMI), v, !!d->opts.wake_on_pmi);
+		v = ucm_field_put(ucm_layout_field(l, UCM_R_WAKE_ON_PMI), v,
+				  d->opts.wake_on_pmi || d->pmi_mode);
 		for (unsigned i = 0; i < l->nfields; i++)
 			if (l->fields[i].role == UCM_R_PMI_SEL && (pmi_cores(d) >> l->fields[i].arg) & 1)
 				v = ucm_field_put(&l->fields[i], v, 1);
