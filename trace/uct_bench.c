@@ -677,9 +677,9 @@ static void g4(void)
 /* The reference fed a trace's segments as the replay feeds the model: each
  * segment's inputs (summed where several name one sub-event) and
  * attributes, the table's attributes and no input elsewhere, sleep states
- * changed where the masks change.  The table's attributes are read from
- * the model, which has not run yet (the reference sets its own when first
- * asked for them). */
+ * changed where the masks change.  The table's attributes are the model's
+ * before it ran (attr0; the reference sets its own when first asked for
+ * them, and the model's change as it runs ahead of the reference). */
 struct refeed {
 	struct ref_model *r;
 	struct ucm_model *m;           /* the boxes, in the model's order */
@@ -687,6 +687,8 @@ struct refeed {
 	uint32_t set[4096];            /* (model box << 16 | sub) given by the last segment */
 	size_t nset;
 	uint64_t asleep[UCT_MAXSOCK];
+	uint64_t *attr0;               /* box b's sub-event sub: attr0[aoff[b] + sub * UCM_NATTR] */
+	size_t aoff[REF_MAXBOX + 1];
 };
 
 static void refeed_seg(struct refeed *f, const struct uct_seg *s)
@@ -699,7 +701,7 @@ static void refeed_seg(struct refeed *f, const struct uct_seg *s)
 
 		ref_set_input(f->r, b, sub, 0);
 		for (unsigned a = 0; a < UCM_NATTR; a++)
-			ref_set_input_attr(f->r, b, sub, a, ucm_get_input_attr(f->m, mb, sub, a));
+			ref_set_input_attr(f->r, b, sub, a, f->attr0[f->aoff[mb] + sub * UCM_NATTR + a]);
 	}
 	f->nset = 0;
 	for (unsigned i = 0; s && i < s->nin; i++) {
@@ -1107,11 +1109,21 @@ static double g4_session(const struct ucm_platform *p, const struct feed *fd, do
 			die(what, "beyond the reference's limits");
 		x->f.r = &ref;
 		x->f.m = m;
-		for (unsigned b = 0; b < ucm_box_count(m); b++)
+		for (unsigned b = 0; b < ucm_box_count(m); b++) {
 			if ((x->f.rbox[b] = ref_box_find(&ref, ucm_box_socket(m, (int)b),
 							 ucm_box_def(m, (int)b)->type->name,
 							 ucm_box_def(m, (int)b)->inst)) < 0)
 				die(what, "a box of the model is not in the reference");
+			x->f.aoff[b + 1] = x->f.aoff[b] +
+					   (size_t)ucm_subev_count(ucm_box_def(m, (int)b)->type) * UCM_NATTR;
+		}
+		if (!(x->f.attr0 = malloc((x->f.aoff[ucm_box_count(m)] + 1) * sizeof(uint64_t))))
+			die(what, "out of memory");
+		for (unsigned b = 0; b < ucm_box_count(m); b++)
+			for (unsigned sub = 0; sub < ucm_subev_count(ucm_box_def(m, (int)b)->type); sub++)
+				for (unsigned a = 0; a < UCM_NATTR; a++)
+					x->f.attr0[x->f.aoff[b] + sub * UCM_NATTR + a] =
+						ucm_get_input_attr(m, (int)b, sub, a);
 		x->wd = fd->wd;
 		x->rng = 1; /* uct_attach's seed above */
 		sh = (struct shadow){ sim, m, x, "" };
@@ -1165,6 +1177,7 @@ static double g4_session(const struct ucm_platform *p, const struct feed *fd, do
 		for (unsigned so = 0; so < ucm_nsockets(m); so++)
 			*pmis += ucm_pmi_requests(m, so);
 		free(x->s);
+		free(x->f.attr0);
 	}
 	ucd_close(d);
 	ucb_destroy(sim);
