@@ -913,8 +913,8 @@ struct shadow {
 };
 
 /* The model's answer (a, va) against the reference's (rb, vb): both
- * failing or both the same value passes the model's on; otherwise the
- * first difference is kept and every access fails with it. */
+ * failing, or both the same value, passes the model's on; otherwise the
+ * access fails with the first difference, kept for the run's error. */
 static int shadow_check(struct ucb *b, const char *what, int a, int rb, uint64_t va, uint64_t vb)
 {
 	struct shadow *sh = b->priv;
