@@ -1302,6 +1302,11 @@ case_option_values() {
 	expect_err "--pmi-cores: snbep's uncore raises no PMI"
 	run stat --platform ivt --sockets 1 --pmi-cores 0x7fff --duration 0.001 --check
 	expect_rc 0
+	# the v2's PMI_SEL names 15 cores, its parts have 12: a mask of none of
+	# them would leave a PMI-driven run waiting, its counters frozen
+	run stat --platform ivt --sockets 1 --pmi-cores 0x7000 --duration 0.001
+	expect_rc 2
+	expect_err "--pmi-cores 0x7000: selects none of ivt's 12 cores a socket (0-11): no PMI would reach a core"
 	# trace numbers are decimal (or 0x hex), never octal: 10 + 8 + 16 cycles
 	printf 'uncore-trace 2\nplatform skl\nrun 010: cbo.CACHE_LOOKUP.READ_I=1\nrun 08: cbo.CACHE_LOOKUP.READ_I=1\nrun 0x10: cbo.CACHE_LOOKUP.READ_I=1\n' >"$work/oct.uct"
 	run trace info "$work/oct.uct"

@@ -901,6 +901,28 @@ CT_TEST(driver_waiting_for_pmis_wakes_a_sleeping_pmi_core)
 	ct_rig_close(&r);
 }
 
+/* pmi_cores naming only cores the part lacks (pmi_core_sel has 15 bits,
+ * an E5-2600 v2 socket 12 cores) would route every PMI to nobody: the
+ * driver refuses to start rather than wait for PMIs that never come. */
+CT_TEST(driver_refuses_pmi_cores_that_name_no_core)
+{
+	struct ct_rig r;
+	struct ucd_opts o = { NULL, 0, 0x7000, 0, 0, 0 };
+
+	CT_REQUIRE(rig(&r, 1, &o) == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "UNC_U_CLOCKTICKS") == 0);
+	CT_EQ(ucd_start(r.d), -EINVAL);
+	CT_CHECK(strstr(ucd_error(r.d), "none of ivt's cores 0-11") != NULL);
+	ct_rig_close(&r);
+	/* one core of the part among them is enough */
+	o.pmi_cores = 0x7001;
+	CT_REQUIRE(rig(&r, 1, &o) == 0);
+	CT_REQUIRE(ucd_add_events(r.d, "UNC_U_CLOCKTICKS") == 0);
+	CT_EQ(ucd_start(r.d), 0);
+	CT_REQUIRE(ucd_stop(r.d) == 0 && ucd_restore(r.d) == 0);
+	ct_rig_close(&r);
+}
+
 /* Every named event of the platform (every row of Intel's list, the fixed
  * and C-state counters) through the driver on both sockets, with every
  * input of its code fed at one a cycle on every instance: the driver's

@@ -431,7 +431,9 @@ static void print_interrupted(struct statctx *c, uint64_t el)
 }
 
 /* --pmi-cores names cores the global control can select: refused where the
- * uncore has no PMI (the E5-2600) or beyond its PMI_SEL fields, not cut. */
+ * uncore has no PMI (the E5-2600) or beyond its PMI_SEL fields, not cut,
+ * and where it selects none of the part's cores (the v2's fields name 15,
+ * its parts have at most 12): PMIs would reach nobody. */
 static int check_pmi_cores(const struct opts *o, const struct ucm_platform *p)
 {
 	unsigned nsel = 0;
@@ -451,6 +453,10 @@ static int check_pmi_cores(const struct opts *o, const struct ucm_platform *p)
 		return cli_fail(EXIT_USAGE, "--pmi-cores 0x%llx: %s selects cores 0-%u (a mask up to 0x%llx)",
 				(unsigned long long)o->pmi_cores, p->name, nsel - 1,
 				(unsigned long long)((1ull << nsel) - 1));
+	if (p->ncores < 64 && !(o->pmi_cores & ((1ull << p->ncores) - 1)))
+		return cli_fail(EXIT_USAGE,
+				"--pmi-cores 0x%llx: selects none of %s's %u cores a socket (0-%u): no PMI would reach a core",
+				(unsigned long long)o->pmi_cores, p->name, p->ncores, p->ncores - 1u);
 	return 0;
 }
 

@@ -1122,6 +1122,12 @@ static int choose_mode(struct ucd *d)
 
 	if (global_box(d, &gdef, UCM_K_GLOBAL_CTL) && ucm_layout_field(gdef->layout, UCM_R_PMI_SEL))
 		can = 1;
+	/* PMIs routed to no core of the part reach nobody: a PMI-driven run
+	 * would wait for them while its counters stood frozen */
+	if (can && d->opts.pmi_cores && d->plat->ncores < 32 &&
+	    !(d->opts.pmi_cores & ((1u << d->plat->ncores) - 1)))
+		return ucd_seterr(d, -EINVAL, "PMI cores 0x%x: none of %s's cores 0-%u a socket is selected",
+				  (unsigned)d->opts.pmi_cores, d->plat->name, d->plat->ncores - 1u);
 	for (size_t j = 0; j < d->nctr; j++)
 		any |= reports_overflow(&d->ctr[j]);
 	d->pmi_mode = can && any && ucb_has_pmi(d->be);
