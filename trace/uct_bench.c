@@ -34,7 +34,9 @@
  * [--feed F]: --quick runs each part briefly (the CTest case, to show it
  * works); --seconds sets G1's simulated time, --platform limits G1, G2 and
  * G4's part on G1's work, --feed G1 and that part to one workload or trace
- * kind.
+ * kind; --near-wrap and --sample-period N (G4's part on G1's work) set
+ * every counter near its wrap first, and have the driver sample every N
+ * events where the uncore raises PMIs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,6 +58,7 @@ static double g1_secs;          /* --seconds: G1's simulated time */
 static const char *only_plat;  /* --platform: G1, G2 and G4 on G1's work on one platform */
 static const char *only_feed;  /* --feed: G1 and G4 on G1's work on one workload or trace kind */
 static int wrap_soon;          /* --near-wrap: G4 on G1's work with counters near their wrap */
+static uint64_t g4_period;     /* --sample-period: G4 on G1's work with the driver sampling */
 static char tmp[96];
 
 /* The process's CPU time: the machine is shared, and a single-threaded
@@ -1063,6 +1066,19 @@ static const struct ucb_ops shadow_ops = {
 	.destroy = sh_destroy,
 };
 
+/* Whether the platform's uncore raises PMIs (a global control with PMI_SEL
+ * fields): where sampling (--sample-period) applies. */
+static int raises_pmi(const struct ucm_platform *p)
+{
+	for (unsigned i = 0; i < p->nboxes; i++) {
+		const struct ucm_regdef *g = ucm_regdef_find(p->boxes[i].type, UCM_K_GLOBAL_CTL, 0);
+
+		if (g && ucm_layout_field(g->layout, UCM_R_PMI_SEL))
+			return 1;
+	}
+	return 0;
+}
+
 /* One session of G4 on G1's work: a feed (a workload, or the trace at tmp)
  * run by the driver for `secs` as in G1 (no access cost, see below); with
  * x, on the shadow backend, the reference run with it access by access and
@@ -1081,7 +1097,7 @@ static double g4_session(const struct ucm_platform *p, const struct feed *fd, do
 	struct ucb *sim = NULL, shb, *be = &shb;
 	struct shadow sh;
 	struct ucd *d = NULL;
-	struct ucd_opts o = { NULL, 0, 0, 0, 0, 0 };
+	struct ucd_opts o = { NULL, 0, 0, 0, 0, raises_pmi(p) ? g4_period : 0 };
 	char err[768];
 	double t;
 
@@ -1221,9 +1237,10 @@ static void g4_work(void)
 {
 	double secs = quick ? 2e-6 : 100e-6;
 
-	printf("\n## G4 on G1's work: %.0f simulated us of each, every counter programmed as in G1%s; "
+	printf("\n## G4 on G1's work: %.0f simulated us of each, every counter programmed as in G1%s%s; "
 	       "every register, PMI and clock of both equal at the end\n", secs * 1e6,
-	       wrap_soon ? ", set near its wrap" : "");
+	       wrap_soon ? ", set near its wrap" : "",
+	       g4_period ? ", the driver sampling where the uncore raises PMIs" : "");
 	printf("%-6s %-16s %9s %7s %7s %12s %14s %12s\n", "plat", "feed", "counters", "wraps", "PMIs",
 	       "reference s", "model+driver s", "ratio");
 	each_feed(g4_work_run, secs);
@@ -1351,6 +1368,8 @@ int main(int argc, char **argv)
 			only_feed = argv[++i];
 		else if (!strcmp(argv[i], "--near-wrap"))
 			wrap_soon = 1;
+		else if (!strcmp(argv[i], "--sample-period") && i + 1 < argc)
+			g4_period = strtoull(argv[++i], NULL, 0);
 		else if ((!strcmp(argv[i], "--g6-trace") || !strcmp(argv[i], "--g6-run")) &&
 			 i + 1 < argc) {
 			/* one G6 measurement (peak_of starts these) */
@@ -1365,7 +1384,7 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6] "
 				"[--seconds S (G1)] [--platform P (G1, G2, G4)] [--feed WORKLOAD|KIND (G1, G4)] "
-				"[--near-wrap (G4)]\n");
+				"[--near-wrap (G4)] [--sample-period N (G4)]\n");
 			return 2;
 		}
 	}
