@@ -325,20 +325,32 @@ CT_TEST(safe_read_interval_follows_width_rate_and_clock)
 	}
 }
 
+/* skl with the ARB fed 32 a cycle (TRK_OCCUPANCY.ALL: 2^44 / (32 * 3 GHz)
+ * = 183 s a wrap) and the events added; the rig closed on failure. */
+static int arb_rig(struct ct_rig *r, const struct ucd_opts *o, const char *events)
+{
+	struct ucm_config cfg;
+
+	ucm_config_init(&cfg, ucm_platform_find("skl"));
+	if (ct_rig_open(r, &cfg, 0, o))
+		return -1;
+	if (ct_feed(r->m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) || ucd_add_events(r->d, events)) {
+		ct_rig_close(r);
+		return -1;
+	}
+	return 0;
+}
+
 /* SKL Table 2-2: overflow with OVF_EN interrupts exactly the cores in
  * PMI_SEL; the driver clears GLOBAL_STATUS (Table 2-3, RW1C). */
 CT_TEST(overflow_interrupts_the_selected_cores)
 {
 	struct ct_rig r;
-	struct ucm_config cfg;
 	struct ucd_opts o = { NULL, 0, 0x5, 0, 0, 0 };
 	struct ucm_pmi_stats st;
 	uint64_t status;
 
-	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, &o) == 0);
-	CT_REQUIRE(ct_feed(r.m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
-	CT_REQUIRE(ucd_add_events(r.d, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
+	CT_REQUIRE(arb_rig(&r, &o, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
 	/* 2^44 / (32 * 3 GHz) = 183 s per wrap */
 	CT_REQUIRE(ucd_run(r.d, 1000ull * 1000000000ull, 0, NULL, NULL) == 0);
 	CT_CHECK(ucd_overflows(r.d) >= 5);
@@ -362,13 +374,9 @@ CT_TEST(overflow_interrupts_the_selected_cores)
 CT_TEST(freeze_on_pmi_stops_counting_until_rearmed)
 {
 	struct ct_rig r;
-	struct ucm_config cfg;
 	struct ucd_opts o = { NULL, 0, 0x1, 1, 0, 0 };
 
-	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, &o) == 0);
-	CT_REQUIRE(ct_feed(r.m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
-	CT_REQUIRE(ucd_add_events(r.d, "uclk,UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
+	CT_REQUIRE(arb_rig(&r, &o, "uclk,UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
 	CT_REQUIRE(ucd_run(r.d, 1000ull * 1000000000ull, 0, NULL, NULL) == 0);
 	CT_CHECK(ucd_freezes(r.d) >= 1);
 	/* counted cycles fall short of elapsed cycles by the frozen time */
@@ -385,14 +393,10 @@ CT_TEST(freeze_on_pmi_stops_counting_until_rearmed)
 CT_TEST(pmi_driven_counting_reads_once_per_wrap)
 {
 	struct ct_rig r;
-	struct ucm_config cfg;
 	struct ucm_truth t;
 	int arb;
 
-	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, NULL) == 0);
-	CT_REQUIRE(ct_feed(r.m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
-	CT_REQUIRE(ucd_add_events(r.d, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
+	CT_REQUIRE(arb_rig(&r, NULL, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
 	/* 2^44 / (32 * 3 GHz) = 183 s per wrap: 5 wraps in 1000 s */
 	CT_REQUIRE(ucd_run(r.d, 1000ull * 1000000000ull, 0, NULL, NULL) == 0);
 	CT_CHECK(ucd_pmi_driven(r.d));
@@ -435,16 +439,12 @@ CT_TEST(counters_sharing_a_status_bit_are_polled)
 CT_TEST(sampling_reports_each_overflow_at_its_time)
 {
 	struct ct_rig r;
-	struct ucm_config cfg;
 	struct ucd_opts o = { NULL, 0, 0, 0, 0, 32000000 };
 	struct ucd_sampleinfo si;
 	uint64_t dropped = 1, prev_total = 0;
 	size_t n;
 
-	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, &o) == 0);
-	CT_REQUIRE(ct_feed(r.m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
-	CT_REQUIRE(ucd_add_events(r.d, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
+	CT_REQUIRE(arb_rig(&r, &o, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
 	CT_REQUIRE(ucd_run(r.d, 10000000, 0, NULL, NULL) == 0); /* 10 ms */
 	n = ucd_nsamples(r.d, &dropped);
 	CT_EQ(dropped, 0);
@@ -475,15 +475,11 @@ CT_TEST(sampling_reports_each_overflow_at_its_time)
 CT_TEST(sampling_wakes_a_sleeping_pmi_core)
 {
 	struct ct_rig r;
-	struct ucm_config cfg;
 	struct ucd_opts o = { NULL, 0, 0, 0, 0, 32000000 };
 	struct ucm_pmi_stats st;
 	size_t n;
 
-	ucm_config_init(&cfg, ucm_platform_find("skl"));
-	CT_REQUIRE(ct_rig_open(&r, &cfg, 0, &o) == 0);
-	CT_REQUIRE(ct_feed(r.m, "arb", 0, "TRK_OCCUPANCY.ALL", 32) == 0);
-	CT_REQUIRE(ucd_add_events(r.d, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
+	CT_REQUIRE(arb_rig(&r, &o, "UNC_ARB_TRK_OCCUPANCY.ALL") == 0);
 	ucm_core_sleep(r.m, 0, 0, 1);
 	CT_REQUIRE(ucd_run(r.d, 10000000, 0, NULL, NULL) == 0);
 	n = ucd_nsamples(r.d, NULL);
