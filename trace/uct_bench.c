@@ -25,11 +25,12 @@
  *       the same programming and inputs (goal >= 1000x), with every counter
  *       compared at the end: skl's counters on synthetic segments of 1 to
  *       10^5 cycles (given to the model input by input, as phases, and as
- *       steps the way the replay gives a trace), then G1's work (every workload and trace kind of every
- *       platform, a short stretch, the driver programming and sampling as
- *       in G1 through a backend that does each access on both), where a
- *       read, register, PMI count or clock that differs ends the run with
- *       an error;
+ *       steps the way the replay gives a trace; and the floor at a change
+ *       every cycle, a loop that only sums the steps), then G1's work
+ *       (every workload and trace kind of every platform, a short stretch,
+ *       the driver programming and sampling as in G1 through a backend that
+ *       does each access on both); a read, register, PMI count or clock
+ *       that differs ends the run with an error;
  *   G6  peak memory against trace length and run duration (constant), and
  *       MSR reads per second through the generic access path (>= 1.1e8).
  *
