@@ -35,14 +35,16 @@
  *       MSR reads per second through the generic access path (>= 1.1e8).
  *
  * uncore-bench [--quick] [--only G1|G2|G3|G4|G6] [--seconds S] [--platform P]
- * [--feed F]: --quick runs each part briefly (the CTest case, to show it
- * works); --seconds sets G1's simulated time, --platform limits G1, G2 and
- * G4's part on G1's work, --feed G1 and that part to one workload or trace
- * kind; --near-wrap and --sample-period N (G4's part on G1's work) set
+ * [--feed F] [--seed N]: --quick runs each part briefly (the CTest case, to
+ * show it works); --seconds sets G1's simulated time, --platform limits G1,
+ * G2 and G4's part on G1's work, --feed G1 and that part to one workload or
+ * trace kind, --seed their traces and workload jitter (default 1);
+ * --near-wrap and --sample-period N (G4's part on G1's work) set
  * every counter near its wrap first, and have the driver sample every N
  * events where the uncore raises PMIs.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,7 @@ static const char *only_plat;  /* --platform: G1, G2 and G4 on G1's work on one 
 static const char *only_feed;  /* --feed: G1 and G4 on G1's work on one workload or trace kind */
 static int wrap_soon;          /* --near-wrap: G4 on G1's work with counters near their wrap */
 static uint64_t g4_period;     /* --sample-period: G4 on G1's work with the driver sampling */
+static uint64_t seed = 1;      /* --seed: the traces' generator and the workloads' jitter */
 static char tmp[96];
 
 /* The process's CPU time: the machine is shared, and a single-threaded
@@ -248,7 +251,7 @@ static double decode_time(const char *path, int vec, uint64_t *nseg, unsigned *n
 
 static int gen_trace(const struct ucm_platform *p, const char *kind, double seconds)
 {
-	struct uct_gen_opts g = { kind, seconds, 10.0, 0.7, 0.9, 0.25, 0.2, 10000, 0, 1, 0 };
+	struct uct_gen_opts g = { kind, seconds, 10.0, 0.7, 0.9, 0.25, 0.2, 10000, 0, seed, 0 };
 	struct uct_hdr h;
 	struct uct_writer *w;
 	char err[768], what[64];
@@ -257,7 +260,7 @@ static int gen_trace(const struct ucm_platform *p, const char *kind, double seco
 	memset(&h, 0, sizeof(h));
 	h.plat = p;
 	h.sockets = p->sockets_default ? p->sockets_default : 1;
-	h.seed = 1;
+	h.seed = seed;
 	if (uct_writer_open(tmp, UCT_BINARY, &h, &w, err, sizeof(err)))
 		die(tmp, err);
 	if ((rc = uct_generate(&h, &g, w, err, sizeof(err)))) {
@@ -306,7 +309,7 @@ static void g1_run(const struct ucm_platform *p, const struct feed *f, double se
 	}
 	if (ucm_create(&cfg, &m))
 		die(p->name, m ? ucm_error(m) : "model");
-	if (f->wd && uct_attach(m, f->wd, 1, &w, err, sizeof(err)))
+	if (f->wd && uct_attach(m, f->wd, seed, &w, err, sizeof(err)))
 		die(f->wd->name, err);
 	if (ucb_sim_create(m, &be) || ucd_open(be, &o, &d))
 		die(p->name, d ? ucd_error(d) : "backend");
@@ -1227,7 +1230,7 @@ static double g4_session(const struct ucm_platform *p, const struct feed *fd, do
 	cfg.access_ps[UCM_MSR] = cfg.access_ps[UCM_PCI] = cfg.access_ps[UCM_MMIO] = 0;
 	if (ucm_create(&cfg, &m))
 		die(what, m ? ucm_error(m) : "model");
-	if (fd->wd && uct_attach(m, fd->wd, 1, &w, err, sizeof(err)))
+	if (fd->wd && uct_attach(m, fd->wd, seed, &w, err, sizeof(err)))
 		die(what, err);
 	if (ucb_sim_create(m, &sim))
 		die(what, "backend");
@@ -1256,7 +1259,7 @@ static double g4_session(const struct ucm_platform *p, const struct feed *fd, do
 					x->f.attr0[x->f.aoff[b] + sub * UCM_NATTR + a] =
 						ucm_get_input_attr(m, (int)b, sub, a);
 		x->wd = fd->wd;
-		x->rng = 1; /* uct_attach's seed above */
+		x->rng = seed; /* uct_attach's seed above */
 		sh = (struct shadow){ sim, m, x, "" };
 		memset(&shb, 0, sizeof(shb));
 		shb.ops = &shadow_ops;
@@ -1466,25 +1469,93 @@ static void g6(void)
 	}
 }
 
+/* An option's value, or a usage error naming the option (exit 2). */
+static void bad_opt(const char *opt, const char *val, const char *want) __attribute__((noreturn));
+
+static void bad_opt(const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "uncore-bench: %s: '%s' is not %s\n", opt, val, want);
+	exit(2);
+}
+
+static double opt_seconds(const char *opt, const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	/* a length the generators refuse is theirs to name (G1) */
+	if (end == v || *end || !(x > 0 && x < HUGE_VAL))
+		bad_opt(opt, v, "a positive number of seconds");
+	return x;
+}
+
+static uint64_t opt_u64(const char *opt, const char *v, uint64_t min)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(v, &end, 0);
+	if (end == v || *end || errno || v[0] == '-' || x < min)
+		bad_opt(opt, v, min ? "a positive integer (below 2^64)" : "an integer in 0..2^64-1");
+	return x;
+}
+
+/* --feed names a built-in workload of some platform or a trace kind. */
+static int feed_known(const char *name)
+{
+	const char *const *kinds = uct_gen_kinds();
+
+	for (unsigned k = 0; uct_workload_at(k); k++)
+		if (!strcmp(uct_workload_at(k)->name, name))
+			return 1;
+	for (unsigned k = 0; kinds[k]; k++)
+		if (!strcmp(kinds[k], name))
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = NULL;
+	static const char usage[] =
+		"usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6] [--seconds S (G1)] "
+		"[--platform P (G1, G2, G4)] [--feed WORKLOAD|KIND (G1, G4)] [--seed N (G1, G4)] "
+		"[--near-wrap (G4)] [--sample-period N (G4)]\n";
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			quick = 1;
-		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only = argv[++i];
-		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
-			g1_secs = atof(argv[++i]);
-		else if (!strcmp(argv[i], "--platform") && i + 1 < argc)
+			if (strcmp(only, "G1") && strcmp(only, "G2") && strcmp(only, "G3") &&
+			    strcmp(only, "G4") && strcmp(only, "G6"))
+				bad_opt("--only", only, "a part of the benchmark (G1, G2, G3, G4, G6; G5 is libFuzzer's)");
+		} else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+			g1_secs = opt_seconds("--seconds", argv[++i]);
+		else if (!strcmp(argv[i], "--platform") && i + 1 < argc) {
 			only_plat = argv[++i];
-		else if (!strcmp(argv[i], "--feed") && i + 1 < argc)
+			if (!ucm_platform_find(only_plat)) {
+				size_t np;
+				const struct ucm_platform *const *ps = ucm_platforms(&np);
+				char names[256] = "a platform (";
+
+				for (size_t k = 0; k < np; k++)
+					snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+						 k ? ", " : "", ps[k]->name);
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), ")");
+				bad_opt("--platform", only_plat, names);
+			}
+		} else if (!strcmp(argv[i], "--feed") && i + 1 < argc) {
 			only_feed = argv[++i];
+			if (!feed_known(only_feed))
+				bad_opt("--feed", only_feed, "a built-in workload or a trace kind");
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			seed = opt_u64("--seed", argv[++i], 0);
 		else if (!strcmp(argv[i], "--near-wrap"))
 			wrap_soon = 1;
 		else if (!strcmp(argv[i], "--sample-period") && i + 1 < argc)
-			g4_period = strtoull(argv[++i], NULL, 0);
+			g4_period = opt_u64("--sample-period", argv[++i], 1);
 		else if ((!strcmp(argv[i], "--g6-trace") || !strcmp(argv[i], "--g6-run")) &&
 			 i + 1 < argc) {
 			/* one G6 measurement (peak_of starts these) */
@@ -1496,10 +1567,12 @@ int main(int argc, char **argv)
 			unlink(tmp);
 			printf("%ld\n", hwm_kib());
 			return 0;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return 0;
 		} else {
-			fprintf(stderr, "usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6] "
-				"[--seconds S (G1)] [--platform P (G1, G2, G4)] [--feed WORKLOAD|KIND (G1, G4)] "
-				"[--near-wrap (G4)] [--sample-period N (G4)]\n");
+			fprintf(stderr, "uncore-bench: %s: unknown option, or its value missing\n%s", argv[i],
+				usage);
 			return 2;
 		}
 	}
