@@ -403,6 +403,14 @@ case_log_diverges() {
 	run stat --backend "replay:$work/bad.log" -e uclk --duration 0.01
 	expect_rc 2
 	expect_err "bad.log:4:$(sed -n 4p "$work/s.log" | awk '{ print index($0, "->") + 3 }'): replay diverges at access 2: malformed result 1"
+	# a malformed t= (a recording of the replay would copy it): its column
+	for t in 't=12x' 't=' 't=-5' 't=99999999999999999999999'; do
+		sed "4s/ t=[0-9]*/ $t/" "$work/s.log" >"$work/badt.log"
+		run stat --backend "replay:$work/badt.log" -e uclk --duration 0.01 -o "$work/o.txt"
+		expect_rc 2
+		expect_err "badt.log:4:$(sed -n 4p "$work/badt.log" | awk '{ print index($0, " t=") + 3 }'): replay diverges at access 2: bad t= in"
+		expect_no_file "$work/o.txt"
+	done
 }
 
 # Recording a replayed session: the recorder's time stamps come from the

@@ -409,8 +409,16 @@ static int expect(struct ucb *b, const char *want, uint64_t *res, unsigned nres,
 	while (*q == ' ')
 		q++;
 	p->t = 0;
-	if (!strncmp(q, "t=", 2))
-		p->t = strtoull(q + 2, NULL, 10);
+	if (!strncmp(q, "t=", 2)) {
+		/* informational, but a recording of this replay copies it: a
+		 * malformed one is bad input like a malformed rc */
+		errno = 0;
+		p->t = strtoull(q + 2, &end, 10);
+		p->malformed = end == q + 2 || errno || !isdigit((unsigned char)q[2]) ||
+			       (*end && *end != ' ');
+		if (p->malformed)
+			return rep_fail(b, (size_t)(q - p->line) + 3, "bad t= in: %s", p->line);
+	}
 	q = strchr(end, '"');
 	if (*rc) {
 		char msg[300];
