@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -3982,17 +3983,22 @@ static int seg_vec(struct uct_replay *p, const struct rvec **out, const struct a
 		return 0;
 	}
 	if ((unsigned)p->vid >= p->nvec) {
-		size_t cap = p->nvec, need = (size_t)p->vid + 1;
+		size_t cap = p->nvec, need = (size_t)p->vid + 1, ci = SIZE_MAX;
 		struct rvec *nv;
 
 		cap = cap ? cap : 64;
 		while (cap < need)
 			cap *= 2;
+		/* the vector in effect may move: its index, taken before the
+		 * array is reallocated (compared as addresses: it may be
+		 * another object, and p->vec is NULL before the first) */
+		if (p->cur && p->nvec &&
+		    (uintptr_t)p->cur - (uintptr_t)p->vec < (uintptr_t)p->nvec * sizeof(*p->vec))
+			ci = ((uintptr_t)p->cur - (uintptr_t)p->vec) / sizeof(*p->vec);
 		if (!(nv = realloc(p->vec, cap * sizeof(*nv))))
 			return -ENOMEM;
-		/* the vector in effect may move */
-		if (p->cur && p->cur >= p->vec && p->cur < p->vec + p->nvec)
-			p->cur = nv + (p->cur - p->vec);
+		if (ci != SIZE_MAX)
+			p->cur = nv + ci;
 		for (size_t i = p->nvec; i < cap; i++)
 			nv[i].phase = -2;
 		p->vec = nv;
