@@ -448,7 +448,7 @@ static void list_perf_pmus(const struct ucm_platform *p, FILE *f)
 		ucd_perf_formats(pm, fmts, sizeof(fmts));
 		if (pm->numbered)
 			fprintf(f, "    %s_0 .. %s_%u (or %s: every one)\n", pm->name, pm->name,
-				pm->box->ninst_default - 1, pm->name);
+				pm->box->ninst_default - 1u, pm->name);
 		else
 			fprintf(f, "    %s\n", pm->name);
 		fprintf(f, "        [%s; %s]\n        formats: %s\n", pm->box->name, pm->cite, fmts);

@@ -629,6 +629,10 @@ static int hw_mmio_write(struct ucb *b, uint64_t pa, unsigned width, uint64_t va
 	volatile uint32_t *lo, *hi;
 	int rc;
 
+	/* as reads: the stores below are 32 bits, so another width would
+	 * write bytes beside the register allowed */
+	if ((width != 4 && width != 8) || pa % 4)
+		return ucb_seterr(b, -EINVAL, "MMIO write of %u bytes at 0x%" PRIx64 ": 4 or 8, aligned", width, pa);
 	if (!h->bar || pa < h->bar || !allowed(h, UCM_MMIO, pa - h->bar, width))
 		return refuse(b, "MMIO write at", pa);
 	if ((rc = mmio_map(b, pa, 1, &lo)) || (width == 8 && (rc = mmio_map(b, pa + 4, 1, &hi))))

@@ -1273,7 +1273,7 @@ int ucd_perf_name(const struct ucm_platform *p, const struct ucm_event *e, char 
 			k += snprintf(buf + k, n - (size_t)k, ",umask=0x%02x", e->umask);
 		else if (e->umask && (e->code & 0x80) && !(e->umask & 0x3F) &&
 			 perf_format(pm, "occ_sel", 7, &spec, &specn))
-			k += snprintf(buf + k, n - (size_t)k, ",occ_sel=%u", e->umask >> 6);
+			k += snprintf(buf + k, n - (size_t)k, ",occ_sel=%u", (unsigned)e->umask >> 6);
 		else if (e->umask)
 			return 0;
 		if (e->thresh)

@@ -54,8 +54,9 @@ static int mkdirs(struct tree *t, const char *rel)
 	return 0;
 }
 
-/* Write ROOT/rel (parents made); size > 0: a sparse file of that size. */
-static void vput(struct tree *t, const char *rel, long size, const char *fmt, va_list ap)
+/* Write ROOT/rel (parents made): fmt with *ap, if fmt; size > 0: a sparse
+ * file of that size. */
+static void vput(struct tree *t, const char *rel, long size, const char *fmt, va_list *ap)
 {
 	char p[4096], dir[4096];
 	char *slash;
@@ -78,7 +79,7 @@ static void vput(struct tree *t, const char *rel, long size, const char *fmt, va
 		return;
 	}
 	if (fmt)
-		vfprintf(f, fmt, ap);
+		vfprintf(f, fmt, *ap);
 	if (size > 0 && ftruncate(fileno(f), size))
 		t->rc = -errno;
 	if (fclose(f) && !t->rc)
@@ -92,17 +93,15 @@ __attribute__((format(printf, 3, 4))) static void put(struct tree *t, const char
 	va_list ap;
 
 	va_start(ap, fmt);
-	vput(t, rel, 0, fmt, ap);
+	vput(t, rel, 0, fmt, &ap);
 	va_end(ap);
 }
 
 static void device(struct tree *t, const char *rel, long size, mode_t mode)
 {
 	char p[4096];
-	va_list none;
 
-	memset(&none, 0, sizeof(none));
-	vput(t, rel, size, NULL, none);
+	vput(t, rel, size, NULL, NULL);
 	snprintf(p, sizeof(p), "%s/%s", t->root, rel);
 	if (!t->rc && chmod(p, mode))
 		t->rc = -errno;
@@ -228,7 +227,7 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucr_machine *mc, un
 		cpulist(list, sizeof(list), s * ncores, s * ncores + ncores - 1);
 		cpumask(mask, sizeof(mask), ncpu, s * ncores, s * ncores + ncores - 1);
 		for (unsigned o = 0; o < nsock; o++)
-			k += (size_t)snprintf(dist + k, sizeof(dist) - k, "%s%u", o ? " " : "", o == s ? 10 : 21);
+			k += (size_t)snprintf(dist + k, sizeof(dist) - k, "%s%u", o ? " " : "", o == s ? 10u : 21u);
 		snprintf(f, sizeof(f), "sys/devices/system/node/node%u/cpulist", s);
 		put(t, f, "%s\n", list);
 		snprintf(f, sizeof(f), "sys/devices/system/node/node%u/cpumap", s);

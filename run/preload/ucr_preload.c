@@ -373,7 +373,8 @@ static struct live *live_of(int fd)
 static struct live classify(const char *p)
 {
 	struct live l = { L_NONE, 0, 0 };
-	unsigned a, b, c, d, n = 0;
+	unsigned a, b, c, d;
+	int n = 0; /* %n stores an int */
 	const char *base = strrchr(p, '/');
 
 	if (sscanf(p, "/dev/cpu/%u/msr%n", &a, &n) == 1 && (!p[n] || !strcmp(p + n, "_safe")))
