@@ -1130,6 +1130,51 @@ CT_TEST(hw_reads_the_values_the_tree_holds)
 	rm_tree();
 }
 
+/* The interface's widths (driver/ucb.h: PCI 1, 2, 4 or 8 bytes, MMIO 4 or
+ * 8) are refused before any backend acts: the hardware's pread copies
+ * `width` bytes into a uint64_t, so a PCI read of 16 would overrun the
+ * caller's value.  The same on the simulated backend. */
+CT_TEST(backends_refuse_widths_the_interface_has_not)
+{
+	static const struct ucb_pci host = { 0, 0, 0, 0 };
+	struct ucm_config cfg;
+	struct ucm_model *m;
+	struct ucb *be[2];
+
+	make_tree("widths", 0);
+	CT_REQUIRE((be[0] = hw(UCB_HW_MSR)) != NULL);
+	ucm_config_init(&cfg, ucm_platform_find("skl"));
+	CT_REQUIRE(ucm_create(&cfg, &m) == 0);
+	CT_REQUIRE(ucb_sim_create(m, &be[1]) == 0);
+	for (unsigned k = 0; k < 2; k++) {
+		static const unsigned bad[] = { 0, 3, 5, 16, 64 };
+		uint64_t guard[2] = { 0, 0x5A5A5A5A5A5A5A5Aull };
+
+		for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			guard[0] = 1;
+			CT_EQ(ucb_pci_read(be[k], &host, 0, bad[i], &guard[0]), -EINVAL);
+			CT_EQ(guard[0], 0);
+			CT_CONTAINS(ucb_error(be[k]), "the width is 1, 2, 4 or 8");
+			CT_EQ(guard[1], 0x5A5A5A5A5A5A5A5Aull);
+			CT_EQ(ucb_pci_write(be[k], &host, 0x40, bad[i], 0), -EINVAL);
+		}
+		for (unsigned w = 0; w <= 16; w++) {
+			if (w == 4 || w == 8)
+				continue;
+			CT_EQ(ucb_mmio_read(be[k], BAR + 0x5050, w, &guard[0]), -EINVAL);
+			CT_CONTAINS(ucb_error(be[k]), "the width is 4 or 8");
+			CT_EQ(ucb_mmio_write(be[k], BAR + 0x5050, w, 0), -EINVAL);
+		}
+		/* the widths it has still work: the host bridge's vendor ID */
+		CT_EQ(ucb_pci_read(be[k], &host, 0, 2, &guard[0]), 0);
+		CT_EQ(guard[0], 0x8086);
+	}
+	ucb_destroy(be[0]);
+	ucb_destroy(be[1]);
+	ucm_destroy(m);
+	rm_tree();
+}
+
 /* The counter of a PCI box (dev:fn on bus) whose control has EN set. */
 static unsigned pci_counter_in_use(uint8_t bus, uint8_t dev, uint8_t fn)
 {

@@ -63,6 +63,20 @@ static int done(struct ucb *b, int rc, const char *what, unsigned long long addr
 
 #define OP(b, op) ((b)->err[0] = 0, (b)->ops->op)
 
+/* The interface's widths (ucb.h), checked here for every backend: one
+ * that copies `width` bytes into a uint64_t (the hardware's pread) must
+ * never be asked for more. */
+static int pci_width_ok(unsigned w)
+{
+	return w == 1 || w == 2 || w == 4 || w == 8;
+}
+
+static int bad_width(struct ucb *b, const char *what, unsigned width, unsigned long long addr,
+		     const char *widths)
+{
+	return ucb_seterr(b, -EINVAL, "%s of %u bytes at 0x%llx: the width is %s", what, width, addr, widths);
+}
+
 int ucb_msr_read(struct ucb *b, unsigned cpu, uint32_t addr, uint64_t *val)
 {
 	if (!b->ops->msr_read)
@@ -103,6 +117,10 @@ int ucb_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned 
 {
 	if (!b->ops->pci_read)
 		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no PCI access", b->ops->name);
+	if (!pci_width_ok(width)) {
+		*val = 0;
+		return bad_width(b, "PCI config read", width, off, "1, 2, 4 or 8");
+	}
 	return done(b, OP(b, pci_read)(b, d, off, width, val), "PCI config read", off);
 }
 
@@ -111,6 +129,8 @@ int ucb_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned
 {
 	if (!b->ops->pci_write)
 		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no PCI access", b->ops->name);
+	if (!pci_width_ok(width))
+		return bad_width(b, "PCI config write", width, off, "1, 2, 4 or 8");
 	return done(b, OP(b, pci_write)(b, d, off, width, val), "PCI config write", off);
 }
 
@@ -151,6 +171,10 @@ int ucb_mmio_read(struct ucb *b, uint64_t pa, unsigned width, uint64_t *val)
 {
 	if (!b->ops->mmio_read)
 		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no MMIO access", b->ops->name);
+	if (width != 4 && width != 8) {
+		*val = 0;
+		return bad_width(b, "MMIO read", width, pa, "4 or 8");
+	}
 	return done(b, OP(b, mmio_read)(b, pa, width, val), "MMIO read", pa);
 }
 
@@ -158,6 +182,8 @@ int ucb_mmio_write(struct ucb *b, uint64_t pa, unsigned width, uint64_t val)
 {
 	if (!b->ops->mmio_write)
 		return ucb_seterr(b, -EOPNOTSUPP, "%s backend has no MMIO access", b->ops->name);
+	if (width != 4 && width != 8)
+		return bad_width(b, "MMIO write", width, pa, "4 or 8");
 	return done(b, OP(b, mmio_write)(b, pa, width, val), "MMIO write", pa);
 }
 
