@@ -1165,6 +1165,16 @@ CT_TEST(backends_refuse_widths_the_interface_has_not)
 			CT_CONTAINS(ucb_error(be[k]), "the width is 4 or 8");
 			CT_EQ(ucb_mmio_write(be[k], BAR + 0x5050, w, 0), -EINVAL);
 		}
+		/* a counter offset past configuration space, however large
+		 * (no wrap of offset + 8), on the backend that reads blocks */
+		if (k == 0) {
+			static const unsigned far[] = { 0x1000, 0xFFFFFFF8u, 0xFFFFFFFCu };
+
+			for (unsigned i = 0; i < 3; i++) {
+				CT_EQ(ucb_pci_read_ctrs(be[k], &host, &far[i], 1, &guard[0]), -EINVAL);
+				CT_EQ(guard[1], 0x5A5A5A5A5A5A5A5Aull);
+			}
+		}
 		/* the widths it has still work: the host bridge's vendor ID */
 		CT_EQ(ucb_pci_read(be[k], &host, 0, 2, &guard[0]), 0);
 		CT_EQ(guard[0], 0x8086);
@@ -1888,6 +1898,29 @@ CT_TEST(msr_safe_batches_a_sample_into_one_ioctl)
 		CT_EQ(ei.total, 777);
 	}
 	ucd_close(d);
+	ucb_destroy(h);
+	rm_tree();
+}
+
+/* A batch names each cpu in 16 bits (msr-safe's struct): a cpu beyond
+ * the backend's range is refused, not truncated onto another cpu (65536
+ * would have been cpu 0), and nothing of the batch is done. */
+CT_TEST(msr_safe_batch_refuses_a_cpu_out_of_range)
+{
+	struct ucb *h;
+	struct ucb_msr_op ops[2] = { { 0, 0x395, 0, 0, 0 }, { 65536, 0x395, 0, 0, 0 } };
+	unsigned calls;
+
+	make_tree("batchcpu", MSR_SAFE);
+	put_msr(0, 0x395, 4242);
+	CT_REQUIRE((h = hw(UCB_HW_MSR_SAFE)) != NULL);
+	calls = batch_calls;
+	CT_EQ(ucb_msr_batch(h, ops, 2), -EINVAL);
+	CT_CONTAINS(ucb_error(h), "cpu 65536 out of range");
+	CT_EQ(batch_calls, calls);
+	ops[1].cpu = 0;
+	CT_EQ(ucb_msr_batch(h, ops, 2), 0);
+	CT_EQ(ops[1].val, 4242);
 	ucb_destroy(h);
 	rm_tree();
 }

@@ -275,9 +275,13 @@ static int hw_msr_batch(struct ucb *b, struct ucb_msr_op *ops, unsigned n)
 		}
 		return 0;
 	}
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		/* the batch names a cpu in 16 bits: no other cpu by truncation */
+		if (ops[i].cpu >= MAXCPU)
+			return ucb_seterr(b, -EINVAL, "cpu %u out of range", ops[i].cpu);
 		if (ops[i].write && !allowed(h, UCM_MSR, ops[i].addr, 1))
 			return refuse(b, "wrmsr", ops[i].addr);
+	}
 	bo = calloc(n ? n : 1, sizeof(*bo));
 	if (!bo)
 		return -ENOMEM;
@@ -455,7 +459,7 @@ static int hw_pci_read_ctrs(struct ucb *b, const struct ucb_pci *d, const unsign
 	int fd, rc;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (off[i] % 4 || off[i] + 8 > sizeof(buf))
+		if (off[i] % 4 || off[i] > sizeof(buf) - 8)
 			return ucb_seterr(b, -EINVAL, "PCI %02x:%02x.%x counter at 0x%x: not an aligned offset below 0x1000",
 					  d->bus, d->dev, d->fn, off[i]);
 		lo = off[i] < lo ? off[i] : lo;
