@@ -309,3 +309,35 @@ CT_TEST(clock_domains_advance_together)
 }
 
 CT_MAIN()
+
+/* The getters of boxes and inputs given a handle the model has not (a
+ * library user's mistake) answer what model/ucm.h says, without reading
+ * past the model's arrays (ASan would say). */
+CT_TEST(getters_answer_bad_handles_without_reading_past_the_model)
+{
+	struct ucm_config cfg;
+	struct ucm_model *m;
+	int box;
+	unsigned nsub;
+
+	ucm_config_init(&cfg, ucm_platform_find("skl"));
+	CT_REQUIRE(ucm_create(&cfg, &m) == 0);
+	box = ucm_box_find(m, 0, "cbo", 0);
+	CT_REQUIRE(box >= 0);
+	nsub = ucm_subev_count(ucm_box_def(m, box)->type);
+	CT_REQUIRE(ucm_set_input(m, box, 0, 1) == 0);
+	CT_EQ(ucm_get_input(m, box, 0), 1);
+	for (int bad = -1; bad <= (int)ucm_box_count(m); bad += (int)ucm_box_count(m) + 1) {
+		CT_CHECK(ucm_box_def(m, bad) == NULL);
+		CT_EQ(ucm_box_socket(m, bad), 0);
+		CT_EQ(ucm_get_input(m, bad, 0), 0);
+		CT_EQ(ucm_get_input_attr(m, bad, 0, 0), UCM_ATTR_NONE);
+		CT_EQ(ucm_input_fanout(m, bad, 0), 0);
+	}
+	CT_EQ(ucm_get_input(m, box, nsub), 0);
+	CT_EQ(ucm_get_input(m, box, 100000), 0);
+	CT_EQ(ucm_get_input_attr(m, box, nsub, 0), UCM_ATTR_NONE);
+	CT_EQ(ucm_get_input_attr(m, box, 0, UCM_NATTR), UCM_ATTR_NONE);
+	CT_EQ(ucm_set_input_attr(m, box, nsub, 0, 1), -ENOENT);
+	ucm_destroy(m);
+}

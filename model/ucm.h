@@ -140,6 +140,8 @@ uint64_t ucm_pci_key(unsigned bus, unsigned dev, unsigned fn, unsigned off);
 int ucm_box_find(const struct ucm_model *m, unsigned socket, const char *type,
 		 unsigned inst);
 unsigned ucm_box_count(const struct ucm_model *m);
+/* The box's definition and socket (NULL, 0 for a handle the model has
+ * not). */
 const struct ucm_boxinst *ucm_box_def(const struct ucm_model *m, int box);
 unsigned ucm_box_socket(const struct ucm_model *m, int box);
 unsigned ucm_ninst(const struct ucm_model *m, const struct ucm_boxtype *bt);
@@ -152,6 +154,7 @@ const struct ucm_evcode *ucm_subev_code(const struct ucm_boxtype *bt, unsigned i
 /* Set the constant per-cycle increment of a sub-event in a box.  Rejected
  * (-ERANGE) when the event code's inputs would exceed its max increment. */
 int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc);
+/* The increment set (0 for a bad box or sub-event). */
 uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub);
 /* How many counters a change of this input reaches: those whose programmed
  * selection sums it or takes it as their occupancy (the work an input
@@ -161,6 +164,8 @@ unsigned ucm_input_fanout(const struct ucm_model *m, int box, unsigned sub);
  * with: the thread that issues it, the node it targets, the frequency...
  * Starts as the table's value (UCM_ATTR_NONE where it has none). */
 int ucm_set_input_attr(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v);
+/* The attribute in effect (UCM_ATTR_NONE for a bad box, sub-event or
+ * attribute). */
 uint64_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, unsigned attr);
 void ucm_clear_inputs(struct ucm_model *m);
 

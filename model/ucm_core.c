@@ -1519,7 +1519,7 @@ const struct ucm_boxinst *ucm_box_def(const struct ucm_model *m, int box)
 
 unsigned ucm_box_socket(const struct ucm_model *m, int box)
 {
-	return m->boxes[box].socket;
+	return box >= 0 && (unsigned)box < m->nboxes ? m->boxes[box].socket : 0;
 }
 
 /* Set an input: what it fed until now goes into its ground truth, and the
@@ -1582,6 +1582,8 @@ int ucm_set_input(struct ucm_model *m, int box, unsigned sub, uint32_t inc)
 
 uint32_t ucm_get_input(const struct ucm_model *m, int box, unsigned sub)
 {
+	if (box < 0 || (unsigned)box >= m->nboxes || sub >= m->boxes[box].nsub)
+		return 0;
 	if (m->agg)
 		return ucm_agg_input(m, box, sub);
 	return m->boxes[box].sub[sub].input;
@@ -1643,6 +1645,8 @@ uint64_t ucm_get_input_attr(const struct ucm_model *m, int box, unsigned sub, un
 {
 	uint64_t v;
 
+	if (box < 0 || (unsigned)box >= m->nboxes || sub >= m->boxes[box].nsub || attr >= UCM_NATTR)
+		return UCM_ATTR_NONE;
 	if (m->agg && ucm_ov_get(m, box, sub, attr, &v))
 		return v;
 	return m->boxes[box].attr[sub * UCM_NATTR + attr];
