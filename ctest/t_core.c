@@ -333,9 +333,11 @@ CT_TEST(getters_answer_bad_handles_without_reading_past_the_model)
 		CT_EQ(ucm_get_input(m, bad, 0), 0);
 		CT_EQ(ucm_get_input_attr(m, bad, 0, 0), UCM_ATTR_NONE);
 		CT_EQ(ucm_input_fanout(m, bad, 0), 0);
+		CT_EQ(ucm_fed(m, bad, 0), 0);
 	}
 	CT_EQ(ucm_get_input(m, box, nsub), 0);
 	CT_EQ(ucm_get_input(m, box, 100000), 0);
+	CT_EQ(ucm_fed(m, box, nsub), 0);
 	CT_EQ(ucm_get_input_attr(m, box, nsub, 0), UCM_ATTR_NONE);
 	CT_EQ(ucm_get_input_attr(m, box, 0, UCM_NATTR), UCM_ATTR_NONE);
 	CT_EQ(ucm_set_input_attr(m, box, nsub, 0, 1), -ENOENT);

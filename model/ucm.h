@@ -324,7 +324,8 @@ struct ucm_truth {
 };
 void ucm_truth_mark(struct ucm_model *m);
 int ucm_truth(const struct ucm_model *m, int box, unsigned ctr, struct ucm_truth *t);
-/* Increments fed to a sub-event of a box since creation. */
+/* Increments fed to a sub-event of a box since creation (0 for a bad box
+ * or sub-event). */
 uint64_t ucm_fed(const struct ucm_model *m, int box, unsigned sub);
 
 /* ---- strict mode ---- */

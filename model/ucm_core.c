@@ -1673,9 +1673,13 @@ void ucm_clear_inputs(struct ucm_model *m)
 
 uint64_t ucm_fed(const struct ucm_model *m, int box, unsigned sub)
 {
-	const struct ucm_box *b = &m->boxes[box];
-	const struct ucm_sub *s = &b->sub[sub];
+	const struct ucm_box *b;
+	const struct ucm_sub *s;
 
+	if (box < 0 || (unsigned)box >= m->nboxes || sub >= m->boxes[box].nsub)
+		return 0;
+	b = &m->boxes[box];
+	s = &b->sub[sub];
 	if (m->agg)
 		return ucm_agg_fed(m, box, sub);
 	return s->fed + (uint64_t)s->input * (m->clk_cycles[b->def->type->clock] - s->c0);
