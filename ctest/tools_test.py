@@ -499,6 +499,46 @@ def run_report():
         fail("the report at exit is the one written on request")
 
 
+def run_devices():
+    need("stat", "coreutils")
+    need("ls", "coreutils")
+    # the device files are character devices, as on a machine (Documentation/
+    # admin-guide/devices.txt: mem 1:1, cpu/N/msr 202:N; msr-safe's majors
+    # are dynamic); PCI configuration files are regular files of 4096 bytes
+    out, _, _ = run("skl", ["stat", "-c", "%n %F %t:%T %s", "/dev/mem", "/dev/cpu/0/msr", "/dev/cpu/3/msr",
+                            "/dev/cpu/1/msr_safe", "/dev/cpu/msr_batch", "/proc/bus/pci/00/00.0"])
+    want = ["/dev/mem character special file 1:1 0", "/dev/cpu/0/msr character special file ca:0 0",
+            "/dev/cpu/3/msr character special file ca:3 0", "/dev/cpu/1/msr_safe character special file f0:1 0",
+            "/dev/cpu/msr_batch character special file f1:0 0", "/proc/bus/pci/00/00.0 regular file 0:0 4096"]
+    eq("stat of the device files", out.splitlines(), want)
+    # ls -l (statx, and the ACL and security label it asks for) lists them
+    out, err, _ = run("skl", ["ls", "-l", "/dev/mem", "/dev/cpu/0/msr"])
+    if err or not re.search(r"^crw-r----- .* 1, +1 .*/dev/mem$", out, re.M) or \
+            not re.search(r"^crw------- .* 202, +0 .*/dev/cpu/0/msr$", out, re.M):
+        fail(f"ls -l of the device files: {out!r} {err!r}")
+    # Python's mmap sizes a mapping of a regular file, not of a device: the
+    # IMC counter read through /dev/mem is the ground truth
+    script = ("import mmap, os, struct, time\n"
+              "f = os.open('/proc/bus/pci/00/00.0', os.O_RDONLY)\n"
+              "bar = struct.unpack('<Q', os.pread(f, 8, 0x48))[0] & ~0xfff\n"
+              "m = mmap.mmap(os.open('/dev/mem', os.O_RDONLY), 0x1000, mmap.MAP_SHARED, mmap.PROT_READ,"
+              " offset=bar + 0x5000)\n"
+              "a = struct.unpack('<I', m[0x50:0x54])[0]\n"
+              "time.sleep(0.2)\n"
+              "print(a, struct.unpack('<I', m[0x50:0x54])[0])\n")
+    out, _, rep = run("skl", ["python3", "-c", script])
+    if not re.fullmatch(r"\d+ \d+\n", out) or not rep:
+        fail(f"python's mmap of /dev/mem: {out!r}")
+        return
+    first, last = (int(x) for x in out.split())
+    c = counter(rep, "DRAM_DATA_READS")
+    if c:
+        eq("first read of DRAM_DATA_READS through /dev/mem", first, c["first_value"])
+        eq("second read", last, c["last_value"])
+        if last == first:
+            fail("DRAM_DATA_READS did not move: the case checks nothing")
+
+
 def run_errors():
     p = subprocess.run([UNCORE, "run"], capture_output=True, text=True)
     eq("exit code without a program", p.returncode, 2)
@@ -528,7 +568,7 @@ def run_errors():
 
 CASES = {f.__name__: f for f in (msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
-                                 run_report, run_errors)}
+                                 run_report, run_devices, run_errors)}
 
 if __name__ == "__main__":
     if CASE not in CASES:

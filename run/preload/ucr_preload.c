@@ -32,10 +32,12 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -357,6 +359,7 @@ struct live {
 	uint8_t kind;
 	unsigned cpu;
 	uint64_t pci;     /* UCR_PCI_ADDR */
+	uint8_t safe;     /* L_MSR: msr-safe's msr_safe */
 };
 
 #define MAXFD 65536
@@ -372,29 +375,29 @@ static struct live *live_of(int fd)
 /* What a path of the tree is (relative to the root). */
 static struct live classify(const char *p)
 {
-	struct live l = { L_NONE, 0, 0 };
+	struct live l = { L_NONE, 0, 0, 0 };
 	unsigned a, b, c, d;
 	int n = 0; /* %n stores an int */
 	const char *base = strrchr(p, '/');
 
 	if (sscanf(p, "/dev/cpu/%u/msr%n", &a, &n) == 1 && (!p[n] || !strcmp(p + n, "_safe")))
-		l = (struct live){ L_MSR, a, 0 };
+		l = (struct live){ L_MSR, a, 0, p[n] != 0 };
 	else if (sscanf(p, "/dev/msr%u%n", &a, &n) == 1 && !p[n])
-		l = (struct live){ L_MSR, a, 0 };
+		l = (struct live){ L_MSR, a, 0, 0 };
 	else if (!strcmp(p, "/dev/cpu/msr_batch"))
 		l.kind = L_BATCH;
 	else if (!strcmp(p, "/dev/mem"))
 		l.kind = L_MEM;
 	else if (!strncmp(p, "/proc/bus/pci/", 14) && strcmp(p, "/proc/bus/pci/devices")) {
 		if (sscanf(p + 14, "%x:%x/%x.%x%n", &a, &b, &c, &d, &n) == 4 && !p[14 + n])
-			l = (struct live){ L_PCI, 0, UCR_PCI_ADDR(a, b, c, d) };
+			l = (struct live){ L_PCI, 0, UCR_PCI_ADDR(a, b, c, d), 0 };
 		else if (sscanf(p + 14, "%x/%x.%x%n", &b, &c, &d, &n) == 3 && !p[14 + n])
-			l = (struct live){ L_PCI, 0, UCR_PCI_ADDR(0, b, c, d) };
+			l = (struct live){ L_PCI, 0, UCR_PCI_ADDR(0, b, c, d), 0 };
 	} else if (base && !strcmp(base, "/config") && base - p > 12) {
 		const char *dev = base - 12;   /* SSSS:BB:DD.F */
 
 		if (sscanf(dev, "%4x:%2x:%2x.%1x%n", &a, &b, &c, &d, &n) == 4 && dev + n == base)
-			l = (struct live){ L_PCI, 0, UCR_PCI_ADDR(a, b, c, d) };
+			l = (struct live){ L_PCI, 0, UCR_PCI_ADDR(a, b, c, d), 0 };
 	}
 	return l;
 }
@@ -411,6 +414,52 @@ static int track(int fd, const char *path)
 		lives[fd].kind = L_NONE;
 	}
 	return fd;
+}
+
+/* What stat says of a device file (the tree holds a placeholder, a
+ * regular file): the kernel's character device, so a program that checks
+ * S_ISCHR, or sizes a mapping of a regular file (Python's mmap), sees what
+ * it would.  Majors and minors of Documentation/admin-guide/devices.txt:
+ * mem 1:1, cpu/N/msr 202:N; msr-safe's are dynamic (msr_safe 240:N,
+ * msr_batch 241:0 here).  0 for a path or descriptor that is not one. */
+static int dev_num(const struct live *l, unsigned *major, unsigned *minor)
+{
+	switch (l->kind) {
+	case L_MSR:
+		*major = l->safe ? 240 : 202;
+		*minor = l->cpu;
+		return 1;
+	case L_BATCH:
+		*major = 241;
+		*minor = 0;
+		return 1;
+	case L_MEM:
+		*major = 1;
+		*minor = 1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+#define AS_DEVICE(st, l) \
+	do { \
+		unsigned ma_, mi_; \
+		if (dev_num((l), &ma_, &mi_)) { \
+			(st)->st_mode = S_IFCHR | ((st)->st_mode & 07777); \
+			(st)->st_rdev = makedev(ma_, mi_); \
+			(st)->st_size = 0; \
+			(st)->st_blocks = 0; \
+		} \
+	} while (0)
+
+/* The same for a redirected path p (in the tree: buf) after a successful
+ * stat of it. */
+static struct live tree_kind(const char *p, const char *buf)
+{
+	struct live none = { L_NONE, 0, 0, 0 };
+
+	return p == buf && !strncmp(buf, root, root_len) ? classify(buf + root_len) : none;
 }
 
 static ssize_t fail(int e)
@@ -544,7 +593,7 @@ static int batch(struct batch_array *a)
 
 	for (uint32_t i = 0; i < a->numops; i++) {
 		struct batch_op *op = &a->ops[i];
-		struct live l = { L_MSR, op->cpu, 0 };
+		struct live l = { L_MSR, op->cpu, 0, 0 };
 		ssize_t n = msr_rw(&l, &op->msrdata, 8, op->msr, !op->isrdmsr);
 
 		op->err = n == 8 ? 0 : -errno;
@@ -749,15 +798,35 @@ EXPORT int scandir64(const char *path, struct dirent64 ***list, int (*sel)(const
 		return real_##name args; \
 	}
 
-PATH_CALL(int, stat, (const char *path, struct stat *st), (path, st))
-PATH_CALL(int, lstat, (const char *path, struct stat *st), (path, st))
-PATH_CALL(int, stat64, (const char *path, struct stat64 *st), (path, st))
-PATH_CALL(int, lstat64, (const char *path, struct stat64 *st), (path, st))
+/* stat and its kin: redirected, and a device file shown as one */
+#define STAT_CALL(name, type) \
+	EXPORT int name(const char *path, type *st) \
+	{ \
+		char buf[PATH_MAX]; \
+		REAL(name); \
+		const char *p = redir(AT_FDCWD, path, buf); \
+		int rc = real_##name(p, st); \
+		struct live l = tree_kind(p, buf); \
+		if (!rc) \
+			AS_DEVICE(st, &l); \
+		return rc; \
+	}
+
+STAT_CALL(stat, struct stat)
+STAT_CALL(lstat, struct stat)
+STAT_CALL(stat64, struct stat64)
+STAT_CALL(lstat64, struct stat64)
 PATH_CALL(int, access, (const char *path, int mode), (path, mode))
 PATH_CALL(int, euidaccess, (const char *path, int mode), (path, mode))
 PATH_CALL(int, eaccess, (const char *path, int mode), (path, mode))
 PATH_CALL(ssize_t, readlink, (const char *restrict path, char *restrict b, size_t n), (path, b, n))
 PATH_CALL(char *, realpath, (const char *restrict path, char *restrict resolved), (path, resolved))
+/* extended attributes (ls -l asks for a file's ACL and security label):
+ * the tree's file has none, as the kernel's device nodes here */
+PATH_CALL(ssize_t, getxattr, (const char *path, const char *name, void *v, size_t n), (path, name, v, n))
+PATH_CALL(ssize_t, lgetxattr, (const char *path, const char *name, void *v, size_t n), (path, name, v, n))
+PATH_CALL(ssize_t, listxattr, (const char *path, char *list, size_t n), (path, list, n))
+PATH_CALL(ssize_t, llistxattr, (const char *path, char *list, size_t n), (path, list, n))
 
 #define PATHAT_CALL(ret, name, proto, args) \
 	EXPORT ret name proto \
@@ -771,13 +840,57 @@ PATH_CALL(char *, realpath, (const char *restrict path, char *restrict resolved)
 		return real_##name args; \
 	}
 
-PATHAT_CALL(int, fstatat, (int dirfd, const char *path, struct stat *st, int fl), (dirfd, path, st, fl))
-PATHAT_CALL(int, fstatat64, (int dirfd, const char *path, struct stat64 *st, int fl), (dirfd, path, st, fl))
+#define FSTATAT_CALL(name, type) \
+	EXPORT int name(int dirfd, const char *path, type *st, int fl) \
+	{ \
+		char buf[PATH_MAX]; \
+		REAL(name); \
+		const char *p = redir(dirfd, path, buf); \
+		int rc = real_##name(p == buf ? AT_FDCWD : dirfd, p, st, fl); \
+		struct live l = tree_kind(p, buf); \
+		if (!rc) \
+			AS_DEVICE(st, &l); \
+		return rc; \
+	}
+
+FSTATAT_CALL(fstatat, struct stat)
+FSTATAT_CALL(fstatat64, struct stat64)
 PATHAT_CALL(int, faccessat, (int dirfd, const char *path, int mode, int fl), (dirfd, path, mode, fl))
 PATHAT_CALL(ssize_t, readlinkat, (int dirfd, const char *restrict path, char *restrict b, size_t n),
 	    (dirfd, path, b, n))
-PATHAT_CALL(int, statx, (int dirfd, const char *restrict path, int fl, unsigned mask, struct statx *restrict st),
-	    (dirfd, path, fl, mask, st))
+EXPORT int statx(int dirfd, const char *restrict path, int fl, unsigned mask, struct statx *restrict st)
+{
+	char buf[PATH_MAX];
+	unsigned ma, mi;
+	REAL(statx);
+	const char *p = redir(dirfd, path, buf);
+	int rc = real_statx(p == buf ? AT_FDCWD : dirfd, p, fl, mask, st);
+	struct live l = tree_kind(p, buf);
+
+	if (!rc && dev_num(&l, &ma, &mi)) {
+		st->stx_mode = (uint16_t)(S_IFCHR | (st->stx_mode & 07777));
+		st->stx_rdev_major = ma;
+		st->stx_rdev_minor = mi;
+		st->stx_size = 0;
+		st->stx_blocks = 0;
+	}
+	return rc;
+}
+
+/* fstat of a descriptor of a device file: the same */
+#define FSTAT_CALL(name, type) \
+	EXPORT int name(int fd, type *st) \
+	{ \
+		REAL(name); \
+		int rc = real_##name(fd, st); \
+		const struct live *l = live_of(fd); \
+		if (!rc && l) \
+			AS_DEVICE(st, l); \
+		return rc; \
+	}
+
+FSTAT_CALL(fstat, struct stat)
+FSTAT_CALL(fstat64, struct stat64)
 
 /* ---- interposed: descriptors ---- */
 
@@ -844,7 +957,7 @@ EXPORT int close(int fd)
 static int dup_track(int old, int fd)
 {
 	if (fd >= 0 && lives && fd < MAXFD)
-		lives[fd] = old >= 0 && old < MAXFD ? lives[old] : (struct live){ 0, 0, 0 };
+		lives[fd] = old >= 0 && old < MAXFD ? lives[old] : (struct live){ 0, 0, 0, 0 };
 	return fd;
 }
 
