@@ -539,6 +539,29 @@ def run_devices():
             fail("DRAM_DATA_READS did not move: the case checks nothing")
 
 
+def run_lscpu():
+    need("lscpu", "util-linux")
+    # util-linux's lscpu opens /proc and /sys directories and reads relative
+    # to them (openat): it must see the simulated part, not the host's.
+    # Models: real-tools.md (0x5E, 0x2D, 0x3E); one thread a core; one NUMA
+    # node a socket (docs/tools.md)
+    for plat, model, brand, sockets, cores in (("skl", 94, "i7-6700K", 1, 4), ("snbep", 45, "E5-2680", 2, 8),
+                                               ("ivt", 62, "E5-2697 v2", 2, 12)):
+        out, _, _ = run(plat, ["lscpu"])
+        f = dict((k.strip(), v.strip()) for k, v in (ln.split(":", 1) for ln in out.splitlines() if ":" in ln))
+        eq(f"{plat}: lscpu Model", f.get("Model"), str(model))
+        eq(f"{plat}: lscpu CPU family", f.get("CPU family"), "6")
+        if brand not in f.get("Model name", ""):
+            fail(f"{plat}: lscpu Model name {f.get('Model name')!r}, want the {brand}")
+        eq(f"{plat}: lscpu Socket(s)", f.get("Socket(s)"), str(sockets))
+        eq(f"{plat}: lscpu Core(s) per socket", f.get("Core(s) per socket"), str(cores))
+        eq(f"{plat}: lscpu Thread(s) per core", f.get("Thread(s) per core"), "1")
+        eq(f"{plat}: lscpu CPU(s)", f.get("CPU(s)"), str(sockets * cores))
+        eq(f"{plat}: lscpu NUMA node(s)", f.get("NUMA node(s)"), str(sockets))
+        if "hypervisor" in f.get("Flags", "").split():
+            fail(f"{plat}: lscpu shows the hypervisor flag")
+
+
 def run_errors():
     p = subprocess.run([UNCORE, "run"], capture_output=True, text=True)
     eq("exit code without a program", p.returncode, 2)
@@ -568,7 +591,7 @@ def run_errors():
 
 CASES = {f.__name__: f for f in (msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
-                                 run_report, run_devices, run_errors)}
+                                 run_report, run_devices, run_lscpu, run_errors)}
 
 if __name__ == "__main__":
     if CASE not in CASES:

@@ -330,12 +330,15 @@ static const char *redir(int dirfd, const char *path, char *buf)
 
 		if (dirfd == AT_FDCWD)
 			return path;
-		/* hwloc opens "/" and works relative to it */
+		/* relative to a directory opened outside the tree: hwloc opens
+		 * "/", util-linux's lscpu "/proc" and "/sys/...", and work
+		 * relative to them (a directory of the tree needs nothing) */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
 		n = readlink(link, dir, sizeof(dir) - 1);
-		if (n != 1 || dir[0] != '/')
+		if (n < 1 || dir[0] != '/' || ((size_t)n >= root_len && !strncmp(dir, root, root_len)))
 			return path;
-		if (snprintf(norm, sizeof(norm), "/%s", path) >= (int)sizeof(norm))
+		dir[n] = 0;
+		if (snprintf(norm, sizeof(norm), "%s/%s", n == 1 ? "" : dir, path) >= (int)sizeof(norm))
 			return path;
 		path = norm;
 	}
