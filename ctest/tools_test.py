@@ -516,6 +516,15 @@ def run_devices():
     if err or not re.search(r"^crw-r----- .* 1, +1 .*/dev/mem$", out, re.M) or \
             not re.search(r"^crw------- .* 202, +0 .*/dev/cpu/0/msr$", out, re.M):
         fail(f"ls -l of the device files: {out!r} {err!r}")
+    # a descriptor the program was started with (a shell's redirection)
+    # is the device too: GNU stat of stdin, and dd reading MSR_UNC_CBO_CONFIG
+    # (0x396 = 918: four CBos, reads 5, SKL 2.4.1 and decision D3) from it
+    need("dd", "coreutils")
+    out, _, _ = run("skl", ["sh", "-c", "stat -c '%F %t:%T' - < /dev/cpu/1/msr; "
+                                        "dd iflag=skip_bytes skip=918 bs=8 count=1 status=none < /dev/cpu/0/msr"
+                                        " | od -A n -t x8"])
+    eq("stat and dd of an inherited descriptor", out.split("\n")[:2],
+       ["character special file ca:1", " 0000000000000005"])
     # Python's mmap sizes a mapping of a regular file, not of a device: the
     # IMC counter read through /dev/mem is the ground truth
     script = ("import mmap, os, struct, time\n"

@@ -456,6 +456,32 @@ static int dev_num(const struct live *l, unsigned *major, unsigned *minor)
 		} \
 	} while (0)
 
+/* Descriptors of device files a program was started with (a shell's
+ * redirection, a parent's open descriptor across exec): known by where
+ * they lead, as if this process had opened them. */
+static void inherited_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char link[64], to[PATH_MAX];
+		int fd = atoi(e->d_name);
+		ssize_t n;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd(d) || fd >= MAXFD)
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		if ((n = readlink(link, to, sizeof(to) - 1)) <= 0)
+			continue;
+		to[n] = 0;
+		track(fd, to);
+	}
+	closedir(d);
+}
+
 /* The same for a redirected path p (in the tree: buf) after a successful
  * stat of it. */
 static struct live tree_kind(const char *p, const char *buf)
@@ -463,6 +489,18 @@ static struct live tree_kind(const char *p, const char *buf)
 	struct live none = { L_NONE, 0, 0, 0 };
 
 	return p == buf && !strncmp(buf, root, root_len) ? classify(buf + root_len) : none;
+}
+
+/* The same for the *at calls, where AT_EMPTY_PATH names the descriptor
+ * itself (glibc's and Rust's fstat are fstatat or statx of fd, ""). */
+static struct live at_kind(int dirfd, const char *p, const char *buf, int fl)
+{
+	const struct live *l;
+	struct live none = { L_NONE, 0, 0, 0 };
+
+	if ((fl & AT_EMPTY_PATH) && p && !p[0])
+		return (l = live_of(dirfd)) ? *l : none;
+	return tree_kind(p, buf);
 }
 
 static ssize_t fail(int e)
@@ -850,7 +888,7 @@ PATH_CALL(ssize_t, llistxattr, (const char *path, char *list, size_t n), (path, 
 		REAL(name); \
 		const char *p = redir(dirfd, path, buf); \
 		int rc = real_##name(p == buf ? AT_FDCWD : dirfd, p, st, fl); \
-		struct live l = tree_kind(p, buf); \
+		struct live l = at_kind(dirfd, p, buf, fl); \
 		if (!rc) \
 			AS_DEVICE(st, &l); \
 		return rc; \
@@ -868,7 +906,7 @@ EXPORT int statx(int dirfd, const char *restrict path, int fl, unsigned mask, st
 	REAL(statx);
 	const char *p = redir(dirfd, path, buf);
 	int rc = real_statx(p == buf ? AT_FDCWD : dirfd, p, fl, mask, st);
-	struct live l = tree_kind(p, buf);
+	struct live l = at_kind(dirfd, p, buf, fl);
 
 	if (!rc && dev_num(&l, &ma, &mi)) {
 		st->stx_mode = (uint16_t)(S_IFCHR | (st->stx_mode & 07777));
@@ -1452,6 +1490,7 @@ __attribute__((constructor(101))) static void ucr_start(void)
 	if (!lives)
 		ucr_die("out of memory");
 	read_redirects();
+	inherited_fds();
 	pthread_atfork(before_fork, NULL, after_fork);
 	if (pthread_key_create(&conn_key, conn_drop))
 		ucr_die("pthread_key_create failed");
