@@ -583,6 +583,33 @@ def run_lscpu():
             fail(f"{plat}: lscpu shows the hypervisor flag")
 
 
+def run_cwd():
+    need("dd", "coreutils")
+    need("rdmsr", "msr-tools")
+    # a script that changes into the machine's directories and names files
+    # relative to them sees the machine (24 cpus of ivt), leaves them by
+    # "..", and pwd -P names them as asked; an MSR read by a relative name
+    # equals rdmsr's read of it (MSR_PLATFORM_INFO 0xCE = 206)
+    script = ("cd /sys/devices/system/cpu && ls -d cpu[0-9]* | wc -l && cat online && pwd -P && "
+              "cd /dev/cpu/0 && dd if=msr iflag=skip_bytes skip=206 bs=8 count=1 status=none | od -A n -t x8 && "
+              "rdmsr -p 0 -0 -x 0xce && cd ../../../etc && test -f passwd && pwd -P && "
+              "cd /proc && grep -c processor cpuinfo && cd / && grep -c processor proc/cpuinfo")
+    out, _, _ = run("ivt", ["sh", "-c", script])
+    lines = [ln.strip() for ln in out.splitlines()]
+    if len(lines) != 8:
+        fail(f"cd and relative names: {out!r}")
+        return
+    eq("cpus listed after cd /sys/devices/system/cpu", lines[0], "24")
+    eq("online, relative", lines[1], "0-23")
+    eq("pwd -P in the machine's directory", lines[2], "/sys/devices/system/cpu")
+    eq("MSR 0xCE read as ./msr = rdmsr's", lines[3], lines[4])
+    if lines[3] == "0000000000000000":
+        fail("MSR_PLATFORM_INFO read 0: the case checks nothing")
+    eq("pwd -P after cd ../../../etc", lines[5], "/etc")
+    eq("processors in cpuinfo after cd /proc", lines[6], "24")
+    eq("processors in proc/cpuinfo after cd /", lines[7], "24")
+
+
 def run_errors():
     p = subprocess.run([UNCORE, "run"], capture_output=True, text=True)
     eq("exit code without a program", p.returncode, 2)
@@ -612,7 +639,7 @@ def run_errors():
 
 CASES = {f.__name__: f for f in (msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
-                                 run_report, run_devices, run_lscpu, run_errors)}
+                                 run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 
 if __name__ == "__main__":
     if CASE not in CASES:

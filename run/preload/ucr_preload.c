@@ -314,22 +314,93 @@ static int redirected(const char *p)
 	return 0;
 }
 
+static int cwd_in_tree;            /* the working directory is in the tree (chdir) */
+static char cwd_name[PATH_MAX];    /* and its name as the program has it */
+
+/* The process's working directory as the kernel has it (the tree's path
+ * while cwd_in_tree), into b; 0 when it cannot be read. */
+static int real_cwd(char *b, size_t n)
+{
+	REAL(getcwd);
+	return real_getcwd(b, n) != NULL;
+}
+
+static int in_root(const char *p)
+{
+	return !strncmp(p, root, root_len) && (p[root_len] == 0 || p[root_len] == '/');
+}
+
+/* After the working directory changed: whether it is in the tree, and
+ * its name without the tree's root. */
+static void cwd_changed(void)
+{
+	char wd[PATH_MAX];
+
+	cwd_in_tree = 0;
+	cwd_name[0] = 0;
+	if (!real_cwd(wd, sizeof(wd)) || wd[0] != '/')
+		return;
+	cwd_in_tree = in_root(wd);
+	snprintf(cwd_name, sizeof(cwd_name), "%s", cwd_in_tree ? (wd[root_len] ? wd + root_len : "/") : wd);
+}
+
+/* "." and ".." of an absolute path resolved as names (in place). */
+static void fold_dots(char *p)
+{
+	char *out = p, *s = p;
+
+	while (*s) {
+		char *e;
+		size_t n;
+
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		e = strchr(s, '/');
+		n = e ? (size_t)(e - s) : strlen(s);
+		if (n == 1 && s[0] == '.') {
+			;
+		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, s, n);
+			out += n;
+		}
+		s += n;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = 0;
+}
+
 /* The path to use for `path` (relative to dirfd): in the machine's tree
- * (written to buf) or the path itself. */
+ * (written to buf) or the path itself; a relative path while the working
+ * directory is in the tree (a `cd /sys/...`): the path it names, in the
+ * tree or out of it (written to buf, absolute). */
 static const char *redir(int dirfd, const char *path, char *buf)
 {
 	char norm[PATH_MAX], dir[PATH_MAX];
 	const char *orig = path;
 	size_t k = 0;
+	int logical = 0;
 
 	if (!active || !path)
 		return path;
-	if (path[0] != '/') {
+	if (path[0] != '/' && dirfd == AT_FDCWD) {
+		/* relative to the working directory, by its name (`cd /proc;
+		 * cat cpuinfo` is /proc/cpuinfo, which the tree has) */
+		if (!cwd_name[0] || snprintf(norm, sizeof(norm), "%s/%s", cwd_name, path) >= (int)sizeof(norm))
+			return path;
+		fold_dots(norm);
+		path = norm;
+		logical = cwd_in_tree;
+	} else if (path[0] != '/') {
 		ssize_t n;
 		char link[64];
 
-		if (dirfd == AT_FDCWD)
-			return path;
 		/* relative to a directory opened outside the tree: hwloc opens
 		 * "/", util-linux's lscpu "/proc" and "/sys/...", and work
 		 * relative to them (a directory of the tree needs nothing) */
@@ -347,8 +418,13 @@ static const char *redir(int dirfd, const char *path, char *buf)
 		if (!(s[0] == '/' && s[1] == '/'))
 			dir[k++] = *s;
 	dir[k] = 0;
-	if (!redirected(dir) || root_len + k + 1 > PATH_MAX)
-		return orig;
+	if (!redirected(dir) || root_len + k + 1 > PATH_MAX) {
+		if (!logical || k + 1 > PATH_MAX)
+			return orig;
+		/* out of the tree: the real path it names */
+		memcpy(buf, dir, k + 1);
+		return buf;
+	}
 	memcpy(buf, root, root_len);
 	memcpy(buf + root_len, dir, k + 1);
 	return buf;
@@ -409,7 +485,7 @@ static int track(int fd, const char *path)
 {
 	if (fd < 0 || !lives || fd >= MAXFD)
 		return fd;
-	if (path && !strncmp(path, root, root_len)) {
+	if (path && in_root(path)) {
 		lives[fd] = classify(path + root_len);
 		if (lives[fd].kind)
 			ucr_log("%s is fd %d", path + root_len, fd);
@@ -488,7 +564,7 @@ static struct live tree_kind(const char *p, const char *buf)
 {
 	struct live none = { L_NONE, 0, 0, 0 };
 
-	return p == buf && !strncmp(buf, root, root_len) ? classify(buf + root_len) : none;
+	return p == buf && in_root(buf) ? classify(buf + root_len) : none;
 }
 
 /* The same for the *at calls, where AT_EMPTY_PATH names the descriptor
@@ -769,7 +845,7 @@ static FILE *fopen_common(const char *path, const char *mode, FILE *(*real)(cons
 	const char *p = redir(AT_FDCWD, path, buf);
 	struct live l;
 
-	if (p == buf && (l = classify(buf + root_len)).kind && l.kind != L_BATCH) {
+	if (p == buf && in_root(buf) && (l = classify(buf + root_len)).kind && l.kind != L_BATCH) {
 		int fd = open(p, strchr(mode, '+') || strchr(mode, 'w') ? O_RDWR : O_RDONLY);
 		struct cookie *k;
 		FILE *f;
@@ -862,6 +938,43 @@ PATH_CALL(int, euidaccess, (const char *path, int mode), (path, mode))
 PATH_CALL(int, eaccess, (const char *path, int mode), (path, mode))
 PATH_CALL(ssize_t, readlink, (const char *restrict path, char *restrict b, size_t n), (path, b, n))
 PATH_CALL(char *, realpath, (const char *restrict path, char *restrict resolved), (path, resolved))
+/* the working directory: `cd /sys/devices/system/cpu` enters the tree,
+ * and getcwd names it as the program asked for it */
+EXPORT int chdir(const char *path)
+{
+	char buf[PATH_MAX];
+	REAL(chdir);
+	int rc = real_chdir(redir(AT_FDCWD, path, buf));
+
+	if (!rc && active)
+		cwd_changed();
+	return rc;
+}
+
+EXPORT int fchdir(int fd)
+{
+	REAL(fchdir);
+	int rc = real_fchdir(fd);
+
+	if (!rc && active)
+		cwd_changed();
+	return rc;
+}
+
+EXPORT char *getcwd(char *b, size_t n)
+{
+	REAL(getcwd);
+	char *r = real_getcwd(b, n);
+
+	if (r && active && in_root(r)) {
+		if (r[root_len])
+			memmove(r, r + root_len, strlen(r + root_len) + 1);
+		else
+			strcpy(r, "/");
+	}
+	return r;
+}
+
 /* extended attributes (ls -l asks for a file's ACL and security label):
  * the tree's file has none, as the kernel's device nodes here */
 PATH_CALL(ssize_t, getxattr, (const char *path, const char *name, void *v, size_t n), (path, name, v, n))
@@ -1491,6 +1604,7 @@ __attribute__((constructor(101))) static void ucr_start(void)
 		ucr_die("out of memory");
 	read_redirects();
 	inherited_fds();
+	cwd_changed();
 	pthread_atfork(before_fork, NULL, after_fork);
 	if (pthread_key_create(&conn_key, conn_drop))
 		ucr_die("pthread_key_create failed");
