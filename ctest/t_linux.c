@@ -283,4 +283,172 @@ CT_TEST(ivt_counts_equal_truth)
 	counts_equal_truth("ivt", 20000000);
 }
 
+/* ---- the perf core's answers ---- */
+
+static struct perf_event_attr attr_of(const char *pmu, uint64_t config)
+{
+	struct perf_event_attr a = { 0 };
+	int idx = uck_pmu_find(pmu);
+
+	a.size = sizeof(a);
+	a.type = idx >= 0 ? (uint32_t)uck_pmu_type((unsigned)idx) : 0xFFFFu;
+	a.config = config;
+	return a;
+}
+
+/* What the driver or the core refuses fails as perf_event_open(2) does on
+ * a real E5-2600. */
+CT_TEST(snbep_refusals)
+{
+	struct perf_event_attr a;
+	int leader;
+
+	if (ct_linux_boot("snbep"))
+		return;
+	/* sampling: the uncore PMUs cannot interrupt */
+	a = attr_of("uncore_cbox_0", 0x0334);
+	a.sample_period = 1000;
+	CT_EQ(uck_event_open(&a, -1, 0, -1, 0), -EINVAL);
+	/* a per-task event: no task context */
+	a = attr_of("uncore_cbox_0", 0x0334);
+	CT_EQ(uck_event_open(&a, 1234, -1, -1, 0), -EINVAL);
+	/* no cpu at all */
+	CT_EQ(uck_event_open(&a, -1, -1, -1, 0), -EINVAL);
+	/* a cpu the machine has not */
+	CT_EQ(uck_event_open(&a, -1, 64, -1, 0), -EINVAL);
+	/* exclusion filters: PERF_PMU_CAP_NO_EXCLUDE */
+	a.exclude_kernel = 1;
+	CT_EQ(uck_event_open(&a, -1, 0, -1, 0), -EINVAL);
+	/* a type nobody registered */
+	a = attr_of("no_such_pmu", 0);
+	CT_EQ(uck_event_open(&a, -1, 0, -1, 0), -ENOENT);
+	/* the UBox has no fixed counter on the E5-2600: config 0xff */
+	a = attr_of("uncore_ha", 0xff);
+	CT_EQ(uck_event_open(&a, -1, 0, -1, 0), -EINVAL);
+	/* a group must stay on one PMU */
+	a = attr_of("uncore_cbox_0", 0x0334);
+	leader = uck_event_open(&a, -1, 0, -1, 0);
+	CT_CHECK(leader > 0);
+	a = attr_of("uncore_cbox_1", 0x0334);
+	CT_EQ(uck_event_open(&a, -1, 0, leader, 0), -EINVAL);
+	/* and on one socket: the leader is on cpu 0, socket 1's box on cpu 8 */
+	a = attr_of("uncore_cbox_0", 0x0334);
+	CT_EQ(uck_event_open(&a, -1, 8, leader, 0), -EINVAL);
+	/* a group that cannot go on: LLC_LOOKUP counts in counters 0-1 only
+	 * (the guide's CBo event table; Linux's constraint 0x34: 0x3), so a
+	 * third of them in one group is refused */
+	CT_CHECK(uck_event_open(&a, -1, 0, leader, 0) > 0);
+	CT_EQ(uck_event_open(&a, -1, 0, leader, 0), -EINVAL);
+	/* an unconstrained one still fits (CLOCKTICKS, event 0x00) */
+	a.config = 0;
+	CT_CHECK(uck_event_open(&a, -1, 0, leader, 0) > 0);
+	/* a bad descriptor */
+	CT_EQ(uck_event_close(9999), -EBADF);
+	ct_linux_halt();
+}
+
+/* A group read with PERF_FORMAT_GROUP | ID: the layout read(2) gives, the
+ * IDs PERF_EVENT_IOC_ID gives, each count the truth of its counter. */
+CT_TEST(ivt_group_read)
+{
+	struct perf_event_attr a;
+	int id[3];
+	uint64_t ids[3], v[64];
+	long got;
+
+	if (ct_linux_boot("ivt"))
+		return;
+	a = attr_of("uncore_cbox_0", 0x0334);
+	ucm_truth_mark(S.m);
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.disabled = 1;
+	id[0] = uck_event_open(&a, -1, 0, -1, 0);
+	a.disabled = 0;
+	a.config = 0x0134;
+	id[1] = uck_event_open(&a, -1, 0, id[0], 0);
+	a.config = 0x0000; /* CLOCKTICKS: the LLC_LOOKUPs hold counters 0-1 */
+	id[2] = uck_event_open(&a, -1, 0, id[0], 0);
+	for (int i = 0; i < 3; i++) {
+		CT_CHECK(id[i] > 0);
+		CT_EQ(uck_event_ioctl(id[i], PERF_EVENT_IOC_ID, 0, &ids[i]), 0);
+	}
+	/* disabled leader: nothing counts yet */
+	CT_EQ(uck_event_read(id[0], v, 16), -ENOSPC);
+	CT_EQ(uck_event_read(id[0], v, sizeof(v)), 8 * (3 + 2 * 3));
+	CT_EQ(v[0], 3u);
+	CT_EQ(v[1], 0u);
+	CT_EQ(uck_event_ioctl(id[0], PERF_EVENT_IOC_ENABLE, 0, NULL), 0);
+	CT_EQ(uck_sleep_ns(5000000), 0);
+	got = uck_event_read(id[0], v, sizeof(v));
+	CT_EQ(got, 8 * (3 + 2 * 3));
+	CT_EQ(v[0], 3u);
+	CT_CHECK(v[1] >= 5000000 && v[1] == v[2]);
+	for (int i = 0; i < 3; i++)
+		CT_EQ(v[3 + 2 * i + 1], ids[i]);
+	/* too short a buffer for the group */
+	CT_EQ(uck_event_read(id[0], v, 8 * 8), -ENOSPC);
+	/* disabled, the group stops counting: two reads agree */
+	CT_EQ(uck_event_ioctl(id[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP, NULL), 0);
+	{
+		uint64_t w[64];
+
+		CT_EQ(uck_event_read(id[0], v, sizeof(v)), got);
+		CT_EQ(uck_sleep_ns(1000000), 0);
+		CT_EQ(uck_event_read(id[0], w, sizeof(w)), got);
+		CT_CHECK(!memcmp(v, w, (size_t)got));
+	}
+	/* reset zeroes every count of the group */
+	CT_EQ(uck_event_ioctl(id[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP, NULL), 0);
+	CT_EQ(uck_event_read(id[0], v, sizeof(v)), got);
+	CT_EQ(v[3] + v[5] + v[7], 0u);
+	for (int i = 2; i >= 0; i--)
+		CT_EQ(uck_event_close(id[i]), 0);
+	ct_linux_only_findings("ivt");
+	ct_linux_halt();
+}
+
+/* More events than counters: the core rotates them every 4 ms; each runs
+ * part of the time, all of them in turn. */
+CT_TEST(snbep_multiplexing)
+{
+	struct perf_event_attr a;
+	int id[6];
+	uint64_t v[6][3], running = 0;
+
+	if (ct_linux_boot("snbep"))
+		return;
+	a = attr_of("uncore_cbox_0", 0x0334);
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	for (int i = 0; i < 6; i++) {
+		/* CLOCKTICKS (event 0x00), which any of the four counters takes */
+		a.config = 0;
+		id[i] = uck_event_open(&a, -1, 0, -1, 0);
+		CT_CHECK(id[i] > 0);
+	}
+	CT_EQ(uck_sleep_ns(100000000), 0);
+	for (int i = 0; i < 6; i++) {
+		CT_EQ(uck_event_read(id[i], v[i], sizeof(v[i])), 24);
+		/* enabled all along, running a part */
+		CT_CHECK(v[i][1] >= 100000000);
+		CT_CHECK(v[i][2] > 0 && v[i][2] < v[i][1]);
+		running += v[i][2];
+	}
+	/* the four counters busy all the time, the six events rotating
+	 * through them: 4/6 of the time each on average, give or take an
+	 * interval */
+	CT_CHECK(running <= 4 * v[0][1] + 1000000 && running >= 4 * (v[0][1] - 8000000));
+	/* CLOCKTICKS counted while running: each count is its running time at
+	 * the one clock of the box, the same rate for all six (within 0.1%) */
+	for (int i = 1; i < 6; i++) {
+		double r0 = (double)v[0][0] / (double)v[0][2], ri = (double)v[i][0] / (double)v[i][2];
+
+		CT_CHECK(ri > r0 * 0.999 && ri < r0 * 1.001 && r0 > 0.5);
+	}
+	for (int i = 0; i < 6; i++)
+		CT_EQ(uck_event_close(id[i]), 0);
+	ct_linux_only_findings("snbep");
+	ct_linux_halt();
+}
+
 CT_MAIN()
