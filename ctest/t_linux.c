@@ -128,6 +128,10 @@ static void pmus_match_tables(const char *plat)
 			free(f.text);
 		}
 	}
+	/* and the core's two, ours (kernel/uck_corepmu.c) */
+	CT_EQ(uck_pmu_type((unsigned)uck_pmu_find("software")), PERF_TYPE_SOFTWARE);
+	CT_EQ(uck_pmu_type((unsigned)uck_pmu_find("cpu")), PERF_TYPE_RAW);
+	want += 2;
 	if (uck_npmus() != want) {
 		ct_fail(__FILE__, __LINE__, "%s: Linux registered %u PMUs, the tables name %u:", plat,
 			uck_npmus(), want);

@@ -32,8 +32,15 @@ int uck_boot(const struct uck_host *h, char *err, size_t n)
 	if ((rc = uck_pci_boot(err, n)))
 		return rc;
 	*uck_param_uncore_no_discover = h->no_discover != 0;
+	/* the core's PMUs first: "software" and "cpu" take their fixed types */
+	if ((rc = uck_core_pmus_register())) {
+		snprintf(err, n, "kernel: registering the core PMUs: %s", strerror(-rc));
+		uck_pci_shutdown();
+		return rc;
+	}
 	rc = uck_module_init();
 	if (rc) {
+		uck_core_pmus_unregister();
 		snprintf(err, n, "kernel: intel_uncore's init failed: %s (%d)%s", strerror(-rc), rc,
 			 rc == -ENODEV ? ": the driver has no uncore support for this CPU" : "");
 		uck_pci_shutdown();
@@ -55,6 +62,7 @@ void uck_shutdown(void)
 		return;
 	uck_perf_shutdown();
 	uck_module_exit();
+	uck_core_pmus_unregister();
 	uck_pci_shutdown();
 	uck_timers_reset();
 	uck_k.booted = 0;

@@ -39,6 +39,9 @@ void uck_pci_shutdown(void);
 void uck_perf_shutdown(void);
 void uck_timers_reset(void);
 void uck_log_reset(void);
+/* the "software" and "cpu" PMUs (uck_corepmu.c) */
+int uck_core_pmus_register(void);
+void uck_core_pmus_unregister(void);
 
 /* sysfs files of a PMU, rendered from its attribute groups (uck_sysfs.c) */
 int uck_sysfs_walk(struct pmu *pmu, uck_attr_fn fn, void *ctx);

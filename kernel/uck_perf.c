@@ -483,24 +483,35 @@ static bool has_exclude(const struct perf_event_attr *a)
 	       a->exclude_host || a->exclude_guest;
 }
 
-/* the PMU an event's type names; the raw and hardware types go to the PMU
- * registered for them, an unknown type is -ENOENT */
+/* The PMU an event's type names; for a type no PMU registered (the
+ * hardware and cache types), each PMU's event_init in turn until one does
+ * not answer -ENOENT, as perf_init_event does.  Then the core's own check
+ * of the exclusion bits against PERF_PMU_CAP_NO_EXCLUDE. */
+static int try_pmu(struct pmu *p, struct perf_event *e)
+{
+	int rc;
+
+	e->pmu = p;
+	rc = p->event_init(e);
+	if (rc)
+		return rc;
+	if ((p->capabilities & PERF_PMU_CAP_NO_EXCLUDE) && has_exclude(&e->attr))
+		return -EINVAL;
+	return 0;
+}
+
 static int init_event(struct perf_event *e)
 {
 	struct pmu *p;
+	int rc;
 
+	list_for_each_entry(p, &pmus, entry)
+		if (p->type == (int)e->attr.type)
+			return try_pmu(p, e);
 	list_for_each_entry(p, &pmus, entry) {
-		int rc;
-
-		if (p->type != (int)e->attr.type)
-			continue;
-		e->pmu = p;
-		rc = p->event_init(e);
-		if (rc)
+		rc = try_pmu(p, e);
+		if (rc != -ENOENT)
 			return rc;
-		if ((p->capabilities & PERF_PMU_CAP_NO_EXCLUDE) && has_exclude(&e->attr))
-			return -EINVAL;
-		return 0;
 	}
 	return -ENOENT;
 }
@@ -564,7 +575,9 @@ int uck_event_open(const struct perf_event_attr *attr, int pid, int cpu, int gro
 	if (rc)
 		goto fail;
 	if (pid != -1) {
-		/* a per-task event: the PMU has no task context */
+		/* a per-task event: the uncore PMUs have no task context (the
+		 * kernel's -EINVAL); the core's task contexts are not served
+		 * here (docs/linux-driver.md) */
 		rc = e->pmu->task_ctx_nr < 0 ? -EINVAL : -EOPNOTSUPP;
 		goto fail_init;
 	}
