@@ -1,30 +1,169 @@
 /*
- * ucr_preload.h - pieces of the preload library (libuncore-run.so) shared
- * by its files: the connection to the machine server, messages, and the
- * instruction traps (ucr_trap.c).
+ * ucr_preload.h - what the files of the preload library (libuncore-run.so)
+ * share.  Each file interposes one kind of thing:
+ *
+ *   ucr_preload.c  start-up (the constructor), the settings from the
+ *                  environment, messages
+ *   ucr_conn.c     the connection to the machine server: one per thread,
+ *                  requests and answers, sleeping on the machine's clock,
+ *                  fork
+ *   ucr_path.c     paths: the machine's tree in place of /proc, /sys and
+ *                  /dev, the working directory, the calls that take a path
+ *   ucr_fd.c       descriptors the machine serves: which they are, and the
+ *                  calls that take a descriptor (read, write, ioctl, mmap,
+ *                  dup, close, fstat) and streams, handed to the part that
+ *                  serves the descriptor's kind
+ *   ucr_dev.c      the device files of the tree (MSR, msr-safe, PCI
+ *                  configuration, /dev/mem): one kind of served descriptor
+ *   ucr_time.c     time and clocks
+ *   ucr_proc.c     CPUs and processes: affinity, the number of CPUs,
+ *                  waiting for another thread or process, signal handlers,
+ *                  dlopen
+ *   ucr_trap.c     CPUID, RDTSC and /dev/mem loads and stores
+ *
+ * Another kind of thing is another file: its interposers (EXPORT), an
+ * init function called from ucr_start() if it needs one, and, for
+ * descriptors it serves, a kind in enum ucr_fd_kind with its cases in
+ * ucr_fd.c.
  */
 #ifndef UCR_PRELOAD_H
 #define UCR_PRELOAD_H
 
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
 
-/* Requests to the machine server; 0 or a negative errno (message in
- * ucr_last_error()). */
-int ucr_cpuid(uint32_t leaf, uint32_t sub, uint64_t r[4]);
-int ucr_tsc(uint64_t *tsc, uint64_t *aux);
-int ucr_mmio_read(uint64_t pa, unsigned width, uint64_t *v);
-int ucr_mmio_write(uint64_t pa, unsigned width, uint64_t v);
-const char *ucr_last_error(void);
+#include "ucr_proto.h"
+
+/* Everything declared here is the library's own: only the interposers,
+ * marked EXPORT, are seen from outside (C_VISIBILITY_PRESET hidden). */
+#pragma GCC visibility push(hidden)
+
+#define EXPORT __attribute__((visibility("default")))
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+
+/* The real function behind an interposed one. */
+#define REAL(fn) \
+	static __typeof__(fn) *real_##fn; \
+	if (!real_##fn) \
+		real_##fn = (__typeof__(fn) *)dlsym(RTLD_NEXT, #fn)
+
+static inline ssize_t ucr_fail(int e)
+{
+	errno = e;
+	return -1;
+}
+
+/* ---- ucr_preload.c: settings, messages ---- */
+
+extern int ucr_active;             /* UNCORE_RUN_SOCK was set */
+extern int ucr_wall_clock;         /* UNCORE_RUN_CLOCK=wall */
+extern unsigned ucr_ncpu;          /* the machine's logical cpus */
+extern char ucr_root[PATH_MAX];    /* the machine's tree */
+extern size_t ucr_root_len;
 
 /* Messages to the tool's stderr: ucr_log only with UNCORE_RUN_LOG set;
  * ucr_die ends the process (the machine cannot go on). */
 void ucr_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void ucr_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ---- ucr_conn.c: the connection to the server ---- */
+
+/* The server's socket: shorter than this (sockaddr_un's sun_path). */
+#define UCR_SOCK_MAX 108
+/* Connects at the first request of each thread to the server at sock. */
+void ucr_conn_init(const char *sock);
+/* A request and its answer, on the calling thread's connection; q->cpu,
+ * pid and tid are filled in.  r->rc: 0 or a negative errno (message in
+ * ucr_last_error()); errno is kept. */
+int ucr_call(struct ucr_req *q, struct ucr_rsp *r);
+int ucr_request(unsigned op, uint64_t a, uint64_t b, uint64_t c, struct ucr_rsp *r);
+int ucr_cpuid(uint32_t leaf, uint32_t sub, uint64_t r[4]);
+int ucr_tsc(uint64_t *tsc, uint64_t *aux);
+int ucr_mmio_read(uint64_t pa, unsigned width, uint64_t *v);
+int ucr_mmio_write(uint64_t pa, unsigned width, uint64_t v);
+const char *ucr_last_error(void);
+/* Sleep ns on the machine's clock; the nanoseconds left (0, or more when
+ * a signal ended the sleep). */
+uint64_t ucr_sleep(uint64_t ns);
+/* The program closes fd: 1 when it is another thread's connection (kept
+ * open, the close is a no-op), 0 otherwise (this thread's own is
+ * forgotten: the next request dials again). */
+int ucr_conn_closing(int fd);
+
+/* ---- ucr_path.c: paths ---- */
+
+void ucr_path_init(void);
+/* p (absolute) is in the machine's tree on the host */
+int ucr_in_root(const char *p);
+
+/* ---- ucr_fd.c: descriptors the machine serves ---- */
+
+enum ucr_fd_kind {
+	UCR_FD_NONE,    /* the program's own, not served */
+	UCR_FD_MSR,     /* ucr_dev.c: /dev/cpu/N/msr, msr-safe's msr_safe */
+	UCR_FD_BATCH,   /* ucr_dev.c: msr-safe's msr_batch */
+	UCR_FD_PCI,     /* ucr_dev.c: PCI configuration (sysfs, /proc/bus/pci) */
+	UCR_FD_MEM,     /* ucr_dev.c: /dev/mem */
+};
+
+/* What a served descriptor is. */
+struct ucr_fd {
+	uint8_t kind;     /* enum ucr_fd_kind */
+	unsigned cpu;     /* UCR_FD_MSR */
+	uint64_t pci;     /* UCR_FD_PCI: UCR_PCI_ADDR */
+	uint8_t safe;     /* UCR_FD_MSR: msr-safe's msr_safe */
+};
+
+void ucr_fd_init(void);
+/* The served descriptor fd, NULL: not one. */
+struct ucr_fd *ucr_fd_of(int fd);
+/* fd was opened at path (NULL or outside the tree: not served); fd. */
+int ucr_fd_track(int fd, const char *path);
+/* A device file of the tree (path: on the host) opened as a stream. */
+FILE *ucr_fd_stream(const char *path, const struct ucr_fd *l, const char *mode);
+
+/* ---- ucr_dev.c: the device files of the tree ---- */
+
+/* What a path of the tree is (relative to the root). */
+struct ucr_fd ucr_dev_classify(const char *p);
+/* The character device l shows as to stat; 0: not one. */
+int ucr_dev_num(const struct ucr_fd *l, unsigned *major, unsigned *minor);
+/* read/write of count bytes at off, as the kernel's driver would. */
+ssize_t ucr_dev_rw(const struct ucr_fd *l, void *buf, size_t count, off_t off, int write);
+int ucr_dev_ioctl(const struct ucr_fd *l, unsigned long request, void *arg);
+void *ucr_dev_mmap(const struct ucr_fd *l, size_t len, int flags, off_t off);
+
+/* stat of a device file: the kernel's character device (st: struct stat
+ * or stat64). */
+#define UCR_AS_DEVICE(st, l) \
+	do { \
+		unsigned ma_, mi_; \
+		if (ucr_dev_num((l), &ma_, &mi_)) { \
+			(st)->st_mode = S_IFCHR | ((st)->st_mode & 07777); \
+			(st)->st_rdev = makedev(ma_, mi_); \
+			(st)->st_size = 0; \
+			(st)->st_blocks = 0; \
+		} \
+	} while (0)
+
+/* ---- ucr_proc.c: CPUs and processes ---- */
+
+/* The machine cpu a thread is on: the one it bound itself to (-1: none)
+ * or else the process's.  Every request carries it. */
+extern TLS int ucr_t_vcpu;
+extern int ucr_g_vcpu;
+
 int ucr_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
+/* ---- ucr_trap.c: instruction traps ---- */
 
 void ucr_trap_init(void);
 /* Rewrite the objects loaded since the last scan (after dlopen). */
@@ -35,5 +174,7 @@ void *ucr_trap_map(size_t len, uint64_t pa);
 int ucr_trap_unmap(void *p, size_t len);
 /* 0: handled (the machine's handler stays); 1: not SIGILL/SIGSEGV. */
 int ucr_trap_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
+#pragma GCC visibility pop
 
 #endif

@@ -1,0 +1,298 @@
+/*
+ * ucr_conn.c - the preload library's connection to the machine server
+ * (`uncore run`): one SOCK_SEQPACKET connection per thread (ucr_proto.h),
+ * a request and its answer, sleeping on the machine's clock, a forked
+ * child's own connections.  Part of libuncore-run.so (ucr_preload.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "ucr_preload.h"
+
+static char sock_path[UCR_SOCK_MAX];
+_Static_assert(sizeof(((struct sockaddr_un *)0)->sun_path) == UCR_SOCK_MAX, "dial copies the whole sun_path");
+
+static TLS int t_fd = -1;
+static TLS unsigned t_gen, t_busy;
+static TLS char t_err[200];
+static unsigned g_gen = 1;         /* bumped in a forked child */
+
+#define MAXSOCKFD 4096
+static unsigned char our_fd[MAXSOCKFD]; /* the server connections: not the program's to close */
+
+/* A forked child says hello at once: the server then knows a process that
+ * may yet sleep exists, and does not let time run past it. */
+static void before_fork(void)
+{
+	struct ucr_rsp r;
+
+	ucr_request(UCR_FORK, 0, 0, 0, &r);
+}
+
+static void after_fork(void)
+{
+	struct ucr_rsp r;
+
+	g_gen++;
+	t_busy = 0;
+	ucr_request(UCR_HELLO, (uint64_t)getpid(), 0, 0, &r);
+}
+
+const char *ucr_last_error(void)
+{
+	return t_err;
+}
+
+static pthread_key_t conn_key;
+
+/* A thread's connection ends with the thread (exit or cancellation), so
+ * the server stops counting it among the threads that may yet run. */
+static void conn_drop(void *unused)
+{
+	(void)unused;
+	if (t_fd >= 0) {
+		if (t_fd < MAXSOCKFD)
+			our_fd[t_fd] = 0;
+		close(t_fd);
+	}
+	t_fd = -1;
+	t_busy = 0;
+}
+
+static int dial(void)
+{
+	struct sockaddr_un sa;
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), hi;
+
+	if (fd < 0)
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path, sock_path, sizeof(sa.sun_path));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	/* out of the way of programs that dup2 onto low descriptors */
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
+	if (hi >= 0) {
+		close(fd);
+		fd = hi;
+	}
+	if (fd < MAXSOCKFD)
+		our_fd[fd] = 1;
+	return fd;
+}
+
+/* One request and its answer.  recv is a cancellation point: a thread
+ * cancelled while it waits leaves its connection out of step; drop it. */
+static ssize_t exchange(int fd, const struct ucr_req *q, struct ucr_rsp *r)
+{
+	ssize_t k;
+
+	pthread_cleanup_push(conn_drop, NULL);
+	do
+		k = send(fd, q, sizeof(*q), MSG_NOSIGNAL);
+	while (k < 0 && errno == EINTR);
+	if (k == (ssize_t)sizeof(*q)) {
+		do
+			k = recv(fd, r, sizeof(*r), 0);
+		while (k < 0 && errno == EINTR);
+	}
+	pthread_cleanup_pop(0);
+	return k;
+}
+
+int ucr_call(struct ucr_req *q, struct ucr_rsp *r)
+{
+	int fd, tmp = 0, saved = errno;
+	ssize_t k;
+
+	q->cpu = ucr_t_vcpu >= 0 ? (unsigned)ucr_t_vcpu : (unsigned)ucr_g_vcpu;
+	q->pid = getpid();
+	q->tid = gettid();
+	if (t_busy) {
+		/* a signal handler of the program interrupted a request of this
+		 * thread: its own connection, so the replies cannot cross */
+		fd = dial();
+		tmp = 1;
+	} else {
+		if (t_fd < 0 || t_gen != g_gen) {
+			t_fd = dial();
+			t_gen = g_gen;
+			pthread_setspecific(conn_key, (void *)1);
+		}
+		fd = t_fd;
+	}
+	if (fd < 0)
+		ucr_die("cannot reach the machine server at %s: %s (did `uncore run` end?)", sock_path,
+			strerror(errno));
+	t_busy++;
+	k = exchange(fd, q, r);
+	t_busy--;
+	if (tmp) {
+		if (fd < MAXSOCKFD)
+			our_fd[fd] = 0;
+		close(fd);
+	}
+	if (k != (ssize_t)sizeof(*r))
+		ucr_die("the machine server stopped answering (request %u): %s", q->op,
+			k < 0 ? strerror(errno) : "connection closed");
+	if (r->rc) {
+		r->msg[sizeof(r->msg) - 1] = 0;
+		snprintf(t_err, sizeof(t_err), "%s", r->msg);
+	}
+	errno = saved;
+	return r->rc;
+}
+
+static int recv_all(int fd, struct ucr_rsp *r)
+{
+	ssize_t k;
+
+	do
+		k = recv(fd, r, sizeof(*r), 0);
+	while (k < 0 && errno == EINTR);
+	return k == (ssize_t)sizeof(*r) ? 0 : -1;
+}
+
+int ucr_request(unsigned op, uint64_t a, uint64_t b, uint64_t c, struct ucr_rsp *r)
+{
+	struct ucr_req q = { op, 0, a, b, c, 0, 0 };
+
+	return ucr_call(&q, r);
+}
+
+int ucr_cpuid(uint32_t leaf, uint32_t sub, uint64_t out[4])
+{
+	struct ucr_rsp r;
+	int rc = ucr_request(UCR_CPUID, leaf, sub, 0, &r);
+
+	memcpy(out, r.v, sizeof(r.v));
+	return rc;
+}
+
+int ucr_tsc(uint64_t *tsc, uint64_t *aux)
+{
+	struct ucr_rsp r;
+	int rc = ucr_request(UCR_TSC, 0, 0, 0, &r);
+
+	*tsc = r.v[0];
+	*aux = r.v[1];
+	return rc;
+}
+
+int ucr_mmio_read(uint64_t pa, unsigned width, uint64_t *v)
+{
+	struct ucr_rsp r;
+	int rc = ucr_request(UCR_MMIO_RD, pa, 0, width, &r);
+
+	*v = r.v[0];
+	return rc;
+}
+
+int ucr_mmio_write(uint64_t pa, unsigned width, uint64_t v)
+{
+	struct ucr_rsp r;
+
+	return ucr_request(UCR_MMIO_WR, pa, v, width, &r);
+}
+
+/* ---- sleeping on the machine's clock ---- */
+
+/* poll is a cancellation point (PCM cancels its sleeping threads): the
+ * connection goes with the thread. */
+static int wait_answer(struct pollfd *p)
+{
+	int rc;
+
+	pthread_cleanup_push(conn_drop, NULL);
+	rc = poll(p, 1, -1);
+	pthread_cleanup_pop(0);
+	return rc;
+}
+
+/* Sleep on the machine's clock.  The server answers when machine time
+ * reaches the deadline; a signal that interrupts the wait (poll is never
+ * restarted, as nanosleep is not) ends the sleep early, as it would end
+ * nanosleep.  Returns the nanoseconds left: 0, or more when interrupted. */
+uint64_t ucr_sleep(uint64_t ns)
+{
+	struct ucr_req q = { UCR_SLEEP, 0, ns, 0, 0, 0, 0 };
+	struct ucr_rsp r;
+	struct pollfd p;
+	int rc, saved = errno;
+
+	if (t_busy) {
+		/* a handler of the program sleeps while its thread waits for an
+		 * answer: on a connection of its own, not interruptible */
+		rc = ucr_request(UCR_SLEEP, ns, 0, 0, &r);
+		if (rc && rc != -EINTR)
+			ucr_die("sleep: %s", t_err);
+		errno = saved;
+		return 0;
+	}
+	if (t_fd < 0 || t_gen != g_gen) {
+		/* the first request of this thread opens its connection */
+		if (ucr_request(UCR_HELLO, (uint64_t)getpid(), 0, 0, &r))
+			ucr_die("sleep: %s", t_err);
+	}
+	q.cpu = ucr_t_vcpu >= 0 ? (unsigned)ucr_t_vcpu : (unsigned)ucr_g_vcpu;
+	q.pid = getpid();
+	q.tid = gettid();
+	if (send(t_fd, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q))
+		ucr_die("the machine server stopped answering (sleep): %s", strerror(errno));
+	t_busy++;
+	p = (struct pollfd){ t_fd, POLLIN, 0 };
+	rc = wait_answer(&p);
+	if (rc < 0 && errno == EINTR) {
+		struct ucr_req w = { UCR_WAKE, 0, 0, 0, 0, getpid(), gettid() };
+
+		if (send(t_fd, &w, sizeof(w), MSG_NOSIGNAL) != (ssize_t)sizeof(w))
+			ucr_die("the machine server stopped answering (wake): %s", strerror(errno));
+		struct ucr_rsp wr;
+
+		/* the sleep's answer, then the wake's */
+		if (recv_all(t_fd, &r) || recv_all(t_fd, &wr))
+			ucr_die("the machine server stopped answering (wake)");
+		t_busy--;
+		errno = saved;
+		return r.v[1] ? r.v[1] : 1;
+	}
+	if (recv_all(t_fd, &r))
+		ucr_die("the machine server stopped answering (sleep)");
+	t_busy--;
+	if (r.rc && r.rc != -EINTR)
+		ucr_die("sleep: %s", r.msg);
+	errno = saved;
+	return r.rc ? (r.v[1] ? r.v[1] : 1) : 0;
+}
+
+/* ---- the program's close and fork ---- */
+
+int ucr_conn_closing(int fd)
+{
+	if (fd >= 0 && fd < MAXSOCKFD && our_fd[fd] && fd != t_fd) {
+		/* another thread's connection to the server: the program
+		 * closing every descriptor must not cut it */
+		return 1;
+	}
+	if (fd >= 0 && fd < MAXSOCKFD && our_fd[fd]) {
+		our_fd[fd] = 0;
+		t_fd = -1;
+	}
+	return 0;
+}
+
+void ucr_conn_init(const char *sock)
+{
+	snprintf(sock_path, sizeof(sock_path), "%s", sock);
+	pthread_atfork(before_fork, NULL, after_fork);
+	if (pthread_key_create(&conn_key, conn_drop))
+		ucr_die("pthread_key_create failed");
+}

@@ -1,0 +1,311 @@
+/*
+ * ucr_fd.c - descriptors the machine serves, in the preload library
+ * (libuncore-run.so).  A descriptor is served when it was opened on a
+ * device file of the machine's tree (ucr_path.c tracks each open; those
+ * the process was started with are found at start); a table says what
+ * each one is (struct ucr_fd, by kind).  The calls that take a descriptor
+ * (read, write, pread, pwrite, ioctl, mmap, fstat) hand a served one to the
+ * part that serves its kind, ucr_dev.c for the device files, and leave the
+ * others to the C library; dup and fcntl carry what a descriptor is, close
+ * ends it; a device file opened as a stream is a cookie stream over it.
+ *
+ * Another kind of served descriptor (enum ucr_fd_kind) is marked in the
+ * table when its call returns it and gets its case in each call below.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ucr_preload.h"
+
+/* ---- the table ---- */
+
+#define MAXFD 65536
+static struct ucr_fd *lives;
+
+struct ucr_fd *ucr_fd_of(int fd)
+{
+	if (!lives || fd < 0 || fd >= MAXFD || !lives[fd].kind)
+		return NULL;
+	return &lives[fd];
+}
+
+int ucr_fd_track(int fd, const char *path)
+{
+	if (fd < 0 || !lives || fd >= MAXFD)
+		return fd;
+	if (path && ucr_in_root(path)) {
+		lives[fd] = ucr_dev_classify(path + ucr_root_len);
+		if (lives[fd].kind)
+			ucr_log("%s is fd %d", path + ucr_root_len, fd);
+	} else {
+		lives[fd].kind = UCR_FD_NONE;
+	}
+	return fd;
+}
+
+/* Descriptors of device files a program was started with (a shell's
+ * redirection, a parent's open descriptor across exec): known by where
+ * they lead, as if this process had opened them. */
+static void inherited_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char link[64], to[PATH_MAX];
+		int fd = atoi(e->d_name);
+		ssize_t n;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd(d) || fd >= MAXFD)
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		if ((n = readlink(link, to, sizeof(to) - 1)) <= 0)
+			continue;
+		to[n] = 0;
+		ucr_fd_track(fd, to);
+	}
+	closedir(d);
+}
+
+void ucr_fd_init(void)
+{
+	lives = calloc(MAXFD, sizeof(*lives));
+	if (!lives)
+		ucr_die("out of memory");
+	inherited_fds();
+}
+
+/* ---- streams ---- */
+
+/* A device file opened as a stream: its reads and writes still reach the
+ * machine, through a cookie stream. */
+struct cookie {
+	struct ucr_fd l;
+	off_t pos;
+	int fd;
+};
+
+static ssize_t ck_read(void *c, char *buf, size_t n)
+{
+	struct cookie *k = c;
+	ssize_t r = ucr_dev_rw(&k->l, buf, k->l.kind == UCR_FD_MSR ? n / 8 * 8 : n, k->pos, 0);
+
+	if (r > 0 && k->l.kind != UCR_FD_MSR)
+		k->pos += r;
+	return r < 0 ? -1 : r;
+}
+
+static ssize_t ck_write(void *c, const char *buf, size_t n)
+{
+	struct cookie *k = c;
+	ssize_t r = ucr_dev_rw(&k->l, (void *)buf, n, k->pos, 1);
+
+	if (r > 0 && k->l.kind != UCR_FD_MSR)
+		k->pos += r;
+	return r < 0 ? -1 : r;
+}
+
+static int ck_seek(void *c, off64_t *off, int whence)
+{
+	struct cookie *k = c;
+
+	if (whence == SEEK_SET)
+		k->pos = *off;
+	else if (whence == SEEK_CUR)
+		k->pos += *off;
+	else
+		return -1;
+	*off = k->pos;
+	return 0;
+}
+
+static int ck_close(void *c)
+{
+	struct cookie *k = c;
+
+	close(k->fd);
+	free(k);
+	return 0;
+}
+
+FILE *ucr_fd_stream(const char *path, const struct ucr_fd *l, const char *mode)
+{
+	int fd = open(path, strchr(mode, '+') || strchr(mode, 'w') ? O_RDWR : O_RDONLY);
+	struct cookie *k;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	k = calloc(1, sizeof(*k));
+	if (!k) {
+		close(fd);
+		return NULL;
+	}
+	*k = (struct cookie){ *l, 0, fd };
+	f = fopencookie(k, mode, (cookie_io_functions_t){ ck_read, ck_write, ck_seek, ck_close });
+	if (!f) {
+		close(fd);
+		free(k);
+	}
+	return f;
+}
+
+/* ---- interposed: descriptors ---- */
+
+EXPORT ssize_t read(int fd, void *buf, size_t n)
+{
+	struct ucr_fd *l = ucr_fd_of(fd);
+	REAL(read);
+
+	if (!l)
+		return real_read(fd, buf, n);
+	off_t pos = lseek(fd, 0, SEEK_CUR);
+	ssize_t r = ucr_dev_rw(l, buf, n, pos, 0);
+
+	if (r > 0 && l->kind != UCR_FD_MSR)
+		lseek(fd, pos + r, SEEK_SET);
+	return r;
+}
+
+EXPORT ssize_t write(int fd, const void *buf, size_t n)
+{
+	struct ucr_fd *l = ucr_fd_of(fd);
+	REAL(write);
+
+	if (!l)
+		return real_write(fd, buf, n);
+	off_t pos = lseek(fd, 0, SEEK_CUR);
+	ssize_t r = ucr_dev_rw(l, (void *)buf, n, pos, 1);
+
+	if (r > 0 && l->kind != UCR_FD_MSR)
+		lseek(fd, pos + r, SEEK_SET);
+	return r;
+}
+
+#define PRW(name, type, wr) \
+	EXPORT ssize_t name(int fd, type buf, size_t n, off_t off) \
+	{ \
+		struct ucr_fd *l = ucr_fd_of(fd); \
+		REAL(name); \
+		return l ? ucr_dev_rw(l, (void *)buf, n, off, wr) : real_##name(fd, buf, n, off); \
+	}
+
+PRW(pread, void *, 0)
+PRW(pread64, void *, 0)
+PRW(pwrite, const void *, 1)
+PRW(pwrite64, const void *, 1)
+
+EXPORT int close(int fd)
+{
+	REAL(close);
+	if (ucr_conn_closing(fd))
+		return 0;
+	if (lives && fd >= 0 && fd < MAXFD)
+		lives[fd].kind = UCR_FD_NONE;
+	return real_close(fd);
+}
+
+static int dup_track(int old, int fd)
+{
+	if (fd >= 0 && lives && fd < MAXFD)
+		lives[fd] = old >= 0 && old < MAXFD ? lives[old] : (struct ucr_fd){ 0, 0, 0, 0 };
+	return fd;
+}
+
+EXPORT int dup(int old)
+{
+	REAL(dup);
+	return dup_track(old, real_dup(old));
+}
+
+EXPORT int dup2(int old, int fd)
+{
+	REAL(dup2);
+	return dup_track(old, real_dup2(old, fd));
+}
+
+EXPORT int dup3(int old, int fd, int fl)
+{
+	REAL(dup3);
+	return dup_track(old, real_dup3(old, fd, fl));
+}
+
+EXPORT int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+	REAL(fcntl);
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	int r = real_fcntl(fd, cmd, arg);
+
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		dup_track(fd, r);
+	return r;
+}
+
+EXPORT int ioctl(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	void *arg;
+	struct ucr_fd *l = ucr_fd_of(fd);
+	REAL(ioctl);
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (l)
+		return ucr_dev_ioctl(l, request, arg);
+	return real_ioctl(fd, request, arg);
+}
+
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	struct ucr_fd *l = ucr_fd_of(fd);
+	REAL(mmap);
+
+	if (l)
+		return ucr_dev_mmap(l, len, flags, off);
+	return real_mmap(addr, len, prot, flags, fd, off);
+}
+
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
+{
+	return mmap(addr, len, prot, flags, fd, (off_t)off);
+}
+
+EXPORT int munmap(void *addr, size_t len)
+{
+	REAL(munmap);
+	ucr_trap_unmap(addr, len);
+	return real_munmap(addr, len);
+}
+
+/* fstat of a descriptor of a device file: the kernel's character device,
+ * as stat of its path (ucr_path.c) */
+#define FSTAT_CALL(name, type) \
+	EXPORT int name(int fd, type *st) \
+	{ \
+		REAL(name); \
+		int rc = real_##name(fd, st); \
+		const struct ucr_fd *l = ucr_fd_of(fd); \
+		if (!rc && l) \
+			UCR_AS_DEVICE(st, l); \
+		return rc; \
+	}
+
+FSTAT_CALL(fstat, struct stat)
+FSTAT_CALL(fstat64, struct stat64)
