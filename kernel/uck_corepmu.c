@@ -12,14 +12,27 @@
  *    raw encodings 0x3c, 0xc0, 0x0300) on the machine's three fixed
  *    counters, IA32_FIXED_CTR0..2, programmed through IA32_FIXED_CTR_CTRL
  *    and IA32_PERF_GLOBAL_CTRL as the architecture says (Intel SDM Vol. 3B,
- *    18.2.2).  Every other core event is -ENOENT: the machine's general
- *    counters count no core events.
+ *    18.2.2); every other raw event and the architectural hardware events
+ *    (SDM Vol. 3B, Table 18-1) on the general counters, IA32_PERFEVTSELx
+ *    and IA32_PMCx, which count what the machine's general counters count:
+ *    nothing, as they do for a tool that programs the MSRs itself.  The
+ *    cache events (PERF_TYPE_HW_CACHE) have no table here: -ENOENT.
  */
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 
 #include "uck_internal.h"
 
+#define MSR_PERFEVTSEL0 0x186
+#define MSR_PMC0 0xC1
+#define NGP 8
+#define GP_WIDTH 48
+#define EVTSEL_USR (1ull << 16)
+#define EVTSEL_OS (1ull << 17)
+#define EVTSEL_EN (1ull << 22)
+/* the raw config bits the x86 core driver keeps (X86_RAW_EVENT_MASK):
+ * event, umask, edge, pc, inv, cmask, any, and in_tx/in_tx_cp */
+#define RAW_MASK 0x3FFE4FFFFull
 #define MSR_FIXED_CTR0 0x309
 #define MSR_FIXED_CTR_CTRL 0x38D
 #define MSR_GLOBAL_CTRL 0x38F
@@ -97,6 +110,7 @@ static struct pmu sw_pmu = {
 
 struct cpu_state {
 	struct perf_event *fixed[NFIXED];
+	struct perf_event *gp[NGP];
 };
 static struct cpu_state *cpus;
 
@@ -119,6 +133,28 @@ static int fixed_of(const struct perf_event_attr *a)
 	}
 }
 
+/* the architectural encodings of the generic hardware events (SDM Vol.
+ * 3B, Table 18-1); 0: none */
+static u64 hw_encoding(u64 config)
+{
+	switch (config) {
+	case PERF_COUNT_HW_CACHE_REFERENCES:
+		return 0x4f2e;
+	case PERF_COUNT_HW_CACHE_MISSES:
+		return 0x412e;
+	case PERF_COUNT_HW_BRANCH_INSTRUCTIONS:
+		return 0x00c4;
+	case PERF_COUNT_HW_BRANCH_MISSES:
+		return 0x00c5;
+	case PERF_COUNT_HW_BUS_CYCLES:
+		return 0x013c;
+	default:
+		return 0;
+	}
+}
+
+/* hw.config: a fixed counter's number, or (with flags 1) the general
+ * counter's event select without its enable and ring bits */
 static int cpu_init(struct perf_event *e)
 {
 	int f;
@@ -126,14 +162,44 @@ static int cpu_init(struct perf_event *e)
 	if (e->attr.type != PERF_TYPE_HARDWARE && e->attr.type != PERF_TYPE_RAW &&
 	    e->attr.type != PERF_TYPE_HW_CACHE)
 		return -ENOENT;
-	f = fixed_of(&e->attr);
-	if (f < 0)
-		return -ENOENT;
 	if (is_sampling_event(e))
 		return -EOPNOTSUPP;
 	e->hw.idx = -1;
-	e->hw.config = (u64)f;
+	f = fixed_of(&e->attr);
+	if (f >= 0) {
+		e->hw.config = (u64)f;
+		e->hw.flags = 0;
+		return 0;
+	}
+	if (e->attr.type == PERF_TYPE_RAW)
+		e->hw.config = e->attr.config & RAW_MASK;
+	else if (e->attr.type == PERF_TYPE_HARDWARE && hw_encoding(e->attr.config))
+		e->hw.config = hw_encoding(e->attr.config);
+	else
+		return -ENOENT;
+	if (!e->attr.exclude_user)
+		e->hw.config |= EVTSEL_USR;
+	if (!e->attr.exclude_kernel)
+		e->hw.config |= EVTSEL_OS;
+	e->hw.flags = 1;
 	return 0;
+}
+
+static u64 gp_read(int i)
+{
+	u64 v = 0;
+
+	rdmsrl(MSR_PMC0 + i, v);
+	return v;
+}
+
+static void global_enable(int bit, int on)
+{
+	u64 glob = 0;
+
+	rdmsrl(MSR_GLOBAL_CTRL, glob);
+	glob = on ? glob | 1ull << bit : glob & ~(1ull << bit);
+	wrmsrl(MSR_GLOBAL_CTRL, glob);
 }
 
 static u64 fixed_read(int f)
@@ -146,8 +212,9 @@ static u64 fixed_read(int f)
 
 static void cpu_update(struct perf_event *e)
 {
-	u64 now = fixed_read(e->hw.idx), prev = (u64)local64_read(&e->hw.prev_count);
-	int shift = 64 - FIXED_WIDTH;
+	u64 now = e->hw.flags ? gp_read(e->hw.idx) : fixed_read(e->hw.idx);
+	u64 prev = (u64)local64_read(&e->hw.prev_count);
+	int shift = 64 - (e->hw.flags ? GP_WIDTH : FIXED_WIDTH);
 
 	local64_set(&e->hw.prev_count, (s64)now);
 	local64_add((s64)(((now << shift) - (prev << shift)) >> shift), &e->count);
@@ -173,15 +240,26 @@ static void fixed_enable(int f, int on)
 static void cpu_start(struct perf_event *e, int flags)
 {
 	(void)flags;
-	local64_set(&e->hw.prev_count, (s64)fixed_read(e->hw.idx));
-	fixed_enable(e->hw.idx, 1);
+	if (e->hw.flags) {
+		local64_set(&e->hw.prev_count, (s64)gp_read(e->hw.idx));
+		wrmsrl(MSR_PERFEVTSEL0 + e->hw.idx, e->hw.config | EVTSEL_EN);
+		global_enable(e->hw.idx, 1);
+	} else {
+		local64_set(&e->hw.prev_count, (s64)fixed_read(e->hw.idx));
+		fixed_enable(e->hw.idx, 1);
+	}
 	e->hw.state = 0;
 }
 
 static void cpu_stop(struct perf_event *e, int flags)
 {
 	if (!(e->hw.state & PERF_HES_STOPPED)) {
-		fixed_enable(e->hw.idx, 0);
+		if (e->hw.flags) {
+			wrmsrl(MSR_PERFEVTSEL0 + e->hw.idx, e->hw.config);
+			global_enable(e->hw.idx, 0);
+		} else {
+			fixed_enable(e->hw.idx, 0);
+		}
 		e->hw.state |= PERF_HES_STOPPED;
 	}
 	if ((flags & PERF_EF_UPDATE) && !(e->hw.state & PERF_HES_UPTODATE)) {
@@ -193,12 +271,24 @@ static void cpu_stop(struct perf_event *e, int flags)
 static int cpu_add(struct perf_event *e, int flags)
 {
 	struct cpu_state *c = &cpus[smp_processor_id()];
-	int f = (int)e->hw.config;
 
-	if (c->fixed[f])
-		return -EAGAIN; /* the one counter is taken: wait for rotation */
-	c->fixed[f] = e;
-	e->hw.idx = f;
+	if (e->hw.flags) {
+		int i;
+
+		for (i = 0; i < NGP && c->gp[i]; i++)
+			;
+		if (i == NGP)
+			return -EAGAIN; /* every general counter taken: rotation */
+		c->gp[i] = e;
+		e->hw.idx = i;
+	} else {
+		int f = (int)e->hw.config;
+
+		if (c->fixed[f])
+			return -EAGAIN; /* the one counter is taken: wait for rotation */
+		c->fixed[f] = e;
+		e->hw.idx = f;
+	}
 	e->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		cpu_start(e, 0);
@@ -211,7 +301,10 @@ static void cpu_del(struct perf_event *e, int flags)
 
 	(void)flags;
 	cpu_stop(e, PERF_EF_UPDATE);
-	c->fixed[e->hw.idx] = NULL;
+	if (e->hw.flags)
+		c->gp[e->hw.idx] = NULL;
+	else
+		c->fixed[e->hw.idx] = NULL;
 	e->hw.idx = -1;
 }
 
