@@ -416,9 +416,9 @@ def likwid_ivt_qpi():
 
 # ---- Intel PCM ----
 
-# PCM programs the core PMU through Linux perf when it can; the simulated
-# machine's kernel has no perf PMU, so PCM is told to use the MSRs, as on
-# any such machine (its own PCM_NO_PERF switch; docs/tools.md).
+# PCM programs the core PMU through Linux perf when it can: these cases tell
+# it to use the MSRs (its own PCM_NO_PERF switch; docs/tools.md); the same
+# tools in their default mode, through Linux's driver, are perf_test.py's.
 PCM_ENV = {"PCM_NO_PERF": "1"}
 
 
@@ -430,10 +430,10 @@ def pcm_csv(path):
     return {(head0[i], head1[i]): float(vals[i]) for i in range(2, len(vals)) if vals[i].strip()}
 
 
-def pcm_memory_snbep(platform="snbep", channels=4, rel=5e-4):
+def pcm_memory_snbep(platform="snbep", channels=4, rel=5e-4, env=None):
     need("pcm-memory", "pcm")
     csv = os.path.join(WORK, "pcm.csv")
-    _, _, rep = run(platform, ["pcm-memory", "1", "-i=1", f"-csv={csv}"], env=PCM_ENV)
+    _, _, rep = run(platform, ["pcm-memory", "1", "-i=1", f"-csv={csv}"], env=PCM_ENV if env is None else env)
     col = pcm_csv(csv)
     for sock in (0, 1):
         for ch in range(channels):
@@ -452,19 +452,19 @@ def pcm_memory_snbep(platform="snbep", channels=4, rel=5e-4):
                 close(f"SKT{sock} Ch{ch}{kind} (MB/s)", got, c["truth"] * 64 / 1e6 / secs, rel, 0.005)
 
 
-def pcm_memory_ivt():
+def pcm_memory_ivt(env=None):
     # PCM finds the v2's eight channels at D16/D30 F4,5,0,1 (its Ch0..7 are
     # MC_CH0..7 here, ivt-facts.md §8) and reads CAS_COUNT.RD/WR on counters
     # 0 and 1 of each, as on the E5-2600; twice the channels are twice the
     # reads a sample, so PCM's interval and the machine's differ by up to
     # twice as much
-    pcm_memory_snbep("ivt", 8, 1e-3)
+    pcm_memory_snbep("ivt", 8, 1e-3, env)
 
 
-def pcm_skl():
+def pcm_skl(env=None):
     need("pcm", "pcm")
     csv = os.path.join(WORK, "pcm.csv")
-    _, _, rep = run("skl", ["pcm", "1", "-i=1", f"-csv={csv}"], env=PCM_ENV)
+    _, _, rep = run("skl", ["pcm", "1", "-i=1", f"-csv={csv}"], env=PCM_ENV if env is None else env)
     col = pcm_csv(csv)
     for kind, reg in (("READ", "DRAM_DATA_READS"), ("WRITE", "DRAM_DATA_WRITES")):
         c = counter(rep, reg)

@@ -35,6 +35,16 @@ enum ucr_op {
 	UCR_FORK,       /* this process is about to fork */
 	UCR_BLOCK,      /* a: 1: this thread waits in the kernel for another
 			   (waitpid, pthread_join) until a: 0; it holds no time */
+	/* perf_event_open(2) and its descriptors, served by Linux's driver
+	 * (run/ucr_kernel.c); a descriptor is named by its handle */
+	UCR_PERF_OPEN,  /* a: pid | cpu << 32 (each 32 bits, signed), b: group
+			   handle or -1, c: flags;
+			   payload: the attribute as the program gave it (its
+			   size bytes, at most UCR_PERF_ATTR_MAX) -> v0: handle;
+			   -E2BIG: v1 the attribute size this kernel knows */
+	UCR_PERF_READ,  /* a: handle, b: buffer size -> v0: bytes, data */
+	UCR_PERF_IOCTL, /* a: handle, b: request, c: argument -> v0: an ID */
+	UCR_PERF_CLOSE, /* a: handle */
 	UCR_NOPS
 };
 
@@ -52,6 +62,22 @@ struct ucr_rsp {
 	uint32_t pad;
 	uint64_t v[4];
 	char msg[200];     /* with rc: what went wrong */
+};
+
+/* The longest payloads: a perf attribute (perf_event_attr is 136 bytes in
+ * Linux 6.1; a newer tool's longer one must have zeros past that), and
+ * what read(2) of a perf descriptor returns (a group's counts). */
+#define UCR_PERF_ATTR_MAX 512
+#define UCR_PERF_DATA_MAX 4096
+
+struct ucr_req_data {
+	struct ucr_req h;
+	uint8_t data[UCR_PERF_ATTR_MAX];
+};
+
+struct ucr_rsp_data {
+	struct ucr_rsp h;
+	uint8_t data[UCR_PERF_DATA_MAX];
 };
 
 #endif

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "uct_file.h"
+#include "ucr_kernel.h"
 #include "ucr_proto.h"
 #include "ucr_server.h"
 
@@ -112,6 +113,7 @@ static int thread_waits(int pid, int tid)
 struct srv {
 	struct ucm_model *m;
 	struct ucr_machine *mc;
+	struct ucr_kernel *kernel;  /* Linux's uncore driver; NULL: no uncore PMUs */
 	const struct ucr_opts *o;
 	uint64_t mono_base_ns, real_base_ns, wall_start_ns;
 	uint64_t nreq[UCR_NOPS];
@@ -171,6 +173,8 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 	memset(r, 0, sizeof(*r));
 	if (q->op && q->op < UCR_NOPS)
 		s->nreq[q->op]++;
+	/* a clock read moves machine time: the kernel's timers due by now run */
+	ucr_kernel_tick(s->kernel);
 	if (s->o->wall_clock) {
 		uint64_t t = (host_ns(CLOCK_MONOTONIC) - s->wall_start_ns) * 1000u;
 
@@ -332,16 +336,21 @@ static int advance_to(struct srv *s, uint64_t t, int sfd)
 		s->slice_ps = 1000000;
 	while (ucm_now_ps(s->m) < t) {
 		struct pollfd p = { sfd, POLLIN, 0 };
-		uint64_t step = t - ucm_now_ps(s->m), t0, dt;
+		uint64_t step = t - ucm_now_ps(s->m), t0, dt, timer = ucr_kernel_next_ps(s->kernel);
 		int rc;
 
 		if (poll(&p, 1, 0) == 1)
 			return 0;
 		if (step > s->slice_ps)
 			step = s->slice_ps;
+		/* the kernel's timers fire at their time (its counter polling,
+		 * multiplexing) */
+		if (timer > ucm_now_ps(s->m) && timer - ucm_now_ps(s->m) < step)
+			step = timer - ucm_now_ps(s->m);
 		t0 = host_ns(CLOCK_MONOTONIC);
 		if ((rc = ucm_advance(s->m, ucm_now_ps(s->m) + step)))
 			return rc;
+		ucr_kernel_tick(s->kernel);
 		dt = host_ns(CLOCK_MONOTONIC) - t0;
 		if (step == s->slice_ps && dt < 1000000 && s->slice_ps < (1ull << 60))
 			s->slice_ps *= 2;
@@ -677,6 +686,8 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			snprintf(err, n, "%s: %s", root, strerror(-rc));
 		goto out;
 	}
+	if ((rc = ucr_kernel_start(m, s.mc, s.mono_base_ns, root, &s.kernel, err, n)))
+		goto out;
 	if ((lfd = listen_on(sock)) < 0) {
 		rc = lfd;
 		snprintf(err, n, "%s: %s", sock, strerror(-rc));
@@ -863,6 +874,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			}
 		}
 		for (size_t i = 2; i < npf; i++) {
+			struct ucr_req_data qd;
 			struct ucr_req q;
 			struct ucr_rsp r;
 			ssize_t got;
@@ -870,10 +882,12 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 
 			if (!pf[i].revents)
 				continue;
-			got = recv(pf[i].fd, &q, sizeof(q), MSG_DONTWAIT);
+			got = recv(pf[i].fd, &qd, sizeof(qd), MSG_DONTWAIT);
 			if (got < 0 && (errno == EAGAIN || errno == EINTR))
 				continue;
-			if (got != (ssize_t)sizeof(q)) {
+			q = qd.h;
+			/* only an open carries a payload, the attribute */
+			if (got != (ssize_t)sizeof(q) && !(got > (ssize_t)sizeof(q) && q.op == UCR_PERF_OPEN)) {
 				/* a thread or process went (exit, exec) */
 				int pid = cs[i].pid, others = 0;
 
@@ -882,6 +896,9 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				if (pid > 0 && !others && s.npend < MAXPEND && !zombie(pid)) {
 					s.pend[s.npend].pid = pid;
 					s.pend[s.npend++].since_ns = host_ns(CLOCK_MONOTONIC);
+				} else if (pid > 0 && !others) {
+					/* the process ended: its perf descriptors with it */
+					ucr_kernel_process_gone(s.kernel, pid);
 				}
 				close(pf[i].fd);
 				cs[i] = cs[npf - 1];
@@ -907,6 +924,14 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				/* an interrupted sleep is answered first, then the wake */
 				gone = (q.op == UCR_WAKE && cs[i].asleep && wake(&s, pf[i].fd, &cs[i], -EINTR)) ||
 				       send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r);
+			} else if (q.op >= UCR_PERF_OPEN && q.op <= UCR_PERF_CLOSE) {
+				static struct ucr_rsp_data rd;
+				size_t rlen;
+
+				s.nreq[q.op]++;
+				memset(&rd.h, 0, sizeof(rd.h));
+				ucr_kernel_serve(s.kernel, &q, qd.data, (size_t)got - sizeof(q), &rd, &rlen);
+				gone = send(pf[i].fd, &rd, rlen, MSG_NOSIGNAL) != (ssize_t)rlen;
 			} else {
 				serve(&s, &q, &r);
 				if (q.op == UCR_REPORT && write_report(&s, r.msg, sizeof(r.msg)))
@@ -941,6 +966,7 @@ out_mask:
 out:
 	if (lfd >= 0)
 		close(lfd);
+	ucr_kernel_stop(s.kernel);
 	ucr_machine_destroy(s.mc);
 	nftw(s.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return rc;

@@ -22,6 +22,7 @@
 /* The paths the library redirects into the tree (ROOT/.redirect). */
 static const char *const redirects[] = {
 	"/proc/cpuinfo", "/proc/bus/pci", "/proc/sys/kernel/nmi_watchdog",
+	"/proc/sys/kernel/perf_event_paranoid",
 	"/sys/devices/system/cpu", "/sys/devices/system/node", "/sys/bus/pci",
 	"/sys/firmware/acpi/tables/MCFG", "/sys/module/msr", "/sys/bus/event_source",
 	"/dev/cpu", "/dev/msr*", "/dev/mem",
@@ -432,6 +433,10 @@ int ucr_tree_build(const char *root, struct ucm_model *m, struct ucr_machine *mc
 	device(&t, "dev/mem", 0, 0640);
 	put(&t, "sys/module/msr/parameters/allow_writes", "on\n");
 	put(&t, "proc/sys/kernel/nmi_watchdog", "0\n");
+	/* the machine lets any user count system-wide, as
+	 * perf_event_paranoid=-1 does: uncore run needs no root
+	 * (docs/linux-driver.md) */
+	put(&t, "proc/sys/kernel/perf_event_paranoid", "-1\n");
 	if (!t.rc)
 		t.rc = mkdirs(&t, "sys/bus/event_source/devices");
 	if (t.rc && !err[0])

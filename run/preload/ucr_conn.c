@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -89,26 +90,46 @@ static int dial(void)
 	return fd;
 }
 
-/* One request and its answer.  recv is a cancellation point: a thread
- * cancelled while it waits leaves its connection out of step; drop it. */
-static ssize_t exchange(int fd, const struct ucr_req *q, struct ucr_rsp *r)
+/* One request (nq bytes: the header and any payload) and its answer
+ * (at most nr bytes).  recv is a cancellation point: a thread cancelled
+ * while it waits leaves its connection out of step; drop it. */
+static ssize_t exchange(int fd, const void *q, size_t nq, void *r, size_t nr)
 {
 	ssize_t k;
 
 	pthread_cleanup_push(conn_drop, NULL);
 	do
-		k = send(fd, q, sizeof(*q), MSG_NOSIGNAL);
+		k = send(fd, q, nq, MSG_NOSIGNAL);
 	while (k < 0 && errno == EINTR);
-	if (k == (ssize_t)sizeof(*q)) {
+	if (k == (ssize_t)nq) {
 		do
-			k = recv(fd, r, sizeof(*r), 0);
+			k = recv(fd, r, nr, 0);
 		while (k < 0 && errno == EINTR);
 	}
 	pthread_cleanup_pop(0);
 	return k;
 }
 
+static int call(struct ucr_req *q, size_t nq, struct ucr_rsp *r, size_t nr, size_t *got);
+
 int ucr_call(struct ucr_req *q, struct ucr_rsp *r)
+{
+	size_t got;
+
+	return call(q, sizeof(*q), r, sizeof(*r), &got);
+}
+
+int ucr_call_data(struct ucr_req_data *q, size_t npayload, struct ucr_rsp_data *r, size_t *ndata)
+{
+	size_t got;
+	int rc = call(&q->h, sizeof(q->h) + npayload, &r->h, sizeof(*r), &got);
+
+	*ndata = got - sizeof(r->h);
+	return rc;
+}
+
+/* q is the head of nq bytes; the answer has at least its header */
+static int call(struct ucr_req *q, size_t nq, struct ucr_rsp *r, size_t nr, size_t *got)
 {
 	int fd, tmp = 0, saved = errno;
 	ssize_t k;
@@ -133,16 +154,17 @@ int ucr_call(struct ucr_req *q, struct ucr_rsp *r)
 		ucr_die("cannot reach the machine server at %s: %s (did `uncore run` end?)", sock_path,
 			strerror(errno));
 	t_busy++;
-	k = exchange(fd, q, r);
+	k = exchange(fd, q, nq, r, nr);
 	t_busy--;
 	if (tmp) {
 		if (fd < MAXSOCKFD)
 			our_fd[fd] = 0;
 		close(fd);
 	}
-	if (k != (ssize_t)sizeof(*r))
+	if (k < (ssize_t)sizeof(*r) || (nr == sizeof(*r) && k != (ssize_t)sizeof(*r)))
 		ucr_die("the machine server stopped answering (request %u): %s", q->op,
 			k < 0 ? strerror(errno) : "connection closed");
+	*got = (size_t)k;
 	if (r->rc) {
 		r->msg[sizeof(r->msg) - 1] = 0;
 		snprintf(t_err, sizeof(t_err), "%s", r->msg);
@@ -271,6 +293,72 @@ uint64_t ucr_sleep(uint64_t ns)
 		ucr_die("sleep: %s", r.msg);
 	errno = saved;
 	return r.rc ? (r.v[1] ? r.v[1] : 1) : 0;
+}
+
+/* Sleep ns on the machine's clock or until one of fds is ready on the host,
+ * whichever comes first: poll's timeout on machine time.  While it waits
+ * the thread sleeps for the server (it does not hold machine time), so the
+ * time runs on only when nothing else runs, and a descriptor another
+ * process makes ready ends the wait before.  Returns as poll does. */
+int ucr_sleep_poll(uint64_t ns, struct pollfd *fds, unsigned long n)
+{
+	struct ucr_req q = { UCR_SLEEP, 0, ns, 0, 0, 0, 0 };
+	struct ucr_rsp r, wr;
+	struct pollfd *p;
+	int rc, saved = errno, timed_out = 0, interrupted = 0;
+
+	if (!n)
+		return ucr_sleep(ns) ? (int)ucr_fail(EINTR) : 0;
+	if (t_busy) {
+		/* in a handler that interrupted a request: the host's clock */
+		return poll(fds, n, (int)(ns / 1000000u));
+	}
+	if (!(p = calloc(n + 1, sizeof(*p))))
+		return (int)ucr_fail(ENOMEM);
+	if (t_fd < 0 || t_gen != g_gen) {
+		if (ucr_request(UCR_HELLO, (uint64_t)getpid(), 0, 0, &r))
+			ucr_die("poll: %s", t_err);
+	}
+	q.cpu = ucr_t_vcpu >= 0 ? (unsigned)ucr_t_vcpu : (unsigned)ucr_g_vcpu;
+	q.pid = getpid();
+	q.tid = gettid();
+	if (send(t_fd, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q))
+		ucr_die("the machine server stopped answering (sleep): %s", strerror(errno));
+	t_busy++;
+	p[0] = (struct pollfd){ t_fd, POLLIN, 0 };
+	memcpy(p + 1, fds, n * sizeof(*p));
+	for (;;) {
+		pthread_cleanup_push(conn_drop, NULL);
+		rc = poll(p, n + 1, -1);
+		pthread_cleanup_pop(0);
+		if (rc < 0 && errno == EINTR) {
+			interrupted = 1;
+			break;
+		}
+		if (rc < 0)
+			ucr_die("poll: %s", strerror(errno));
+		if (p[0].revents)
+			timed_out = 1;
+		break;
+	}
+	if (timed_out) {
+		if (recv_all(t_fd, &r))
+			ucr_die("the machine server stopped answering (sleep)");
+	} else {
+		/* a descriptor or a signal came first: the sleep ends */
+		struct ucr_req w = { UCR_WAKE, 0, 0, 0, 0, getpid(), gettid() };
+
+		if (send(t_fd, &w, sizeof(w), MSG_NOSIGNAL) != (ssize_t)sizeof(w) || recv_all(t_fd, &r) ||
+		    recv_all(t_fd, &wr))
+			ucr_die("the machine server stopped answering (wake)");
+	}
+	t_busy--;
+	free(p);
+	if (interrupted)
+		return (int)ucr_fail(EINTR);
+	errno = saved;
+	/* what is ready now, as the kernel reports it on return */
+	return poll(fds, n, 0);
 }
 
 /* ---- the program's close and fork ---- */

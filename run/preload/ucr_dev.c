@@ -18,29 +18,29 @@
 /* What a path of the tree is (relative to the root). */
 struct ucr_fd ucr_dev_classify(const char *p)
 {
-	struct ucr_fd l = { UCR_FD_NONE, 0, 0, 0 };
+	struct ucr_fd l = { .kind = UCR_FD_NONE };
 	unsigned a, b, c, d;
 	int n = 0; /* %n stores an int */
 	const char *base = strrchr(p, '/');
 
 	if (sscanf(p, "/dev/cpu/%u/msr%n", &a, &n) == 1 && (!p[n] || !strcmp(p + n, "_safe")))
-		l = (struct ucr_fd){ UCR_FD_MSR, a, 0, p[n] != 0 };
+		l = (struct ucr_fd){ .kind = UCR_FD_MSR, .cpu = a, .safe = p[n] != 0 };
 	else if (sscanf(p, "/dev/msr%u%n", &a, &n) == 1 && !p[n])
-		l = (struct ucr_fd){ UCR_FD_MSR, a, 0, 0 };
+		l = (struct ucr_fd){ .kind = UCR_FD_MSR, .cpu = a };
 	else if (!strcmp(p, "/dev/cpu/msr_batch"))
 		l.kind = UCR_FD_BATCH;
 	else if (!strcmp(p, "/dev/mem"))
 		l.kind = UCR_FD_MEM;
 	else if (!strncmp(p, "/proc/bus/pci/", 14) && strcmp(p, "/proc/bus/pci/devices")) {
 		if (sscanf(p + 14, "%x:%x/%x.%x%n", &a, &b, &c, &d, &n) == 4 && !p[14 + n])
-			l = (struct ucr_fd){ UCR_FD_PCI, 0, UCR_PCI_ADDR(a, b, c, d), 0 };
+			l = (struct ucr_fd){ .kind = UCR_FD_PCI, .pci = UCR_PCI_ADDR(a, b, c, d) };
 		else if (sscanf(p + 14, "%x/%x.%x%n", &b, &c, &d, &n) == 3 && !p[14 + n])
-			l = (struct ucr_fd){ UCR_FD_PCI, 0, UCR_PCI_ADDR(0, b, c, d), 0 };
+			l = (struct ucr_fd){ .kind = UCR_FD_PCI, .pci = UCR_PCI_ADDR(0, b, c, d) };
 	} else if (base && !strcmp(base, "/config") && base - p > 12) {
 		const char *dev = base - 12;   /* SSSS:BB:DD.F */
 
 		if (sscanf(dev, "%4x:%2x:%2x.%1x%n", &a, &b, &c, &d, &n) == 4 && dev + n == base)
-			l = (struct ucr_fd){ UCR_FD_PCI, 0, UCR_PCI_ADDR(a, b, c, d), 0 };
+			l = (struct ucr_fd){ .kind = UCR_FD_PCI, .pci = UCR_PCI_ADDR(a, b, c, d) };
 	}
 	return l;
 }
@@ -196,7 +196,7 @@ static int batch(struct batch_array *a)
 
 	for (uint32_t i = 0; i < a->numops; i++) {
 		struct batch_op *op = &a->ops[i];
-		struct ucr_fd l = { UCR_FD_MSR, op->cpu, 0, 0 };
+		struct ucr_fd l = { .kind = UCR_FD_MSR, .cpu = op->cpu };
 		ssize_t n = msr_rw(&l, &op->msrdata, 8, op->msr, !op->isrdmsr);
 
 		op->err = n == 8 ? 0 : -errno;

@@ -38,9 +38,16 @@ struct ucr_fd *ucr_fd_of(int fd)
 	return &lives[fd];
 }
 
+struct ucr_fd *ucr_fd_slot(int fd)
+{
+	return lives && fd >= 0 && fd < MAXFD ? &lives[fd] : NULL;
+}
+
 int ucr_fd_track(int fd, const char *path)
 {
 	if (fd < 0 || !lives || fd >= MAXFD)
+		return fd;
+	if (path && ucr_perf_classify(path, &lives[fd]))
 		return fd;
 	if (path && ucr_in_root(path)) {
 		lives[fd] = ucr_dev_classify(path + ucr_root_len);
@@ -170,6 +177,8 @@ EXPORT ssize_t read(int fd, void *buf, size_t n)
 
 	if (!l)
 		return real_read(fd, buf, n);
+	if (l->kind == UCR_FD_PERF)
+		return ucr_perf_read(l, buf, n);
 	off_t pos = lseek(fd, 0, SEEK_CUR);
 	ssize_t r = ucr_dev_rw(l, buf, n, pos, 0);
 
@@ -185,6 +194,8 @@ EXPORT ssize_t write(int fd, const void *buf, size_t n)
 
 	if (!l)
 		return real_write(fd, buf, n);
+	if (l->kind == UCR_FD_PERF)
+		return ucr_fail(EINVAL); /* a perf descriptor has no write */
 	off_t pos = lseek(fd, 0, SEEK_CUR);
 	ssize_t r = ucr_dev_rw(l, (void *)buf, n, pos, 1);
 
@@ -193,11 +204,42 @@ EXPORT ssize_t write(int fd, const void *buf, size_t n)
 	return r;
 }
 
+/* _FORTIFY_SOURCE's forms, which a program built with it calls instead
+ * (PCM reads its perf descriptors with __read_chk): the same, after the
+ * bound check glibc makes */
+extern void __chk_fail(void) __attribute__((noreturn));
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
+ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen);
+ssize_t __pread64_chk(int fd, void *buf, size_t n, off_t off, size_t buflen);
+
+EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
+{
+	if (n > buflen)
+		__chk_fail();
+	return read(fd, buf, n);
+}
+
+EXPORT ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen)
+{
+	if (n > buflen)
+		__chk_fail();
+	return pread(fd, buf, n, off);
+}
+
+EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t n, off_t off, size_t buflen)
+{
+	if (n > buflen)
+		__chk_fail();
+	return pread64(fd, buf, n, off);
+}
+
 #define PRW(name, type, wr) \
 	EXPORT ssize_t name(int fd, type buf, size_t n, off_t off) \
 	{ \
 		struct ucr_fd *l = ucr_fd_of(fd); \
 		REAL(name); \
+		if (l && l->kind == UCR_FD_PERF) \
+			return ucr_fail(ESPIPE); /* the kernel's perf files have no llseek */ \
 		return l ? ucr_dev_rw(l, (void *)buf, n, off, wr) : real_##name(fd, buf, n, off); \
 	}
 
@@ -211,15 +253,18 @@ EXPORT int close(int fd)
 	REAL(close);
 	if (ucr_conn_closing(fd))
 		return 0;
-	if (lives && fd >= 0 && fd < MAXFD)
+	if (lives && fd >= 0 && fd < MAXFD) {
+		if (lives[fd].kind == UCR_FD_PERF)
+			ucr_perf_close(fd, &lives[fd]);
 		lives[fd].kind = UCR_FD_NONE;
+	}
 	return real_close(fd);
 }
 
 static int dup_track(int old, int fd)
 {
 	if (fd >= 0 && lives && fd < MAXFD)
-		lives[fd] = old >= 0 && old < MAXFD ? lives[old] : (struct ucr_fd){ 0, 0, 0, 0 };
+		lives[fd] = old >= 0 && old < MAXFD ? lives[old] : (struct ucr_fd){ 0 };
 	return fd;
 }
 
@@ -267,6 +312,8 @@ EXPORT int ioctl(int fd, unsigned long request, ...)
 	va_start(ap, request);
 	arg = va_arg(ap, void *);
 	va_end(ap);
+	if (l && l->kind == UCR_FD_PERF)
+		return ucr_perf_ioctl(l, request, arg);
 	if (l)
 		return ucr_dev_ioctl(l, request, arg);
 	return real_ioctl(fd, request, arg);
@@ -277,6 +324,11 @@ EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 	struct ucr_fd *l = ucr_fd_of(fd);
 	REAL(mmap);
 
+	if (l && l->kind == UCR_FD_PERF) {
+		/* no ring buffer or user page for these counting events */
+		errno = ENODEV;
+		return MAP_FAILED;
+	}
 	if (l)
 		return ucr_dev_mmap(l, len, flags, off);
 	return real_mmap(addr, len, prot, flags, fd, off);

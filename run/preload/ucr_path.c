@@ -167,7 +167,7 @@ static const char *redir(int dirfd, const char *path, char *buf)
  * of it: a device file of the tree, or nothing. */
 static struct ucr_fd tree_kind(const char *p, const char *buf)
 {
-	struct ucr_fd none = { UCR_FD_NONE, 0, 0, 0 };
+	struct ucr_fd none = { .kind = UCR_FD_NONE };
 
 	return p == buf && ucr_in_root(buf) ? ucr_dev_classify(buf + ucr_root_len) : none;
 }
@@ -177,7 +177,7 @@ static struct ucr_fd tree_kind(const char *p, const char *buf)
 static struct ucr_fd at_kind(int dirfd, const char *p, const char *buf, int fl)
 {
 	const struct ucr_fd *l;
-	struct ucr_fd none = { UCR_FD_NONE, 0, 0, 0 };
+	struct ucr_fd none = { .kind = UCR_FD_NONE };
 
 	if ((fl & AT_EMPTY_PATH) && p && !p[0])
 		return (l = ucr_fd_of(dirfd)) ? *l : none;

@@ -19,6 +19,8 @@
  *   ucr_proc.c     CPUs and processes: affinity, the number of CPUs,
  *                  waiting for another thread or process, signal handlers,
  *                  dlopen
+ *   ucr_perf.c     perf_event_open (glibc's syscall()) and its descriptors,
+ *                  served by Linux's uncore driver in the server
  *   ucr_trap.c     CPUID, RDTSC and /dev/mem loads and stores
  *
  * Another kind of thing is another file: its interposers (EXPORT), an
@@ -85,6 +87,9 @@ void ucr_conn_init(const char *sock);
  * ucr_last_error()); errno is kept. */
 int ucr_call(struct ucr_req *q, struct ucr_rsp *r);
 int ucr_request(unsigned op, uint64_t a, uint64_t b, uint64_t c, struct ucr_rsp *r);
+/* A request with a payload of npayload bytes after its header, and an
+ * answer that may carry data (*ndata bytes after its header). */
+int ucr_call_data(struct ucr_req_data *q, size_t npayload, struct ucr_rsp_data *r, size_t *ndata);
 int ucr_cpuid(uint32_t leaf, uint32_t sub, uint64_t r[4]);
 int ucr_tsc(uint64_t *tsc, uint64_t *aux);
 int ucr_mmio_read(uint64_t pa, unsigned width, uint64_t *v);
@@ -93,6 +98,9 @@ const char *ucr_last_error(void);
 /* Sleep ns on the machine's clock; the nanoseconds left (0, or more when
  * a signal ended the sleep). */
 uint64_t ucr_sleep(uint64_t ns);
+/* poll(2) with a timeout of ns on the machine's clock. */
+struct pollfd;
+int ucr_sleep_poll(uint64_t ns, struct pollfd *fds, unsigned long n);
 /* The program closes fd: 1 when it is another thread's connection (kept
  * open, the close is a no-op), 0 otherwise (this thread's own is
  * forgotten: the next request dials again). */
@@ -112,6 +120,7 @@ enum ucr_fd_kind {
 	UCR_FD_BATCH,   /* ucr_dev.c: msr-safe's msr_batch */
 	UCR_FD_PCI,     /* ucr_dev.c: PCI configuration (sysfs, /proc/bus/pci) */
 	UCR_FD_MEM,     /* ucr_dev.c: /dev/mem */
+	UCR_FD_PERF,    /* ucr_perf.c: a perf_event_open descriptor */
 };
 
 /* What a served descriptor is. */
@@ -120,11 +129,16 @@ struct ucr_fd {
 	unsigned cpu;     /* UCR_FD_MSR */
 	uint64_t pci;     /* UCR_FD_PCI: UCR_PCI_ADDR */
 	uint8_t safe;     /* UCR_FD_MSR: msr-safe's msr_safe */
+	int handle;       /* UCR_FD_PERF: the server's event */
+	int owner;        /* UCR_FD_PERF: the process that opened it */
 };
 
 void ucr_fd_init(void);
 /* The served descriptor fd, NULL: not one. */
 struct ucr_fd *ucr_fd_of(int fd);
+/* The table's entry for fd, served or not (NULL: out of range), for a part
+ * that marks a descriptor its call returned. */
+struct ucr_fd *ucr_fd_slot(int fd);
 /* fd was opened at path (NULL or outside the tree: not served); fd. */
 int ucr_fd_track(int fd, const char *path);
 /* A device file of the tree (path: on the host) opened as a stream. */
@@ -153,6 +167,17 @@ void *ucr_dev_mmap(const struct ucr_fd *l, size_t len, int flags, off_t off);
 			(st)->st_blocks = 0; \
 		} \
 	} while (0)
+
+/* ---- ucr_perf.c: perf_event_open ---- */
+
+/* A descriptor a process was started with that is a perf event (its
+ * memfd's name says which): 1 and *l filled in. */
+int ucr_perf_classify(const char *link, struct ucr_fd *l);
+ssize_t ucr_perf_read(const struct ucr_fd *l, void *buf, size_t n);
+int ucr_perf_ioctl(const struct ucr_fd *l, unsigned long request, void *arg);
+/* fd, a perf event's descriptor, closes: the event ends when the process
+ * that opened it closes its last descriptor of it */
+void ucr_perf_close(int fd, const struct ucr_fd *l);
 
 /* ---- ucr_proc.c: CPUs and processes ---- */
 

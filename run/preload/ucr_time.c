@@ -1,11 +1,14 @@
 /*
  * ucr_time.c - time in the preload library (libuncore-run.so): the
  * clocks (clock_gettime, gettimeofday, time) read the machine's clock and
- * sleeping (sleep, usleep, nanosleep, clock_nanosleep) waits on it, so a
- * tool's intervals are the machine's; UNCORE_RUN_CLOCK=wall leaves them
- * to the host.  The sleep itself is a request of ucr_conn.c.
+ * sleeping (sleep, usleep, nanosleep, clock_nanosleep, and the timeout of
+ * poll and ppoll) waits on it, so a tool's intervals are the machine's;
+ * UNCORE_RUN_CLOCK=wall leaves them to the host.  The sleep itself is a
+ * request of ucr_conn.c.
  */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/time.h>
 #include <time.h>
@@ -101,6 +104,46 @@ EXPORT int nanosleep(const struct timespec *req_ts, struct timespec *rem)
 		return real_nanosleep(req_ts, rem);
 	rc = clock_nanosleep(CLOCK_MONOTONIC, 0, req_ts, rem);
 	return rc ? (int)ucr_fail(rc) : 0;
+}
+
+/* poll and ppoll: a timeout is machine time (ucr_sleep_poll); none, or
+ * zero, is the host's call as it is */
+EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	REAL(poll);
+	if (!ucr_active || ucr_wall_clock || timeout <= 0)
+		return real_poll(fds, n, timeout);
+	int r = real_poll(fds, n, 0);
+
+	if (r)
+		return r;
+	return ucr_sleep_poll((uint64_t)timeout * 1000000u, fds, n);
+}
+
+EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const sigset_t *mask)
+{
+	REAL(ppoll);
+	if (!ucr_active || ucr_wall_clock || !tmo || (!tmo->tv_sec && !tmo->tv_nsec))
+		return real_ppoll(fds, n, tmo, mask);
+	if (tmo->tv_sec < 0 || tmo->tv_nsec < 0 || tmo->tv_nsec >= 1000000000)
+		return (int)ucr_fail(EINVAL);
+	struct timespec zero = { 0, 0 };
+	sigset_t old;
+	int r = real_ppoll(fds, n, &zero, mask);
+
+	if (r)
+		return r;
+	/* the mask holds while it waits, as ppoll's does */
+	if (mask)
+		pthread_sigmask(SIG_SETMASK, mask, &old);
+	r = ucr_sleep_poll((uint64_t)tmo->tv_sec * 1000000000u + (uint64_t)tmo->tv_nsec, fds, n);
+	if (mask) {
+		int e = errno;
+
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		errno = e;
+	}
+	return r;
 }
 
 EXPORT int usleep(useconds_t us)

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""perf_test.py UNCORE CASE - perf (Debian's linux-perf 6.1) on the simulated
+machine, through Linux's own uncore driver (kernel/, docs/linux-driver.md).
+
+Each case runs `perf stat -a` under `uncore run` and compares every count perf
+printed with the ground truth of the counter the driver programmed, from the
+machine's report (--report-json): exactly.  Each event has a box of its own
+(or a set of boxes, for an event perf's tables spread over every box of a
+type), so a box's counter that the driver read is the event's.  perf is a
+tool nobody here wrote, and so is the driver; the expected values come from
+the model's ground truth only.  A missing perf fails the case, naming its
+package.
+"""
+import os
+import re
+import sys
+
+from ct_py import CASE, fail, finish, need
+import tools_test
+from tools_test import run
+
+# (event as given to -e, where it counts: [(box type, instance)] or
+# ("register", name), the scale perf applies from the driver's .scale file)
+MIB = 64 / 2**20
+EVENTS = {
+    "skl": [
+        ("uncore_imc/data_reads/", ("register", "DRAM_DATA_READS"), MIB),                  # alias, scaled
+        ("uncore_imc/event=0x2/", ("register", "DRAM_DATA_WRITES"), None),                 # raw
+        ("unc_cbo_cache_lookup.any_mesi", [("cbo", i) for i in range(4)], None),           # perf's name
+        ("uncore_arb/event=0x80,umask=0x01/", [("arb", 0)], None),                         # raw
+        ("uncore_cbox_0/clockticks/", [("clock", 0)], None),                               # alias, fixed ctr
+    ],
+    "snbep": [
+        ("uncore_cbox_0/event=0x34,umask=0x03,filter_state=0x1f/", [("cbo", 0)], None),    # raw with a filter
+        ("uncore_cbox_1/event=0x0/", [("cbo", 1)], None),
+        ("unc_m_cas_count.rd", [("imc", i) for i in range(4)], None),                      # perf's name
+        ("uncore_qpi_0/drs_data/", [("qpi", 0)], None),                                    # alias, extended event
+        ("uncore_qpi_1/event=0x14/", [("qpi", 1)], None),
+        ("unc_h_requests.reads", [("ha", 0)], None),
+        ("uncore_pcu/event=0x0/", [("pcu", 0)], None),
+        ("uncore_ubox/event=0x42,umask=0x04/", [("ubox", 0)], None),                       # EVENT_MSG.IPI_RCVD
+        ("uncore_r2pcie/event=0x1/", [("r2pcie", 0)], None),
+        ("uncore_r3qpi_0/event=0x1/", [("r3qpi", 0)], None),
+    ],
+    "ivt": [
+        ("uncore_cbox_0/event=0x34,umask=0x03,filter_state=0x1f/", [("cbo", 0)], None),
+        ("uncore_cbox_11/event=0x0/", [("cbo", 11)], None),
+        ("uncore_imc_0/cas_count_read/", [("imc", 0)], MIB),                               # alias, scaled
+        ("uncore_imc_7/event=0x4,umask=0x0c/", [("imc", 7)], None),
+        ("uncore_qpi_1/event=0x14/", [("qpi", 1)], None),
+        ("uncore_ha_1/event=0x1,umask=0x03/", [("ha", 1)], None),
+        ("uncore_irp/event=0x0/", [("irp", 0)], None),
+        ("uncore_pcu/event=0x0/", [("pcu", 0)], None),
+        ("uncore_r2pcie/event=0x1/", [("r2pcie", 0)], None),
+        ("uncore_r3qpi_1/event=0x1/", [("r3qpi", 1)], None),
+        ("unc_u_event_msg.ipi_rcvd", [("ubox", 0)], None),                                  # perf's name
+    ],
+}
+
+# What Linux programs that the manuals call reserved (docs/linux-driver.md,
+# "Findings about Linux"): the only undefined programming allowed
+FINDINGS = {
+    "skl": r"MSR_UNC_PERF_GLOBAL_CTRL <- 0x[0-9a-f]+: reserved bits 0x10 written",
+    "snbep": r"_PCI_PMON_BOX_CTL <- 0x[0-9a-f]+: reserved bits 0x3 written",
+    "ivt": r"_PMON_BOX_CTL <- 0x[0-9a-f]+: bits 0x30000 written as 0",
+}
+
+
+def truth(rep, where, socket):
+    if where[0] == "register":
+        return sum(c["truth"] for c in rep["counters"] if c["register"] == where[1] and c["socket"] == socket)
+    total = 0
+    for box, inst in where:
+        read = [c for c in rep["counters"] if c["box"] == box and c["instance"] == inst and c["socket"] == socket]
+        if len(read) != 1:
+            fail(f"{box} {inst} on socket {socket}: the driver read {len(read)} of its counters, want 1")
+            continue
+        total += read[0]["truth"]
+    return total
+
+
+def perf_lines(out):
+    """[(interval time or None, cpu, value or None, event, percent)] of perf
+    stat -A -x';' output (';': the events themselves hold commas)"""
+    rows = []
+    for line in out.splitlines():
+        f = line.strip().split(";")
+        if len(f) < 6:
+            continue
+        t = None
+        if re.match(r"^\d+\.\d+$", f[0]):
+            t, f = float(f[0]), f[1:]
+        if not f[0].startswith("CPU"):
+            continue
+        val = None if f[1].startswith("<") else float(f[1])
+        rows.append((t, int(f[0][3:]), val, f[3], f[5]))
+    return rows
+
+
+def no_undefined_but_findings(plat, rep):
+    for line in rep["undefined_programming"]:
+        if not re.search(FINDINGS[plat], line):
+            fail(f"undefined programming that no finding names: {line}")
+
+
+def stat(plat):
+    need("perf", "linux-perf")
+    events = EVENTS[plat]
+    ev = ",".join(e for e, _, _ in events)
+    out, err, rep = run(plat, ["perf", "stat", "-a", "-A", "-x;", "-e", ev, "--", "sleep", "0.05"])
+    per_socket = rep["cpus"] // rep["sockets"]
+    rows = perf_lines(err + out)
+    for e, where, scale in events:
+        mine = [r for r in rows if r[3] == e]
+        if len(mine) != rep["sockets"]:
+            fail(f"{e}: perf printed {len(mine)} lines, want one per socket ({rep['sockets']})\n{err}")
+            continue
+        for _, cpu, val, _, pct in mine:
+            if cpu % per_socket:
+                fail(f"{e}: counted on cpu {cpu}, not the first of a socket (the PMU's cpumask)")
+            want = truth(rep, where, cpu // per_socket)
+            if val is None:
+                fail(f"{e} on cpu {cpu}: perf printed no count")
+            elif scale is None:
+                if val != want:
+                    fail(f"{e} on cpu {cpu}: perf printed {val:.0f}, ground truth {want}")
+            elif abs(val - want * scale) > 0.005 + 1e-9:
+                fail(f"{e} on cpu {cpu}: perf printed {val}, ground truth {want} x {scale} = {want * scale:.4f}")
+            if pct != "100.00":
+                fail(f"{e} on cpu {cpu}: ran {pct}% of the time, want all of it (no multiplexing)")
+            if want == 0:
+                fail(f"{e} on cpu {cpu}: the workload moved nothing it counts (a weak check)")
+    no_undefined_but_findings(plat, rep)
+
+
+def perf_stat_skl():
+    stat("skl")
+
+
+def perf_stat_snbep():
+    stat("snbep")
+
+
+def perf_stat_ivt():
+    stat("ivt")
+
+
+def perf_interval_snbep():
+    """-I on the machine's clock: an interval each 20 ms of machine time, and
+    the intervals add up to the truth of the run."""
+    need("perf", "linux-perf")
+    e = "uncore_imc_0/event=0x4,umask=0x3/"
+    out, err, rep = run("snbep", ["perf", "stat", "-a", "-A", "-x;", "-I", "20", "-e", e, "--", "sleep", "0.1"])
+    rows = [r for r in perf_lines(err + out) if r[3] == e]
+    for sock, cpu in ((0, 0), (1, 8)):
+        mine = [r for r in rows if r[1] == cpu]
+        times = [r[0] for r in mine]
+        if len(mine) != 5:
+            fail(f"cpu {cpu}: {len(mine)} intervals over 0.1 s of 20 ms, want 5: {times}")
+        for k, t in enumerate(times):
+            if abs(t - 0.02 * (k + 1)) > 0.0005:
+                fail(f"cpu {cpu}: interval {k} ends at {t} s of machine time, want {0.02 * (k + 1)}")
+        got = sum(int(r[2]) for r in mine)
+        want = truth(rep, [("imc", 0)], sock)
+        if got != want:
+            fail(f"cpu {cpu}: the intervals add up to {got}, ground truth {want}")
+
+
+def perf_refuses_skl():
+    """What the driver refuses fails in perf as on a real part: perf asks,
+    the driver answers EINVAL (the client CBos' one fixed counter is the
+    first box's), perf says <not supported> and goes on."""
+    need("perf", "linux-perf")
+    out, err, rep = run("skl", ["perf", "stat", "-vv", "-a", "-x;", "-e", "uncore_cbox_1/clockticks/,uncore_arb/event=0x80,umask=0x01/",
+                                "--", "sleep", "0.01"])
+    text = err + out
+    if not re.search(r"sys_perf_event_open failed, error -22", text):
+        fail(f"perf was not refused with EINVAL:\n{text[-3000:]}")
+    if not re.search(r"<not supported>;;uncore_cbox_1/clockticks/", text):
+        fail(f"perf did not report the event as not supported:\n{text[-3000:]}")
+    arb = [ln for ln in text.splitlines() if re.match(r"^\d+;;uncore_arb/event=0x80,umask=0x01/", ln)]
+    if len(arb) != 1 or int(arb[0].split(";")[0]) != truth(rep, [("arb", 0)], 0):
+        fail(f"the other event was not counted as the truth says: {arb}")
+
+
+# PCM in its default mode (no PCM_NO_PERF): its core counters and the
+# uncore through perf_event_open, each count against the truth as in the
+# PCM_NO_PERF cases of tools_test.py
+def pcm_skl():
+    tools_test.pcm_skl(env={})
+
+
+def pcm_memory_snbep():
+    tools_test.pcm_memory_snbep(env={})
+
+
+def pcm_memory_ivt():
+    tools_test.pcm_memory_ivt(env={})
+
+
+CASES = {f.__name__: f for f in (perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
+                                 pcm_skl, pcm_memory_snbep, pcm_memory_ivt)}
+
+if __name__ == "__main__":
+    if CASE not in CASES:
+        print(f"unknown case {CASE}", file=sys.stderr)
+        sys.exit(2)
+    CASES[CASE]()
+    finish()

@@ -1,0 +1,43 @@
+/*
+ * ucr_kernel.h - Linux's uncore driver (kernel/uck.h) inside `uncore run`:
+ * booted on the machine when the server starts, its PMUs written into the
+ * machine's /sys/bus/event_source/devices/, its timers run on the
+ * machine's clock, and the program's perf_event_open descriptors served by
+ * its perf core (docs/linux-driver.md, "In uncore run").
+ */
+#ifndef UCR_KERNEL_H
+#define UCR_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ucm.h"
+#include "ucr_machine.h"
+#include "ucr_proto.h"
+
+struct ucr_kernel;
+
+/* Boots the kernel on the machine, whose CLOCK_MONOTONIC is machine time
+ * plus mono_base_ns, and writes its PMUs' sysfs files under root.  0 (and
+ * *out NULL when the build has no kernel, or the driver finds no uncore:
+ * then perf_event_open fails as on a kernel without the PMU), or a
+ * negative errno with err. */
+int ucr_kernel_start(struct ucm_model *m, struct ucr_machine *mc, uint64_t mono_base_ns, const char *root,
+		     struct ucr_kernel **out, char *err, size_t n);
+void ucr_kernel_stop(struct ucr_kernel *k);
+/* The machine time (ps) of the kernel's next timer, UINT64_MAX if none. */
+uint64_t ucr_kernel_next_ps(const struct ucr_kernel *k);
+/* Runs the timers due by the machine's time now. */
+void ucr_kernel_tick(struct ucr_kernel *k);
+/* A perf request (UCR_PERF_*) of process pid; data: the request's payload
+ * (the attribute of an open), its length n; the reply may carry data
+ * (a read) in rsp->data, its length in *rlen. */
+void ucr_kernel_serve(struct ucr_kernel *k, const struct ucr_req *q, const void *data, size_t n,
+		      struct ucr_rsp_data *rsp, size_t *rlen);
+/* A process has ended: its events go with it. */
+void ucr_kernel_process_gone(struct ucr_kernel *k, int pid);
+/* The kernel log and its findings, for the report. */
+const char *ucr_kernel_log(const struct ucr_kernel *k);
+unsigned ucr_kernel_warnings(const struct ucr_kernel *k);
+
+#endif
