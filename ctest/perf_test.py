@@ -198,7 +198,36 @@ def pcm_memory_ivt():
     tools_test.pcm_memory_ivt(env={})
 
 
-CASES = {f.__name__: f for f in (perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
+# PAPI's perf_event_uncore component (libpfm4's names) counting an uncore
+# event with papi_command_line: its value is what the counter counted
+# between the driver's reads at PAPI_start and PAPI_stop, the last two
+# reads of it (one event a run, on an MSR box: one read each)
+def papi(plat, event, box, inst, socket):
+    need("papi_command_line", "papi-tools")
+    out, err, rep = run(plat, ["papi_command_line", event])
+    m = re.search(re.escape(event) + r" :\s+(\d+)", out)
+    if not m:
+        fail(f"papi_command_line printed no count for {event}:\n{out[-2000:]}\n{err[-2000:]}")
+        return
+    read = [c for c in rep["counters"] if c["box"] == box and c["instance"] == inst and c["socket"] == socket]
+    if len(read) != 1:
+        fail(f"{box} {inst} on socket {socket}: the driver read {len(read)} of its counters, want 1")
+        return
+    if int(m.group(1)) != read[0]["last_interval"] or read[0]["last_interval"] == 0:
+        fail(f"{event}: PAPI printed {m.group(1)}, ground truth {read[0]['last_interval']}")
+    no_undefined_but_findings(plat, rep)
+
+
+def papi_snbep_cbo():
+    papi("snbep", "snbep_unc_cbo1::UNC_C_CLOCKTICKS:cpu=0", "cbo", 1, 0)
+
+
+def papi_snbep_pcu():
+    # the second socket's PCU, through its PMU's cpu 8
+    papi("snbep", "snbep_unc_pcu::UNC_P_CLOCKTICKS:cpu=8", "pcu", 0, 1)
+
+
+CASES = {f.__name__: f for f in (papi_snbep_cbo, papi_snbep_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
                                  pcm_skl, pcm_memory_snbep, pcm_memory_ivt)}
 
 if __name__ == "__main__":
