@@ -18,12 +18,12 @@ rm -rf "$build"
 # build their own libFuzzer binaries), no man pages (scdoc).
 cmake -S . -B "$build" -DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" \
 	-DCMAKE_BUILD_TYPE=None -DBUILD_TESTING=OFF -DUNCORE_MAN=OFF
-cmake --build "$build" --target ucd uct ucm -j"$(nproc)"
-libs="$build/driver/libucd.a $build/trace/libuct.a $build/model/libucm.a"
+cmake --build "$build" --target ucd ucb uct ucm -j"$(nproc)"
+libs="$build/driver/core/libucd.a $build/driver/backend/libucb.a $build/trace/libuct.a $build/model/libucm.a"
 # the system libraries the layers link (jansson, ISA-L): the runner image
 # has neither, so the shared objects the fuzzers need go to $OUT/lib
 syslibs=$(pkg-config --libs jansson libisal)
-inc="-Imodel -Idriver -Itrace -Ifuzz -Ictest"
+inc="-Imodel -Idriver/backend -Idriver/core -Itrace -Ifuzz -Ictest"
 mkdir -p "$OUT/lib"
 n=0
 for src in fuzz/fuzz_*.c; do

@@ -1130,7 +1130,7 @@ CT_TEST(hw_reads_the_values_the_tree_holds)
 	rm_tree();
 }
 
-/* The interface's widths (driver/ucb.h: PCI 1, 2, 4 or 8 bytes, MMIO 4 or
+/* The interface's widths (driver/backend/ucb.h: PCI 1, 2, 4 or 8 bytes, MMIO 4 or
  * 8) are refused before any backend acts: the hardware's pread copies
  * `width` bytes into a uint64_t, so a PCI read of 16 would overrun the
  * caller's value.  The same on the simulated backend. */

@@ -1,5 +1,5 @@
 /*
- * t_metric.c - derived metrics (driver/ucd_metric.c): the expression
+ * t_metric.c - derived metrics (driver/core/ucd_metric.c): the expression
  * grammar and its located errors on values given here, the platform's
  * metric names, a set's events in a session (shared, reused, errors mapped
  * back to the metric), every Xeon metric accepted and run by the driver, and

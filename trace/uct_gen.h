@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-/* Callers fill this positionally (driver/cli_main.c), where a new member
+/* Callers fill this positionally (driver/cli/cli_opts.c), where a new member
  * would be a missing initializer: a kind that needs a parameter of its own
  * reads a member another kind uses, named in the comments. */
 struct uct_gen_opts {

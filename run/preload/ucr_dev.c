@@ -177,7 +177,7 @@ ssize_t ucr_dev_rw(const struct ucr_fd *l, void *buf, size_t count, off_t off, i
 	}
 }
 
-/* msr-safe's batch (its msr_safe.h layout, as driver/ucb_hw.c uses it). */
+/* msr-safe's batch (its msr_safe.h layout, as driver/backend/ucb_hw.c uses it). */
 struct batch_op {
 	uint16_t cpu, isrdmsr;
 	int32_t err;
