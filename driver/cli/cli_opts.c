@@ -16,7 +16,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "cli_opts.h"
+#include "cli_util.h"
+#include "ucb_hw.h"
+#include "ucm.h"
+#include "uct_gen.h"
 
 /* The commands, as bits of an option's `cmds`. */
 enum {

@@ -7,13 +7,14 @@
  * before they work out what it says.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli_progress.h"
 
 #define REDRAW_NS 200000000ull
 

@@ -9,8 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli_cmd.h"
+#include "cli_machine.h"
+#include "cli_opts.h"
+#include "cli_util.h"
 #include "ucr_server.h"
+#include "uct_vcd.h"
 
 /* The preload library: $UNCORE_RUN_LIB; else the installed one, found from
  * this executable (UNCORE_RUN_LIB_REL: bindir to libdir/uncore/, so a tree

@@ -12,7 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli_cmd.h"
+#include "cli_machine.h"
+#include "cli_opts.h"
+#include "cli_progress.h"
+#include "cli_util.h"
+#include "ucb.h"
+#include "ucd.h"
+#include "ucm.h"
+#include "uct_trace.h"
 
 struct statctx {
 	const struct opts *o;

@@ -9,7 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli_cmd.h"
+#include "cli_opts.h"
+#include "cli_progress.h"
+#include "cli_util.h"
+#include "ucm.h"
+#include "uct.h"
+#include "uct_gen.h"
+#include "uct_trace.h"
 
 /* The exit status of a reader's failure: a malformed or truncated trace is
  * bad input (2), as stat --trace reports it; a read error or no memory is a
