@@ -1,5 +1,6 @@
 /*
- * ucd_internal.h - driver state shared by the driver's files.
+ * ucd_internal.h - driver state shared by the driver's files
+ * (ucd_session.c, ucd_discover.c, ucd_parse.c, ucd_place.c).
  */
 #ifndef UCD_INTERNAL_H
 #define UCD_INTERNAL_H
@@ -100,10 +101,17 @@ struct ucd {
 	size_t nxev;
 };
 
+/* ucd_session.c: the error message, and register addressing and access */
 int ucd_seterr(struct ucd *d, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int ucd_parse(struct ucd *d, const char *list);
-int ucd_place(struct ucd *d, size_t first_new);
 void ucd_reg_of(const struct ucd *d, unsigned socket, const struct ucm_boxinst *bi,
 		const struct ucm_regdef *def, struct ucd_reg *r);
+int ucd_reg_read(struct ucd *d, const struct ucd_reg *r, uint64_t *v);
+/* The first register of kind k in p's tables, and its box. */
+const struct ucm_boxinst *ucd_find_reg(const struct ucm_platform *p, unsigned kind,
+				       const struct ucm_regdef **def);
+/* ucd_parse.c: the events of list, appended to d->ev */
+int ucd_parse(struct ucd *d, const char *list);
+/* ucd_place.c: counters for the events from first_new on */
+int ucd_place(struct ucd *d, size_t first_new);
 
 #endif
