@@ -295,6 +295,18 @@ uint64_t ucr_sleep(uint64_t ns)
 	return r.rc ? (r.v[1] ? r.v[1] : 1) : 0;
 }
 
+/* Wait for the server's answer (p[0]) or for one of the program's
+ * descriptors; a cancellation point, as wait_answer. */
+static int wait_fds(struct pollfd *p, unsigned long n)
+{
+	int rc;
+
+	pthread_cleanup_push(conn_drop, NULL);
+	rc = poll(p, n, -1);
+	pthread_cleanup_pop(0);
+	return rc;
+}
+
 /* Sleep ns on the machine's clock or until one of fds is ready on the host,
  * whichever comes first: poll's timeout on machine time.  While it waits
  * the thread sleeps for the server (it does not hold machine time), so the
@@ -327,20 +339,13 @@ int ucr_sleep_poll(uint64_t ns, struct pollfd *fds, unsigned long n)
 	t_busy++;
 	p[0] = (struct pollfd){ t_fd, POLLIN, 0 };
 	memcpy(p + 1, fds, n * sizeof(*p));
-	for (;;) {
-		pthread_cleanup_push(conn_drop, NULL);
-		rc = poll(p, n + 1, -1);
-		pthread_cleanup_pop(0);
-		if (rc < 0 && errno == EINTR) {
-			interrupted = 1;
-			break;
-		}
-		if (rc < 0)
-			ucr_die("poll: %s", strerror(errno));
-		if (p[0].revents)
-			timed_out = 1;
-		break;
-	}
+	rc = wait_fds(p, n + 1);
+	if (rc < 0 && errno == EINTR)
+		interrupted = 1;
+	else if (rc < 0)
+		ucr_die("poll: %s", strerror(errno));
+	else if (p[0].revents)
+		timed_out = 1;
 	if (timed_out) {
 		if (recv_all(t_fd, &r))
 			ucr_die("the machine server stopped answering (sleep)");
