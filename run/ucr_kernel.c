@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "ucb.h"
+#include "ucp_machine.h"
 #include "ucr_kernel.h"
 
 #ifdef UCR_HAVE_KERNEL
@@ -23,130 +24,10 @@
 
 struct ucr_kernel {
 	struct ucm_model *m;
-	struct ucr_machine *mc;
-	uint64_t mono_base_ns;
-	struct ucb b;
-	int booting;
+	struct ucb *b;           /* the machine (machine/ucp_backend.c) */
 	/* who opened each handle, so that a process's events end with it */
 	struct { int handle, pid; } own[MAXOWN];
 	unsigned nown;
-};
-
-/* ---- the machine as the kernel's hardware ---- */
-
-static struct ucr_kernel *of(struct ucb *b)
-{
-	return b->priv;
-}
-
-static int k_msr_read(struct ucb *b, unsigned cpu, uint32_t a, uint64_t *v)
-{
-	struct ucr_kernel *k = of(b);
-	int rc = ucm_msr_read(k->m, cpu, a, v);
-
-	if (rc == -EIO)
-		rc = ucr_sysmsr_read(k->mc, cpu, a, ucm_now_ps(k->m), v);
-	if (rc)
-		return ucb_seterr(b, -EIO, "rdmsr 0x%x on cpu %u: #GP", a, cpu);
-	return 0;
-}
-
-static int k_msr_write(struct ucb *b, unsigned cpu, uint32_t a, uint64_t v)
-{
-	struct ucr_kernel *k = of(b);
-	char why[160] = "";
-	int rc = ucm_msr_write(k->m, cpu, a, v);
-
-	if (rc == -EIO)
-		rc = ucr_sysmsr_write(k->mc, cpu, a, ucm_now_ps(k->m), v, why, sizeof(why));
-	if (rc)
-		return ucb_seterr(b, -EIO, "wrmsr 0x%x <- 0x%llx on cpu %u: #GP%s%s", a, (unsigned long long)v,
-				  cpu, why[0] ? ": " : "", why);
-	return 0;
-}
-
-static int k_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t *v)
-{
-	struct ucr_kernel *k = of(b);
-	/* The kernel boots before the program runs: its enumeration of PCI
-	 * (a vendor ID read of every function of every bus, 65,536 reads) is
-	 * over before the machine's clock starts for the program, so these
-	 * reads, which have no side effect, take no machine time */
-	int rc = k->booting ? ucm_pci_peek(k->m, d->seg, d->bus, d->dev, d->fn, off, w, v)
-			    : ucm_pci_read(k->m, d->seg, d->bus, d->dev, d->fn, off, w, v);
-
-	return rc ? ucb_seterr(b, rc, "%s", ucm_error(of(b)->m)) : 0;
-}
-
-static int k_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t v)
-{
-	int rc = ucm_pci_write(of(b)->m, d->seg, d->bus, d->dev, d->fn, off, w, v);
-
-	return rc ? ucb_seterr(b, rc, "%s", ucm_error(of(b)->m)) : 0;
-}
-
-static int k_mmio_read(struct ucb *b, uint64_t pa, unsigned w, uint64_t *v)
-{
-	int rc = ucm_mmio_read(of(b)->m, pa, w, v);
-
-	if (rc == -ENXIO) {
-		*v = ~0ull; /* nothing decodes it: all ones, as on the bus */
-		return 0;
-	}
-	return rc ? ucb_seterr(b, rc, "%s", ucm_error(of(b)->m)) : 0;
-}
-
-static int k_mmio_write(struct ucb *b, uint64_t pa, unsigned w, uint64_t v)
-{
-	int rc = ucm_mmio_write(of(b)->m, pa, w, v);
-
-	return rc && rc != -ENXIO ? ucb_seterr(b, rc, "%s", ucm_error(of(b)->m)) : 0;
-}
-
-static int k_cpuid(struct ucb *b, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4])
-{
-	ucr_cpuid_of(of(b)->mc, cpu, leaf, sub, r);
-	return 0;
-}
-
-static int k_socket_cpu(struct ucb *b, unsigned s, unsigned *cpu)
-{
-	struct ucr_kernel *k = of(b);
-
-	if (s >= ucm_nsockets(k->m))
-		return -ENOENT;
-	*cpu = s * ucm_cpus_per_socket(k->m);
-	return 0;
-}
-
-static int k_now(struct ucb *b, uint64_t *ns)
-{
-	struct ucr_kernel *k = of(b);
-
-	*ns = ucm_now_ps(k->m) / 1000u + k->mono_base_ns;
-	return 0;
-}
-
-/* the kernel never sleeps in the server; were it to, the machine runs */
-static int k_sleep(struct ucb *b, uint64_t ns)
-{
-	int rc = ucm_run_ps(of(b)->m, ns * 1000u);
-
-	return rc ? ucb_seterr(b, rc, "%s", ucm_error(of(b)->m)) : 0;
-}
-
-static const struct ucb_ops machine_ops = {
-	.name = "machine",
-	.msr_read = k_msr_read,
-	.msr_write = k_msr_write,
-	.pci_read = k_pci_read,
-	.pci_write = k_pci_write,
-	.mmio_read = k_mmio_read,
-	.mmio_write = k_mmio_write,
-	.cpuid = k_cpuid,
-	.socket_cpu = k_socket_cpu,
-	.now_ns = k_now,
-	.sleep_ns = k_sleep,
 };
 
 /* ---- sysfs ---- */
@@ -204,7 +85,7 @@ static int write_sysfs(const char *root, char *err, size_t n)
 	return 0;
 }
 
-int ucr_kernel_start(struct ucm_model *m, struct ucr_machine *mc, uint64_t mono_base_ns, const char *root,
+int ucr_kernel_start(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_base_ns, const char *root,
 		     struct ucr_kernel **out, char *err, size_t n)
 {
 	struct ucr_kernel *k;
@@ -215,25 +96,26 @@ int ucr_kernel_start(struct ucm_model *m, struct ucr_machine *mc, uint64_t mono_
 	if (!(k = calloc(1, sizeof(*k))))
 		return -ENOMEM;
 	k->m = m;
-	k->mc = mc;
-	k->mono_base_ns = mono_base_ns;
-	k->b.ops = &machine_ops;
-	k->b.priv = k;
-	h.b = &k->b;
-	h.ncpu = ucr_ncpu(mc);
-	h.nsockets = ucm_nsockets(m);
-	k->booting = 1;
-	rc = uck_boot(&h, err, n);
-	k->booting = 0;
-	if (rc == -ENODEV) {
-		/* no uncore this driver knows: the machine has no uncore PMUs */
-		free(k);
-		err[0] = 0;
-		return 0;
-	}
-	if (rc) {
+	if ((rc = ucp_backend_create(m, mc, mono_base_ns, &k->b))) {
 		free(k);
 		return rc;
+	}
+	h.b = k->b;
+	h.ncpu = ucp_ncpu(mc);
+	h.nsockets = ucm_nsockets(m);
+	/* The kernel boots before the program runs: its enumeration of PCI
+	 * (a vendor ID read of every function of every bus, 65,536 reads) is
+	 * over before the machine's clock starts for the program */
+	ucp_backend_booting(k->b, 1);
+	rc = uck_boot(&h, err, n);
+	ucp_backend_booting(k->b, 0);
+	if (rc) {
+		ucb_destroy(k->b);
+		free(k);
+		/* -ENODEV: no uncore this driver knows: the machine has no uncore PMUs */
+		if (rc == -ENODEV)
+			err[0] = 0;
+		return rc == -ENODEV ? 0 : rc;
 	}
 	if ((rc = write_sysfs(root, err, n))) {
 		ucr_kernel_stop(k);
@@ -248,6 +130,7 @@ void ucr_kernel_stop(struct ucr_kernel *k)
 	if (!k)
 		return;
 	uck_shutdown();
+	ucb_destroy(k->b);
 	free(k);
 }
 
@@ -255,9 +138,7 @@ uint64_t ucr_kernel_next_ps(const struct ucr_kernel *k)
 {
 	uint64_t t = k ? uck_next_timer_ns() : UINT64_MAX;
 
-	if (t == UINT64_MAX)
-		return t;
-	return t <= k->mono_base_ns ? 0 : (t - k->mono_base_ns) * 1000u;
+	return t == UINT64_MAX ? t : ucp_backend_ps(k->b, t);
 }
 
 void ucr_kernel_tick(struct ucr_kernel *k)
@@ -378,7 +259,7 @@ unsigned ucr_kernel_warnings(const struct ucr_kernel *k)
 
 #else /* built without Linux's driver (no linux-source): no uncore PMUs */
 
-int ucr_kernel_start(struct ucm_model *m, struct ucr_machine *mc, uint64_t mono_base_ns, const char *root,
+int ucr_kernel_start(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_base_ns, const char *root,
 		     struct ucr_kernel **out, char *err, size_t n)
 {
 	(void)m, (void)mc, (void)mono_base_ns, (void)root, (void)err, (void)n;

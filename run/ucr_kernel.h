@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "ucm.h"
-#include "ucr_machine.h"
+#include "ucp_machine.h"
 #include "ucr_proto.h"
 
 struct ucr_kernel;
@@ -22,7 +22,7 @@ struct ucr_kernel;
  * *out NULL when the build has no kernel, or the driver finds no uncore:
  * then perf_event_open fails as on a kernel without the PMU), or a
  * negative errno with err. */
-int ucr_kernel_start(struct ucm_model *m, struct ucr_machine *mc, uint64_t mono_base_ns, const char *root,
+int ucr_kernel_start(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_base_ns, const char *root,
 		     struct ucr_kernel **out, char *err, size_t n);
 void ucr_kernel_stop(struct ucr_kernel *k);
 /* The machine time (ps) of the kernel's next timer, UINT64_MAX if none. */

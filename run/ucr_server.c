@@ -112,7 +112,7 @@ static int thread_waits(int pid, int tid)
 
 struct srv {
 	struct ucm_model *m;
-	struct ucr_machine *mc;
+	struct ucp_machine *mc;
 	struct ucr_kernel *kernel;  /* Linux's uncore driver; NULL: no uncore PMUs */
 	const struct ucr_opts *o;
 	uint64_t mono_base_ns, real_base_ns, wall_start_ns;
@@ -181,19 +181,19 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 		if (t > ucm_now_ps(m) && (rc = ucm_advance(m, t)))
 			return err_msg(r, rc, ucm_error(m));
 	}
-	if (cpu >= ucr_ncpu(s->mc) && q->op != UCR_HELLO && q->op != UCR_TIME && q->op != UCR_SLEEP)
+	if (cpu >= ucp_ncpu(s->mc) && q->op != UCR_HELLO && q->op != UCR_TIME && q->op != UCR_SLEEP)
 		return err_msg(r, -EINVAL, "no such cpu");
 	switch (q->op) {
 	case UCR_HELLO:
 		s->nprocs++;
 		s->last_event_ns = host_ns(CLOCK_MONOTONIC);
-		r->v[0] = ucr_ncpu(s->mc);
-		r->v[1] = ucr_tsc_hz(s->mc);
+		r->v[0] = ucp_ncpu(s->mc);
+		r->v[1] = ucp_tsc_hz(s->mc);
 		return;
 	case UCR_CPUID: {
 		uint32_t x[4];
 
-		ucr_cpuid_of(s->mc, cpu, (uint32_t)q->a, (uint32_t)q->b, x);
+		ucp_cpuid_of(s->mc, cpu, (uint32_t)q->a, (uint32_t)q->b, x);
 		for (int i = 0; i < 4; i++)
 			r->v[i] = x[i];
 		return;
@@ -201,7 +201,7 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 	case UCR_MSR_RD:
 		rc = ucm_msr_read(m, cpu, (uint32_t)q->a, &r->v[0]);
 		if (rc == -EIO) {
-			rc = ucr_sysmsr_read(s->mc, cpu, (uint32_t)q->a, ucm_now_ps(m), &r->v[0]);
+			rc = ucp_sysmsr_read(s->mc, cpu, (uint32_t)q->a, ucm_now_ps(m), &r->v[0]);
 			if (rc == -ENOENT) {
 				unserved(s, UCM_MSR, q->a, 0);
 				snprintf(why, sizeof(why), "rdmsr 0x%llx: not implemented on this machine (#GP)",
@@ -216,7 +216,7 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 		rc = ucm_msr_write(m, cpu, (uint32_t)q->a, q->b);
 		if (rc == -EIO) {
 			why[0] = 0;
-			rc = ucr_sysmsr_write(s->mc, cpu, (uint32_t)q->a, ucm_now_ps(m), q->b, why, sizeof(why));
+			rc = ucp_sysmsr_write(s->mc, cpu, (uint32_t)q->a, ucm_now_ps(m), q->b, why, sizeof(why));
 			if (rc == -ENOENT) {
 				unserved(s, UCM_MSR, q->a, 1);
 				snprintf(why, sizeof(why), "wrmsr 0x%llx: not implemented on this machine (#GP)",
@@ -274,9 +274,9 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 	case UCR_TSC:
 		if (!s->o->wall_clock && (rc = ucm_run_ps(m, UCR_TSC_COST_PS)))
 			return err_msg(r, rc, ucm_error(m));
-		r->v[0] = ucr_tsc(s->mc, ucm_now_ps(m));
+		r->v[0] = ucp_tsc(s->mc, ucm_now_ps(m));
 		/* Linux's TSC_AUX: node << 12 | cpu */
-		r->v[1] = (uint64_t)ucr_cpu_socket(s->mc, cpu) << 12 | cpu;
+		r->v[1] = (uint64_t)ucp_cpu_socket(s->mc, cpu) << 12 | cpu;
 		return;
 	case UCR_REPORT:
 		return;
@@ -376,7 +376,7 @@ static json_t *report_json(struct srv *s)
 
 	json_object_set_new(j, "platform", json_string(ucm_platform_of(m)->name));
 	json_object_set_new(j, "sockets", json_integer(ucm_nsockets(m)));
-	json_object_set_new(j, "cpus", json_integer(ucr_ncpu(s->mc)));
+	json_object_set_new(j, "cpus", json_integer(ucp_ncpu(s->mc)));
 	json_object_set_new(j, "clock", json_string(s->o->wall_clock ? "wall" : "sim"));
 	json_object_set_new(j, "machine_ns", json_integer((json_int_t)(ucm_now_ps(m) / 1000u)));
 	json_object_set_new(j, "real_ns", json_integer((json_int_t)(host_ns(CLOCK_MONOTONIC) - s->wall_start_ns)));
@@ -678,7 +678,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	s.wall_start_ns = host_ns(CLOCK_MONOTONIC);
 	s.mono_base_ns = s.wall_start_ns;
 	s.real_base_ns = host_ns(CLOCK_REALTIME);
-	if ((rc = ucr_machine_create(m, s.mono_base_ns * 1000u, &s.mc, err, n)))
+	if ((rc = ucp_machine_create(m, s.mono_base_ns * 1000u, &s.mc, err, n)))
 		goto out;
 	if (mkdir(root, 0755) || (rc = ucr_tree_build(root, m, s.mc, err, n))) {
 		rc = rc ? rc : -errno;
@@ -714,7 +714,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			goto out_mask;
 		}
 	}
-	snprintf(env_ncpu, sizeof(env_ncpu), "%u", ucr_ncpu(s.mc));
+	snprintf(env_ncpu, sizeof(env_ncpu), "%u", ucp_ncpu(s.mc));
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {
@@ -967,7 +967,7 @@ out:
 	if (lfd >= 0)
 		close(lfd);
 	ucr_kernel_stop(s.kernel);
-	ucr_machine_destroy(s.mc);
+	ucp_machine_destroy(s.mc);
 	nftw(s.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return rc;
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "ucm.h"
-#include "ucr_machine.h"
+#include "ucp_machine.h"
 
 struct ucr_opts {
 	char *const *argv;        /* the program and its arguments */
@@ -27,6 +27,6 @@ struct ucr_opts {
 int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *err, size_t n);
 
 /* The machine's tree under root (ucr_tree.c). */
-int ucr_tree_build(const char *root, struct ucm_model *m, struct ucr_machine *mc, char *err, size_t n);
+int ucr_tree_build(const char *root, struct ucm_model *m, struct ucp_machine *mc, char *err, size_t n);
 
 #endif

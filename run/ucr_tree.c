@@ -138,11 +138,11 @@ static void cpumask(char *buf, size_t n, unsigned ncpu, unsigned lo, unsigned hi
 	buf[k] = 0;
 }
 
-static void cpus(struct tree *t, struct ucm_model *m, struct ucr_machine *mc, unsigned nsock)
+static void cpus(struct tree *t, struct ucm_model *m, struct ucp_machine *mc, unsigned nsock)
 {
-	const struct ucm_machine *d = ucr_machine_def(mc);
+	const struct ucm_machine *d = ucp_machine_def(mc);
 	const struct ucm_platform *p = ucm_platform_of(m);
-	unsigned ncpu = ucr_ncpu(mc), ncores = ncpu / nsock;
+	unsigned ncpu = ucp_ncpu(mc), ncores = ncpu / nsock;
 	char all[32], list[32], mask[64];
 	static const char *const types[] = { "", "Data", "Instruction", "Unified" };
 
@@ -153,7 +153,7 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucr_machine *mc, un
 	put(t, "sys/devices/system/cpu/offline", "\n");
 	put(t, "sys/devices/system/cpu/kernel_max", "8191\n");
 	for (unsigned c = 0; c < ncpu; c++) {
-		unsigned s = ucr_cpu_socket(mc, c), core = ucr_cpu_core(mc, c);
+		unsigned s = ucp_cpu_socket(mc, c), core = ucp_cpu_core(mc, c);
 		unsigned plo = s * ncores, phi = plo + ncores - 1;
 		char dir[96], f[160], own[64], pkg[32], pmask[64];
 
@@ -263,8 +263,8 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucr_machine *mc, un
 				"bogomips\t: %u.00\nclflush size\t: 64\ncache_alignment\t: 64\n"
 				"address sizes\t: 46 bits physical, 48 bits virtual\npower management:\n\n",
 				c, p->cpu_family, p->cpu_models[0], d->brand, d->stepping, d->core_mhz,
-				llc ? llc->size_kb : 0, ucr_cpu_socket(mc, c), ncores, ucr_cpu_core(mc, c), ncores,
-				ucr_apic_id(mc, c), ucr_apic_id(mc, c), d->ncpuid ? d->cpuid[0].eax : 0,
+				llc ? llc->size_kb : 0, ucp_cpu_socket(mc, c), ncores, ucp_cpu_core(mc, c), ncores,
+				ucp_apic_id(mc, c), ucp_apic_id(mc, c), d->ncpuid ? d->cpuid[0].eax : 0,
 				d->cpuinfo_flags, d->tsc_mhz * 2);
 		fclose(f);
 		put(t, "proc/cpuinfo", "%s", text ? text : "");
@@ -273,7 +273,7 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucr_machine *mc, un
 }
 
 /* The PCI functions of the model: sysfs devices, /proc/bus/pci, MCFG. */
-static void pci(struct tree *t, struct ucm_model *m, struct ucr_machine *mc)
+static void pci(struct tree *t, struct ucm_model *m, struct ucp_machine *mc)
 {
 	size_t nregs = ucm_nregs(m), ndev = 0;
 	uint32_t *devs = calloc(nregs + 1, sizeof(*devs));
@@ -324,7 +324,7 @@ static void pci(struct tree *t, struct ucm_model *m, struct ucr_machine *mc)
 		/* the socket's cpus: hwloc, and likwid through it, place each
 		 * uncore device under its package by these */
 		{
-			unsigned ncpu = ucr_ncpu(mc), per = ncpu / ucm_nsockets(m);
+			unsigned ncpu = ucp_ncpu(mc), per = ncpu / ucm_nsockets(m);
 			char lmask[64], llist[32];
 
 			cpumask(lmask, sizeof(lmask), ncpu, node * per, node * per + per - 1);
@@ -403,10 +403,10 @@ static void mcfg(struct tree *t)
 		snprintf(t->err, t->n, "%s: cannot write", p);
 }
 
-int ucr_tree_build(const char *root, struct ucm_model *m, struct ucr_machine *mc, char *err, size_t n)
+int ucr_tree_build(const char *root, struct ucm_model *m, struct ucp_machine *mc, char *err, size_t n)
 {
 	struct tree t = { root, err, n, 0 };
-	unsigned ncpu = ucr_ncpu(mc);
+	unsigned ncpu = ucp_ncpu(mc);
 	char *list = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&list, &len);

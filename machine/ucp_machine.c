@@ -1,6 +1,6 @@
 /*
- * ucr_machine.c - CPUID and the MSRs outside the uncore PMU, interpreted
- * from the platform's machine tables (model/ucm_plat_*_mach.c).
+ * ucp_machine.c - CPUID and the MSRs outside the uncore PMU, interpreted
+ * from the platform's machine tables (model/<platform>/ucm_plat_<platform>_mach.c).
  *
  * Topology: one logical cpu per core (Hyper-Threading off), cpus numbered
  * socket-major as the model numbers them.  APIC ID = socket << pkg_shift |
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucr_machine.h"
+#include "ucp_machine.h"
 
 struct msrstate {
 	uint64_t val;        /* RW value; counting kinds: value at acc_ps of counting */
@@ -22,7 +22,7 @@ struct msrstate {
 	int on;
 };
 
-struct ucr_machine {
+struct ucp_machine {
 	struct ucm_model *m;
 	const struct ucm_machine *def;
 	unsigned ncpu, ncores, pkg_shift;
@@ -40,11 +40,11 @@ static unsigned bits_for(unsigned n)
 	return b;
 }
 
-int ucr_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucr_machine **out, char *err,
+int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine **out, char *err,
 		       size_t n)
 {
 	const struct ucm_platform *p = ucm_platform_of(m);
-	struct ucr_machine *mc;
+	struct ucp_machine *mc;
 
 	*out = NULL;
 	if (!p->machine) {
@@ -78,39 +78,39 @@ int ucr_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucr_machine
 	return 0;
 }
 
-void ucr_machine_destroy(struct ucr_machine *mc)
+void ucp_machine_destroy(struct ucp_machine *mc)
 {
 	if (mc)
 		free(mc->st);
 	free(mc);
 }
 
-const struct ucm_machine *ucr_machine_def(const struct ucr_machine *mc)
+const struct ucm_machine *ucp_machine_def(const struct ucp_machine *mc)
 {
 	return mc->def;
 }
 
-unsigned ucr_ncpu(const struct ucr_machine *mc)
+unsigned ucp_ncpu(const struct ucp_machine *mc)
 {
 	return mc->ncpu;
 }
 
-unsigned ucr_cpu_socket(const struct ucr_machine *mc, unsigned cpu)
+unsigned ucp_cpu_socket(const struct ucp_machine *mc, unsigned cpu)
 {
 	return cpu / mc->ncores;
 }
 
-unsigned ucr_cpu_core(const struct ucr_machine *mc, unsigned cpu)
+unsigned ucp_cpu_core(const struct ucp_machine *mc, unsigned cpu)
 {
 	return cpu % mc->ncores;
 }
 
-unsigned ucr_apic_id(const struct ucr_machine *mc, unsigned cpu)
+unsigned ucp_apic_id(const struct ucp_machine *mc, unsigned cpu)
 {
-	return ucr_cpu_socket(mc, cpu) << mc->pkg_shift | ucr_cpu_core(mc, cpu) << 1;
+	return ucp_cpu_socket(mc, cpu) << mc->pkg_shift | ucp_cpu_core(mc, cpu) << 1;
 }
 
-uint64_t ucr_tsc_hz(const struct ucr_machine *mc)
+uint64_t ucp_tsc_hz(const struct ucp_machine *mc)
 {
 	return (uint64_t)mc->def->tsc_mhz * 1000000u;
 }
@@ -121,9 +121,9 @@ static uint64_t counted(uint64_t rate, uint64_t ps)
 	return (uint64_t)((unsigned __int128)rate * ps / 1000000000000u);
 }
 
-uint64_t ucr_tsc(const struct ucr_machine *mc, uint64_t now_ps)
+uint64_t ucp_tsc(const struct ucp_machine *mc, uint64_t now_ps)
 {
-	return counted(ucr_tsc_hz(mc), mc->boot_ps + now_ps);
+	return counted(ucp_tsc_hz(mc), mc->boot_ps + now_ps);
 }
 
 /* ---- CPUID ---- */
@@ -137,7 +137,7 @@ static const struct ucm_cpuid *leaf_of(const struct ucm_machine *d, uint32_t lea
 }
 
 /* Leaf 4 subleaf i: the i-th cache of the table (Intel SDM Vol. 2A). */
-static void leaf4(const struct ucr_machine *mc, uint32_t sub, uint32_t r[4])
+static void leaf4(const struct ucp_machine *mc, uint32_t sub, uint32_t r[4])
 {
 	const struct ucm_cache *c;
 	unsigned sets, sharing;
@@ -156,11 +156,11 @@ static void leaf4(const struct ucr_machine *mc, uint32_t sub, uint32_t r[4])
 	r[3] = c->level == 3 ? 2u : 0u;     /* L3 inclusive */
 }
 
-void ucr_cpuid_of(const struct ucr_machine *mc, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4])
+void ucp_cpuid_of(const struct ucp_machine *mc, unsigned cpu, uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 	const struct ucm_machine *d = mc->def;
 	const struct ucm_cpuid *c0 = leaf_of(d, 0, 0), *x0 = leaf_of(d, 0x80000000, 0), *c;
-	unsigned apic = ucr_apic_id(mc, cpu);
+	unsigned apic = ucp_apic_id(mc, cpu);
 
 	memset(r, 0, 4 * sizeof(*r));
 	/* past the maximum leaf, Intel parts answer as the highest basic leaf */
@@ -208,7 +208,7 @@ void ucr_cpuid_of(const struct ucr_machine *mc, unsigned cpu, uint32_t leaf, uin
 
 /* ---- MSRs ---- */
 
-static const struct ucm_sysmsr *msr_of(const struct ucr_machine *mc, uint32_t addr, size_t *k)
+static const struct ucm_sysmsr *msr_of(const struct ucp_machine *mc, uint32_t addr, size_t *k)
 {
 	size_t base = 0;
 
@@ -232,7 +232,7 @@ static uint64_t wmask(unsigned width)
 /* Whether core fixed counter i counts on cpu: its enable in
  * IA32_PERF_GLOBAL_CTRL (0x38F) and a ring level in IA32_FIXED_CTR_CTRL
  * (0x38D, four bits a counter). */
-static int fixed_on(struct ucr_machine *mc, unsigned cpu, unsigned i)
+static int fixed_on(struct ucp_machine *mc, unsigned cpu, unsigned i)
 {
 	size_t kg, kf;
 	const struct ucm_sysmsr *g = msr_of(mc, 0x38F, &kg), *f = msr_of(mc, 0x38D, &kf);
@@ -250,7 +250,7 @@ static uint64_t fixed_time(const struct msrstate *s, uint64_t now)
 
 /* After a write to a control register: each fixed counter starts or
  * stops counting from now. */
-static void fixed_update(struct ucr_machine *mc, unsigned cpu, uint64_t now)
+static void fixed_update(struct ucp_machine *mc, unsigned cpu, uint64_t now)
 {
 	for (unsigned i = 0; i < mc->def->nsysmsr; i++) {
 		const struct ucm_sysmsr *s = &mc->def->sysmsr[i];
@@ -269,7 +269,7 @@ static void fixed_update(struct ucr_machine *mc, unsigned cpu, uint64_t now)
 	}
 }
 
-int ucr_sysmsr_read(struct ucr_machine *mc, unsigned cpu, uint32_t addr, uint64_t now, uint64_t *v)
+int ucp_sysmsr_read(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64_t now, uint64_t *v)
 {
 	size_t k;
 	const struct ucm_sysmsr *s = msr_of(mc, addr, &k);
@@ -292,7 +292,7 @@ int ucr_sysmsr_read(struct ucr_machine *mc, unsigned cpu, uint32_t addr, uint64_
 	return 0;
 }
 
-int ucr_sysmsr_write(struct ucr_machine *mc, unsigned cpu, uint32_t addr, uint64_t now, uint64_t v,
+int ucp_sysmsr_write(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64_t now, uint64_t v,
 		     char *why, size_t n)
 {
 	size_t k;
