@@ -277,6 +277,19 @@ static uint64_t ctl_field(const struct ucm_ctr *c, unsigned role)
 	return c->ctl ? ucm_reg_field(c->ctl, role) : 0;
 }
 
+/* The socket's global gate: its global control's enable, where it has one,
+ * and no global freeze. */
+static int global_enabled(const struct ucm_model *m, unsigned socket)
+{
+	const struct ucm_reg *g = m->sockets[socket].gctl;
+
+	/* a platform without a global control register has no global gate */
+	if (m->sockets[socket].gfrozen)
+		return 0;
+	return !g || !ucm_layout_field(g->def->layout, UCM_R_GLOBAL_EN) ||
+	       ucm_reg_field(g, UCM_R_GLOBAL_EN);
+}
+
 static int ctr_gate(const struct ucm_model *m, const struct ucm_box *b, const struct ucm_ctr *c)
 {
 	if (b->def->type->flags & UCM_BT_FREERUN)
@@ -285,7 +298,7 @@ static int ctr_gate(const struct ucm_model *m, const struct ucm_box *b, const st
 		return 0;
 	if (b->frz_en && b->frozen)
 		return 0;
-	return ucm_global_enabled(m, b->socket);
+	return global_enabled(m, b->socket);
 }
 
 /* A counter's pipeline before the edge detector, for an increment and an

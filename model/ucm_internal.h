@@ -341,13 +341,24 @@ static inline uint64_t ucm_time_of_cycle(const struct ucm_model *m, unsigned d, 
 	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 
+/* A register's field of a role as stored (0: the layout has none). */
+static inline uint64_t ucm_reg_field(const struct ucm_reg *r, unsigned role)
+{
+	int f = role < UCM_NROLES ? r->role[role] : -1;
+
+	return f < 0 ? 0 : ucm_field_get(&r->def->layout->fields[f], r->val);
+}
+
+/* ucm_diag.c: the message ucm_error() gives (returns rc); a strict mode
+ * record of a write to r; a register's name. */
 int ucm_seterr(struct ucm_model *m, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void ucm_strict_add(struct ucm_model *m, const struct ucm_reg *r, uint64_t value,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void ucm_reg_name(const struct ucm_reg *r, char *buf, size_t n);
-uint64_t ucm_reg_field(const struct ucm_reg *r, unsigned role);
-int ucm_global_enabled(const struct ucm_model *m, unsigned socket);
+
+/* ucm_access.c: the decode's indexes of a model under construction. */
+int ucm_decode_init(struct ucm_model *m);
 
 /* Tell the observer, if any, that state may have changed (ucm_obs_point). */
 static inline void ucm_observe(struct ucm_model *m, unsigned point)
@@ -377,9 +388,6 @@ int ucm_attr_selects_other(const struct ucm_box *b, unsigned sub);
 /* Whether counter c selects sub-event sub when its attributes are
  * attr[UCM_NATTR] (its compiled umask and filter rules). */
 int ucm_ctr_selects_attr(const struct ucm_ctr *c, unsigned sub, const uint64_t *attr);
-/* ucm_core.c: set an attribute as ucm_set_input_attr does, outside an
- * epoch and whatever phase attributes hold (ucm_phase.c's own use). */
-void ucm_attr_put(struct ucm_model *m, struct ucm_box *b, unsigned sub, unsigned attr, uint64_t v);
 /* An attribute of sub-event sub of box b changed. */
 void ucm_attr_changed(struct ucm_model *m, struct ucm_box *b, unsigned sub);
 /* Input sub of box b changed from old to its current value. */
@@ -392,6 +400,10 @@ void ucm_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *
 
 /* ucm_count.c: a counter's output before the edge detector (see there) */
 uint64_t ucm_ctr_level(const struct ucm_ctr *c, uint64_t inc, uint64_t occ, int *cmp);
+
+/* ucm_input.c: set an attribute as ucm_set_input_attr does, outside an
+ * epoch and whatever phase attributes hold (ucm_phase.c's own use). */
+void ucm_attr_put(struct ucm_model *m, struct ucm_box *b, unsigned sub, unsigned attr, uint64_t v);
 
 /* ucm_phase.c */
 void ucm_phases_free(struct ucm_model *m);

@@ -5,8 +5,9 @@
  * layouts (fields with bit ranges, access type and a semantic role), box
  * types (register templates, counters, event codes), box instances
  * (addresses per instance) and the named events of the manual's event
- * tables.  The model core (ucm_core.c, ucm_count.c) interprets these tables
- * through one generic access path; nothing in the core names a platform.
+ * tables.  The model core (model/ucm_*.c) interprets these tables through
+ * one generic access path (ucm_access.c); nothing in the core names a
+ * platform.
  */
 #ifndef UCM_TYPES_H
 #define UCM_TYPES_H
