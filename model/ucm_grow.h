@@ -1,6 +1,6 @@
 /*
  * ucm_grow.h - arrays that grow with what a run defines: the model's phase
- * and box vector tables (ucm_phase.c), the trace reader's vector
+ * and box vector tables (ucm_phase_def.c), the trace reader's vector
  * dictionary and block buffer (trace/uct_trace.c).
  *
  * realloc grows a heap block by copying it into fresh memory, so every

@@ -219,7 +219,8 @@ struct ucm_model {
 	void *pmi_ctx;
 	ucm_obs_fn obs_fn;           /* ucm_set_observer */
 	void *obs_ctx;
-	/* phases (ucm_phase.c); the arrays that grow with the phases and box
+	/* phases (defined: ucm_phase_def.c; epochs: ucm_phase.c,
+	 * ucm_phase_time.c); the arrays that grow with the phases and box
 	 * vectors defined are ucm_grow's (ucm_grow.h) */
 	struct ucm_phdef *ph;
 	unsigned nph, capph;
@@ -405,12 +406,14 @@ uint64_t ucm_ctr_level(const struct ucm_ctr *c, uint64_t inc, uint64_t occ, int 
  * epoch and whatever phase attributes hold (ucm_phase.c's own use). */
 void ucm_attr_put(struct ucm_model *m, struct ucm_box *b, unsigned sub, unsigned attr, uint64_t v);
 
-/* ucm_phase.c */
+/* ucm_phase_def.c: the phases' and epochs' tables freed; no phase or box
+ * vector defined (their memory kept). */
 void ucm_phases_free(struct ucm_model *m);
-/* No phase or box vector defined (their memory kept). */
 void ucm_phases_reset(struct ucm_model *m);
-/* End a phase-summing epoch: every counter, fed total and input as if the
- * phases had been set input by input (a no-op outside one). */
+
+/* ucm_phase.c: end a phase-summing epoch: every counter, fed total and
+ * input as if the phases had been set input by input (a no-op outside
+ * one). */
 void ucm_agg_end(struct ucm_model *m);
 static inline void ucm_agg_exit(struct ucm_model *m)
 {
@@ -425,8 +428,6 @@ static inline void ucm_agg_look(struct ucm_model *m)
 	if (m->agg)
 		ucm_agg_end(m);
 }
-/* Time t while phases are summed (an epoch: the caller checked agg_stop). */
-void ucm_agg_span(struct ucm_model *m, uint64_t t);
 /* Views of a counter and a sub-event during an epoch (const paths). */
 void ucm_agg_ctr_view(const struct ucm_model *m, const struct ucm_ctr *c, uint64_t *val,
 		      uint64_t *total, uint64_t *wraps, uint8_t *prev_cmp);
@@ -439,5 +440,13 @@ uint32_t ucm_agg_input(const struct ucm_model *m, int box, unsigned sub);
 void ucm_ov_remove(struct ucm_model *m);
 int ucm_ov_get(const struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t *v);
 int ucm_ov_set_base(struct ucm_model *m, int box, unsigned sub, unsigned attr, uint64_t v);
+/* A counter's output before its edge detector with its box's inputs those
+ * of box vector v, NULL: all 0 (*cmp as ucm_ctr_level). */
+uint64_t ucm_ctr_in_bv(const struct ucm_model *m, const struct ucm_ctr *c,
+		       const struct ucm_bvec *v, int *cmp);
+
+/* ucm_phase_time.c: time t while phases are summed (an epoch: the caller
+ * checked agg_stop). */
+void ucm_agg_span(struct ucm_model *m, uint64_t t);
 
 #endif
