@@ -1,7 +1,7 @@
 /*
  * ucm_grow.h - arrays that grow with what a run defines: the model's phase
  * and box vector tables (ucm_phase_def.c), the trace reader's vector
- * dictionary and block buffer (trace/uct_trace.c).
+ * dictionary and block buffer (trace/uct_vdict.c, trace/uct_bin.c).
  *
  * realloc grows a heap block by copying it into fresh memory, so every
  * page of such an array was copied and faulted in again at each doubling
