@@ -4,7 +4,7 @@
  * model: the interface the rest of uncore uses.  Behind it, the kernel-API
  * layer (uck_*.c, include/) gives the driver PCI, MSRs, MMIO, the CPU
  * topology, hotplug, hrtimers on machine time and a perf core, all through
- * one backend (driver/ucb.h), so the driver runs on the simulated machine,
+ * one backend (driver/backend/ucb.h), so the driver runs on the simulated machine,
  * on a recorded session or on a real box alike (docs/linux-driver.md).
  *
  * The kernel is one per process, as it is one per machine: uck_boot once,
