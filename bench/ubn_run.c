@@ -1,5 +1,5 @@
 /*
- * ucr_bench.c - uncore-run-bench: how fast programs sampling every second
+ * ubn_run.c - uncore-run-bench: how fast programs sampling every second
  * run under `uncore run`, on every platform.  Prints machine seconds, real
  * seconds and their ratio (above 1: faster than the hardware); asserts
  * nothing.  The programs: uncore-sampler (always), and pcm-memory and
