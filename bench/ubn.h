@@ -80,6 +80,8 @@ void ubn_g3(void);
 void ubn_g4(void);
 void ubn_g4_work(void);
 void ubn_g6(void);
+/* Linux's driver (kernel/), where the build has it (UBN_HAVE_KERNEL) */
+void ubn_g7(void);
 /* One G6 memory measurement each (main runs them in a process of their
  * own, for ubn_g6), and this process's peak RSS. */
 void ubn_g6_trace(unsigned n);

@@ -32,9 +32,11 @@
  *       does each access on both); a read, register, PMI count or clock
  *       that differs ends the run with an error;
  *   G6  peak memory against trace length and run duration (constant), and
- *       MSR reads per second through the generic access path (>= 1.1e8).
+ *       MSR reads per second through the generic access path (>= 1.1e8);
+ *   G7  Linux's own uncore driver (kernel/, issue 30): its start-up on each
+ *       platform and the cost of a perf read through it.
  *
- * uncore-bench [--quick] [--only G1|G2|G3|G4|G6] [--seconds S] [--platform P]
+ * uncore-bench [--quick] [--only G1|G2|G3|G4|G6|G7] [--seconds S] [--platform P]
  * [--feed F] [--seed N]: --quick runs each part briefly (the CTest case, to
  * show it works); --seconds sets G1's simulated time, --platform limits G1,
  * G2 and G4's part on G1's work, --feed G1 and that part to one workload or
@@ -136,7 +138,7 @@ int main(int argc, char **argv)
 {
 	const char *only = NULL;
 	static const char usage[] =
-		"usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6] [--seconds S (G1)] "
+		"usage: uncore-bench [--quick] [--only G1|G2|G3|G4|G6|G7] [--seconds S (G1)] "
 		"[--platform P (G1, G2, G4)] [--feed WORKLOAD|KIND (G1, G4)] [--seed N (G1, G4)] "
 		"[--near-wrap (G4)] [--sample-period N (G4)]\n";
 
@@ -146,8 +148,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only = argv[++i];
 			if (strcmp(only, "G1") && strcmp(only, "G2") && strcmp(only, "G3") &&
-			    strcmp(only, "G4") && strcmp(only, "G6"))
-				bad_opt("--only", only, "a part of the benchmark (G1, G2, G3, G4, G6; G5 is libFuzzer's)");
+			    strcmp(only, "G4") && strcmp(only, "G6") && strcmp(only, "G7"))
+				bad_opt("--only", only, "a part of the benchmark (G1, G2, G3, G4, G6, G7; G5 is libFuzzer's)");
 		} else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
 			ubn_g1_secs = opt_seconds("--seconds", argv[++i]);
 		else if (!strcmp(argv[i], "--platform") && i + 1 < argc) {
@@ -207,6 +209,13 @@ int main(int argc, char **argv)
 	}
 	if (!only || !strcmp(only, "G6"))
 		ubn_g6();
+#ifdef UBN_HAVE_KERNEL
+	if (!only || !strcmp(only, "G7"))
+		ubn_g7();
+#else
+	if (only && !strcmp(only, "G7"))
+		ubn_die("G7", "this build has no Linux driver (linux-source-6.1 was missing)");
+#endif
 	unlink(ubn_tmp);
 	return 0;
 }

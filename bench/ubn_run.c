@@ -2,8 +2,9 @@
  * ubn_run.c - uncore-run-bench: how fast programs sampling every second
  * run under `uncore run`, on every platform.  Prints machine seconds, real
  * seconds and their ratio (above 1: faster than the hardware); asserts
- * nothing.  The programs: uncore-sampler (always), and pcm-memory and
- * likwid-perfctr where installed.
+ * nothing.  The programs: uncore-sampler (always), and pcm-memory,
+ * likwid-perfctr and `perf stat -a -I 1000` (through Linux's uncore driver,
+ * kernel/) where installed.
  *
  *   uncore-run-bench [SECONDS]
  */
@@ -98,6 +99,13 @@ int main(int argc, char **argv)
 
 			snprintf(label, sizeof(label), "pcm-memory 1 %s", iters);
 			bench(plats[p], label, pcm, "PCM_NO_PERF=1");
+		}
+		if (installed("/usr/bin/perf")) {
+			const char *ev = !strcmp(plats[p], "skl") ? "uncore_imc/data_reads/" : "uncore_imc_0/cas_count_read/";
+			const char *pf[] = { "/usr/bin/perf", "stat", "-a", "-I", "1000", "-e", ev, "--", "sleep", secs, NULL };
+
+			snprintf(label, sizeof(label), "perf stat -a -I 1000");
+			bench(plats[p], label, pf, NULL);
 		}
 		if (installed("/usr/bin/likwid-perfctr")) {
 			snprintf(sl, sizeof(sl), "%s", secs);
