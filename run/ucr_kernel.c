@@ -22,13 +22,46 @@
 
 #define MAXOWN 4096
 
+#define MAXSPAN 4096
+
 struct ucr_kernel {
 	struct ucm_model *m;
 	struct ucb *b;           /* the machine (machine/ucp_backend.c) */
+	/* the model's strict-mode records the kernel made: [from, to) each */
+	struct { size_t from, to; } span[MAXSPAN];
+	unsigned nspan;
+	size_t mark;
 	/* who opened each handle, so that a process's events end with it */
 	struct { int handle, pid; } own[MAXOWN];
 	unsigned nown;
 };
+
+/* Around each entry into the kernel: the strict-mode records made meanwhile
+ * are the kernel's (the server runs one thing at a time). */
+static void enter(struct ucr_kernel *k)
+{
+	k->mark = ucm_strict_count(k->m);
+}
+
+static void leave(struct ucr_kernel *k)
+{
+	size_t n = ucm_strict_count(k->m);
+
+	if (n == k->mark)
+		return;
+	if (k->nspan && k->span[k->nspan - 1].to == k->mark)
+		k->span[k->nspan - 1].to = n;
+	else if (k->nspan < MAXSPAN)
+		k->span[k->nspan].from = k->mark, k->span[k->nspan++].to = n;
+}
+
+int ucr_kernel_made(const struct ucr_kernel *k, size_t i)
+{
+	for (unsigned s = 0; k && s < k->nspan; s++)
+		if (i >= k->span[s].from && i < k->span[s].to)
+			return 1;
+	return 0;
+}
 
 /* ---- sysfs ---- */
 
@@ -107,7 +140,9 @@ int ucr_kernel_start(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_
 	 * (a vendor ID read of every function of every bus, 65,536 reads) is
 	 * over before the machine's clock starts for the program */
 	ucp_backend_booting(k->b, 1);
+	enter(k);
 	rc = uck_boot(&h, err, n);
+	leave(k);
 	ucp_backend_booting(k->b, 0);
 	if (rc) {
 		ucb_destroy(k->b);
@@ -143,8 +178,11 @@ uint64_t ucr_kernel_next_ps(const struct ucr_kernel *k)
 
 void ucr_kernel_tick(struct ucr_kernel *k)
 {
-	if (k && ucr_kernel_next_ps(k) <= ucm_now_ps(k->m))
+	if (k && ucr_kernel_next_ps(k) <= ucm_now_ps(k->m)) {
+		enter(k);
 		uck_run_timers();
+		leave(k);
+	}
 }
 
 static void own(struct ucr_kernel *k, int handle, int pid)
@@ -164,20 +202,23 @@ void ucr_kernel_process_gone(struct ucr_kernel *k, int pid)
 {
 	if (!k)
 		return;
+	enter(k);
 	for (unsigned i = 0; i < k->nown; i++) {
 		if (k->own[i].pid != pid)
 			continue;
 		uck_event_close(k->own[i].handle);
 		k->own[i--] = k->own[--k->nown];
 	}
+	leave(k);
 }
+
+static void serve_op(struct ucr_kernel *k, const struct ucr_req *q, const void *data, size_t n,
+		     struct ucr_rsp_data *rsp, size_t *rlen);
 
 void ucr_kernel_serve(struct ucr_kernel *k, const struct ucr_req *q, const void *data, size_t n,
 		      struct ucr_rsp_data *rsp, size_t *rlen)
 {
 	struct ucr_rsp *r = &rsp->h;
-	long got;
-	int rc;
 
 	*rlen = sizeof(*r);
 	if (!k) {
@@ -186,6 +227,18 @@ void ucr_kernel_serve(struct ucr_kernel *k, const struct ucr_req *q, const void 
 		return;
 	}
 	ucr_kernel_tick(k);
+	enter(k);
+	serve_op(k, q, data, n, rsp, rlen);
+	leave(k);
+}
+
+static void serve_op(struct ucr_kernel *k, const struct ucr_req *q, const void *data, size_t n,
+		     struct ucr_rsp_data *rsp, size_t *rlen)
+{
+	struct ucr_rsp *r = &rsp->h;
+	long got;
+	int rc;
+
 	switch (q->op) {
 	case UCR_PERF_OPEN: {
 		struct perf_event_attr a;
@@ -294,6 +347,12 @@ void ucr_kernel_serve(struct ucr_kernel *k, const struct ucr_req *q, const void 
 void ucr_kernel_process_gone(struct ucr_kernel *k, int pid)
 {
 	(void)k, (void)pid;
+}
+
+int ucr_kernel_made(const struct ucr_kernel *k, size_t i)
+{
+	(void)k, (void)i;
+	return 0;
 }
 
 const char *ucr_kernel_log(const struct ucr_kernel *k)

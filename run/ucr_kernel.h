@@ -36,6 +36,9 @@ void ucr_kernel_serve(struct ucr_kernel *k, const struct ucr_req *q, const void 
 		      struct ucr_rsp_data *rsp, size_t *rlen);
 /* A process has ended: its events go with it. */
 void ucr_kernel_process_gone(struct ucr_kernel *k, int pid);
+/* Whether strict-mode record i of the model was made by the kernel (Linux's
+ * driver programming the machine), not by the program. */
+int ucr_kernel_made(const struct ucr_kernel *k, size_t i);
 /* The kernel log and its findings, for the report. */
 const char *ucr_kernel_log(const struct ucr_kernel *k);
 unsigned ucr_kernel_warnings(const struct ucr_kernel *k);

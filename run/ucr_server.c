@@ -437,7 +437,11 @@ static json_t *report_json(struct srv *s)
 	for (size_t i = 0; i < ucm_strict_count(m); i++) {
 		char line[512];
 
-		ucm_strict_format(m, i, line, sizeof(line));
+		/* what Linux's driver programmed is said to be its, not the
+		 * program's (docs/linux-driver.md, "Findings about Linux") */
+		memcpy(line, "Linux's uncore driver: ", 23);
+		ucm_strict_format(m, i, ucr_kernel_made(s->kernel, i) ? line + 23 : line,
+				  ucr_kernel_made(s->kernel, i) ? sizeof(line) - 23 : sizeof(line));
 		json_array_append_new(strict, json_string(line));
 	}
 	json_object_set_new(j, "undefined_programming", strict);
@@ -492,7 +496,7 @@ static void report_text(FILE *f, json_t *j)
 			json_integer_value(json_object_get(v, "instance")), json_integer_value(json_object_get(v, "socket")),
 			json_string_value(json_object_get(v, "input")),
 			(unsigned long long)json_integer_value(json_object_get(v, "total")));
-	fprintf(f, "\n# undefined programming (the manual's rules the program broke)\n");
+	fprintf(f, "\n# undefined programming (the manual's rules the program, or Linux's driver, broke)\n");
 	json_array_foreach(json_object_get(j, "undefined_programming"), i, v)
 		fprintf(f, "%s\n", json_string_value(v));
 	fprintf(f, "\n# accesses no register answers: space access address count\n");
