@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ucb.h"
 #include "ucp_machine.h"
@@ -93,11 +94,16 @@ static int put_attr(void *ctx, const char *path, const char *content)
 	return 0;
 }
 
-/* /sys/bus/event_source/devices/<pmu>/: a directory for each PMU */
+/* Each PMU's directory is /sys/devices/<pmu>/, linked from
+ * /sys/bus/event_source/devices/<pmu> as sysfs links it (libpfm4 looks
+ * for the first, perf for the second); the library is told to redirect
+ * the first (ROOT/.redirect, which the tree began). */
 static int write_sysfs(const char *root, char *err, size_t n)
 {
-	const char *parts[] = { "sys", "sys/bus", "sys/bus/event_source", "sys/bus/event_source/devices" };
-	char d[4096];
+	const char *parts[] = { "sys", "sys/devices", "sys/bus", "sys/bus/event_source",
+				"sys/bus/event_source/devices" };
+	char d[4096], link[4096 + 64], to[256];
+	FILE *redir;
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		snprintf(d, sizeof(d), "%s/%s", root, parts[i]);
@@ -106,14 +112,28 @@ static int write_sysfs(const char *root, char *err, size_t n)
 			return -errno;
 		}
 	}
+	snprintf(d, sizeof(d), "%s/.redirect", root);
+	if (!(redir = fopen(d, "a"))) {
+		snprintf(err, n, "%s: %s", d, strerror(errno));
+		return -errno;
+	}
 	for (unsigned i = 0; i < uck_npmus(); i++) {
 		struct sysw w = { .rc = 0 };
 
-		snprintf(w.dir, sizeof(w.dir), "%s/sys/bus/event_source/devices/%s", root, uck_pmu_name(i));
-		if ((mkdir(w.dir, 0755) && errno != EEXIST) || uck_pmu_attrs(i, put_attr, &w) || w.rc) {
+		snprintf(w.dir, sizeof(w.dir), "%s/sys/devices/%s", root, uck_pmu_name(i));
+		snprintf(link, sizeof(link), "%s/sys/bus/event_source/devices/%s", root, uck_pmu_name(i));
+		snprintf(to, sizeof(to), "../../../devices/%s", uck_pmu_name(i));
+		if ((mkdir(w.dir, 0755) && errno != EEXIST) || uck_pmu_attrs(i, put_attr, &w) || w.rc ||
+		    symlink(to, link)) {
 			snprintf(err, n, "%s: %s", w.dir, strerror(w.rc ? -w.rc : errno));
+			fclose(redir);
 			return w.rc ? w.rc : -EIO;
 		}
+		fprintf(redir, "/sys/devices/%s\n", uck_pmu_name(i));
+	}
+	if (fclose(redir)) {
+		snprintf(err, n, "%s: %s", d, strerror(errno));
+		return -EIO;
 	}
 	return 0;
 }
