@@ -24,10 +24,24 @@
 #define MAXOWN 4096
 
 #define MAXSPAN 4096
+#define MAXHIST 256
+
+/* What the model counted at each of the driver's reads of a counter
+ * register: the totals, the latest MAXHIST */
+struct hist {
+	size_t reg;              /* ucm_reginfo index */
+	int box;
+	unsigned ctr;
+	uint64_t total[MAXHIST];
+	unsigned n;              /* reads so far (the latest MAXHIST kept) */
+};
 
 struct ucr_kernel {
 	struct ucm_model *m;
-	struct ucb *b;           /* the machine (machine/ucp_backend.c) */
+	struct ucb *b;           /* the machine (machine/ucp_backend.c), spied on by spy */
+	struct ucb spy;
+	struct hist *hist;       /* one per MSR or PCI counter register */
+	size_t nhist;
 	/* the model's strict-mode records the kernel made: [from, to) each */
 	struct { size_t from, to; } span[MAXSPAN];
 	unsigned nspan;
@@ -36,6 +50,120 @@ struct ucr_kernel {
 	struct { int handle, pid; } own[MAXOWN];
 	unsigned nown;
 };
+
+/* ---- the driver's reads of counters, for the report ---- */
+
+static struct ucr_kernel *spied(struct ucb *b)
+{
+	return b->priv;
+}
+
+static void note_read(struct ucr_kernel *k, unsigned space, unsigned socket, uint64_t addr)
+{
+	for (size_t i = 0; i < k->nhist; i++) {
+		struct hist *h = &k->hist[i];
+		struct ucm_reginfo ri;
+		struct ucm_truth t;
+
+		if (ucm_reginfo(k->m, h->reg, &ri) || ri.space != space || ri.socket != socket ||
+		    addr < ri.addr || addr >= ri.addr + (space == UCM_MSR ? 1 : ri.width / 8))
+			continue;
+		if (!ucm_truth(k->m, h->box, h->ctr, &t))
+			h->total[h->n++ % MAXHIST] = t.last_read;
+		return;
+	}
+}
+
+static int spy_msr_read(struct ucb *b, unsigned cpu, uint32_t a, uint64_t *v)
+{
+	struct ucr_kernel *k = spied(b);
+	int rc = ucb_msr_read(k->b, cpu, a, v);
+
+	if (!rc)
+		note_read(k, UCM_MSR, cpu / ucm_cpus_per_socket(k->m), a);
+	return rc ? ucb_seterr(b, rc, "%s", ucb_error(k->b)) : 0;
+}
+
+static int spy_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t *v)
+{
+	struct ucr_kernel *k = spied(b);
+	int rc = ucb_pci_read(k->b, d, off, w, v);
+
+	for (unsigned s = 0; !rc && s < ucm_nsockets(k->m); s++)
+		if (ucm_pci_bus(k->m, s) == d->bus)
+			note_read(k, UCM_PCI, s, ucm_pci_key(d->bus, d->dev, d->fn, off));
+	return rc ? ucb_seterr(b, rc, "%s", ucb_error(k->b)) : 0;
+}
+
+#define PASS(name, args, call)                                                   \
+	static int spy_##name args                                               \
+	{                                                                        \
+		struct ucr_kernel *k = spied(b);                                 \
+		int rc = call;                                                   \
+		return rc ? ucb_seterr(b, rc, "%s", ucb_error(k->b)) : 0;        \
+	}
+PASS(msr_write, (struct ucb *b, unsigned cpu, uint32_t a, uint64_t v), ucb_msr_write(k->b, cpu, a, v))
+PASS(pci_write, (struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t v),
+     ucb_pci_write(k->b, d, off, w, v))
+PASS(mmio_read, (struct ucb *b, uint64_t pa, unsigned w, uint64_t *v), ucb_mmio_read(k->b, pa, w, v))
+PASS(mmio_write, (struct ucb *b, uint64_t pa, unsigned w, uint64_t v), ucb_mmio_write(k->b, pa, w, v))
+PASS(cpuid, (struct ucb *b, unsigned cpu, uint32_t l, uint32_t sub, uint32_t r[4]), ucb_cpuid(k->b, cpu, l, sub, r))
+PASS(socket_cpu, (struct ucb *b, unsigned s, unsigned *cpu), ucb_socket_cpu(k->b, s, cpu))
+PASS(now, (struct ucb *b, uint64_t *ns), ucb_now_ns(k->b, ns))
+PASS(sleep, (struct ucb *b, uint64_t ns), ucb_sleep_ns(k->b, ns))
+
+static const struct ucb_ops spy_ops = {
+	.name = "machine",
+	.msr_read = spy_msr_read,
+	.msr_write = spy_msr_write,
+	.pci_read = spy_pci_read,
+	.pci_write = spy_pci_write,
+	.mmio_read = spy_mmio_read,
+	.mmio_write = spy_mmio_write,
+	.cpuid = spy_cpuid,
+	.socket_cpu = spy_socket_cpu,
+	.now_ns = spy_now,
+	.sleep_ns = spy_sleep,
+};
+
+/* a history for every MSR and PCI counter register of the model */
+static int hist_init(struct ucr_kernel *k)
+{
+	size_t n = ucm_nregs(k->m);
+
+	k->hist = calloc(n, sizeof(*k->hist));
+	if (!k->hist)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct ucm_reginfo ri;
+
+		if (ucm_reginfo(k->m, i, &ri) || ri.kind != UCM_K_CTR || ri.space == UCM_MMIO)
+			continue;
+		for (unsigned b = 0; b < ucm_box_count(k->m); b++) {
+			if (ucm_box_def(k->m, (int)b) == ri.box && ucm_box_socket(k->m, (int)b) == ri.socket) {
+				k->hist[k->nhist++] = (struct hist){ .reg = i, .box = (int)b, .ctr = ri.idx };
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+size_t ucr_kernel_reads(const struct ucr_kernel *k, size_t reg, uint64_t *out, size_t max)
+{
+	for (size_t i = 0; k && i < k->nhist; i++) {
+		const struct hist *h = &k->hist[i];
+		size_t n = h->n < MAXHIST ? h->n : MAXHIST, first = h->n > MAXHIST ? h->n % MAXHIST : 0;
+
+		if (h->reg != reg)
+			continue;
+		/* the ring in order, from its oldest kept entry */
+		for (size_t r = 0; r < n && r < max; r++)
+			out[r] = h->total[(first + r) % MAXHIST];
+		return n < max ? n : max;
+	}
+	return 0;
+}
 
 /* Around each entry into the kernel: the strict-mode records made meanwhile
  * are the kernel's (the server runs one thing at a time). */
@@ -153,7 +281,14 @@ int ucr_kernel_start(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_
 		free(k);
 		return rc;
 	}
-	h.b = k->b;
+	k->spy.ops = &spy_ops;
+	k->spy.priv = k;
+	if ((rc = hist_init(k))) {
+		ucb_destroy(k->b);
+		free(k);
+		return rc;
+	}
+	h.b = &k->spy;
 	h.ncpu = ucp_ncpu(mc);
 	h.nsockets = ucm_nsockets(m);
 	/* The kernel boots before the program runs: its enumeration of PCI
@@ -166,6 +301,7 @@ int ucr_kernel_start(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_
 	ucp_backend_booting(k->b, 0);
 	if (rc) {
 		ucb_destroy(k->b);
+		free(k->hist);
 		free(k);
 		/* -ENODEV: no uncore this driver knows: the machine has no uncore PMUs */
 		if (rc == -ENODEV)
@@ -186,6 +322,7 @@ void ucr_kernel_stop(struct ucr_kernel *k)
 		return;
 	uck_shutdown();
 	ucb_destroy(k->b);
+	free(k->hist);
 	free(k);
 }
 
@@ -372,6 +509,12 @@ void ucr_kernel_process_gone(struct ucr_kernel *k, int pid)
 int ucr_kernel_made(const struct ucr_kernel *k, size_t i)
 {
 	(void)k, (void)i;
+	return 0;
+}
+
+size_t ucr_kernel_reads(const struct ucr_kernel *k, size_t reg, uint64_t *out, size_t max)
+{
+	(void)k, (void)reg, (void)out, (void)max;
 	return 0;
 }
 

@@ -39,6 +39,10 @@ void ucr_kernel_process_gone(struct ucr_kernel *k, int pid);
 /* Whether strict-mode record i of the model was made by the kernel (Linux's
  * driver programming the machine), not by the program. */
 int ucr_kernel_made(const struct ucr_kernel *k, size_t i);
+/* The model's totals at each of the driver's reads of counter register reg
+ * (ucm_reginfo index; MSR and PCI counters), oldest first, the latest 256
+ * at most, into out (max of them): their number. */
+size_t ucr_kernel_reads(const struct ucr_kernel *k, size_t reg, uint64_t *out, size_t max);
 /* The kernel log and its findings, for the report. */
 const char *ucr_kernel_log(const struct ucr_kernel *k);
 unsigned ucr_kernel_warnings(const struct ucr_kernel *k);

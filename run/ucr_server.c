@@ -415,6 +415,19 @@ static json_t *report_json(struct srv *s)
 		/* the interval between the last two reads: a sampler's last sample */
 		json_object_set_new(cj, "last_interval", json_integer((json_int_t)(t.last_read - t.prev_read)));
 		json_object_set_new(cj, "prev_ns", json_integer((json_int_t)(t.prev_ps / 1000u)));
+		/* what it had counted at each of Linux's driver's reads of it */
+		{
+			uint64_t tot[256];
+			size_t nr = ucr_kernel_reads(s->kernel, i, tot, 256);
+
+			if (nr) {
+				json_t *a = json_array();
+
+				for (size_t r = 0; r < nr; r++)
+					json_array_append_new(a, json_integer((json_int_t)tot[r]));
+				json_object_set_new(cj, "linux_reads", a);
+			}
+		}
 	}
 	json_object_set_new(j, "counters", ctrs);
 	for (unsigned b = 0; b < ucm_box_count(m); b++) {
