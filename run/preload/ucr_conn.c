@@ -239,13 +239,31 @@ static int wait_answer(struct pollfd *p)
 	return rc;
 }
 
+/* The sleep request of this thread, on its own connection (opened by the
+ * thread's first request); the answer comes when machine time reaches the
+ * deadline, or after a UCR_WAKE. */
+static void send_sleep(uint64_t ns)
+{
+	struct ucr_req q = { UCR_SLEEP, 0, ns, 0, 0, 0, 0 };
+	struct ucr_rsp r;
+
+	if (t_fd < 0 || t_gen != g_gen) {
+		if (ucr_request(UCR_HELLO, (uint64_t)getpid(), 0, 0, &r))
+			ucr_die("sleep: %s", t_err);
+	}
+	q.cpu = ucr_t_vcpu >= 0 ? (unsigned)ucr_t_vcpu : (unsigned)ucr_g_vcpu;
+	q.pid = getpid();
+	q.tid = gettid();
+	if (send(t_fd, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q))
+		ucr_die("the machine server stopped answering (sleep): %s", strerror(errno));
+}
+
 /* Sleep on the machine's clock.  The server answers when machine time
  * reaches the deadline; a signal that interrupts the wait (poll is never
  * restarted, as nanosleep is not) ends the sleep early, as it would end
  * nanosleep.  Returns the nanoseconds left: 0, or more when interrupted. */
 uint64_t ucr_sleep(uint64_t ns)
 {
-	struct ucr_req q = { UCR_SLEEP, 0, ns, 0, 0, 0, 0 };
 	struct ucr_rsp r;
 	struct pollfd p;
 	int rc, saved = errno;
@@ -259,16 +277,7 @@ uint64_t ucr_sleep(uint64_t ns)
 		errno = saved;
 		return 0;
 	}
-	if (t_fd < 0 || t_gen != g_gen) {
-		/* the first request of this thread opens its connection */
-		if (ucr_request(UCR_HELLO, (uint64_t)getpid(), 0, 0, &r))
-			ucr_die("sleep: %s", t_err);
-	}
-	q.cpu = ucr_t_vcpu >= 0 ? (unsigned)ucr_t_vcpu : (unsigned)ucr_g_vcpu;
-	q.pid = getpid();
-	q.tid = gettid();
-	if (send(t_fd, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q))
-		ucr_die("the machine server stopped answering (sleep): %s", strerror(errno));
+	send_sleep(ns);
 	t_busy++;
 	p = (struct pollfd){ t_fd, POLLIN, 0 };
 	rc = wait_answer(&p);
@@ -314,7 +323,6 @@ static int wait_fds(struct pollfd *p, unsigned long n)
  * process makes ready ends the wait before.  Returns as poll does. */
 int ucr_sleep_poll(uint64_t ns, struct pollfd *fds, unsigned long n)
 {
-	struct ucr_req q = { UCR_SLEEP, 0, ns, 0, 0, 0, 0 };
 	struct ucr_rsp r, wr;
 	struct pollfd *p;
 	int rc, saved = errno, timed_out = 0, interrupted = 0;
@@ -327,15 +335,7 @@ int ucr_sleep_poll(uint64_t ns, struct pollfd *fds, unsigned long n)
 	}
 	if (!(p = calloc(n + 1, sizeof(*p))))
 		return (int)ucr_fail(ENOMEM);
-	if (t_fd < 0 || t_gen != g_gen) {
-		if (ucr_request(UCR_HELLO, (uint64_t)getpid(), 0, 0, &r))
-			ucr_die("poll: %s", t_err);
-	}
-	q.cpu = ucr_t_vcpu >= 0 ? (unsigned)ucr_t_vcpu : (unsigned)ucr_g_vcpu;
-	q.pid = getpid();
-	q.tid = gettid();
-	if (send(t_fd, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q))
-		ucr_die("the machine server stopped answering (sleep): %s", strerror(errno));
+	send_sleep(ns);
 	t_busy++;
 	p[0] = (struct pollfd){ t_fd, POLLIN, 0 };
 	memcpy(p + 1, fds, n * sizeof(*p));
