@@ -78,12 +78,6 @@ static int set_attr(struct uct_replay *p, int box, unsigned sub, unsigned a, uin
 	return ucm_set_input_attr(p->m, box, sub, a, v);
 }
 
-int uct_replay_apply_fail(struct uct_replay *p, int rc)
-{
-	snprintf(p->err, sizeof(p->err), "%s", ucm_error(p->m));
-	return ucm_set_error(p->m, rc, p->err);
-}
-
 static const uint64_t no_sleep[UCT_MAXSOCK];
 
 /* Make the model's sleep states those of the masks: only the cores whose

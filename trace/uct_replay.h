@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ucm.h"
 #include "uct_trace.h"
@@ -138,8 +139,13 @@ struct uct_rgrp {
 };
 
 /* A model error met while replaying: its message kept as the replay's, the
- * model's error set; returns what ucm_set_error returns. */
-int uct_replay_apply_fail(struct uct_replay *p, int rc);
+ * model's error set; returns what ucm_set_error returns.  Here, not in
+ * uct_replay.c, so that uct_replay_vec.c calls nothing there. */
+static inline int uct_replay_apply_fail(struct uct_replay *p, int rc)
+{
+	snprintf(p->err, sizeof(p->err), "%s", ucm_error(p->m));
+	return ucm_set_error(p->m, rc, p->err);
+}
 /* Room for twice as many entries of a vector being summed (nxt, pin,
  * hslot), those there rehashed. */
 int uct_replay_grow_sets(struct uct_replay *p);
