@@ -245,7 +245,36 @@ def papi_ivt_pcu():
     papi("ivt", "ivbep_unc_pcu::UNC_P_CLOCKTICKS:cpu=12", "pcu", 0, 1)
 
 
-CASES = {f.__name__: f for f in (papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
+def pmus_are_the_machines():
+    """Under uncore run the PMUs are the machine's: each one's /sys/devices/<pmu>
+    and /sys/bus/event_source/devices/<pmu> agree, and none of the host
+    kernel's PMUs (those of this host's /sys/devices with a type file) is
+    found by its name unless the machine has one of that name."""
+    host = sorted(d for d in os.listdir("/sys/devices") if os.path.exists(f"/sys/devices/{d}/type"))
+    script = ("import os, sys\n"
+              "m = sorted(os.listdir('/sys/bus/event_source/devices'))\n"
+              "print('MACHINE', *m)\n"
+              "for d in m:\n"
+              "    a = open(f'/sys/devices/{d}/type').read()\n"
+              "    b = open(f'/sys/bus/event_source/devices/{d}/type').read()\n"
+              "    print('TYPE', d, a.strip(), b.strip())\n"
+              "for d in sys.argv[1:]:\n"
+              "    print('HOST', d, os.path.exists(f'/sys/devices/{d}/type'))\n")
+    out, _, _ = run("ivt", ["python3", "-c", script, *host])
+    machine = set()
+    for line in out.splitlines():
+        f = line.split()
+        if f[0] == "MACHINE":
+            machine = set(f[1:])
+        elif f[0] == "TYPE" and f[2] != f[3]:
+            fail(f"{f[1]}: /sys/devices says type {f[2]}, /sys/bus/event_source {f[3]}")
+        elif f[0] == "HOST" and f[2] == "True" and f[1] not in machine:
+            fail(f"the host's PMU {f[1]} shows through: /sys/devices/{f[1]}/type exists on the machine")
+    if not {"cpu", "software", "uncore_imc_0", "uncore_cbox_11"} <= machine:
+        fail(f"the machine's PMUs: {sorted(machine)}")
+
+
+CASES = {f.__name__: f for f in (pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
                                  pcm_skl, pcm_memory_snbep, pcm_memory_ivt)}
 
 if __name__ == "__main__":

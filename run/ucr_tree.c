@@ -8,6 +8,7 @@
  * placeholders whose accesses the library sends to the server.  The
  * formats are the kernel's (Documentation/ABI, fs/proc, drivers/pci).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -403,6 +404,23 @@ static void mcfg(struct tree *t)
 		snprintf(t->err, t->n, "%s: cannot write", p);
 }
 
+/* The host kernel's PMUs (its /sys/bus/event_source/devices: msr, uprobe,
+ * tracepoint, ...) are redirected into the tree by their /sys/devices
+ * names, where only the machine's own are (run/ucr_kernel.c), so that no
+ * tool finds the host's by its name. */
+static void host_pmus(FILE *f)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			fprintf(f, "/sys/devices/%s\n", e->d_name);
+	closedir(d);
+}
+
 int ucr_tree_build(const char *root, struct ucm_model *m, struct ucp_machine *mc, char *err, size_t n)
 {
 	struct tree t = { root, err, n, 0 };
@@ -415,6 +433,7 @@ int ucr_tree_build(const char *root, struct ucm_model *m, struct ucp_machine *mc
 		return -ENOMEM;
 	for (size_t i = 0; i < sizeof(redirects) / sizeof(redirects[0]); i++)
 		fprintf(f, "%s\n", redirects[i]);
+	host_pmus(f);
 	fclose(f);
 	put(&t, ".redirect", "%s", list ? list : "");
 	free(list);
