@@ -56,6 +56,12 @@ static long perf_open(struct perf_event_attr *uattr, pid_t pid, int cpu, int gro
 		return ucr_fail(EFAULT);
 	memcpy(&size, (const char *)uattr + 4, sizeof(size));
 	n = size ? size : PERF_ATTR_SIZE_VER0;
+	/* perf_copy_attr: an attribute larger than a page is E2BIG at once,
+	 * the size this kernel knows written back */
+	if (n > 4096) {
+		uattr->size = (uint32_t)sizeof(struct perf_event_attr);
+		return ucr_fail(E2BIG);
+	}
 	if (n > UCR_PERF_ATTR_MAX) {
 		/* what this machine's kernel cannot know must be zero */
 		for (size_t i = UCR_PERF_ATTR_MAX; i < n; i++)
