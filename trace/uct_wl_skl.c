@@ -15,7 +15,6 @@
 static const struct uct_input hit[] = {
 	{ "cbo", 0, "CACHE_LOOKUP.READ_E", 1 }, { "cbo", 1, "CACHE_LOOKUP.READ_S", 1 },
 	{ "cbo", 2, "CACHE_LOOKUP.READ_M", 1 }, { "cbo", 3, "CACHE_LOOKUP.WRITE_E", 1 },
-	{ "arb", 0, "COH_TRK_REQUESTS.ALL", 1 },
 };
 static const struct uct_input stream[] = {
 	{ "cbo", -1, "CACHE_LOOKUP.READ_I", 1 },
@@ -33,9 +32,12 @@ static const struct uct_input snoop[] = {
 	{ "cbo", 1, "XSNP_RESPONSE.XCORE_HIT", 1 }, { "cbo", 2, "XSNP_RESPONSE.EVICTION_HIT", 1 },
 	{ "cbo", 3, "XSNP_RESPONSE.EVICTION_HITM", 1 },
 };
+/* GT and IO reads of memory enter through the ARB's coherent tracker,
+ * not its core tracker (docs/platform-skl.md D17) */
 static const struct uct_input display[] = {
 	{ "imc", 0, "DRAM_GT_REQUESTS", 1 }, { "imc", 0, "DRAM_IO_REQUESTS", 1 },
 	{ "imc", 0, "DRAM_DATA_READS", 1 }, { "arb", 0, "TRK_OCCUPANCY.ALL", 2 },
+	{ "arb", 0, "COH_TRK_REQUESTS.ALL", 1 },
 };
 
 static const struct uct_phase mixed[] = {
