@@ -25,16 +25,33 @@
 
 #define MAXSPAN 4096
 #define MAXHIST 256
+#define MAXCTL 64
+
+/* A register as the driver's accesses name it */
+struct where {
+	unsigned space, socket;
+	uint64_t addr, end;      /* [addr, end): MSR address, or PCI key and bytes */
+};
 
 /* What the model counted at each of the driver's reads of a counter
- * register: the totals, the latest MAXHIST */
+ * register: the totals, the latest MAXHIST; and the events the driver
+ * programmed on it: each value with the enable bit (the field of role
+ * UCM_R_EN in the control register's layout) that it wrote to the control
+ * register, unless the same as the one before, with the counter's total
+ * then (the first MAXCTL): what each event counted can be told apart when
+ * the driver moves events among a box's counters */
 struct hist {
 	size_t reg;              /* ucm_reginfo index */
 	int box;
 	unsigned ctr;
+	struct where at, ctl;    /* ctl.end == 0: no control register of its own */
+	uint64_t en;             /* the control register's enable bits */
 	uint64_t total[MAXHIST];
 	unsigned n;              /* reads so far (the latest MAXHIST kept) */
+	struct ucr_kernel_ctl ctls[MAXCTL];
+	unsigned nctl, more;
 };
+
 
 struct ucr_kernel {
 	struct ucm_model *m;
@@ -58,18 +75,45 @@ static struct ucr_kernel *spied(struct ucb *b)
 	return b->priv;
 }
 
+static int at(const struct where *w, unsigned space, unsigned socket, uint64_t addr)
+{
+	return w->space == space && w->socket == socket && addr >= w->addr && addr < w->end;
+}
+
 static void note_read(struct ucr_kernel *k, unsigned space, unsigned socket, uint64_t addr)
 {
 	for (size_t i = 0; i < k->nhist; i++) {
 		struct hist *h = &k->hist[i];
-		struct ucm_reginfo ri;
 		struct ucm_truth t;
 
-		if (ucm_reginfo(k->m, h->reg, &ri) || ri.space != space || ri.socket != socket ||
-		    addr < ri.addr || addr >= ri.addr + (space == UCM_MSR ? 1 : ri.width / 8))
+		if (!at(&h->at, space, socket, addr))
 			continue;
 		if (!ucm_truth(k->m, h->box, h->ctr, &t))
 			h->total[h->n++ % MAXHIST] = t.last_read;
+		return;
+	}
+}
+
+/* A write of a whole control register that enables its counter: an event
+ * the driver programmed (a write of a part, as PCI's 16-bit ones would be,
+ * is not one the driver makes) */
+static void note_write(struct ucr_kernel *k, unsigned space, unsigned socket, uint64_t addr, uint64_t v)
+{
+	for (size_t i = 0; i < k->nhist; i++) {
+		struct hist *h = &k->hist[i];
+		struct ucm_truth t;
+
+		if (!at(&h->ctl, space, socket, addr) || addr != h->ctl.addr)
+			continue;
+		if (!(v & h->en) || (h->nctl && h->ctls[h->nctl - 1].value == v))
+			return;
+		if (h->nctl == MAXCTL) {
+			h->more = 1;
+			return;
+		}
+		if (ucm_truth(k->m, h->box, h->ctr, &t))
+			return;
+		h->ctls[h->nctl++] = (struct ucr_kernel_ctl){ v, t.total };
 		return;
 	}
 }
@@ -102,9 +146,27 @@ static int spy_pci_read(struct ucb *b, const struct ucb_pci *d, unsigned off, un
 		int rc = call;                                                   \
 		return rc ? ucb_seterr(b, rc, "%s", ucb_error(k->b)) : 0;        \
 	}
-PASS(msr_write, (struct ucb *b, unsigned cpu, uint32_t a, uint64_t v), ucb_msr_write(k->b, cpu, a, v))
-PASS(pci_write, (struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t v),
-     ucb_pci_write(k->b, d, off, w, v))
+static int spy_msr_write(struct ucb *b, unsigned cpu, uint32_t a, uint64_t v)
+{
+	struct ucr_kernel *k = spied(b);
+	int rc = ucb_msr_write(k->b, cpu, a, v);
+
+	if (!rc)
+		note_write(k, UCM_MSR, cpu / ucm_cpus_per_socket(k->m), a, v);
+	return rc ? ucb_seterr(b, rc, "%s", ucb_error(k->b)) : 0;
+}
+
+static int spy_pci_write(struct ucb *b, const struct ucb_pci *d, unsigned off, unsigned w, uint64_t v)
+{
+	struct ucr_kernel *k = spied(b);
+	int rc = ucb_pci_write(k->b, d, off, w, v);
+
+	for (unsigned s = 0; !rc && w == 4 && s < ucm_nsockets(k->m); s++)
+		if (ucm_pci_bus(k->m, s) == d->bus)
+			note_write(k, UCM_PCI, s, ucm_pci_key(d->bus, d->dev, d->fn, off), v);
+	return rc ? ucb_seterr(b, rc, "%s", ucb_error(k->b)) : 0;
+}
+
 PASS(mmio_read, (struct ucb *b, uint64_t pa, unsigned w, uint64_t *v), ucb_mmio_read(k->b, pa, w, v))
 PASS(mmio_write, (struct ucb *b, uint64_t pa, unsigned w, uint64_t v), ucb_mmio_write(k->b, pa, w, v))
 PASS(cpuid, (struct ucb *b, unsigned cpu, uint32_t l, uint32_t sub, uint32_t r[4]), ucb_cpuid(k->b, cpu, l, sub, r))
@@ -126,7 +188,13 @@ static const struct ucb_ops spy_ops = {
 	.sleep_ns = spy_sleep,
 };
 
-/* a history for every MSR and PCI counter register of the model */
+static struct where where_of(const struct ucm_reginfo *ri)
+{
+	return (struct where){ ri->space, ri->socket, ri->addr, ri->addr + (ri->space == UCM_MSR ? 1 : ri->width / 8) };
+}
+
+/* a history for every MSR and PCI counter register of the model, with
+ * where it and its control register are */
 static int hist_init(struct ucr_kernel *k)
 {
 	size_t n = ucm_nregs(k->m);
@@ -141,9 +209,28 @@ static int hist_init(struct ucr_kernel *k)
 			continue;
 		for (unsigned b = 0; b < ucm_box_count(k->m); b++) {
 			if (ucm_box_def(k->m, (int)b) == ri.box && ucm_box_socket(k->m, (int)b) == ri.socket) {
-				k->hist[k->nhist++] = (struct hist){ .reg = i, .box = (int)b, .ctr = ri.idx };
+				k->hist[k->nhist++] = (struct hist){ .reg = i, .box = (int)b, .ctr = ri.idx,
+								     .at = where_of(&ri) };
 				break;
 			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ucm_reginfo ci;
+
+		if (ucm_reginfo(k->m, i, &ci) || ci.kind != UCM_K_CTL)
+			continue;
+		for (size_t h = 0; h < k->nhist; h++) {
+			struct ucm_reginfo ri;
+
+			if (ucm_reginfo(k->m, k->hist[h].reg, &ri) || ri.box != ci.box || ri.socket != ci.socket ||
+			    ri.idx != ci.idx)
+				continue;
+			k->hist[h].ctl = where_of(&ci);
+			for (unsigned f = 0; ci.layout && f < ci.layout->nfields; f++)
+				if (ci.layout->fields[f].role == UCM_R_EN)
+					k->hist[h].en |= ((2ull << (ci.layout->fields[f].hi - ci.layout->fields[f].lo)) - 1)
+							 << ci.layout->fields[f].lo;
 		}
 	}
 	return 0;
@@ -182,6 +269,24 @@ static void leave(struct ucr_kernel *k)
 		k->span[k->nspan - 1].to = n;
 	else if (k->nspan < MAXSPAN)
 		k->span[k->nspan].from = k->mark, k->span[k->nspan++].to = n;
+}
+
+size_t ucr_kernel_controls(const struct ucr_kernel *k, size_t reg, struct ucr_kernel_ctl *out, size_t max,
+			   int *more)
+{
+	*more = 0;
+	for (size_t i = 0; k && i < k->nhist; i++) {
+		const struct hist *h = &k->hist[i];
+		size_t c;
+
+		if (h->reg != reg)
+			continue;
+		for (c = 0; c < h->nctl && c < max; c++)
+			out[c] = h->ctls[c];
+		*more = h->more || c < h->nctl;
+		return c;
+	}
+	return 0;
 }
 
 int ucr_kernel_made(const struct ucr_kernel *k, size_t i)
@@ -515,6 +620,14 @@ int ucr_kernel_made(const struct ucr_kernel *k, size_t i)
 size_t ucr_kernel_reads(const struct ucr_kernel *k, size_t reg, uint64_t *out, size_t max)
 {
 	(void)k, (void)reg, (void)out, (void)max;
+	return 0;
+}
+
+size_t ucr_kernel_controls(const struct ucr_kernel *k, size_t reg, struct ucr_kernel_ctl *out, size_t max,
+			   int *more)
+{
+	(void)k, (void)reg, (void)out, (void)max;
+	*more = 0;
 	return 0;
 }
 

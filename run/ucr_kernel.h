@@ -43,6 +43,15 @@ int ucr_kernel_made(const struct ucr_kernel *k, size_t i);
  * (ucm_reginfo index; MSR and PCI counters), oldest first, the latest 256
  * at most, into out (max of them): their number. */
 size_t ucr_kernel_reads(const struct ucr_kernel *k, size_t reg, uint64_t *out, size_t max);
+/* The events the driver programmed on counter register reg: each value
+ * with the enable bit it wrote to the control register, unless the same as
+ * the one before, and the model's total of the counter then; the first 64,
+ * into out (max of them): their number; *more: some were left out. */
+struct ucr_kernel_ctl {
+	uint64_t value, total;
+};
+size_t ucr_kernel_controls(const struct ucr_kernel *k, size_t reg, struct ucr_kernel_ctl *out, size_t max,
+			   int *more);
 /* The kernel log and its findings, for the report. */
 const char *ucr_kernel_log(const struct ucr_kernel *k);
 unsigned ucr_kernel_warnings(const struct ucr_kernel *k);

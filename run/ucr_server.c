@@ -427,6 +427,23 @@ static json_t *report_json(struct srv *s)
 					json_array_append_new(a, json_integer((json_int_t)tot[r]));
 				json_object_set_new(cj, "linux_reads", a);
 			}
+			struct ucr_kernel_ctl ctl[64];
+			int more;
+
+			nr = ucr_kernel_controls(s->kernel, i, ctl, 64, &more);
+			if (nr) {
+				json_t *a = json_array();
+				char hex[24];
+
+				for (size_t r = 0; r < nr; r++) {
+					snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ctl[r].value);
+					json_array_append_new(a, json_pack("{s:s, s:I}", "control", hex, "total",
+									   (json_int_t)ctl[r].total));
+				}
+				json_object_set_new(cj, "linux_controls", a);
+				if (more)
+					json_object_set_new(cj, "linux_controls_more", json_true());
+			}
 		}
 	}
 	json_object_set_new(j, "counters", ctrs);
