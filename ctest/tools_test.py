@@ -16,6 +16,7 @@ tool under test.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -583,6 +584,32 @@ def run_lscpu():
             fail(f"{plat}: lscpu shows the hypervisor flag")
 
 
+def run_scan_cache():
+    """The preload library rewrites a program's CPUID by disassembling it;
+    a second process of the run that loads the same file takes what the
+    first found (run/preload/ucr_trap.c), and a copy of the file (another
+    inode) is disassembled again.  Each run of the program must get the
+    machine's answer, not the host's: the ivt part, family 6 model 62
+    (real-tools.md, 0x3E)."""
+    prog = os.environ.get("CT_CPUID")
+    if not prog or not os.path.exists(prog):
+        fail(f"CT_CPUID does not name the test program ct_cpuid: {prog!r}")
+        return
+    copy = os.path.join(WORK, "ct_cpuid_copy")
+    shutil.copy(prog, copy)
+    os.utime(copy, (1, 1))
+    out, err, _ = run("ivt", ["sh", "-c", f"{prog}; {prog}; {copy}"], env={"UNCORE_RUN_LOG": "1"})
+    lines = out.splitlines()
+    if len(lines) != 3 or len(set(lines)) != 1 or not re.match(r"^GenuineIntel family 6 model 62 stepping \d+$", lines[0]):
+        fail(f"ct_cpuid's answers: {lines}, want the machine's three times")
+    name = os.path.basename(prog)
+    scanned = [ln for ln in err.splitlines() if re.search(rf"/{name}: \d+ CPUID/RDTSC instructions served", ln)]
+    eq("how ct_cpuid's CPUIDs were found: disassembled, then from the cache",
+       [("found before" in ln) for ln in scanned], [False, True])
+    copied = [ln for ln in err.splitlines() if re.search(r"/ct_cpuid_copy: \d+ CPUID/RDTSC instructions served", ln)]
+    eq("how the copy's were found (a file of its own)", [("found before" in ln) for ln in copied], [False])
+
+
 def run_cwd():
     need("dd", "coreutils")
     need("rdmsr", "msr-tools")
@@ -637,7 +664,7 @@ def run_errors():
         fail(f"unwritable report: exit {p.returncode}, {p.stderr!r}")
 
 
-CASES = {f.__name__: f for f in (msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

@@ -10,6 +10,11 @@
  * (0F 01 F9) becomes UD2 + NOP.  The instructions are found by
  * disassembling each object's executable sections with capstone, never by
  * byte search (0F A2 also appears inside other instructions and data).
+ * Disassembling a large program and its libraries takes most of a second
+ * (perf: 0.6 s), so what one process of a run found in an object file is
+ * kept in the run's private directory, under the file's identity (device,
+ * inode, size, modification time), and the next process that loads it
+ * rewrites the same places after checking each holds the instruction.
  * Device memory is mapped without access; the SIGSEGV handler decodes the
  * faulting MOV and performs it on the model.
  */
@@ -99,6 +104,31 @@ static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
 static uintptr_t scanned[MAXOBJ];   /* program headers of each object done */
 static unsigned nscanned;
 
+/* What a scan found, for the cache: offsets from the object's load base */
+struct found {
+	uint64_t off;
+	uint8_t kind, len, pad[6];
+};
+static struct found *found;
+static size_t nfound, capfound;
+
+static void found_add(uint64_t off, unsigned kind, unsigned len)
+{
+	if (nfound == capfound) {
+		size_t cap = capfound ? capfound * 2 : 64;
+		struct found *p = realloc(found, cap * sizeof(*p));
+
+		if (!p) {
+			capfound = SIZE_MAX; /* no cache of this object, the scan goes on */
+			return;
+		}
+		found = p;
+		capfound = cap;
+	}
+	if (capfound != SIZE_MAX)
+		found[nfound++] = (struct found){ off, (uint8_t)kind, (uint8_t)len, { 0 } };
+}
+
 static int write_code(uintptr_t a, const uint8_t *bytes, unsigned n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -111,11 +141,20 @@ static int write_code(uintptr_t a, const uint8_t *bytes, unsigned n)
 	return mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC) ? -errno : 0;
 }
 
-/* Rewrite the CPUID/RDTSC/RDTSCP instructions of [code, code+size) at
- * run-time address addr. */
-static unsigned scan_range(const char *obj, uintptr_t addr, size_t size)
+static const uint8_t ud2[] = { 0x0F, 0x0B, 0x90 };
+
+static void rewrite(const char *obj, uintptr_t a, unsigned kind, unsigned len)
 {
-	static const uint8_t ud2[] = { 0x0F, 0x0B, 0x90 };
+	if (patch_add(a, kind, len) < 0)
+		ucr_die("too many CPUID/RDTSC instructions to rewrite (more than %d)", PATCH_SLOTS * 3 / 4);
+	if (write_code(a, ud2, len))
+		ucr_die("%s: cannot rewrite the instruction at %#lx: %s", obj, (unsigned long)a, strerror(errno));
+}
+
+/* Rewrite the CPUID/RDTSC/RDTSCP instructions of [code, code+size) at
+ * run-time address addr, of an object loaded at base. */
+static unsigned scan_range(const char *obj, uintptr_t base, uintptr_t addr, size_t size)
+{
 	const uint8_t *code = (const uint8_t *)addr;
 	uint64_t pc = addr;
 	cs_insn *insn = cs_malloc(cs_scan);
@@ -143,16 +182,77 @@ static unsigned scan_range(const char *obj, uintptr_t addr, size_t size)
 				(unsigned long)insn->address);
 			continue;
 		}
-		if (patch_add((uintptr_t)insn->address, kind, insn->size) < 0) {
-			ucr_die("too many CPUID/RDTSC instructions to rewrite (more than %d)", PATCH_SLOTS * 3 / 4);
-		}
-		if (write_code((uintptr_t)insn->address, ud2, insn->size))
-			ucr_die("%s: cannot rewrite the instruction at %#lx: %s", obj,
-				(unsigned long)insn->address, strerror(errno));
+		found_add(insn->address - base, kind, insn->size);
+		rewrite(obj, (uintptr_t)insn->address, kind, insn->size);
 		n++;
 	}
 	cs_free(insn, 1);
 	return n;
+}
+
+/* The cache file of an object file: in the run's directory (the parent
+ * of the machine's tree, private to the user who started the run) */
+static int cache_path(char *p, size_t n, const struct stat *st)
+{
+	const char *slash = strrchr(ucr_root, '/');
+
+	if (!slash)
+		return -1;
+	return snprintf(p, n, "%.*s/scan/%llx-%llx-%llx-%llx.%09ld", (int)(slash - ucr_root), ucr_root,
+			(unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+			(unsigned long long)st->st_size, (unsigned long long)st->st_mtim.tv_sec,
+			(long)st->st_mtim.tv_nsec) >= (int)n ? -1 : 0;
+}
+
+/* Rewrite what an earlier process found in the same file; 0 if there is
+ * no cache of it or it does not match the code (then the scan runs) */
+static int from_cache(const char *path, uintptr_t base, const struct stat *st, unsigned *n)
+{
+	static const uint8_t enc[][3] = { { 0 }, { 0x0F, 0xA2 }, { 0x0F, 0x31 }, { 0x0F, 0x01, 0xF9 } };
+	char p[PATH_MAX];
+	struct stat cs;
+	struct found *f;
+	size_t k;
+	int fd, ok = 1;
+
+	if (cache_path(p, sizeof(p), st) || (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if (fstat(fd, &cs) || cs.st_size % sizeof(*f) || !(f = malloc((size_t)cs.st_size + 1))) {
+		close(fd);
+		return 0;
+	}
+	ok = read(fd, f, (size_t)cs.st_size) == cs.st_size;
+	close(fd);
+	k = (size_t)cs.st_size / sizeof(*f);
+	for (size_t i = 0; ok && i < k; i++)
+		ok = f[i].kind >= T_CPUID && f[i].kind <= T_RDTSCP && f[i].len == (f[i].kind == T_RDTSCP ? 3 : 2) &&
+		     !memcmp((const void *)(base + f[i].off), enc[f[i].kind], f[i].len);
+	for (size_t i = 0; ok && i < k; i++)
+		rewrite(path, base + f[i].off, f[i].kind, f[i].len);
+	free(f);
+	*n = (unsigned)k;
+	return ok;
+}
+
+static void to_cache(const struct stat *st)
+{
+	char p[PATH_MAX], tmp[PATH_MAX + 32], *slash;
+	int fd, ok;
+
+	if (capfound == SIZE_MAX || cache_path(p, sizeof(p), st))
+		return;
+	snprintf(tmp, sizeof(tmp), "%s", p);
+	slash = strrchr(tmp, '/');
+	*slash = 0;
+	if (mkdir(tmp, 0700) && errno != EEXIST)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.%ld", p, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+		return;
+	ok = write(fd, found, nfound * sizeof(*found)) == (ssize_t)(nfound * sizeof(*found));
+	ok = !close(fd) && ok;
+	if (!ok || rename(tmp, p))
+		unlink(tmp);
 }
 
 /* An object's executable sections, from its file's section headers; the
@@ -165,6 +265,12 @@ static void scan_object(struct dl_phdr_info *info, const char *path)
 	int done = 0;
 
 	if (fd >= 0 && !fstat(fd, &st) && st.st_size >= (off_t)sizeof(Elf64_Ehdr)) {
+		if (from_cache(path, info->dlpi_addr, &st, &n)) {
+			close(fd);
+			if (n)
+				ucr_log("%s: %u CPUID/RDTSC instructions served by the machine (found before)", path, n);
+			return;
+		}
 		const uint8_t *f = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (f != MAP_FAILED) {
@@ -174,10 +280,14 @@ static void scan_object(struct dl_phdr_info *info, const char *path)
 			    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) <= (uint64_t)st.st_size) {
 				const Elf64_Shdr *sh = (const void *)(f + eh->e_shoff);
 
+				nfound = 0;
+				capfound = capfound == SIZE_MAX ? 0 : capfound;
 				for (unsigned i = 0; i < eh->e_shnum; i++)
 					if (sh[i].sh_type == SHT_PROGBITS && (sh[i].sh_flags & SHF_EXECINSTR) &&
 					    (sh[i].sh_flags & SHF_ALLOC))
-						n += scan_range(path, info->dlpi_addr + sh[i].sh_addr, sh[i].sh_size);
+						n += scan_range(path, info->dlpi_addr, info->dlpi_addr + sh[i].sh_addr,
+								sh[i].sh_size);
+				to_cache(&st);
 				done = 1;
 			}
 			munmap((void *)f, (size_t)st.st_size);
@@ -188,7 +298,7 @@ static void scan_object(struct dl_phdr_info *info, const char *path)
 	if (!done)
 		for (int i = 0; i < info->dlpi_phnum; i++)
 			if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X))
-				n += scan_range(path, info->dlpi_addr + info->dlpi_phdr[i].p_vaddr,
+				n += scan_range(path, info->dlpi_addr, info->dlpi_addr + info->dlpi_phdr[i].p_vaddr,
 						info->dlpi_phdr[i].p_memsz);
 	if (n)
 		ucr_log("%s: %u CPUID/RDTSC instructions served by the machine", path, n);
