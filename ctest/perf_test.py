@@ -97,14 +97,19 @@ def perf_lines(out):
     return rows
 
 
-def no_undefined_but_findings(plat, rep):
+def no_undefined_but_findings(plat, rep, log_findings=None):
     """perf and PAPI program nothing themselves: every record is Linux's
-    driver's (the report says so) and one of its findings"""
+    driver's (the report says so) and one of its findings; and the kernel
+    logged no warning or error (a WARN, an MSR access that faulted) but
+    those log_findings matches"""
     for line in rep["undefined_programming"]:
         if not line.startswith("Linux's uncore driver: "):
             fail(f"undefined programming not by Linux's driver: {line}")
         elif not re.search(FINDINGS[plat], line):
             fail(f"undefined programming that no finding names: {line}")
+    for line in rep["linux_warnings"]:
+        if not (log_findings and re.search(log_findings, line)):
+            fail(f"the kernel logged: {line}")
 
 
 def stat(plat):
@@ -209,29 +214,30 @@ def metric_rows(out):
     return metrics, counts
 
 
+def counted(c, match):
+    """what counter c counted while the driver had it programmed with a
+    control value that match(value) accepts, None if never: from the
+    report's linux_controls, each entry from the total at its enabling
+    write to the total at the driver's last read before the next"""
+    if c.get("linux_controls_more"):
+        fail(f"{c['register']} on socket {c['socket']}: the report lost some of its history")
+    n = None
+    for sg in c.get("linux_controls", []):
+        if match(int(sg["control"], 16)):
+            n = (n or 0) + (sg["read"] - sg["total"] if "read" in sg else 0)
+    return n
+
+
 def by_code(rep, box, code, inst=None):
     """{(instance, socket): count} of the event event|umask<<8 == code on
-    the counters of a box type, between the driver's first and last reads
-    of each: from the report's linux_controls, which say from which total
-    of a counter on it counted which event (the driver moves perf's events
-    among a box's counters as they come and go)"""
+    the counters of a box type (the driver moves perf's events among a
+    box's counters as they come and go)"""
     got = {}
     for c in rep["counters"]:
-        if c["box"] != box or (inst is not None and c["instance"] != inst) or "linux_controls" not in c:
+        if c["box"] != box or (inst is not None and c["instance"] != inst):
             continue
-        reads = c.get("linux_reads", [])
-        if c.get("linux_controls_more") or len(reads) != c["reads"]:
-            fail(f"{c['register']} on socket {c['socket']}: the report lost some of its history")
-            continue
-        seg = c["linux_controls"]
-        n = 0
-        for k, sg in enumerate(seg):
-            if int(sg["control"], 16) & 0xFFFF != code:
-                continue
-            lo = max(sg["total"], reads[0])
-            hi = min(seg[k + 1]["total"] if k + 1 < len(seg) else reads[-1], reads[-1])
-            n += max(0, hi - lo)
-        if any(int(sg["control"], 16) & 0xFFFF == code for sg in seg):
+        n = counted(c, lambda v: v & 0xFFFF == code)
+        if n is not None:
             got[(c["instance"], c["socket"])] = got.get((c["instance"], c["socket"]), 0) + n
     if not got:
         fail(f"no {box} counter was programmed with event 0x{code & 0xFF:x}, umask 0x{code >> 8:x}")
@@ -304,6 +310,276 @@ def perf_metrics_snbep():
 
 def perf_metrics_ivt():
     xeon_metrics("ivt")
+
+
+# Every uncore event perf 6.1 has for the part (perf list: the unc_* names
+# from Intel's event files), through Linux's driver, against the truth.
+# Events go in batches of up to four per PMU type with distinct encodings;
+# where the driver's constraints make them share counters, they multiplex
+# and perf's raw counts (--no-scale) are what each counted while on a
+# counter.  Each count per socket must equal what the counters of that
+# box type counted while programmed with the event's encoding (the
+# report's linux_controls; the box's fixed counter for event 0xff), and
+# nothing may be programmed that the manuals call undefined.
+# Each box type's general counters, as the manuals give them (SKL Table
+# 2-1: two a CBo and two in the ARB; SNB-EP/IVT: four, three in R3QPI,
+# two in the UBox): a batch's events of a type, so that most fit at once
+COUNTERS = {"skl": {"uncore_cbox": 2, "uncore_arb": 2},
+            "snbep": {"uncore_r3qpi": 3, "uncore_ubox": 2},
+            "ivt": {"uncore_r3qpi": 3, "uncore_ubox": 2}}
+BOX_OF_PMU = {"uncore_cbox": "cbo", "uncore_arb": "arb", "uncore_imc": "imc", "uncore_ha": "ha",
+              "uncore_qpi": "qpi", "uncore_pcu": "pcu", "uncore_ubox": "ubox", "uncore_r2pcie": "r2pcie",
+              "uncore_r3qpi": "r3qpi", "uncore_irp": "irp"}
+
+
+# What programming perf's events makes that the manuals call undefined:
+# each is written up in docs/linux-driver.md ("perf's events on the
+# model"), by its label; the sweep must meet every one of them (a finding
+# that no longer happens is a document to update) and nothing else.
+REG = r"<- 0x[0-9a-f]+: "
+SWEEP_FINDINGS = {
+    "skl": [],
+    "snbep": [
+        ("E1", r"C\d+_MSR_PMON_CTL\d " + REG + r"event code 0x(03|14) is not in the cbo event table"),
+        ("E1", r"HA_PCI_PMON_CTL\d " + REG + r"event code 0x(14|16|19|27|28|29|2f|30|31|33|34|35|3e|3f|40) is not in the ha event table"),
+        ("E1", r"MC_CH\d_PCI_PMON_CTL\d " + REG + r"event code 0x00 is not in the imc event table"),
+        ("E1", r"Q_P\d_PCI_PMON_CTL\d " + REG + r"event code 0x(02|03|35) is not in the qpi event table"),
+        ("E1", r"R2_PCI_PMON_CTL\d " + REG + r"event code 0x(26|32|33|34) is not in the r2pcie event table"),
+        ("E1", r"U_MSR_PMON_CTL\d " + REG + r"event code 0x(41|43) is not in the ubox event table"),
+        ("E2", r"PCU_MSR_PMON_CTL\d <- 0x400080: EV_SEL bit 7 asks for an occupancy sub-counter but OCC_SEL is 0"),
+        ("E3", r"R2_PCI_PMON_CTL1 " + REG + r"event 0x(23|25) \(\w+\) is not allowed on counter 1: valid counters mask 0x1"),
+    ],
+    "ivt": [
+        ("E2", r"PCU_MSR_PMON_CTL\d <- 0x400080: EV_SEL bit 7 asks for an occupancy sub-counter but OCC_SEL is 0"),
+        ("E3", r"C\d+_MSR_PMON_CTL[23] " + REG + r"event 0x(03|14|3c) \(\w+\) is not allowed on counter [23]: valid counters mask 0x3"),
+        ("E3", r"R2_PCI_PMON_CTL[123] " + REG + r"event 0x(13|23|25|28) \(\w+\) is not allowed on counter [123]: valid counters mask 0x[13]"),
+        ("E4", r"IRP1_PCI_PMON_CTL[01] " + REG + r"event 0x[0-9a-f]+ \(\w+\) is not allowed on counter [23]: valid counters mask 0x3"),
+    ],
+}
+
+
+def perf_json_events(plat):
+    """[(name, PMU type, config)] of perf list's uncore events, the config
+    encoded with the driver's own format files; and the names of those
+    whose encoding does not fit them"""
+    script = ("perf list --details 2>/dev/null; "
+              "for f in /sys/bus/event_source/devices/*/format/*; do echo \"FMT $f $(cat $f)\"; done")
+    out, _, _ = run(plat, ["sh", "-c", script])
+    fmt, events, name = {}, [], None
+    for line in out.splitlines():
+        m = re.match(r"^FMT /sys/bus/event_source/devices/([a-z0-9_]+?)(_\d+)?/format/(\w+) (config\d?):([\d,-]+)$", line)
+        if m:
+            bits = []
+            for r in m.group(5).split(","):
+                lo, _, hi = r.partition("-")
+                bits += range(int(lo), int(hi or lo) + 1)
+            fmt[(m.group(1), m.group(3))] = (m.group(4), bits)
+            continue
+        m = re.match(r"^  (unc_[a-z0-9_.]+)\s*$", line)
+        if m:
+            name = m.group(1)
+            continue
+        m = re.match(r"^\s+(uncore_[a-z0-9]+?)(_\d+)?/(.*)/\s*$", line)
+        if m and name:
+            events.append((name, m.group(1), m.group(3)))
+            name = None
+    got, wide = [], []
+    for name, pmu, terms in events:
+        config = 0
+        for t in terms.split(","):
+            k, _, v = t.partition("=")
+            if (pmu, k) not in fmt:
+                fail(f"{name}: perf encodes it with {k}, which {pmu}'s format files lack")
+                break
+            reg, bits = fmt[(pmu, k)]
+            if reg != "config":
+                fail(f"{name}: a filter term ({k}) this check cannot place")
+                break
+            val = int(v, 0) if v else 1
+            for i, b in enumerate(bits):
+                config |= ((val >> i) & 1) << b
+            if val >> len(bits):
+                wide.append(name)
+                break
+        else:
+            got.append((name, pmu, config))
+    if len(got) < 10:
+        fail(f"perf list gave {len(got)} uncore events on {plat}")
+    return got, wide
+
+
+def event_truth(rep, box, config):
+    """{socket: count} of an encoding on a box type's counters; event 0xff
+    is the box's fixed counter (no control of its own): what it counted
+    between the driver's first and last reads"""
+    got = {}
+    for c in rep["counters"]:
+        if c["box"] != box or "linux_reads" not in c:
+            continue
+        if "linux_controls" not in c:
+            if config & 0xFF != 0xFF:
+                continue
+            reads = c["linux_reads"]
+            if len(reads) != c["reads"]:
+                fail(f"{c['register']} on socket {c['socket']}: the report lost some of its reads")
+            n = reads[-1] - reads[0]
+        else:
+            n = counted(c, lambda v: v & ~(1 << 22) & 0xFFFFFFFF == config & 0xFFFFFFFF)
+        if n is not None:
+            got[c["socket"]] = got.get(c["socket"], 0) + n
+    return got
+
+
+def sweep(plat, batches, wide=()):
+    """Run the batches on one machine, one perf stat after another, and
+    check each count against the truth; returns the report and the events
+    perf said were never counted (multiplexed out all the time, which the
+    kernel's rotation may do to a group that rarely comes first), each
+    checked to have been on no counter indeed"""
+    script = ["for e in " + " ".join(wide) + "; do echo \"== wide $e\"; perf stat -a -e \"$e\" -- true 2>&1; done"] if wide else []
+    for k, batch in enumerate(batches):
+        script.append(f"echo '== batch {k}'; perf stat -a -A -x';' --no-scale -e {','.join(n for _, n, _ in batch)} "
+                      "-- sleep 0.05 2>&1")
+    out, err, rep = run(plat, ["sh", "-c", "\n".join(script) + "\nexit 0"])
+    said = {}
+    for part in out.split("== ")[1:]:
+        head, _, text = part.partition("\n")
+        said[head] = text
+    for name in wide:
+        if "value too big for format" not in said.get(f"wide {name}", ""):
+            fail(f"{name}: its encoding does not fit the driver's format, yet perf did not refuse it:\n"
+                 f"{said.get(f'wide {name}', '(no output)')[:500]}")
+    per_socket = rep["cpus"] // rep["sockets"]
+    missed, counts = [], []
+    for k, batch in enumerate(batches):
+        rows = perf_lines(said.get(f"batch {k}", ""))
+        for pmu, name, config in batch:
+            mine = [r for r in rows if r[3] == name]
+            want = event_truth(rep, BOX_OF_PMU[pmu], config)
+            if len(mine) != rep["sockets"]:
+                fail(f"{name}: perf printed {len(mine)} lines, want one per socket ({rep['sockets']})\n"
+                     f"{said.get(f'batch {k}', '')[-1500:]}")
+                continue
+            for _, cpu, val, _, _ in mine:
+                sock = cpu // per_socket
+                if val is None:
+                    if want.get(sock):
+                        fail(f"{name} ({pmu}, config 0x{config:x}) on socket {sock}: perf says not counted, "
+                             f"its counters counted {want[sock]}")
+                    if (pmu, name, config) not in missed:
+                        missed.append((pmu, name, config))
+                elif sock not in want:
+                    fail(f"{name} ({pmu}, config 0x{config:x}): no counter on socket {sock} was programmed with it")
+                elif val != want[sock]:
+                    fail(f"{name} ({pmu}, config 0x{config:x}) on socket {sock}: perf printed {val:.0f}, "
+                         f"ground truth {want[sock]}")
+                else:
+                    counts.append(val)
+    return rep, missed, counts
+
+
+def perf_events(plat):
+    """Batches of up to as many events of a PMU type as its boxes have
+    counters, all on one machine; each encoding is in one batch only
+    (perf's names that encode alike, as the PCU's three cores_c*
+    occupancies, are checked once), so what each counter counted under it
+    is that event's.  Events that multiplexing left out go again on a
+    second machine, one of a PMU type at a time."""
+    need("perf", "linux-perf")
+    queue, names = {}, {}
+    events, wide = perf_json_events(plat)
+    for name, pmu, config in events:
+        if (pmu, config) in names:
+            names[(pmu, config)].append(name)
+            continue
+        names[(pmu, config)] = [name]
+        queue.setdefault(pmu, []).append((name, config))
+
+    def batch_up(queue, size):
+        batches = []
+        while any(queue.values()):
+            batch = []
+            for pmu, evs in queue.items():
+                take = evs[:size(pmu)]
+                del evs[:len(take)]
+                batch += [(pmu, *ev) for ev in take]
+            batches.append(batch)
+        return batches
+
+    batches = batch_up(queue, lambda pmu: COUNTERS[plat].get(pmu, 4))
+    # perf's encoding of Intel's ExtSel as bit 8 of event= does not fit
+    # the driver's 8-bit event field of the PCU and UBox (docs/tools.md,
+    # Findings): perf refuses them when it parses them, as on the part
+    rep, missed, counts = sweep(plat, batches, wide)
+    reports = [rep]
+    if missed:
+        again = {}
+        for pmu, name, config in missed:
+            again.setdefault(pmu, []).append((name, config))
+        rep2, still, counts2 = sweep(plat, batch_up(again, lambda pmu: 1))
+        reports.append(rep2)
+        counts += counts2
+        for pmu, name, config in still:
+            fail(f"{name} ({pmu}, config 0x{config:x}): not counted even alone")
+    met = set()
+    for rep in reports:
+        for line in rep["undefined_programming"]:
+            if not line.startswith("Linux's uncore driver: "):
+                fail(f"undefined programming not by Linux's driver: {line}")
+            elif re.search(FINDINGS[plat], line):
+                continue
+            hit = [k for k, (_, rx) in enumerate(SWEEP_FINDINGS[plat]) if re.search(rx, line)]
+            if not hit:
+                fail(f"undefined programming that no finding names: {line}")
+            met.update(hit)
+        for line in rep["linux_warnings"]:
+            fail(f"the kernel logged: {line}")
+    for k, (label, rx) in enumerate(SWEEP_FINDINGS[plat]):
+        if k not in met:
+            fail(f"finding {label} ({rx}) did not happen: docs/linux-driver.md is out of date")
+    print(f"{len(events)} of perf's events for {plat}: {len(names)} encodings in {len(batches)} perf runs, "
+          f"{len(missed)} multiplexed out and run again alone; {sum(bool(c) for c in counts)} of {len(counts)} "
+          f"counts (encoding, socket) nonzero; {len(wide)} refused by perf: {' '.join(wide)}")
+
+
+def perf_skl_cbo_counters():
+    """Linux 6.1 gives the client CBo four counters (skl_uncore_cbox
+    .num_counters = 4); SKL Table 2-1 has two, MSR_UNC_CBO_n_PERFEVTSEL0/1
+    and PERFCTR0/1.  Four events on one CBo: the first two count the
+    truth; the driver puts the others on counters 2 and 3, whose MSRs
+    (0x702/0x703, 0x708/0x709) the part does not have, so every access to
+    them faults (the kernel logs an unchecked MSR access error, as on a
+    #GP) and they count 0 while perf says they ran all the time."""
+    need("perf", "linux-perf")
+    evs = ["uncore_cbox_0/event=0x34,umask=0x86/", "uncore_cbox_0/event=0x34,umask=0x88/",
+           "uncore_cbox_0/event=0x34,umask=0x81/", "uncore_cbox_0/event=0x34,umask=0x8f/"]
+    out, err, rep = run("skl", ["perf", "stat", "-a", "-A", "-x;", "-e", ",".join(evs), "--", "sleep", "0.02"])
+    rows = {r[3]: r for r in perf_lines(err + out)}
+    for k, e in enumerate(evs):
+        if e not in rows:
+            fail(f"{e}: perf printed no line")
+            continue
+        _, _, val, _, pct = rows[e]
+        want = event_truth(rep, "cbo", 0x34 | int(e.split("umask=")[1].rstrip("/"), 16) << 8).get(0) if k < 2 else 0
+        if val != want or pct != "100.00":
+            fail(f"{e}: perf printed {val} ({pct}% running), want {want} (100%)")
+    faults = {m for line in rep["linux_warnings"]
+              for m in re.findall(r"unchecked MSR access error: (?:WRMSR to|RDMSR from) (0x[0-9a-f]+)", line)}
+    if faults != {"0x702", "0x703", "0x708", "0x709"}:
+        fail(f"the MSR accesses that faulted: {sorted(faults)}, want counters 2 and 3 of CBo 0's\n{rep['linux_warnings']}")
+    no_undefined_but_findings("skl", rep, r"unchecked MSR access error: (WRMSR to|RDMSR from) 0x70[2389] ")
+
+
+def perf_events_skl():
+    perf_events("skl")
+
+
+def perf_events_snbep():
+    perf_events("snbep")
+
+
+def perf_events_ivt():
+    perf_events("ivt")
 
 
 # PCM in its default mode (no PCM_NO_PERF): its core counters and the
@@ -393,7 +669,7 @@ def pmus_are_the_machines():
         fail(f"the machine's PMUs: {sorted(machine)}")
 
 
-CASES = {f.__name__: f for f in (perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
+CASES = {f.__name__: f for f in (perf_skl_cbo_counters, perf_events_skl, perf_events_snbep, perf_events_ivt, perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
                                  pcm_skl, pcm_memory_snbep, pcm_memory_ivt)}
 
 if __name__ == "__main__":

@@ -223,8 +223,9 @@ int uck_rdmsr(unsigned int cpu, u32 msr, u64 *val, bool safe)
 		*val = 0;
 		if (!safe) {
 			msr_faults++;
-			uck_printk(4, "unchecked MSR access error: RDMSR from 0x%x on cpu %u (%s)\n", msr,
-				   cpu, ucb_error(uck_k.b));
+			uck_printk(4, "unchecked MSR access error: RDMSR from 0x%x on cpu %u%s%s%s\n", msr,
+				   cpu, *ucb_error(uck_k.b) ? " (" : "", ucb_error(uck_k.b),
+				   *ucb_error(uck_k.b) ? ")" : "");
 		}
 		return -EIO;
 	}
@@ -239,8 +240,9 @@ int uck_wrmsr(unsigned int cpu, u32 msr, u64 val, bool safe)
 	if (rc) {
 		if (!safe) {
 			msr_faults++;
-			uck_printk(4, "unchecked MSR access error: WRMSR to 0x%x (tried to write 0x%016llx) on cpu %u (%s)\n",
-				   msr, val, cpu, ucb_error(uck_k.b));
+			uck_printk(4, "unchecked MSR access error: WRMSR to 0x%x (tried to write 0x%016llx) on cpu %u%s%s%s\n",
+				   msr, val, cpu, *ucb_error(uck_k.b) ? " (" : "", ucb_error(uck_k.b),
+				   *ucb_error(uck_k.b) ? ")" : "");
 		}
 		return -EIO;
 	}

@@ -323,22 +323,30 @@ static void ctx_resched(struct ctx *c, int pinned)
 	pmu_enable(c);
 }
 
-/* The mux interval: take the first flexible group off, put it last, and
- * schedule again; stop while nothing is waiting. */
+/* The mux interval: take the first flexible group that is on a counter
+ * (the first flexible one if none is) off, put it last, and schedule
+ * again, as the kernel's ctx_event_to_rotate and rotate_ctx do; stop
+ * while nothing is waiting. */
 static enum hrtimer_restart mux_fire(struct hrtimer *t)
 {
 	struct ctx *c = container_of(t, struct ctx, mux);
-	struct ev *g, *first = NULL;
+	struct ev *g, *first = NULL, *active = NULL;
 
 	ctx_now = uck_now();
 	if (!c->rotate_necessary)
 		return HRTIMER_NORESTART;
 	list_for_each_entry(g, &c->groups, group_node) {
-		if (!g->e.attr.pinned) {
+		if (g->e.attr.pinned)
+			continue;
+		if (!first)
 			first = g;
+		if (g->e.state == PERF_EVENT_STATE_ACTIVE) {
+			active = g;
 			break;
 		}
 	}
+	if (active)
+		first = active;
 	c->rotate_necessary = 0;
 	pmu_disable(c);
 	ctx_sched_out(c, 0);

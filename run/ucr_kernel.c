@@ -25,7 +25,7 @@
 
 #define MAXSPAN 4096
 #define MAXHIST 256
-#define MAXCTL 64
+#define MAXCTL 4096
 
 /* A register as the driver's accesses name it */
 struct where {
@@ -38,8 +38,9 @@ struct where {
  * programmed on it: each value with the enable bit (the field of role
  * UCM_R_EN in the control register's layout) that it wrote to the control
  * register, unless the same as the one before, with the counter's total
- * then (the first MAXCTL): what each event counted can be told apart when
- * the driver moves events among a box's counters */
+ * then and at the driver's last read of it before the next (the first
+ * MAXCTL): what each event counted can be told apart when the driver
+ * moves events among a box's counters */
 struct hist {
 	size_t reg;              /* ucm_reginfo index */
 	int box;
@@ -48,8 +49,8 @@ struct hist {
 	uint64_t en;             /* the control register's enable bits */
 	uint64_t total[MAXHIST];
 	unsigned n;              /* reads so far (the latest MAXHIST kept) */
-	struct ucr_kernel_ctl ctls[MAXCTL];
-	unsigned nctl, more;
+	struct ucr_kernel_ctl *ctls;
+	unsigned nctl, cap, more;
 };
 
 
@@ -88,8 +89,13 @@ static void note_read(struct ucr_kernel *k, unsigned space, unsigned socket, uin
 
 		if (!at(&h->at, space, socket, addr))
 			continue;
-		if (!ucm_truth(k->m, h->box, h->ctr, &t))
-			h->total[h->n++ % MAXHIST] = t.last_read;
+		if (ucm_truth(k->m, h->box, h->ctr, &t))
+			return;
+		h->total[h->n++ % MAXHIST] = t.last_read;
+		if (h->nctl) {
+			h->ctls[h->nctl - 1].read = t.last_read;
+			h->ctls[h->nctl - 1].has_read = 1;
+		}
 		return;
 	}
 }
@@ -107,13 +113,20 @@ static void note_write(struct ucr_kernel *k, unsigned space, unsigned socket, ui
 			continue;
 		if (!(v & h->en) || (h->nctl && h->ctls[h->nctl - 1].value == v))
 			return;
-		if (h->nctl == MAXCTL) {
-			h->more = 1;
-			return;
+		if (h->nctl == h->cap) {
+			unsigned cap = h->cap ? h->cap * 2 : 8;
+			struct ucr_kernel_ctl *p = cap <= MAXCTL ? realloc(h->ctls, cap * sizeof(*p)) : NULL;
+
+			if (!p) {
+				h->more = 1;
+				return;
+			}
+			h->ctls = p;
+			h->cap = cap;
 		}
 		if (ucm_truth(k->m, h->box, h->ctr, &t))
 			return;
-		h->ctls[h->nctl++] = (struct ucr_kernel_ctl){ v, t.total };
+		h->ctls[h->nctl++] = (struct ucr_kernel_ctl){ v, t.total, 0, 0 };
 		return;
 	}
 }
@@ -191,6 +204,13 @@ static const struct ucb_ops spy_ops = {
 static struct where where_of(const struct ucm_reginfo *ri)
 {
 	return (struct where){ ri->space, ri->socket, ri->addr, ri->addr + (ri->space == UCM_MSR ? 1 : ri->width / 8) };
+}
+
+static void hist_free(struct ucr_kernel *k)
+{
+	for (size_t i = 0; i < k->nhist; i++)
+		free(k->hist[i].ctls);
+	free(k->hist);
 }
 
 /* a history for every MSR and PCI counter register of the model, with
@@ -406,7 +426,7 @@ int ucr_kernel_start(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_
 	ucp_backend_booting(k->b, 0);
 	if (rc) {
 		ucb_destroy(k->b);
-		free(k->hist);
+		hist_free(k);
 		free(k);
 		/* -ENODEV: no uncore this driver knows: the machine has no uncore PMUs */
 		if (rc == -ENODEV)
@@ -427,7 +447,7 @@ void ucr_kernel_stop(struct ucr_kernel *k)
 		return;
 	uck_shutdown();
 	ucb_destroy(k->b);
-	free(k->hist);
+	hist_free(k);
 	free(k);
 }
 

@@ -45,10 +45,13 @@ int ucr_kernel_made(const struct ucr_kernel *k, size_t i);
 size_t ucr_kernel_reads(const struct ucr_kernel *k, size_t reg, uint64_t *out, size_t max);
 /* The events the driver programmed on counter register reg: each value
  * with the enable bit it wrote to the control register, unless the same as
- * the one before, and the model's total of the counter then; the first 64,
- * into out (max of them): their number; *more: some were left out. */
+ * the one before, the model's total of the counter then, and at the
+ * driver's last read of the counter before the next such write (has_read:
+ * there was one); into out (max of them, in order): their number; *more:
+ * some were left out (here or by the kernel's bound of 4096). */
 struct ucr_kernel_ctl {
-	uint64_t value, total;
+	uint64_t value, total, read;
+	int has_read;
 };
 size_t ucr_kernel_controls(const struct ucr_kernel *k, size_t reg, struct ucr_kernel_ctl *out, size_t max,
 			   int *more);

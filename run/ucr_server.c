@@ -427,18 +427,22 @@ static json_t *report_json(struct srv *s)
 					json_array_append_new(a, json_integer((json_int_t)tot[r]));
 				json_object_set_new(cj, "linux_reads", a);
 			}
-			struct ucr_kernel_ctl ctl[64];
+			static struct ucr_kernel_ctl ctl[4096];
 			int more;
 
-			nr = ucr_kernel_controls(s->kernel, i, ctl, 64, &more);
+			nr = ucr_kernel_controls(s->kernel, i, ctl, 4096, &more);
 			if (nr) {
 				json_t *a = json_array();
 				char hex[24];
 
 				for (size_t r = 0; r < nr; r++) {
+					json_t *o;
+
 					snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ctl[r].value);
-					json_array_append_new(a, json_pack("{s:s, s:I}", "control", hex, "total",
-									   (json_int_t)ctl[r].total));
+					o = json_pack("{s:s, s:I}", "control", hex, "total", (json_int_t)ctl[r].total);
+					if (ctl[r].has_read)
+						json_object_set_new(o, "read", json_integer((json_int_t)ctl[r].read));
+					json_array_append_new(a, o);
 				}
 				json_object_set_new(cj, "linux_controls", a);
 				if (more)
@@ -475,6 +479,22 @@ static json_t *report_json(struct srv *s)
 		json_array_append_new(strict, json_string(line));
 	}
 	json_object_set_new(j, "undefined_programming", strict);
+	/* the kernel's warnings and errors (levels 0-4: WARN, unchecked MSR
+	 * accesses, what the driver says went wrong) are findings too */
+	{
+		json_t *kw = json_array();
+		const char *l = ucr_kernel_log(s->kernel);
+
+		while (*l) {
+			const char *e = strchr(l, '\n');
+			size_t len = e ? (size_t)(e - l) : strlen(l);
+
+			if (len > 3 && l[0] == '<' && l[1] >= '0' && l[1] <= '4' && l[2] == '>')
+				json_array_append_new(kw, json_stringn(l, len));
+			l += len + (e != NULL);
+		}
+		json_object_set_new(j, "linux_warnings", kw);
+	}
 	for (unsigned i = 0; i < s->nun; i++)
 		json_array_append_new(un, json_pack("{s:s, s:s, s:I, s:I}", "space", space_name(s->un[i].space), "access",
 						    s->un[i].write ? "write" : "read", "address",
@@ -528,6 +548,9 @@ static void report_text(FILE *f, json_t *j)
 			(unsigned long long)json_integer_value(json_object_get(v, "total")));
 	fprintf(f, "\n# undefined programming (the manual's rules the program, or Linux's driver, broke)\n");
 	json_array_foreach(json_object_get(j, "undefined_programming"), i, v)
+		fprintf(f, "%s\n", json_string_value(v));
+	fprintf(f, "\n# Linux's kernel log: warnings and errors\n");
+	json_array_foreach(json_object_get(j, "linux_warnings"), i, v)
 		fprintf(f, "%s\n", json_string_value(v));
 	fprintf(f, "\n# accesses no register answers: space access address count\n");
 	json_array_foreach(json_object_get(j, "unserved"), i, v)
