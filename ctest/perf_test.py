@@ -193,6 +193,24 @@ def perf_refuses_skl():
         fail(f"the other event was not counted as the truth says: {arb}")
 
 
+def perf_record_refused_snbep():
+    """Sampling: Linux's uncore driver refuses it (uncore_pmu_event_init:
+    EINVAL, as on the part); the machine's core PMU has no overflow
+    interrupt and refuses with EOPNOTSUPP, which perf explains.  perf
+    record fails at once and says why, writing no data."""
+    need("perf", "linux-perf")
+    data = os.path.join(tools_test.WORK, "perf.data")
+    for ev, why in (("uncore_imc_0/cas_count_read/", r"returned with 22 \(Invalid argument\) for event \(uncore_imc_0/cas_count_read/\)"),
+                    ("cycles", r"cycles: PMU Hardware doesn't support sampling/overflow-interrupts")):
+        if os.path.exists(data):
+            os.unlink(data)
+        out, err, rep = run("snbep", ["perf", "record", "-o", data, "-a", "-e", ev, "--", "sleep", "0.01"], expect_rc=255)
+        if not re.search(why, err + out):
+            fail(f"perf record -e {ev}: not refused as expected:\n{(err + out)[-1500:]}")
+        if rep:
+            no_undefined_but_findings("snbep", rep)
+
+
 # perf's metrics (perf list --details metric) that read the uncore, each
 # against the truth of the counters the driver programmed for it.  The
 # expected value is computed as perf 6.1 computes it
@@ -723,7 +741,7 @@ def pmus_are_the_machines():
         fail(f"the machine's PMUs: {sorted(machine)}")
 
 
-CASES = {f.__name__: f for f in (pcm_memory_perf_snbep, pcm_memory_perf_ivt, perf_skl_cbo_counters, perf_events_skl, perf_events_snbep, perf_events_ivt, perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
+CASES = {f.__name__: f for f in (perf_record_refused_snbep, pcm_memory_perf_snbep, pcm_memory_perf_ivt, perf_skl_cbo_counters, perf_events_skl, perf_events_snbep, perf_events_ivt, perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
                                  pcm_skl, pcm_memory_snbep, pcm_memory_ivt)}
 
 if __name__ == "__main__":
