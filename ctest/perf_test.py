@@ -372,7 +372,6 @@ SWEEP_FINDINGS = {
         ("E2", r"PCU_MSR_PMON_CTL\d <- 0x400080: EV_SEL bit 7 asks for an occupancy sub-counter but OCC_SEL is 0"),
         ("E3", r"C\d+_MSR_PMON_CTL[23] " + REG + r"event 0x(03|14|3c) \(\w+\) is not allowed on counter [23]: valid counters mask 0x3"),
         ("E3", r"R2_PCI_PMON_CTL[123] " + REG + r"event 0x(13|23|25|28) \(\w+\) is not allowed on counter [123]: valid counters mask 0x[13]"),
-        ("E4", r"IRP1_PCI_PMON_CTL[01] " + REG + r"event 0x[0-9a-f]+ \(\w+\) is not allowed on counter [23]: valid counters mask 0x3"),
     ],
 }
 
@@ -655,10 +654,8 @@ def pcm_memory_perf(plat, channels):
                 if got == 0:
                     fail(f"SKT{sock} Ch{ch}{kind}: nothing moved (a weak check)")
     # PCM counts DRAM clocks as Intel's list has them, event 0x00 on a
-    # general counter, which the E5-2600 guide's IMC table lacks (E1); and
-    # it tries clockticks on every box, IRP1's counters included (E4)
-    no_undefined_but_findings(plat, rep, also=r"MC_CH\d_PCI_PMON_CTL\d <- 0x400000: event code 0x00 is not in the imc event table|"
-                                              r"IRP1_PCI_PMON_CTL[01] <- 0x400000: event 0x00 \(CLOCKTICKS\) is not allowed on counter [23]")
+    # general counter, which the E5-2600 guide's IMC table lacks (E1)
+    no_undefined_but_findings(plat, rep, also=r"MC_CH\d_PCI_PMON_CTL\d <- 0x400000: event code 0x00 is not in the imc event table")
 
 
 def pcm_memory_perf_snbep():

@@ -53,7 +53,7 @@ static const struct ucm_regdef r_pbox[] = {
 	{ "PBOX%u_CTR1", 0xA8, UCM_K_CTR, 1, &l_ctr48, 0 },
 };
 static const struct ucm_boxtype bt_pbox = {
-	"pbox", "PCI box", UCM_PCI, 2, 0, 0, 1, 2, 2, N(r_pbox), N(c_pbox), r_pbox, c_pbox, NULL, "test"
+	"pbox", "PCI box", UCM_PCI, 2, 0, 0, 1, 2, 2, N(r_pbox), N(c_pbox), r_pbox, c_pbox, NULL, "test", 0
 };
 
 /* A free-running clock counter in the second clock domain, over MSR. */
@@ -66,7 +66,7 @@ static const uint8_t fixed_d[] = { 0 };
 static const struct ucm_regdef r_dbox[] = { { "DCLK_CTR", 0x10, UCM_K_CTR, 0, &l_ctr64, 0 } };
 static const struct ucm_boxtype bt_dbox = {
 	"dbox", "dclk counter", UCM_MSR, 1, 1, UCM_BT_FREERUN, 1, 1, 1, N(r_dbox), N(c_dbox), r_dbox,
-	c_dbox, fixed_d, "test"
+	c_dbox, fixed_d, "test", 0
 };
 
 static const struct ucm_boxinst boxes[] = {

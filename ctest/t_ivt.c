@@ -317,6 +317,32 @@ CT_TEST(irp_counters_at_their_irregular_offsets)
 	ucm_destroy(m);
 }
 
+/* V25, model/ivt/data/DECISIONS.md E9: Intel's "0,1" on every IRP event
+ * names a sub-unit's two counters, so every IRP event counts on IRP1's
+ * counters (controls 2 and 3) as on IRP0's, and strict mode records
+ * nothing; read as flat indices, IRP1 could count nothing (issue 33). */
+CT_TEST(irp_events_count_on_both_sub_units)
+{
+	static const unsigned ctr[4] = { 0xA0, 0xB0, 0xB8, 0xC0 };
+	struct ucm_model *m = model(1, 1, 0);
+	int box;
+	int sub;
+
+	CT_REQUIRE(m != NULL);
+	box = ucm_box_find(m, 0, "irp", 0);
+	CT_REQUIRE(box >= 0);
+	sub = ucm_subev_find(ucm_box_def(m, box)->type, "TRANSACTIONS.READS");
+	CT_REQUIRE(sub >= 0);
+	for (unsigned i = 0; i < 4; i++)
+		pwr(m, 0, IRP, X_CTL(i), 4, EN | 0x0115); /* TRANSACTIONS.READS */
+	CT_REQUIRE(ucm_set_input(m, box, (unsigned)sub, 1) == 0);
+	CT_REQUIRE(ucm_run_cycles(m, 0, 1000) == 0);
+	for (unsigned i = 0; i < 4; i++)
+		CT_EQ(prd(m, 0, IRP, ctr[i], 8), 1000);
+	CT_EQ(ucm_strict_count(m), 0);
+	ucm_destroy(m);
+}
+
 /* V13: the UBox fixed counter wraps at 2^48 (its description and Linux),
  * not at the 43:0 of its field row; V14 the IRP's at 2^48; the UBox
  * general and CBo counters at 2^44. */

@@ -241,6 +241,10 @@ struct ucm_boxtype {
 	 * codes for each counter, or NULL when every counter has a CTL */
 	const uint8_t *fixed_code;
 	const char *cite;
+	/* where the box is sub-units of unit_ctrs counters each (IVT IRP: IRP0
+	 * and IRP1, two each), event lists number a sub-unit's counters: each
+	 * sub-unit takes what a list allows its counters; 0: one unit */
+	uint8_t unit_ctrs;
 };
 
 /* One box instance.  base is the MSR address, the PCI config offset base

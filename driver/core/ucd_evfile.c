@@ -258,6 +258,9 @@ static int check_entry(const struct ucm_platform *p, struct ucd_evfile *f, json_
 		return report(f, en, "event code 0x%llx is not in the %s tables (%s)", code, bt->name, bt->cite);
 	if (counters(ctr_s, &cmask_ctrs, &fixed))
 		return report(f, en, "Counter '%s' is not a counter list", ctr_s ? ctr_s : "(none)");
+	/* the list numbers a sub-unit's counters: every sub-unit's are allowed */
+	for (unsigned u = 1; !fixed && bt->unit_ctrs && u * bt->unit_ctrs < bt->nctr; u++)
+		cmask_ctrs |= (cmask_ctrs & ((1u << bt->unit_ctrs) - 1)) << (u * bt->unit_ctrs);
 	/* a fixed counter's code, or the code of a box of fixed counters (skl's clock) */
 	if (fixed != ((ec->flags & UCM_EC_FIXED) || !ucm_layout_field(l, UCM_R_EVSEL)))
 		return report(f, en, "Counter %s, but the tables count code 0x%llx on %s (%s)", ctr_s, code,

@@ -520,60 +520,60 @@ static const struct ucm_regdef r_irp[] = {
 
 static const struct ucm_boxtype bt_global = {
 	"global", "UBox global control", UCM_MSR, 0, IVT_CLK_UCLK, UCM_BT_GLOBAL, 1, 1, 1,
-	ARRAY_LEN(r_global), 0, r_global, NULL, NULL, "IVT 2.1.4 (facts §2)"
+	ARRAY_LEN(r_global), 0, r_global, NULL, NULL, "IVT 2.1.4 (facts §2)", 0
 };
 const struct ucm_boxtype ivt_bt_ubox = {
 	"ubox", "UBox (system configuration controller)", UCM_MSR, 3, IVT_CLK_UCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_ubox), IVT_NCODES_UBOX, r_ubox, ivt_codes_ubox, fixed_ubox, "IVT p.21 (facts §12)"
+	ARRAY_LEN(r_ubox), IVT_NCODES_UBOX, r_ubox, ivt_codes_ubox, fixed_ubox, "IVT p.21 (facts §12)", 0
 };
 const struct ucm_boxtype ivt_bt_cbo = {
 	"cbo", "C-Box (LLC coherence engine)", UCM_MSR, 4, IVT_CLK_UCLK, 0, 1, 15, 12,
-	ARRAY_LEN(r_cbo), IVT_NCODES_CBO, r_cbo, ivt_codes_cbo, NULL, "IVT p.26 (facts §5)"
+	ARRAY_LEN(r_cbo), IVT_NCODES_CBO, r_cbo, ivt_codes_cbo, NULL, "IVT p.26 (facts §5)", 0
 };
 const struct ucm_boxtype ivt_bt_pcu = {
 	"pcu", "Power Control Unit", UCM_MSR, 4, IVT_CLK_PCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_pcu), IVT_NCODES_PCU, r_pcu, ivt_codes_pcu, NULL, "IVT 2.7"
+	ARRAY_LEN(r_pcu), IVT_NCODES_PCU, r_pcu, ivt_codes_pcu, NULL, "IVT 2.7", 0
 };
 const struct ucm_boxtype ivt_bt_pcu_cstate = {
 	"pcu_cstate", "PCU C-state residency counters (non-PMON)", UCM_MSR, 2, IVT_CLK_PCLK,
 	UCM_BT_FREERUN, 1, 1, 1, ARRAY_LEN(r_cstate), ARRAY_LEN(c_cstate), r_cstate, c_cstate,
-	fixed_cstate, "IVT 2.7.2"
+	fixed_cstate, "IVT 2.7.2", 0
 };
 static const struct ucm_boxtype bt_ubox_pci = {
 	"ubox_pci", "UBox configuration function", UCM_PCI, 0, IVT_CLK_UCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_ubox_pci), 0, r_ubox_pci, NULL, NULL, "public facts"
+	ARRAY_LEN(r_ubox_pci), 0, r_ubox_pci, NULL, NULL, "public facts", 0
 };
 const struct ucm_boxtype ivt_bt_ha = {
 	"ha", "Home Agent", UCM_PCI, 4, IVT_CLK_UCLK, 0, 1, 2, 2,
-	ARRAY_LEN(r_ha), IVT_NCODES_HA, r_ha, ivt_codes_ha, NULL, "IVT p.55 (facts §7)"
+	ARRAY_LEN(r_ha), IVT_NCODES_HA, r_ha, ivt_codes_ha, NULL, "IVT p.55 (facts §7)", 0
 };
 const struct ucm_boxtype ivt_bt_imc = {
 	"imc", "Memory controller channel", UCM_PCI, 5, IVT_CLK_DCLK, 0, 1, 8, 8,
-	ARRAY_LEN(r_imc), IVT_NCODES_IMC, r_imc, ivt_codes_imc, fixed_imc, "IVT p.77 (facts §8)"
+	ARRAY_LEN(r_imc), IVT_NCODES_IMC, r_imc, ivt_codes_imc, fixed_imc, "IVT p.77 (facts §8)", 0
 };
 const struct ucm_boxtype ivt_bt_qpi = {
 	"qpi", "QPI link layer port", UCM_PCI, 4, IVT_CLK_QCLK, 0, 1, 3, 2,
-	ARRAY_LEN(r_qpi), IVT_NCODES_QPI, r_qpi, ivt_codes_qpi, NULL, "facts §9"
+	ARRAY_LEN(r_qpi), IVT_NCODES_QPI, r_qpi, ivt_codes_qpi, NULL, "facts §9", 0
 };
 static const struct ucm_boxtype bt_qpi_mm = {
 	"qpi_mm", "QPI packet mask/match", UCM_PCI, 0, IVT_CLK_QCLK, 0, 1, 3, 2,
-	ARRAY_LEN(r_qpi_mm), 0, r_qpi_mm, NULL, NULL, "facts §9"
+	ARRAY_LEN(r_qpi_mm), 0, r_qpi_mm, NULL, NULL, "facts §9", 0
 };
 static const struct ucm_boxtype bt_qpi_misc = {
 	"qpi_misc", "QPI misc (rate status)", UCM_PCI, 0, IVT_CLK_QCLK, 0, 1, 3, 2,
-	ARRAY_LEN(r_qpi_misc), 0, r_qpi_misc, NULL, NULL, "IVT p.138 (facts §9)"
+	ARRAY_LEN(r_qpi_misc), 0, r_qpi_misc, NULL, NULL, "IVT p.138 (facts §9)", 0
 };
 const struct ucm_boxtype ivt_bt_r2pcie = {
 	"r2pcie", "R2PCIe (ring to PCIe)", UCM_PCI, 4, IVT_CLK_UCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_r2pcie), IVT_NCODES_R2PCIE, r_r2pcie, ivt_codes_r2pcie, NULL, "IVT p.165 (facts §10)"
+	ARRAY_LEN(r_r2pcie), IVT_NCODES_R2PCIE, r_r2pcie, ivt_codes_r2pcie, NULL, "IVT p.165 (facts §10)", 0
 };
 const struct ucm_boxtype ivt_bt_r3qpi = {
 	"r3qpi", "R3QPI (ring to QPI) link", UCM_PCI, 3, IVT_CLK_UCLK, 0, 1, 3, 2,
-	ARRAY_LEN(r_r3qpi), IVT_NCODES_R3QPI, r_r3qpi, ivt_codes_r3qpi, NULL, "facts §10"
+	ARRAY_LEN(r_r3qpi), IVT_NCODES_R3QPI, r_r3qpi, ivt_codes_r3qpi, NULL, "facts §10", 0
 };
 const struct ucm_boxtype ivt_bt_irp = {
 	"irp", "IRP (IIO ring port)", UCM_PCI, 4, IVT_CLK_UCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_irp), IVT_NCODES_IRP, r_irp, ivt_codes_irp, NULL, "facts §11"
+	ARRAY_LEN(r_irp), IVT_NCODES_IRP, r_irp, ivt_codes_irp, NULL, "facts §11", 2 /* V25 */
 };
 
 /* The UBox's general counters report to ov_u (1), its fixed counter to

@@ -204,27 +204,27 @@ static const struct ucm_regdef r_imc[] = {
 
 static const struct ucm_boxtype bt_global = {
 	"global", "Uncore global control", UCM_MSR, 0, 0, UCM_BT_GLOBAL, 1, 1, 1,
-	ARRAY_LEN(r_global), 0, r_global, NULL, NULL, "SKL 2.2"
+	ARRAY_LEN(r_global), 0, r_global, NULL, NULL, "SKL 2.2", 0
 };
 static const struct ucm_boxtype bt_clock = {
 	"clock", "Fixed UCLK counter", UCM_MSR, 1, 0, 0, 1, 1, 1,
-	ARRAY_LEN(r_clock), ARRAY_LEN(c_clock), r_clock, c_clock, fixed_clock, "SKL 2.3"
+	ARRAY_LEN(r_clock), ARRAY_LEN(c_clock), r_clock, c_clock, fixed_clock, "SKL 2.3", 0
 };
 static const struct ucm_boxtype bt_arb = {
 	"arb", "Arbitration unit", UCM_MSR, 2, 0, 0, 1, 1, 1,
-	ARRAY_LEN(r_arb), ARRAY_LEN(c_arb), r_arb, c_arb, NULL, "SKL 2.4"
+	ARRAY_LEN(r_arb), ARRAY_LEN(c_arb), r_arb, c_arb, NULL, "SKL 2.4", 0
 };
 static const struct ucm_boxtype bt_cbo = {
 	"cbo", "C-Box (LLC slice)", UCM_MSR, 2, 0, 0, 1, 4, 4,
-	ARRAY_LEN(r_cbo), ARRAY_LEN(c_cbo), r_cbo, c_cbo, NULL, "SKL 2.4"
+	ARRAY_LEN(r_cbo), ARRAY_LEN(c_cbo), r_cbo, c_cbo, NULL, "SKL 2.4", 0
 };
 static const struct ucm_boxtype bt_hostbridge = {
 	"hostbridge", "Host bridge 0:0.0", UCM_PCI, 0, 0, 0, 1, 1, 1,
-	ARRAY_LEN(r_hostbridge), 0, r_hostbridge, NULL, NULL, "SKL 3.3"
+	ARRAY_LEN(r_hostbridge), 0, r_hostbridge, NULL, NULL, "SKL 3.3", 0
 };
 static const struct ucm_boxtype bt_imc = {
 	"imc", "IMC free-running counters", UCM_MMIO, 5, 0, UCM_BT_FREERUN, 1, 1, 1,
-	ARRAY_LEN(r_imc), ARRAY_LEN(c_imc), r_imc, c_imc, fixed_imc, "SKL 3.3"
+	ARRAY_LEN(r_imc), ARRAY_LEN(c_imc), r_imc, c_imc, fixed_imc, "SKL 3.3", 0
 };
 
 static const struct ucm_boxinst skl_boxes[] = {

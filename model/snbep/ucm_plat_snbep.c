@@ -432,52 +432,52 @@ static const struct ucm_regdef r_r3qpi[] = {
 
 const struct ucm_boxtype snbep_bt_ubox = {
 	"ubox", "UBox (system configuration controller)", UCM_MSR, 3, SNBEP_CLK_UCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_ubox), SNBEP_NCODES_UBOX, r_ubox, snbep_codes_ubox, fixed_ubox, "SNB-EP 2.2"
+	ARRAY_LEN(r_ubox), SNBEP_NCODES_UBOX, r_ubox, snbep_codes_ubox, fixed_ubox, "SNB-EP 2.2", 0
 };
 const struct ucm_boxtype snbep_bt_cbo = {
 	"cbo", "C-Box (LLC coherence engine)", UCM_MSR, 4, SNBEP_CLK_UCLK, 0, 1, 8, 8,
-	ARRAY_LEN(r_cbo), SNBEP_NCODES_CBO, r_cbo, snbep_codes_cbo, NULL, "SNB-EP 2.3"
+	ARRAY_LEN(r_cbo), SNBEP_NCODES_CBO, r_cbo, snbep_codes_cbo, NULL, "SNB-EP 2.3", 0
 };
 const struct ucm_boxtype snbep_bt_pcu = {
 	"pcu", "Power Control Unit", UCM_MSR, 4, SNBEP_CLK_PCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_pcu), SNBEP_NCODES_PCU, r_pcu, snbep_codes_pcu, NULL, "SNB-EP 2.6"
+	ARRAY_LEN(r_pcu), SNBEP_NCODES_PCU, r_pcu, snbep_codes_pcu, NULL, "SNB-EP 2.6", 0
 };
 const struct ucm_boxtype snbep_bt_pcu_cstate = {
 	"pcu_cstate", "PCU C-state residency counters (non-PMON)", UCM_MSR, 2, SNBEP_CLK_PCLK,
 	UCM_BT_FREERUN, 1, 1, 1, ARRAY_LEN(r_cstate), ARRAY_LEN(c_cstate), r_cstate, c_cstate,
-	fixed_cstate, "SNB-EP 2.6.3.3"
+	fixed_cstate, "SNB-EP 2.6.3.3", 0
 };
 static const struct ucm_boxtype bt_ubox_pci = {
 	"ubox_pci", "UBox configuration function", UCM_PCI, 0, SNBEP_CLK_UCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_ubox_pci), 0, r_ubox_pci, NULL, NULL, "public facts"
+	ARRAY_LEN(r_ubox_pci), 0, r_ubox_pci, NULL, NULL, "public facts", 0
 };
 const struct ucm_boxtype snbep_bt_ha = {
 	"ha", "Home Agent", UCM_PCI, 4, SNBEP_CLK_UCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_ha), SNBEP_NCODES_HA, r_ha, snbep_codes_ha, NULL, "SNB-EP 2.4"
+	ARRAY_LEN(r_ha), SNBEP_NCODES_HA, r_ha, snbep_codes_ha, NULL, "SNB-EP 2.4", 0
 };
 const struct ucm_boxtype snbep_bt_imc = {
 	"imc", "Memory controller channel", UCM_PCI, 5, SNBEP_CLK_DCLK, 0, 4, 4, 4,
-	ARRAY_LEN(r_imc), SNBEP_NCODES_IMC, r_imc, snbep_codes_imc, fixed_imc, "SNB-EP 2.5"
+	ARRAY_LEN(r_imc), SNBEP_NCODES_IMC, r_imc, snbep_codes_imc, fixed_imc, "SNB-EP 2.5", 0
 };
 const struct ucm_boxtype snbep_bt_qpi = {
 	"qpi", "QPI link layer port", UCM_PCI, 4, SNBEP_CLK_QCLK, 0, 2, 2, 2,
-	ARRAY_LEN(r_qpi), SNBEP_NCODES_QPI, r_qpi, snbep_codes_qpi, NULL, "SNB-EP 2.7"
+	ARRAY_LEN(r_qpi), SNBEP_NCODES_QPI, r_qpi, snbep_codes_qpi, NULL, "SNB-EP 2.7", 0
 };
 static const struct ucm_boxtype bt_qpi_mm = {
 	"qpi_mm", "QPI packet mask/match", UCM_PCI, 0, SNBEP_CLK_QCLK, 0, 2, 2, 2,
-	ARRAY_LEN(r_qpi_mm), 0, r_qpi_mm, NULL, NULL, "SNB-EP 2.7.3.3"
+	ARRAY_LEN(r_qpi_mm), 0, r_qpi_mm, NULL, NULL, "SNB-EP 2.7.3.3", 0
 };
 static const struct ucm_boxtype bt_qpi_misc = {
 	"qpi_misc", "QPI misc (rate status)", UCM_PCI, 0, SNBEP_CLK_QCLK, 0, 2, 2, 2,
-	ARRAY_LEN(r_qpi_misc), 0, r_qpi_misc, NULL, NULL, "SNB-EP 2.7.3.4"
+	ARRAY_LEN(r_qpi_misc), 0, r_qpi_misc, NULL, NULL, "SNB-EP 2.7.3.4", 0
 };
 const struct ucm_boxtype snbep_bt_r2pcie = {
 	"r2pcie", "R2PCIe (ring to PCIe)", UCM_PCI, 4, SNBEP_CLK_UCLK, 0, 1, 1, 1,
-	ARRAY_LEN(r_r2pcie), SNBEP_NCODES_R2PCIE, r_r2pcie, snbep_codes_r2pcie, NULL, "SNB-EP 2.8"
+	ARRAY_LEN(r_r2pcie), SNBEP_NCODES_R2PCIE, r_r2pcie, snbep_codes_r2pcie, NULL, "SNB-EP 2.8", 0
 };
 const struct ucm_boxtype snbep_bt_r3qpi = {
 	"r3qpi", "R3QPI (ring to QPI) link", UCM_PCI, 3, SNBEP_CLK_UCLK, 0, 2, 2, 2,
-	ARRAY_LEN(r_r3qpi), SNBEP_NCODES_R3QPI, r_r3qpi, snbep_codes_r3qpi, NULL, "SNB-EP 2.9"
+	ARRAY_LEN(r_r3qpi), SNBEP_NCODES_R3QPI, r_r3qpi, snbep_codes_r3qpi, NULL, "SNB-EP 2.9", 0
 };
 
 /* Instances: MSR bases (Table 1-2), PCI device:function (Table 1-3) and

@@ -127,9 +127,14 @@ def read_rows():
         unit, name, code, umask, ctrs, ext, filt = r
         box = UNIT[unit]
         assert name.startswith(PREFIX[box]), "%s:%d: %s" % (TSV, i, name)
+        mask = sum(1 << int(c) for c in ctrs.split(","))
+        if box == "irp":
+            # E9: the list numbers an IRP sub-unit's two counters; the box's
+            # four are IRP0's and then IRP1's, each allowed what the list
+            # allows (ivt_bt_irp.unit_ctrs, which --event-file reads by)
+            mask |= mask << 2
         out.append(dict(line=i, box=box, name=name, code=int(code, 16), umask=int(umask, 16),
-                        ctr_mask=sum(1 << int(c) for c in ctrs.split(",")), ext=int(ext),
-                        filt="" if filt == "null" else filt))
+                        ctr_mask=mask, ext=int(ext), filt="" if filt == "null" else filt))
     return out
 
 
