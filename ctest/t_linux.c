@@ -313,9 +313,13 @@ CT_TEST(snbep_refusals)
 	a = attr_of("uncore_cbox_0", 0x0334);
 	a.sample_period = 1000;
 	CT_EQ(uck_event_open(&a, -1, 0, -1, 0), -EINVAL);
-	/* a per-task event: no task context */
+	/* a per-task event: a task that does not exist first, then one that
+	 * does, for which the uncore PMUs have no task context */
 	a = attr_of("uncore_cbox_0", 0x0334);
+	CT_EQ(uck_event_open(&a, 1234, -1, -1, 0), -ESRCH);
+	CT_EQ(uck_task_new(1234, 1234, 0), 0);
 	CT_EQ(uck_event_open(&a, 1234, -1, -1, 0), -EINVAL);
+	CT_EQ(uck_event_open(&a, 1234, 0, -1, 0), -EINVAL);
 	/* no cpu at all */
 	CT_EQ(uck_event_open(&a, -1, -1, -1, 0), -EINVAL);
 	/* a cpu the machine has not */
@@ -452,6 +456,129 @@ CT_TEST(snbep_multiplexing)
 	for (int i = 0; i < 6; i++)
 		CT_EQ(uck_event_close(id[i]), 0);
 	ct_linux_only_findings("snbep");
+	ct_linux_halt();
+}
+
+/* ---- per-task events ---- */
+
+struct tvals {
+	uint64_t count, enabled, running;
+};
+
+static struct tvals tread(int id)
+{
+	uint64_t v[3] = { 0 };
+	struct tvals t;
+
+	CT_EQ(uck_event_read(id, v, sizeof(v)), 24);
+	t.count = v[0], t.enabled = v[1], t.running = v[2];
+	return t;
+}
+
+static int task_event(uint64_t config, int pid, int cpu)
+{
+	struct perf_event_attr a = { 0 };
+
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* perf stat's: off until the task execs, children counted */
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.inherit = 1;
+	return uck_event_open(&a, pid, cpu, -1, 0);
+}
+
+#define MS 1000000ull
+
+/* The software PMU's task events follow the task as the host schedules
+ * it: task-clock counts the machine time (which the test itself runs, in
+ * whole milliseconds) during which the task is on a cpu, from its exec;
+ * a forked child's counts join the parent event's at its exit; a task
+ * preempted on its cpu, sleeping or on another cpu than the event's counts
+ * nothing; the event outlives the task. */
+CT_TEST(snbep_task_events)
+{
+	struct tvals t;
+	int clk, sw, mig, clk1;
+
+	if (ct_linux_boot("snbep"))
+		return;
+	CT_EQ(uck_task_new(100, 100, 0), 0);
+	CT_EQ(uck_task_new(100, 100, 0), -EEXIST);
+	CT_EQ(uck_task_run(100, 0), 0);
+	clk = task_event(PERF_COUNT_SW_TASK_CLOCK, 100, -1);
+	sw = task_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 100, -1);
+	mig = task_event(PERF_COUNT_SW_CPU_MIGRATIONS, 100, -1);
+	clk1 = task_event(PERF_COUNT_SW_TASK_CLOCK, 100, 1); /* only on cpu 1 */
+	CT_CHECK(clk > 0 && sw > 0 && mig > 0 && clk1 > 0);
+	/* before the exec: off */
+	CT_EQ(uck_sleep_ns(1 * MS), 0);
+	t = tread(clk);
+	CT_EQ(t.count, 0u);
+	CT_EQ(t.enabled, 0u);
+	/* exec: on, 2 ms on cpu 0 */
+	CT_EQ(uck_task_exec(100), 0);
+	CT_EQ(uck_sleep_ns(2 * MS), 0);
+	t = tread(clk);
+	CT_EQ(t.count, 2 * MS);
+	CT_EQ(t.enabled, 2 * MS);
+	CT_EQ(t.running, 2 * MS);
+	/* the cpu-1 event: enabled while the task runs, running never */
+	t = tread(clk1);
+	CT_EQ(t.count, 0u);
+	CT_EQ(t.enabled, 2 * MS);
+	CT_EQ(t.running, 0u);
+	/* asleep 3 ms: nothing, one context switch */
+	CT_EQ(uck_task_stop(100, 1), 0);
+	CT_EQ(uck_sleep_ns(3 * MS), 0);
+	CT_EQ(tread(clk).count, 2 * MS);
+	CT_EQ(tread(sw).count, 1u);
+	/* a child forked: it inherits; 1 ms of it, then it exits */
+	CT_EQ(uck_task_new(101, 101, 100), 0);
+	CT_EQ(uck_task_run(101, 0), 0);
+	CT_EQ(uck_sleep_ns(1 * MS), 0);
+	t = tread(clk);
+	CT_EQ(t.count, 3 * MS); /* the live child summed */
+	CT_EQ(uck_task_exit(101), 0);
+	CT_EQ(uck_sleep_ns(1 * MS), 0);
+	t = tread(clk);
+	CT_EQ(t.count, 3 * MS);
+	CT_EQ(t.enabled, 3 * MS);
+	/* the parent runs again, then another task starts on its cpu: it is
+	 * preempted (a context switch) until that one sleeps */
+	CT_EQ(uck_task_run(100, 0), 0);
+	CT_EQ(uck_sleep_ns(1 * MS), 0);
+	CT_EQ(uck_task_new(102, 102, 0), 0);
+	CT_EQ(uck_task_run(102, 0), 0);
+	CT_EQ(uck_task_running(100), 0);
+	CT_EQ(uck_sleep_ns(2 * MS), 0);
+	CT_EQ(uck_task_stop(102, 1), 0);
+	CT_EQ(uck_task_running(100), 1);
+	CT_EQ(uck_sleep_ns(1 * MS), 0);
+	CT_EQ(tread(clk).count, 5 * MS);
+	CT_EQ(tread(sw).count, 2u);
+	/* to cpu 1: a migration; the cpu-1 event counts there */
+	CT_EQ(uck_task_run(100, 1), 0);
+	CT_EQ(uck_sleep_ns(2 * MS), 0);
+	CT_EQ(tread(mig).count, 1u);
+	t = tread(clk1);
+	CT_EQ(t.count, 2 * MS);
+	CT_EQ(t.running, 2 * MS);
+	CT_EQ(t.enabled, 7 * MS);
+	/* the task exits: its events stay, readable, counting no more */
+	CT_EQ(uck_task_exit(100), 0);
+	CT_EQ(uck_sleep_ns(1 * MS), 0);
+	t = tread(clk);
+	CT_EQ(t.count, 7 * MS);
+	CT_EQ(t.enabled, 7 * MS);
+	CT_EQ(uck_task_run(100, 0), -ESRCH);
+	CT_EQ(task_event(PERF_COUNT_SW_TASK_CLOCK, 100, -1), -ESRCH);
+	CT_EQ(uck_event_close(clk), 0);
+	CT_EQ(uck_event_close(sw), 0);
+	CT_EQ(uck_event_close(mig), 0);
+	CT_EQ(uck_event_close(clk1), 0);
 	ct_linux_halt();
 }
 

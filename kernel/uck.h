@@ -65,9 +65,10 @@ int uck_pmu_find_type(int type);
 typedef int (*uck_attr_fn)(void *ctx, const char *path, const char *content);
 int uck_pmu_attrs(unsigned i, uck_attr_fn fn, void *ctx);
 
-/* perf_event_open(2) on the kernel: pid must be -1 (the uncore PMUs are
- * cpu-wide), group is an event id or -1.  Returns an event id (> 0) or a
- * negative errno as the system call would. */
+/* perf_event_open(2) on the kernel: pid -1 (cpu-wide) or a task's tid (the
+ * host turns pid 0 into the caller's; an unknown one is -ESRCH), group an
+ * event id or -1.  Returns an event id (> 0) or a negative errno as the
+ * system call would. */
 int uck_event_open(const struct perf_event_attr *attr, int pid, int cpu, int group,
 		   unsigned long flags);
 /* read(2) of the event's descriptor: bytes written or a negative errno */
@@ -77,6 +78,25 @@ int uck_event_ioctl(int id, unsigned long req, unsigned long arg, uint64_t *out)
 int uck_event_close(int id);
 /* the cpu the event counts on, after the driver placed it (its box's cpu) */
 int uck_event_cpu(int id);
+
+/* Tasks: the threads of the host's programs, named by tid, as the host
+ * sees them run (docs/linux-driver.md, "Tasks").  uck_task_new: a task
+ * appears, forked or cloned by task parent (0: none known), whose groups
+ * with attr.inherit it inherits; -EEXIST if known.  uck_task_run: it runs
+ * on cpu from now (again, or on another cpu: a migration); of the tasks
+ * running on one cpu the one that started last is on it, the others are
+ * preempted.  uck_task_stop: it stops running; switched: a context switch
+ * (it sleeps or blocks), not an exec or exit under way.  uck_task_exec:
+ * it exec'ed (enable_on_exec).  uck_task_exit: it ended; its inherited
+ * events add their counts to their originals, the events opened on it stay
+ * readable.  Each returns 0 or -ESRCH (no such live task).
+ * uck_task_running: whether it is on its cpu now. */
+int uck_task_new(int tid, int tgid, int parent);
+int uck_task_run(int tid, int cpu);
+int uck_task_stop(int tid, int switched);
+int uck_task_exec(int tid);
+int uck_task_exit(int tid);
+int uck_task_running(int tid);
 
 /* Machine time.  The host calls uck_run_timers at each time it reaches:
  * the hrtimers due by now fire (the driver's counter polling, the perf

@@ -6,8 +6,10 @@
  * the simulated machine backs (docs/linux-driver.md, "The core PMU"):
  *
  *  - software: cpu-clock and task-clock count machine nanoseconds while the
- *    event runs; the other software events (faults, switches, migrations)
- *    count nothing happening on the machine, as on an idle one: 0.
+ *    event runs (a task event: while its task is on a cpu);
+ *    context-switches and cpu-migrations are counted by the perf core as
+ *    the host switches tasks (uck_perf.c); the other software events
+ *    (faults, emulation) count nothing the machine has: 0.
  *  - cpu: cycles, instructions and ref-cycles (the hardware events and their
  *    raw encodings 0x3c, 0xc0, 0x0300) on the machine's three fixed
  *    counters, IA32_FIXED_CTR0..2, programmed through IA32_FIXED_CTR_CTRL
