@@ -16,6 +16,7 @@ struct mach {
 	struct ucp_machine *mc;
 	uint64_t mono_base_ns;
 	int booting;
+	int switching;
 };
 
 static struct mach *of(struct ucb *b)
@@ -26,7 +27,13 @@ static struct mach *of(struct ucb *b)
 static int mach_msr_read(struct ucb *b, unsigned cpu, uint32_t a, uint64_t *v)
 {
 	struct mach *mh = of(b);
-	int rc = ucm_msr_read(mh->m, cpu, a, v);
+	int rc;
+
+	/* switching tasks: the machine's MSRs (the core PMU's) cost nothing
+	 * (ucp_backend_switching) */
+	if (mh->switching && (rc = ucp_sysmsr_read(mh->mc, cpu, a, ucm_now_ps(mh->m), v)) != -ENOENT)
+		return rc ? ucb_seterr(b, -EIO, "rdmsr 0x%x on cpu %u: #GP", a, cpu) : 0;
+	rc = ucm_msr_read(mh->m, cpu, a, v);
 
 	if (rc == -EIO)
 		rc = ucp_sysmsr_read(mh->mc, cpu, a, ucm_now_ps(mh->m), v);
@@ -39,7 +46,14 @@ static int mach_msr_write(struct ucb *b, unsigned cpu, uint32_t a, uint64_t v)
 {
 	struct mach *mh = of(b);
 	char why[160] = "";
-	int rc = ucm_msr_write(mh->m, cpu, a, v);
+	int rc;
+
+	if (mh->switching &&
+	    (rc = ucp_sysmsr_write(mh->mc, cpu, a, ucm_now_ps(mh->m), v, why, sizeof(why))) != -ENOENT)
+		return rc ? ucb_seterr(b, -EIO, "wrmsr 0x%x <- 0x%llx on cpu %u: #GP: %s", a, (unsigned long long)v,
+				       cpu, why)
+			  : 0;
+	rc = ucm_msr_write(mh->m, cpu, a, v);
 
 	if (rc == -EIO)
 		rc = ucp_sysmsr_write(mh->mc, cpu, a, ucm_now_ps(mh->m), v, why, sizeof(why));
@@ -156,6 +170,11 @@ int ucp_backend_create(struct ucm_model *m, struct ucp_machine *mc, uint64_t mon
 void ucp_backend_booting(struct ucb *b, int on)
 {
 	of(b)->booting = on;
+}
+
+void ucp_backend_switching(struct ucb *b, int on)
+{
+	of(b)->switching = on;
 }
 
 uint64_t ucp_backend_ps(const struct ucb *b, uint64_t ns)

@@ -44,6 +44,10 @@ int ucp_backend_create(struct ucm_model *m, struct ucp_machine *mc, uint64_t mon
 /* While on, PCI configuration reads take no machine time and have no side
  * effect (ucm_pci_peek): a boot's enumeration, over before a program runs. */
 void ucp_backend_booting(struct ucb *b, int on);
+/* While on, the machine tables' MSRs (the core PMU's, outside the uncore)
+ * take no machine time: the kernel switching tasks, which happens between
+ * two of the program's requests, at one instant of machine time. */
+void ucp_backend_switching(struct ucb *b, int on);
 /* machine time to and from the backend's clock */
 uint64_t ucp_backend_ps(const struct ucb *b, uint64_t ns);
 
