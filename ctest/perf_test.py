@@ -709,6 +709,130 @@ def papi_ivt_pcu():
     papi("ivt", "ivbep_unc_pcu::UNC_P_CLOCKTICKS:cpu=12", "pcu", 0, 1)
 
 
+# ---- per-task events (perf stat without -a) ----
+
+# A workload whose running time on the machine is known from its own clock:
+# it reads CLOCK_MONOTONIC (the machine's) until d ns have passed and prints
+# its first and last reading.  Between them it neither sleeps nor waits, so
+# it runs all of [a, b]; a program's own instructions take no machine time
+# (docs/tools.md, "One clock"), its clock reads 25 ns each.
+SPIN = ("import sys, time\n"
+        "d = int(sys.argv[1])\n"
+        "a = b = time.monotonic_ns()\n"
+        "while b - a < d:\n"
+        "    b = time.monotonic_ns()\n"
+        "print('SPIN', a, b, file=sys.stderr)\n")
+# the E5-2680's nominal frequency (its brand string's 2.70GHz), at which the
+# machine's fixed counters count cycles, reference cycles and instructions
+# (IPC 1) while enabled (docs/tools.md, "MSRs")
+SNBEP_HZ = 2.7e9
+
+
+def spin_cmd(ns):
+    path = os.path.join(tools_test.WORK, "spin.py")
+    with open(path, "w") as f:
+        f.write(SPIN)
+    # the interpreter itself: a launcher script (pyenv's shim) would run
+    # shells and forks of its own inside the measured tree
+    return f"{sys.executable} {path} {ns}"
+
+
+def spins(err):
+    return [(int(a), int(b)) for a, b in re.findall(r"^SPIN (\d+) (\d+)$", err, re.M)]
+
+
+def csv_rows(err):
+    """{event: (value or None, running ns, percent)} of perf stat -x';' without -A"""
+    rows = {}
+    for line in err.splitlines():
+        f = line.split(";")
+        if len(f) >= 5 and re.match(r"^[a-z]", f[2]):
+            val = None if f[0].startswith("<") else float(f[0])
+            rows[f[2]] = (val, int(f[3]) if f[3].isdigit() else None, f[4], f[0])
+    return rows
+
+
+def perf_task_snbep():
+    """perf stat -- command: the default events open on the command's task
+    and count; task-clock is the machine time the task tree ran (the spin's
+    own interval at least, the run's machine time without the sleep at
+    most), cycles and instructions what the fixed counters counted in that
+    time at the machine's rate; an uncore event per task is refused with
+    EINVAL as Linux's driver refuses it."""
+    need("perf", "linux-perf")
+    # perf's default events on a command that runs 2 ms of machine time
+    out, err, rep = run("snbep", ["perf", "stat", "-x;", "--", "sh", "-c", spin_cmd(2000000)])
+    rows = csv_rows(err)
+    for e in ("task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles", "instructions",
+              "branches", "branch-misses"):
+        if e not in rows or rows[e][0] is None:
+            fail(f"{e}: perf printed {rows.get(e, ('nothing',) * 4)[3]}, want a count\n{err[-3000:]}")
+    sleep = 20000000
+    out, err, rep = run("snbep", ["perf", "stat", "-x;", "-e", "task-clock,cycles,instructions,ref-cycles", "--",
+                                  "sh", "-c", f"{spin_cmd(5000000)}; sleep {sleep / 1e9}"])
+    rows = csv_rows(err)
+    sp = spins(err)
+    if len(sp) != 1 or any(e not in rows or rows[e][0] is None for e in ("task-clock", "cycles", "instructions")):
+        fail(f"perf or the workload printed nothing to compare:\n{err[-3000:]}")
+        return
+    a, b = sp[0]
+    ran = rows["task-clock"][1]
+    lo, hi = b - a, rep["machine_ns"] - sleep
+    if not lo <= ran <= hi:
+        fail(f"task-clock ran {ran} ns: want at least the spin's {lo} ns and at most the run's machine time "
+             f"without the sleep, {hi} ns")
+    if abs(rows["task-clock"][0] - ran / 1e6) > 0.005 + 1e-9:
+        fail(f"task-clock printed {rows['task-clock'][0]} msec, its running time {ran} ns")
+    for e in ("task-clock", "cycles", "instructions", "ref-cycles"):
+        if rows[e][1] != ran or rows[e][2] != "100.00":
+            fail(f"{e}: running {rows[e][1]} ns ({rows[e][2]}%), want {ran} ns, all of it: the task's events "
+                 f"go on and off its cpu together, nothing multiplexed")
+    # each time the task went on its cpu the counter's and the clock's
+    # integer rounding may lose a cycle or so; far fewer than 100 times here
+    for e in ("cycles", "instructions", "ref-cycles"):
+        if abs(rows[e][0] - SNBEP_HZ * ran / 1e9) > 300:
+            fail(f"{e}: {rows[e][0]:.0f}, want {SNBEP_HZ / 1e9} per ns of the {ran} ns the task ran "
+                 f"({SNBEP_HZ * ran / 1e9:.0f})")
+    # an uncore event for a task: Linux's driver has no task context
+    out, err, rep = run("snbep", ["perf", "stat", "-vv", "-x;", "-e", "uncore_imc_0/event=0x4,umask=0x3/,task-clock",
+                                  "--", "sleep", "0.01"])
+    if not re.search(r"sys_perf_event_open: pid [1-9]\d*  cpu -1 .*\nsys_perf_event_open failed, error -22", err):
+        fail(f"the uncore event was not refused for the task with EINVAL:\n{err[-3000:]}")
+    if not re.search(r"^<not supported>;;uncore_imc_0/event=0x4,umask=0x3/;", err, re.M):
+        fail(f"perf did not report the uncore event per task as not supported:\n{err[-3000:]}")
+
+
+def perf_inherit_snbep():
+    """Children are counted (inherit, perf's default): the shell's two
+    spinning children add their counts to the event perf opened on the
+    shell, read after they exited; with --no-inherit the shell alone, which
+    runs no machine time of its own, counts nothing."""
+    need("perf", "linux-perf")
+    sleep = 20000000
+    cmd = f"{spin_cmd(2000000)}; sleep {sleep / 1e9}; {spin_cmd(3000000)}"
+    out, err, rep = run("snbep", ["perf", "stat", "-x;", "-e", "task-clock,context-switches,cycles", "--",
+                                  "sh", "-c", cmd])
+    rows = csv_rows(err)
+    sp = spins(err)
+    if len(sp) != 2 or any(e not in rows or rows[e][0] is None for e in ("task-clock", "context-switches", "cycles")):
+        fail(f"perf or the workload printed nothing to compare:\n{err[-3000:]}")
+        return
+    ran = rows["task-clock"][1]
+    lo, hi = sum(b - a for a, b in sp), rep["machine_ns"] - sleep
+    if not lo <= ran <= hi:
+        fail(f"task-clock ran {ran} ns: want at least the two children's {lo} ns and at most the run's "
+             f"machine time without the sleep, {hi} ns")
+    if abs(rows["cycles"][0] - SNBEP_HZ * ran / 1e9) > 300:
+        fail(f"cycles: {rows['cycles'][0]:.0f}, want {SNBEP_HZ * ran / 1e9:.0f} ({ran} ns at 2.7 GHz)")
+    # the sleeping child's sleep at least, and the shell's waits for each
+    if rows["context-switches"][0] < 3:
+        fail(f"context-switches: {rows['context-switches'][0]}, want the sleep's and the shell's three waits")
+    out, err, rep = run("snbep", ["perf", "stat", "-x;", "-i", "-e", "task-clock", "--", "sh", "-c", cmd])
+    rows = csv_rows(err)
+    if "task-clock" not in rows or (rows["task-clock"][1] or 0) >= min(b - a for a, b in spins(err) or [(0, 1)]):
+        fail(f"--no-inherit: the children were counted:\n{err[-3000:]}")
+
+
 def pmus_are_the_machines():
     """Under uncore run the PMUs are the machine's: each one's /sys/devices/<pmu>
     and /sys/bus/event_source/devices/<pmu> agree, and none of the host
@@ -738,7 +862,7 @@ def pmus_are_the_machines():
         fail(f"the machine's PMUs: {sorted(machine)}")
 
 
-CASES = {f.__name__: f for f in (perf_record_refused_snbep, pcm_memory_perf_snbep, pcm_memory_perf_ivt, perf_skl_cbo_counters, perf_events_skl, perf_events_snbep, perf_events_ivt, perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
+CASES = {f.__name__: f for f in (perf_task_snbep, perf_inherit_snbep, perf_record_refused_snbep, pcm_memory_perf_snbep, pcm_memory_perf_ivt, perf_skl_cbo_counters, perf_events_skl, perf_events_snbep, perf_events_ivt, perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
                                  pcm_skl, pcm_memory_snbep, pcm_memory_ivt)}
 
 if __name__ == "__main__":

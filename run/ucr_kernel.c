@@ -8,6 +8,7 @@
  * perf_event_open descriptors are handles of its perf core.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "uck.h"
 
 #define MAXOWN 4096
+#define MAXTASK 4096
 
 #define MAXSPAN 4096
 #define MAXHIST 256
@@ -67,6 +69,9 @@ struct ucr_kernel {
 	/* who opened each handle, so that a process's events end with it */
 	struct { int handle, pid; } own[MAXOWN];
 	unsigned nown;
+	/* the threads the kernel knows as tasks, and what it was last told */
+	struct task { int pid, tid, connected, running; unsigned cpu; } task[MAXTASK];
+	unsigned ntask;
 };
 
 /* ---- the driver's reads of counters, for the report ---- */
@@ -480,10 +485,15 @@ static void disown(struct ucr_kernel *k, int handle)
 			k->own[i--] = k->own[--k->nown];
 }
 
+static void task_exit(struct ucr_kernel *k, unsigned i);
+
 void ucr_kernel_process_gone(struct ucr_kernel *k, int pid)
 {
 	if (!k)
 		return;
+	for (unsigned i = 0; i < k->ntask; i++)
+		if (k->task[i].pid == pid)
+			task_exit(k, i--);
 	enter(k);
 	for (unsigned i = 0; i < k->nown; i++) {
 		if (k->own[i].pid != pid)
@@ -492,6 +502,157 @@ void ucr_kernel_process_gone(struct ucr_kernel *k, int pid)
 		k->own[i--] = k->own[--k->nown];
 	}
 	leave(k);
+}
+
+/* ---- tasks: the threads of the run, as the kernel schedules them ---- */
+
+/* /proc/<pid>/<what>'s line "key:\t<n>", -1 if none */
+static int status_field(int pid, const char *key)
+{
+	char p[64], line[256];
+	size_t kl = strlen(key);
+	int v = -1;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/status", pid);
+	if (!(f = fopen(p, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && line[kl] == ':') {
+			v = atoi(line + kl + 1);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* Whether thread tid of process pid has ended: gone, or a zombie. */
+static int thread_gone(int pid, int tid)
+{
+	char p[80], buf[256], *r;
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/task/%d/stat", pid, tid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return 1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = 0;
+	r = strrchr(buf, ')');
+	return !r || r[1] != ' ' || r[2] == 'Z' || r[2] == 'X';
+}
+
+static struct task *task_of(struct ucr_kernel *k, int tid)
+{
+	for (unsigned i = 0; i < k->ntask; i++)
+		if (k->task[i].tid == tid)
+			return &k->task[i];
+	return NULL;
+}
+
+/* Around a task's change: the kernel's context switch takes no machine
+ * time (ucp_backend_switching), and what it programs is the kernel's. */
+static void sw_begin(struct ucr_kernel *k)
+{
+	enter(k);
+	ucp_backend_switching(k->b, 1);
+}
+
+static void sw_end(struct ucr_kernel *k)
+{
+	ucp_backend_switching(k->b, 0);
+	leave(k);
+}
+
+static struct task *task_add(struct ucr_kernel *k, int pid, int tid, int parent)
+{
+	struct task *t;
+
+	if (k->ntask == MAXTASK)
+		return NULL;
+	/* a thread comes from its process's main thread (the library cannot
+	 * tell which thread created it), a process from the thread that
+	 * forked it, or else from its parent process */
+	if (parent <= 0 || !task_of(k, parent))
+		parent = tid != pid && task_of(k, pid) ? pid : status_field(pid, "PPid");
+	if (parent > 0 && !task_of(k, parent))
+		parent = 0;
+	sw_begin(k);
+	uck_task_new(tid, pid, parent);
+	sw_end(k);
+	t = &k->task[k->ntask++];
+	*t = (struct task){ pid, tid, 0, 0, 0 };
+	return t;
+}
+
+void ucr_kernel_task_seen(struct ucr_kernel *k, int pid, int tid, int parent)
+{
+	if (k && tid > 0 && !task_of(k, tid))
+		task_add(k, pid, tid, parent);
+}
+
+void ucr_kernel_task_state(struct ucr_kernel *k, int pid, int tid, int connected, int running, unsigned cpu)
+{
+	struct task *t;
+
+	if (!k || !(t = task_of(k, tid)) || t->pid != pid)
+		return;
+	t->connected = connected;
+	if (running == t->running && (!running || cpu == t->cpu))
+		return;
+	sw_begin(k);
+	if (running)
+		uck_task_run(tid, (int)cpu);
+	else
+		uck_task_stop(tid, connected); /* not connected: exec or exit, no switch */
+	sw_end(k);
+	t->running = running;
+	t->cpu = cpu;
+}
+
+void ucr_kernel_task_exec(struct ucr_kernel *k, int tid)
+{
+	if (!k || !task_of(k, tid))
+		return;
+	sw_begin(k);
+	uck_task_exec(tid);
+	sw_end(k);
+}
+
+static void task_exit(struct ucr_kernel *k, unsigned i)
+{
+	sw_begin(k);
+	uck_task_exit(k->task[i].tid);
+	sw_end(k);
+	k->task[i] = k->task[--k->ntask];
+}
+
+void ucr_kernel_reap(struct ucr_kernel *k)
+{
+	for (unsigned i = 0; k && i < k->ntask; i++)
+		if (!k->task[i].connected && thread_gone(k->task[i].pid, k->task[i].tid))
+			task_exit(k, i--);
+}
+
+/* A pid given to perf_event_open that no thread of the run has named yet
+ * (a child that has not spoken to the server): a task if it descends from
+ * one of the run's. */
+static void adopt(struct ucr_kernel *k, int pid)
+{
+	int tgid = status_field(pid, "Tgid"), a = pid;
+
+	if (tgid <= 0 || thread_gone(tgid, pid))
+		return;
+	for (int depth = 0; depth < 64 && a > 1; depth++) {
+		a = status_field(a, "PPid");
+		if (a > 0 && task_of(k, a)) {
+			task_add(k, tgid, pid, 0);
+			return;
+		}
+	}
 }
 
 static void serve_op(struct ucr_kernel *k, const struct ucr_req *q, const void *data, size_t n,
@@ -509,6 +670,9 @@ void ucr_kernel_serve(struct ucr_kernel *k, const struct ucr_req *q, const void 
 		return;
 	}
 	ucr_kernel_tick(k);
+	/* the tasks that ended have given their counts to their parents'
+	 * events before anyone reads them */
+	ucr_kernel_reap(k);
 	enter(k);
 	serve_op(k, q, data, n, rsp, rlen);
 	leave(k);
@@ -519,7 +683,7 @@ static void serve_op(struct ucr_kernel *k, const struct ucr_req *q, const void *
 {
 	struct ucr_rsp *r = &rsp->h;
 	long got;
-	int rc;
+	int rc, pid;
 
 	switch (q->op) {
 	case UCR_PERF_OPEN: {
@@ -550,8 +714,14 @@ static void serve_op(struct ucr_kernel *k, const struct ucr_req *q, const void *
 		}
 		memcpy(&a, data, size < sizeof(a) ? size : sizeof(a));
 		a.size = size < sizeof(a) ? size : (uint32_t)sizeof(a);
-		rc = uck_event_open(&a, (int)(int32_t)(uint32_t)q->a, (int)(int32_t)(uint32_t)(q->a >> 32),
-				    (int)(int64_t)q->b, (unsigned long)q->c);
+		/* pid 0: the calling thread; another: a thread of the run */
+		pid = (int)(int32_t)(uint32_t)q->a;
+		if (pid == 0)
+			pid = q->tid;
+		else if (pid > 0 && !task_of(k, pid))
+			adopt(k, pid);
+		rc = uck_event_open(&a, pid, (int)(int32_t)(uint32_t)(q->a >> 32), (int)(int64_t)q->b,
+				    (unsigned long)q->c);
 		if (rc < 0) {
 			r->rc = rc;
 			return;
@@ -629,6 +799,26 @@ void ucr_kernel_serve(struct ucr_kernel *k, const struct ucr_req *q, const void 
 void ucr_kernel_process_gone(struct ucr_kernel *k, int pid)
 {
 	(void)k, (void)pid;
+}
+
+void ucr_kernel_task_seen(struct ucr_kernel *k, int pid, int tid, int parent)
+{
+	(void)k, (void)pid, (void)tid, (void)parent;
+}
+
+void ucr_kernel_task_state(struct ucr_kernel *k, int pid, int tid, int connected, int running, unsigned cpu)
+{
+	(void)k, (void)pid, (void)tid, (void)connected, (void)running, (void)cpu;
+}
+
+void ucr_kernel_task_exec(struct ucr_kernel *k, int tid)
+{
+	(void)k, (void)tid;
+}
+
+void ucr_kernel_reap(struct ucr_kernel *k)
+{
+	(void)k;
 }
 
 int ucr_kernel_made(const struct ucr_kernel *k, size_t i)

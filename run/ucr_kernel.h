@@ -34,8 +34,23 @@ void ucr_kernel_tick(struct ucr_kernel *k);
  * (a read) in rsp->data, its length in *rlen. */
 void ucr_kernel_serve(struct ucr_kernel *k, const struct ucr_req *q, const void *data, size_t n,
 		      struct ucr_rsp_data *rsp, size_t *rlen);
-/* A process has ended: its events go with it. */
+/* A process has ended: its threads' tasks end, and the events it opened
+ * go with it. */
 void ucr_kernel_process_gone(struct ucr_kernel *k, int pid);
+/* Per-task events (docs/linux-driver.md, "Tasks"): thread tid of process
+ * pid made a request; the first time, it becomes a task, inheriting from
+ * parent (the thread that forked it, or its parent process; 0: its
+ * process's main thread, or its parent process). */
+void ucr_kernel_task_seen(struct ucr_kernel *k, int pid, int tid, int parent);
+/* Whether the thread runs now, and on which cpu; connected: it has a
+ * connection (none: an exec or its end under way, which is no context
+ * switch). */
+void ucr_kernel_task_state(struct ucr_kernel *k, int pid, int tid, int connected, int running, unsigned cpu);
+/* The thread's process started a new image (exec): enable_on_exec. */
+void ucr_kernel_task_exec(struct ucr_kernel *k, int tid);
+/* The tasks without a connection whose thread has ended (gone, or a
+ * zombie) exit: their inherited counts go to their parents' events. */
+void ucr_kernel_reap(struct ucr_kernel *k);
 /* Whether strict-mode record i of the model was made by the kernel (Linux's
  * driver programming the machine), not by the program. */
 int ucr_kernel_made(const struct ucr_kernel *k, size_t i);

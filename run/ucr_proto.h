@@ -17,7 +17,10 @@
 #define UCR_ENV_LOG "UNCORE_RUN_LOG"    /* set: the library reports what it serves */
 
 enum ucr_op {
-	UCR_HELLO = 1,  /* a: pid -> v0: logical cpus, v1: TSC Hz */
+	UCR_HELLO = 1,  /* a: pid, b: the task it came from (the thread that
+			   forked it, or its parent process), c: 1 when a new
+			   image starts (the library's constructor: after exec)
+			   -> v0: logical cpus, v1: TSC Hz */
 	UCR_CPUID,      /* cpu, a: leaf, b: subleaf -> v0..v3: eax, ebx, ecx, edx */
 	UCR_MSR_RD,     /* cpu, a: MSR -> v0 */
 	UCR_MSR_WR,     /* cpu, a: MSR, b: value */
@@ -52,9 +55,11 @@ enum ucr_op {
 	((uint64_t)(seg) << 16 | (uint64_t)(bus) << 8 | (uint64_t)(dev) << 3 | (uint64_t)(fn))
 
 struct ucr_req {
-	uint32_t op, cpu;
+	uint32_t op, cpu;  /* cpu: the one the request is for (an MSR's) */
 	uint64_t a, b, c;
 	int32_t pid, tid;  /* who asks: the server watches whether it runs */
+	uint32_t vcpu;     /* the cpu the asking thread is on */
+	uint32_t pad;
 };
 
 struct ucr_rsp {

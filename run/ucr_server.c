@@ -67,6 +67,9 @@ struct conn {
 	int blocked;          /* waiting for another thread or process */
 	uint64_t deadline_ps;
 	int pid, tid;         /* the thread on the other end */
+	unsigned vcpu;        /* the cpu it is on */
+	int idle;             /* it waited in the host's kernel while machine
+				 time jumped: not running until it asks again */
 };
 
 /* Whether a process has ended (a zombie, or gone). */
@@ -298,6 +301,25 @@ static int wake(struct srv *s, int fd, struct conn *c, int rc)
 	r.v[1] = c->deadline_ps > now ? (c->deadline_ps - now) / 1000u : 0;
 	c->asleep = 0;
 	return send(fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r);
+}
+
+/* What the kernel is told of thread tid (docs/linux-driver.md, "Tasks"):
+ * it runs on its cpu unless one of its connections sleeps or blocks, or
+ * it idled through a jump of machine time; with no connection left, an
+ * exec or its end is under way. */
+static void sync_task(struct srv *s, const struct conn *cs, size_t npf, int pid, int tid, unsigned cpu)
+{
+	int n = 0, waits = 0;
+
+	if (!s->kernel || tid <= 0)
+		return;
+	for (size_t i = 2; i < npf; i++) {
+		if (cs[i].tid != tid || cs[i].pid != pid)
+			continue;
+		n++;
+		waits |= cs[i].asleep || cs[i].blocked || cs[i].idle;
+	}
+	ucr_kernel_task_state(s->kernel, pid, tid, n > 0, n > 0 && !waits, cpu);
 }
 
 /* ---- the ground-truth report ---- */
@@ -816,12 +838,18 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 
 			for (size_t i = 2; i < npf && !connected; i++)
 				connected = cs[i].pid == s.pend[p].pid;
-			if (connected || thread_waits(s.pend[p].pid, s.pend[p].pid) < 0 ||
-			    zombie(s.pend[p].pid) || (now_ns - s.pend[p].since_ns) / 1000000u >= EXEC_MS)
+			if (!connected && (thread_waits(s.pend[p].pid, s.pend[p].pid) < 0 || zombie(s.pend[p].pid))) {
+				/* it ended: its tasks and the events it opened with it */
+				ucr_kernel_process_gone(s.kernel, s.pend[p].pid);
 				s.pend[p--] = s.pend[--s.npend];
-			else
+			} else if (connected || (now_ns - s.pend[p].since_ns) / 1000000u >= EXEC_MS) {
+				s.pend[p--] = s.pend[--s.npend];
+			} else {
 				holders++;
+			}
 		}
+		/* threads that ended without their process */
+		ucr_kernel_reap(s.kernel);
 
 		for (size_t i = 2; i < npf; i++) {
 			if (cs[i].asleep) {
@@ -880,13 +908,26 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				s.quiet_jumps++;
 			s.quiet_pending = 0;
 			s.settle_ns = 0;
+			/* the machine idles: a thread that neither sleeps nor
+			 * blocks waits in the host's kernel (a pipe, a lock) and
+			 * does not run through the jump */
+			for (size_t i = 2; i < npf; i++) {
+				if (cs[i].asleep || cs[i].blocked || cs[i].idle)
+					continue;
+				for (size_t j = 2; j < npf; j++)
+					if (cs[j].tid == cs[i].tid)
+						cs[j].idle = 1;
+				sync_task(&s, cs, npf, cs[i].pid, cs[i].tid, cs[i].vcpu);
+			}
 			if ((rc = advance_to(&s, t, sfd))) {
 				snprintf(err, n, "%s", ucm_error(m));
 				goto out_kill;
 			}
 			for (size_t i = 2; i < npf; i++)
-				if (cs[i].asleep && cs[i].deadline_ps <= ucm_now_ps(m))
+				if (cs[i].asleep && cs[i].deadline_ps <= ucm_now_ps(m)) {
 					wake(&s, pf[i].fd, &cs[i], 0);
+					sync_task(&s, cs, npf, cs[i].pid, cs[i].tid, cs[i].vcpu);
+				}
 			continue;
 		}
 		if (pf[0].revents) {
@@ -925,7 +966,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 					cs = nc;
 					cap *= 2;
 				}
-				cs[npf] = (struct conn){ 0, 0, 0, 0, 0 };
+				cs[npf] = (struct conn){ 0, 0, 0, 0, 0, 0, 0 };
 				pf[npf++] = (struct pollfd){ c, POLLIN, 0 };
 				s.last_event_ns = host_ns(CLOCK_MONOTONIC);
 			}
@@ -950,16 +991,20 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 
 				for (size_t c = 2; c < npf; c++)
 					others += c != i && cs[c].pid == pid;
+				int tid = cs[i].tid;
+				unsigned vcpu = cs[i].vcpu;
+
+				close(pf[i].fd);
+				cs[i] = cs[npf - 1];
+				pf[i--] = pf[--npf];
+				sync_task(&s, cs, npf, pid, tid, vcpu);
 				if (pid > 0 && !others && s.npend < MAXPEND && !zombie(pid)) {
 					s.pend[s.npend].pid = pid;
 					s.pend[s.npend++].since_ns = host_ns(CLOCK_MONOTONIC);
 				} else if (pid > 0 && !others) {
-					/* the process ended: its perf descriptors with it */
+					/* the process ended: its tasks and perf descriptors with it */
 					ucr_kernel_process_gone(s.kernel, pid);
 				}
-				close(pf[i].fd);
-				cs[i] = cs[npf - 1];
-				pf[i--] = pf[--npf];
 				s.last_event_ns = host_ns(CLOCK_MONOTONIC);
 				continue;
 			}
@@ -967,6 +1012,12 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			s.settle_ns = 0;
 			cs[i].pid = q.pid;
 			cs[i].tid = q.tid;
+			cs[i].vcpu = q.vcpu;
+			/* it asks: it runs (again) */
+			for (size_t j = 2; j < npf; j++)
+				if (cs[j].tid == q.tid)
+					cs[j].idle = 0;
+			ucr_kernel_task_seen(s.kernel, q.pid, q.tid, q.op == UCR_HELLO ? (int)q.b : 0);
 			if (q.op == UCR_SLEEP) {
 				s.nreq[UCR_SLEEP]++;
 				/* at most a day at once: a longer sleep asks again */
@@ -1000,6 +1051,10 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				cs[i] = cs[npf - 1];
 				pf[i--] = pf[--npf];
 			}
+			sync_task(&s, cs, npf, q.pid, q.tid, q.vcpu);
+			/* a new image: the events waiting for its exec start */
+			if (q.op == UCR_HELLO && q.c == 1)
+				ucr_kernel_task_exec(s.kernel, q.tid);
 		}
 	}
 	/* interrupted, the run ends as every command does: 128 + the signal */

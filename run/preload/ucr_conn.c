@@ -22,6 +22,7 @@ static TLS int t_fd = -1;
 static TLS unsigned t_gen, t_busy;
 static TLS char t_err[200];
 static unsigned g_gen = 1;         /* bumped in a forked child */
+static TLS int t_fork_tid;         /* the thread that forked (read in the child) */
 
 #define MAXSOCKFD 4096
 static unsigned char our_fd[MAXSOCKFD]; /* the server connections: not the program's to close */
@@ -32,16 +33,25 @@ static void before_fork(void)
 {
 	struct ucr_rsp r;
 
+	t_fork_tid = gettid();
 	ucr_request(UCR_FORK, 0, 0, 0, &r);
 }
 
+/* the child names the thread it was forked from: its per-task perf events
+ * are inherited from that one's */
 static void after_fork(void)
 {
 	struct ucr_rsp r;
 
 	g_gen++;
 	t_busy = 0;
-	ucr_request(UCR_HELLO, (uint64_t)getpid(), 0, 0, &r);
+	ucr_request(UCR_HELLO, (uint64_t)getpid(), (uint64_t)t_fork_tid, 0, &r);
+}
+
+/* the cpu this thread is on */
+static unsigned thread_cpu(void)
+{
+	return ucr_t_vcpu >= 0 ? (unsigned)ucr_t_vcpu : (unsigned)ucr_g_vcpu;
 }
 
 const char *ucr_last_error(void)
@@ -134,7 +144,8 @@ static int call(struct ucr_req *q, size_t nq, struct ucr_rsp *r, size_t nr, size
 	int fd, tmp = 0, saved = errno;
 	ssize_t k;
 
-	q->cpu = ucr_t_vcpu >= 0 ? (unsigned)ucr_t_vcpu : (unsigned)ucr_g_vcpu;
+	q->vcpu = thread_cpu();
+	q->cpu = ucr_t_target >= 0 ? (unsigned)ucr_t_target : q->vcpu;
 	q->pid = getpid();
 	q->tid = gettid();
 	if (t_busy) {
@@ -185,7 +196,7 @@ static int recv_all(int fd, struct ucr_rsp *r)
 
 int ucr_request(unsigned op, uint64_t a, uint64_t b, uint64_t c, struct ucr_rsp *r)
 {
-	struct ucr_req q = { op, 0, a, b, c, 0, 0 };
+	struct ucr_req q = { op, 0, a, b, c, 0, 0, 0, 0 };
 
 	return ucr_call(&q, r);
 }
@@ -244,14 +255,14 @@ static int wait_answer(struct pollfd *p)
  * deadline, or after a UCR_WAKE. */
 static void send_sleep(uint64_t ns)
 {
-	struct ucr_req q = { UCR_SLEEP, 0, ns, 0, 0, 0, 0 };
+	struct ucr_req q = { UCR_SLEEP, 0, ns, 0, 0, 0, 0, 0, 0 };
 	struct ucr_rsp r;
 
 	if (t_fd < 0 || t_gen != g_gen) {
 		if (ucr_request(UCR_HELLO, (uint64_t)getpid(), 0, 0, &r))
 			ucr_die("sleep: %s", t_err);
 	}
-	q.cpu = ucr_t_vcpu >= 0 ? (unsigned)ucr_t_vcpu : (unsigned)ucr_g_vcpu;
+	q.cpu = q.vcpu = thread_cpu();
 	q.pid = getpid();
 	q.tid = gettid();
 	if (send(t_fd, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q))
@@ -282,7 +293,7 @@ uint64_t ucr_sleep(uint64_t ns)
 	p = (struct pollfd){ t_fd, POLLIN, 0 };
 	rc = wait_answer(&p);
 	if (rc < 0 && errno == EINTR) {
-		struct ucr_req w = { UCR_WAKE, 0, 0, 0, 0, getpid(), gettid() };
+		struct ucr_req w = { UCR_WAKE, 0, 0, 0, 0, getpid(), gettid(), thread_cpu(), 0 };
 
 		if (send(t_fd, &w, sizeof(w), MSG_NOSIGNAL) != (ssize_t)sizeof(w))
 			ucr_die("the machine server stopped answering (wake): %s", strerror(errno));
@@ -351,7 +362,7 @@ int ucr_sleep_poll(uint64_t ns, struct pollfd *fds, unsigned long n)
 			ucr_die("the machine server stopped answering (sleep)");
 	} else {
 		/* a descriptor or a signal came first: the sleep ends */
-		struct ucr_req w = { UCR_WAKE, 0, 0, 0, 0, getpid(), gettid() };
+		struct ucr_req w = { UCR_WAKE, 0, 0, 0, 0, getpid(), gettid(), thread_cpu(), 0 };
 
 		if (send(t_fd, &w, sizeof(w), MSG_NOSIGNAL) != (ssize_t)sizeof(w) || recv_all(t_fd, &r) ||
 		    recv_all(t_fd, &wr))

@@ -86,19 +86,19 @@ static ssize_t msr_rw(const struct ucr_fd *l, void *buf, size_t count, off_t off
 
 		if (write) {
 			memcpy(&v, (char *)buf + done, 8);
-			struct ucr_req q = { UCR_MSR_WR, 0, (uint64_t)off, v, 0, 0, 0 };
-			int saved = ucr_t_vcpu;
+			struct ucr_req q = { UCR_MSR_WR, 0, (uint64_t)off, v, 0, 0, 0, 0, 0 };
+			int saved = ucr_t_target;
 
-			ucr_t_vcpu = (int)l->cpu;
+			ucr_t_target = (int)l->cpu;
 			rc = ucr_call(&q, &r);
-			ucr_t_vcpu = saved;
+			ucr_t_target = saved;
 		} else {
-			struct ucr_req q = { UCR_MSR_RD, 0, (uint64_t)off, 0, 0, 0, 0 };
-			int saved = ucr_t_vcpu;
+			struct ucr_req q = { UCR_MSR_RD, 0, (uint64_t)off, 0, 0, 0, 0, 0, 0 };
+			int saved = ucr_t_target;
 
-			ucr_t_vcpu = (int)l->cpu;
+			ucr_t_target = (int)l->cpu;
 			rc = ucr_call(&q, &r);
-			ucr_t_vcpu = saved;
+			ucr_t_target = saved;
 			memcpy((char *)buf + done, &r.v[0], 8);
 		}
 		if (rc)

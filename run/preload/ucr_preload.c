@@ -90,7 +90,10 @@ __attribute__((constructor(101))) static void ucr_start(void)
 	ucr_path_init();        /* the tree's paths, the working directory */
 	ucr_conn_init(s);       /* the server: fork, each thread's connection */
 	ucr_active = 1;
-	if (ucr_request(UCR_HELLO, (uint64_t)getpid(), 0, 0, &rsp))
+	/* a new image: after exec (the server enables the per-task events
+	 * that wait for it); the parent process is where a process that was
+	 * spawned without fork's handlers (vfork) comes from */
+	if (ucr_request(UCR_HELLO, (uint64_t)getpid(), (uint64_t)getppid(), 1, &rsp))
 		ucr_die("the machine server refused: %s", ucr_last_error());
 	ucr_ncpu = (unsigned)rsp.v[0];
 	ucr_trap_init();

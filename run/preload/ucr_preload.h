@@ -185,6 +185,7 @@ void ucr_perf_close(int fd, const struct ucr_fd *l);
  * or else the process's.  Every request carries it. */
 extern TLS int ucr_t_vcpu;
 extern int ucr_g_vcpu;
+extern TLS int ucr_t_target;
 
 int ucr_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 

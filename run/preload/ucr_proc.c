@@ -25,6 +25,7 @@
 
 TLS int ucr_t_vcpu = -1;           /* the cpu this thread is bound to, -1: none */
 int ucr_g_vcpu;                    /* cpu of threads that never chose one */
+TLS int ucr_t_target = -1;         /* the cpu a request is for, if not the thread's (an MSR file's) */
 
 /* ---- interposed: cpus ---- */
 
