@@ -802,6 +802,29 @@ def perf_task_snbep():
         fail(f"perf did not report the uncore event per task as not supported:\n{err[-3000:]}")
 
 
+def perf_task_wall_snbep():
+    """With --clock wall the machine's time is the real time, the host's
+    sleeps and waits are told to the server, and perf stat -- sleep counts
+    the real time sleep ran (its start and exit) without the 50 ms it slept."""
+    need("perf", "linux-perf")
+    sleep = 50000000
+    out, err, rep = run("snbep", ["perf", "stat", "-x;", "-e", "task-clock,cycles,instructions,context-switches", "--",
+                                  "sleep", str(sleep / 1e9)], extra=("--clock", "wall"))
+    rows = csv_rows(err)
+    if any(e not in rows or rows[e][0] is None for e in ("task-clock", "cycles", "instructions", "context-switches")):
+        fail(f"perf printed nothing to compare:\n{err[-3000:]}")
+        return
+    ran = rows["task-clock"][1]
+    if not 0 < ran <= rep["machine_ns"] - sleep:
+        fail(f"task-clock ran {ran} ns: want more than 0 and at most the run's {rep['machine_ns']} ns less the "
+             f"{sleep} ns sleep")
+    for e in ("cycles", "instructions"):
+        if rows[e][1] != ran or abs(rows[e][0] - SNBEP_HZ * ran / 1e9) > 300:
+            fail(f"{e}: {rows[e][0]:.0f} in {rows[e][1]} ns, want {SNBEP_HZ * ran / 1e9:.0f} in {ran} ns")
+    if rows["context-switches"][0] < 1:
+        fail("context-switches: 0, want the sleep's at least")
+
+
 def perf_inherit_snbep():
     """Children are counted (inherit, perf's default): the shell's two
     spinning children add their counts to the event perf opened on the
@@ -862,7 +885,7 @@ def pmus_are_the_machines():
         fail(f"the machine's PMUs: {sorted(machine)}")
 
 
-CASES = {f.__name__: f for f in (perf_task_snbep, perf_inherit_snbep, perf_record_refused_snbep, pcm_memory_perf_snbep, pcm_memory_perf_ivt, perf_skl_cbo_counters, perf_events_skl, perf_events_snbep, perf_events_ivt, perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
+CASES = {f.__name__: f for f in (perf_task_snbep, perf_task_wall_snbep, perf_inherit_snbep, perf_record_refused_snbep, pcm_memory_perf_snbep, pcm_memory_perf_ivt, perf_skl_cbo_counters, perf_events_skl, perf_events_snbep, perf_events_ivt, perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
                                  pcm_skl, pcm_memory_snbep, pcm_memory_ivt)}
 
 if __name__ == "__main__":

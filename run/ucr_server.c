@@ -166,6 +166,18 @@ static void err_msg(struct ucr_rsp *r, int rc, const char *msg)
 	snprintf(r->msg, sizeof(r->msg), "%s", msg);
 }
 
+/* With the wall clock, the machine's time is the real time since the start:
+ * brought there before anything the server does for the program. */
+static int wall_sync(struct srv *s)
+{
+	uint64_t t;
+
+	if (!s->o->wall_clock)
+		return 0;
+	t = (host_ns(CLOCK_MONOTONIC) - s->wall_start_ns) * 1000u;
+	return t > ucm_now_ps(s->m) ? ucm_advance(s->m, t) : 0;
+}
+
 static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 {
 	struct ucm_model *m = s->m;
@@ -178,12 +190,8 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 		s->nreq[q->op]++;
 	/* a clock read moves machine time: the kernel's timers due by now run */
 	ucr_kernel_tick(s->kernel);
-	if (s->o->wall_clock) {
-		uint64_t t = (host_ns(CLOCK_MONOTONIC) - s->wall_start_ns) * 1000u;
-
-		if (t > ucm_now_ps(m) && (rc = ucm_advance(m, t)))
-			return err_msg(r, rc, ucm_error(m));
-	}
+	if ((rc = wall_sync(s)))
+		return err_msg(r, rc, ucm_error(m));
 	if (cpu >= ucp_ncpu(s->mc) && q->op != UCR_HELLO && q->op != UCR_TIME && q->op != UCR_SLEEP)
 		return err_msg(r, -EINVAL, "no such cpu");
 	switch (q->op) {
@@ -985,6 +993,11 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				continue;
 			q = qd.h;
 			/* only an open carries a payload, the attribute */
+			/* the wall clock's time, at which a thread's state changes */
+			if ((rc = wall_sync(&s))) {
+				snprintf(err, n, "%s", ucm_error(m));
+				goto out_kill;
+			}
 			if (got != (ssize_t)sizeof(q) && !(got > (ssize_t)sizeof(q) && q.op == UCR_PERF_OPEN)) {
 				/* a thread or process went (exit, exec) */
 				int pid = cs[i].pid, others = 0;

@@ -148,12 +148,14 @@ EXPORT int get_nprocs_conf(void)
 /* ---- interposed: waiting for another thread or process ---- */
 
 /* While a thread waits for a child or another thread, it holds no machine
- * time: the server may run the clock to the next sleeper's deadline. */
-static void blocked(int on)
+ * time (the server may run the clock to the next sleeper's deadline) and
+ * does not run (its per-task perf events are off their counters).  With
+ * the wall clock the server learns of the host's sleeps the same way. */
+void ucr_blocked(int on)
 {
 	struct ucr_rsp r;
 
-	if (ucr_active && !ucr_wall_clock)
+	if (ucr_active)
 		ucr_request(UCR_BLOCK, (uint64_t)on, 0, 0, &r);
 }
 
@@ -163,10 +165,10 @@ static void blocked(int on)
 		ret rv; \
 		int e; \
 		REAL(name); \
-		blocked(1); \
+		ucr_blocked(1); \
 		rv = real_##name args; \
 		e = errno; \
-		blocked(0); \
+		ucr_blocked(0); \
 		errno = e; \
 		return rv; \
 	}

@@ -3,8 +3,9 @@
  * clocks (clock_gettime, gettimeofday, time) read the machine's clock and
  * sleeping (sleep, usleep, nanosleep, clock_nanosleep, and the timeout of
  * poll and ppoll) waits on it, so a tool's intervals are the machine's;
- * UNCORE_RUN_CLOCK=wall leaves them to the host.  The sleep itself is a
- * request of ucr_conn.c.
+ * UNCORE_RUN_CLOCK=wall leaves them to the host, telling the server that
+ * the thread waits meanwhile (its per-task perf events are off).  The sleep
+ * itself is a request of ucr_conn.c.
  */
 #include <errno.h>
 #include <poll.h>
@@ -72,9 +73,24 @@ EXPORT time_t time(time_t *t)
 	return v;
 }
 
+/* The host's sleep with the wall clock: the server is told the thread
+ * waits, so that its task does not run meanwhile. */
+#define WALL_SLEEP(call)                                                         \
+	do {                                                                     \
+		int rv_, e_;                                                     \
+		ucr_blocked(1);                                                  \
+		rv_ = (call);                                                    \
+		e_ = errno;                                                      \
+		ucr_blocked(0);                                                  \
+		errno = e_;                                                      \
+		return rv_;                                                      \
+	} while (0)
+
 EXPORT int clock_nanosleep(clockid_t c, int flags, const struct timespec *req_ts, struct timespec *rem)
 {
 	REAL(clock_nanosleep);
+	if (ucr_active && ucr_wall_clock)
+		WALL_SLEEP(real_clock_nanosleep(c, flags, req_ts, rem));
 	if (!ucr_active || !simulated_clock(c))
 		return real_clock_nanosleep(c, flags, req_ts, rem);
 	if (req_ts->tv_nsec < 0 || req_ts->tv_nsec >= 1000000000 || req_ts->tv_sec < 0)
@@ -100,7 +116,9 @@ EXPORT int nanosleep(const struct timespec *req_ts, struct timespec *rem)
 	int rc;
 
 	REAL(nanosleep);
-	if (!ucr_active || ucr_wall_clock)
+	if (ucr_active && ucr_wall_clock)
+		WALL_SLEEP(real_nanosleep(req_ts, rem));
+	if (!ucr_active)
 		return real_nanosleep(req_ts, rem);
 	rc = clock_nanosleep(CLOCK_MONOTONIC, 0, req_ts, rem);
 	return rc ? (int)ucr_fail(rc) : 0;
@@ -111,6 +129,8 @@ EXPORT int nanosleep(const struct timespec *req_ts, struct timespec *rem)
 EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
 	REAL(poll);
+	if (ucr_active && ucr_wall_clock && timeout)
+		WALL_SLEEP(real_poll(fds, n, timeout));
 	if (!ucr_active || ucr_wall_clock || timeout <= 0)
 		return real_poll(fds, n, timeout);
 	int r = real_poll(fds, n, 0);
@@ -123,6 +143,8 @@ EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
 EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const sigset_t *mask)
 {
 	REAL(ppoll);
+	if (ucr_active && ucr_wall_clock && (!tmo || tmo->tv_sec || tmo->tv_nsec))
+		WALL_SLEEP(real_ppoll(fds, n, tmo, mask));
 	if (!ucr_active || ucr_wall_clock || !tmo || (!tmo->tv_sec && !tmo->tv_nsec))
 		return real_ppoll(fds, n, tmo, mask);
 	if (tmo->tv_sec < 0 || tmo->tv_nsec < 0 || tmo->tv_nsec >= 1000000000)
@@ -149,7 +171,9 @@ EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const
 EXPORT int usleep(useconds_t us)
 {
 	REAL(usleep);
-	if (!ucr_active || ucr_wall_clock)
+	if (ucr_active && ucr_wall_clock)
+		WALL_SLEEP(real_usleep(us));
+	if (!ucr_active)
 		return real_usleep(us);
 	return ucr_sleep((uint64_t)us * 1000u) ? (int)ucr_fail(EINTR) : 0;
 }
@@ -157,7 +181,9 @@ EXPORT int usleep(useconds_t us)
 EXPORT unsigned sleep(unsigned s)
 {
 	REAL(sleep);
-	if (!ucr_active || ucr_wall_clock)
+	if (ucr_active && ucr_wall_clock)
+		WALL_SLEEP((int)real_sleep(s));
+	if (!ucr_active)
 		return real_sleep(s);
 	uint64_t left = ucr_sleep((uint64_t)s * 1000000000u);
 
