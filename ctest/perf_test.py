@@ -757,8 +757,9 @@ def perf_task_snbep():
     and count; task-clock is the machine time the task tree ran (the spin's
     own interval at least, the run's machine time without the sleep at
     most), cycles and instructions what the fixed counters counted in that
-    time at the machine's rate; an uncore event per task is refused with
-    EINVAL as Linux's driver refuses it."""
+    time at the machine's rate; more events than counters multiplex within
+    the task's time; an uncore event per task is refused with EINVAL as
+    Linux's driver refuses it."""
     need("perf", "linux-perf")
     # perf's default events on a command that runs 2 ms of machine time
     out, err, rep = run("snbep", ["perf", "stat", "-x;", "--", "sh", "-c", spin_cmd(2000000)])
@@ -793,6 +794,27 @@ def perf_task_snbep():
         if abs(rows[e][0] - SNBEP_HZ * ran / 1e9) > 300:
             fail(f"{e}: {rows[e][0]:.0f}, want {SNBEP_HZ / 1e9} per ns of the {ran} ns the task ran "
                  f"({SNBEP_HZ * ran / 1e9:.0f})")
+    # ten events for the general counters, of which a core has eight (CPUID
+    # leaf 0xA of the E5-2680 with HT off): the task's context multiplexes
+    # them every 4 ms while the task runs, eight on at every instant
+    gp = [f"r0{i:x}c4" for i in range(1, 11)]
+    out, err, rep = run("snbep", ["perf", "stat", "-x;", "-e", ",".join(gp + ["task-clock"]), "--",
+                                  "sh", "-c", spin_cmd(20000000)])
+    rows = csv_rows(err)
+    if any(e not in rows or rows[e][1] is None for e in gp + ["task-clock"]):
+        fail(f"perf printed nothing to compare:\n{err[-3000:]}")
+    else:
+        ran = rows["task-clock"][1]
+        total = sum(rows[e][1] for e in gp)
+        if total != 8 * ran:
+            fail(f"the ten events ran {total} ns in all, want the 8 counters busy all the {ran} ns the task ran")
+        for e in gp:
+            # enabled all the time the task ran: perf's percentage is 100 x
+            # running / enabled in integers
+            if float(rows[e][2]) != 100 * rows[e][1] // ran:
+                fail(f"{e}: ran {rows[e][1]} ns of {ran}, perf says {rows[e][2]}%: enabled is not the task's time")
+        if not any(rows[e][1] < ran for e in gp):
+            fail("no event was multiplexed")
     # an uncore event for a task: Linux's driver has no task context
     out, err, rep = run("snbep", ["perf", "stat", "-vv", "-x;", "-e", "uncore_imc_0/event=0x4,umask=0x3/,task-clock",
                                   "--", "sleep", "0.01"])
