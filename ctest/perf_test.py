@@ -799,7 +799,7 @@ def perf_task_snbep():
     # them every 4 ms while the task runs, eight on at every instant
     gp = [f"r0{i:x}c4" for i in range(1, 11)]
     out, err, rep = run("snbep", ["perf", "stat", "-x;", "-e", ",".join(gp + ["task-clock"]), "--",
-                                  "sh", "-c", spin_cmd(20000000)])
+                                  "sh", "-c", spin_cmd(12000000)])
     rows = csv_rows(err)
     if any(e not in rows or rows[e][1] is None for e in gp + ["task-clock"]):
         fail(f"perf printed nothing to compare:\n{err[-3000:]}")
