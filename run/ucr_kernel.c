@@ -5,7 +5,9 @@
  * and writes is what the program's own MSR and PCI accesses would reach,
  * and its clock is the machine's CLOCK_MONOTONIC.  Its PMUs' attribute
  * files are written into the tree as sysfs has them; the program's
- * perf_event_open descriptors are handles of its perf core.
+ * perf_event_open descriptors are handles of its perf core; the program's
+ * threads are its tasks, switched in and out as the server sees them run
+ * (docs/linux-driver.md, "Tasks").
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -8,8 +8,10 @@
  * model for that long and returns at once; every clock read costs a little
  * machine time so that a program polling a clock still sees it move.  With
  * the wall clock, the model is advanced to the real time elapsed before
- * each access.  At the end (and on SIGUSR1) the ground truth of what the
- * program read is written out.
+ * each access.  The kernel (ucr_kernel.c) is told when each thread runs,
+ * sleeps, blocks, execs and ends, for per-task perf events.  At the end
+ * (and on SIGUSR1) the ground truth of what the program read is written
+ * out.
  */
 #include <elf.h>
 #include <errno.h>
