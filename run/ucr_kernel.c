@@ -68,6 +68,7 @@ struct ucr_kernel {
 	struct { size_t from, to; } span[MAXSPAN];
 	unsigned nspan;
 	size_t mark;
+	unsigned depth;          /* entries into the kernel under way */
 	/* who opened each handle, so that a process's events end with it */
 	struct { int handle, pid; } own[MAXOWN];
 	unsigned nown;
@@ -283,14 +284,17 @@ size_t ucr_kernel_reads(const struct ucr_kernel *k, size_t reg, uint64_t *out, s
  * are the kernel's (the server runs one thing at a time). */
 static void enter(struct ucr_kernel *k)
 {
-	k->mark = ucm_strict_count(k->m);
+	/* nested (a task made while a perf request is served): the outer
+	 * entry's mark holds */
+	if (!k->depth++)
+		k->mark = ucm_strict_count(k->m);
 }
 
 static void leave(struct ucr_kernel *k)
 {
 	size_t n = ucm_strict_count(k->m);
 
-	if (n == k->mark)
+	if (--k->depth || n == k->mark)
 		return;
 	if (k->nspan && k->span[k->nspan - 1].to == k->mark)
 		k->span[k->nspan - 1].to = n;
