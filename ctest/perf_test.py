@@ -847,6 +847,75 @@ def perf_task_wall_snbep():
         fail("context-switches: 0, want the sleep's at least")
 
 
+# perf_event_open(2) called by a program itself through ctypes (glibc's
+# syscall()), for the pid argument's meanings
+PID = ("import ctypes, os, struct, time\n"
+       "libc = ctypes.CDLL(None, use_errno=True)\n"
+       "libc.syscall.restype = ctypes.c_long\n"
+       "def open_(typ, config, pid, cpu=-1):\n"
+       "    # type, size, config, sample_period, sample_type, read_format\n"
+       "    # (TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING), flags: 0\n"
+       "    a = ctypes.create_string_buffer(struct.pack('=IIQQQQQ', typ, 128, config, 0, 0, 3, 0) + bytes(80), 128)\n"
+       "    fd = libc.syscall(ctypes.c_long(298), a, ctypes.c_int(pid), ctypes.c_int(cpu), ctypes.c_int(-1),\n"
+       "                      ctypes.c_ulong(0))\n"
+       "    return fd if fd >= 0 else -ctypes.get_errno()\n"
+       "def read3(fd):\n"
+       "    return struct.unpack('=QQQ', os.read(fd, 24))\n"
+       "def spin(d):\n"
+       "    a = b = time.monotonic_ns()\n"
+       "    while b - a < d:\n"
+       "        b = time.monotonic_ns()\n"
+       "    return a, b\n"
+       "t0 = time.monotonic_ns()\n"
+       "fd = open_(1, 1, 0)\n"
+       "a, b = spin(1000000)\n"
+       "v = read3(fd)\n"
+       "print('SELF', a, b, t0, time.monotonic_ns(), *v)\n"
+       "print('INIT', open_(1, 1, 1))\n"
+       "imc = int(open('/sys/bus/event_source/devices/uncore_imc_0/type').read())\n"
+       "print('UNCORE', open_(imc, 0x304, 0), open_(imc, 0x304, -1, 0) > 0)\n"
+       "t0 = time.monotonic_ns()\n"
+       "pid = os.fork()\n"
+       "if pid == 0:\n"
+       "    time.sleep(0.01)\n"
+       "    a, b = spin(2000000)\n"
+       "    print('CHILD', a, b, flush=True)\n"
+       "    os._exit(0)\n"
+       "fd = open_(1, 1, pid)\n"
+       "os.waitpid(pid, 0)\n"
+       "print('AFTER', t0, time.monotonic_ns(), *read3(fd))\n")
+
+
+def perf_pid_snbep():
+    """perf_event_open's pid as perf_event_open(2) has it, from a program's
+    own call: 0 is the caller (its task-clock covers its spin, within the
+    time from before the open to after the read); a pid that is no process
+    of the run is ESRCH; an uncore PMU for a task is EINVAL (cpu-wide it
+    opens); a forked child's pid counts the child, which slept 10 ms, and
+    the count is read after the child ended."""
+    path = os.path.join(tools_test.WORK, "pid.py")
+    with open(path, "w") as f:
+        f.write(PID)
+    out, err, rep = run("snbep", [sys.executable, path])
+    got = {ln.split()[0]: [int(x) if x.lstrip("-").isdigit() else x for x in ln.split()[1:]] for ln in out.splitlines()}
+    if set(got) != {"SELF", "INIT", "UNCORE", "CHILD", "AFTER"}:
+        fail(f"the program printed:\n{out}\n{err[-2000:]}")
+        return
+    a, b, t0, t1, count, ena, run_ = got["SELF"]
+    if not b - a <= count <= t1 - t0 or not count == ena == run_:
+        fail(f"pid 0: task-clock {count} ns (enabled {ena}, running {run_}), want between the spin's {b - a} ns "
+             f"and the {t1 - t0} ns from before the open to after the read, all of it running")
+    if got["INIT"] != [-3]:
+        fail(f"pid 1, not the run's: {got['INIT']}, want -ESRCH (-3)")
+    if got["UNCORE"] != [-22, "True"]:
+        fail(f"uncore_imc_0 for pid 0, then cpu-wide: {got['UNCORE']}, want -EINVAL (-22), then an event")
+    a, b = got["CHILD"]
+    t0, t1, count, ena, run_ = got["AFTER"]
+    if not b - a <= count <= t1 - t0 - 10000000:
+        fail(f"the child's task-clock: {count} ns, want between its spin's {b - a} ns and the {t1 - t0} ns from "
+             f"before its fork to after its end less its 10 ms sleep")
+
+
 def perf_inherit_snbep():
     """Children are counted (inherit, perf's default): the shell's two
     spinning children add their counts to the event perf opened on the
@@ -907,7 +976,7 @@ def pmus_are_the_machines():
         fail(f"the machine's PMUs: {sorted(machine)}")
 
 
-CASES = {f.__name__: f for f in (perf_task_snbep, perf_task_wall_snbep, perf_inherit_snbep, perf_record_refused_snbep, pcm_memory_perf_snbep, pcm_memory_perf_ivt, perf_skl_cbo_counters, perf_events_skl, perf_events_snbep, perf_events_ivt, perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
+CASES = {f.__name__: f for f in (perf_task_snbep, perf_task_wall_snbep, perf_pid_snbep, perf_inherit_snbep, perf_record_refused_snbep, pcm_memory_perf_snbep, pcm_memory_perf_ivt, perf_skl_cbo_counters, perf_events_skl, perf_events_snbep, perf_events_ivt, perf_metrics_skl, perf_metrics_snbep, perf_metrics_ivt, pmus_are_the_machines, papi_snbep_cbo, papi_snbep_pcu, papi_ivt_cbo, papi_ivt_pcu, perf_stat_skl, perf_stat_snbep, perf_stat_ivt, perf_interval_snbep, perf_refuses_skl,
                                  pcm_skl, pcm_memory_snbep, pcm_memory_ivt)}
 
 if __name__ == "__main__":
