@@ -852,10 +852,10 @@ def perf_task_wall_snbep():
 PID = ("import ctypes, os, struct, time\n"
        "libc = ctypes.CDLL(None, use_errno=True)\n"
        "libc.syscall.restype = ctypes.c_long\n"
-       "def open_(typ, config, pid, cpu=-1):\n"
+       "def open_(typ, config, pid, cpu=-1, flags=0):\n"
        "    # type, size, config, sample_period, sample_type, read_format\n"
-       "    # (TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING), flags: 0\n"
-       "    a = ctypes.create_string_buffer(struct.pack('=IIQQQQQ', typ, 128, config, 0, 0, 3, 0) + bytes(80), 128)\n"
+       "    # (TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING), flags\n"
+       "    a = ctypes.create_string_buffer(struct.pack('=IIQQQQQ', typ, 128, config, 0, 0, 3, flags) + bytes(80), 128)\n"
        "    fd = libc.syscall(ctypes.c_long(298), a, ctypes.c_int(pid), ctypes.c_int(cpu), ctypes.c_int(-1),\n"
        "                      ctypes.c_ulong(0))\n"
        "    return fd if fd >= 0 else -ctypes.get_errno()\n"
@@ -883,7 +883,21 @@ PID = ("import ctypes, os, struct, time\n"
        "    os._exit(0)\n"
        "fd = open_(1, 1, pid)\n"
        "os.waitpid(pid, 0)\n"
-       "print('AFTER', t0, time.monotonic_ns(), *read3(fd))\n")
+       "print('AFTER', t0, time.monotonic_ns(), *read3(fd))\n"
+       "import threading\n"
+       "def opener():\n"
+       "    # a thread's own event with inherit (flags bit 1), and a thread it creates\n"
+       "    t0 = time.monotonic_ns()\n"
+       "    fd = open_(1, 1, 0, flags=2)\n"
+       "    got = []\n"
+       "    t = threading.Thread(target=lambda: got.append(spin(2000000)))\n"
+       "    t.start()\n"
+       "    t.join()\n"
+       "    v = read3(fd)\n"
+       "    print('THREAD', *got[0], t0, time.monotonic_ns(), *v)\n"
+       "t = threading.Thread(target=opener)\n"
+       "t.start()\n"
+       "t.join()\n")
 
 
 def perf_pid_snbep():
@@ -892,13 +906,15 @@ def perf_pid_snbep():
     time from before the open to after the read); a pid that is no process
     of the run is ESRCH; an uncore PMU for a task is EINVAL (cpu-wide it
     opens); a forked child's pid counts the child, which slept 10 ms, and
-    the count is read after the child ended."""
+    the count is read after the child ended; a thread's own event with
+    inherit counts the thread it creates (not its process's main thread's
+    children)."""
     path = os.path.join(tools_test.WORK, "pid.py")
     with open(path, "w") as f:
         f.write(PID)
     out, err, rep = run("snbep", [sys.executable, path])
     got = {ln.split()[0]: [int(x) if x.lstrip("-").isdigit() else x for x in ln.split()[1:]] for ln in out.splitlines()}
-    if set(got) != {"SELF", "INIT", "UNCORE", "CHILD", "AFTER"}:
+    if set(got) != {"SELF", "INIT", "UNCORE", "CHILD", "AFTER", "THREAD"}:
         fail(f"the program printed:\n{out}\n{err[-2000:]}")
         return
     a, b, t0, t1, count, ena, run_ = got["SELF"]
@@ -914,6 +930,10 @@ def perf_pid_snbep():
     if not b - a <= count <= t1 - t0 - 10000000:
         fail(f"the child's task-clock: {count} ns, want between its spin's {b - a} ns and the {t1 - t0} ns from "
              f"before its fork to after its end less its 10 ms sleep")
+    a, b, t0, t1, count, ena, run_ = got["THREAD"]
+    if not b - a <= count <= t1 - t0:
+        fail(f"a thread's inherited task-clock: {count} ns, want at least the {b - a} ns the thread it created "
+             f"spun and at most the {t1 - t0} ns from before the open to after the read")
 
 
 def perf_inherit_snbep():

@@ -579,9 +579,9 @@ static struct task *task_add(struct ucr_kernel *k, int pid, int tid, int parent)
 
 	if (k->ntask == MAXTASK)
 		return NULL;
-	/* a thread comes from its process's main thread (the library cannot
-	 * tell which thread created it), a process from the thread that
-	 * forked it, or else from its parent process */
+	/* a thread comes from the thread that created it, a process from the
+	 * thread that forked it; else a thread from its process's main thread,
+	 * a process from its parent process */
 	if (parent <= 0 || !task_of(k, parent))
 		parent = tid != pid && task_of(k, pid) ? pid : status_field(pid, "PPid");
 	if (parent > 0 && !task_of(k, parent))

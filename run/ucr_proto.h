@@ -59,7 +59,8 @@ struct ucr_req {
 	uint64_t a, b, c;
 	int32_t pid, tid;  /* who asks: the server watches whether it runs */
 	uint32_t vcpu;     /* the cpu the asking thread is on */
-	uint32_t pad;
+	int32_t ptid;      /* the thread that created it (pthread_create), 0:
+			      unknown: where its per-task perf events come from */
 };
 
 struct ucr_rsp {

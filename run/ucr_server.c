@@ -1032,7 +1032,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			for (size_t j = 2; j < npf; j++)
 				if (cs[j].tid == q.tid)
 					cs[j].idle = 0;
-			ucr_kernel_task_seen(s.kernel, q.pid, q.tid, q.op == UCR_HELLO ? (int)q.b : 0);
+			ucr_kernel_task_seen(s.kernel, q.pid, q.tid, q.op == UCR_HELLO && q.b ? (int)q.b : q.ptid);
 			if (q.op == UCR_SLEEP) {
 				s.nreq[UCR_SLEEP]++;
 				/* at most a day at once: a longer sleep asks again */

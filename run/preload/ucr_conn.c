@@ -146,6 +146,7 @@ static int call(struct ucr_req *q, size_t nq, struct ucr_rsp *r, size_t nr, size
 
 	q->vcpu = thread_cpu();
 	q->cpu = ucr_t_target >= 0 ? (unsigned)ucr_t_target : q->vcpu;
+	q->ptid = ucr_t_creator;
 	q->pid = getpid();
 	q->tid = gettid();
 	if (t_busy) {
@@ -263,6 +264,7 @@ static void send_sleep(uint64_t ns)
 			ucr_die("sleep: %s", t_err);
 	}
 	q.cpu = q.vcpu = thread_cpu();
+	q.ptid = ucr_t_creator;
 	q.pid = getpid();
 	q.tid = gettid();
 	if (send(t_fd, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q))

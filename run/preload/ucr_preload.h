@@ -186,6 +186,7 @@ void ucr_perf_close(int fd, const struct ucr_fd *l);
 extern TLS int ucr_t_vcpu;
 extern int ucr_g_vcpu;
 extern TLS int ucr_t_target;
+extern TLS int ucr_t_creator;
 /* this thread waits in the host's kernel (1) or runs again (0): the server
  * lets machine time run, and its task is off its cpu (ucr_proc.c) */
 void ucr_blocked(int on);

@@ -4,6 +4,7 @@
  * with sched_setaffinity or pthread_setaffinity_np chooses the cpu whose
  * CPUID, RDTSCP and MSRs it sees; the host's scheduler is left alone),
  * sched_getcpu, getcpu and the number of cpus (sysconf, get_nprocs);
+ * new threads, which name their creator to the server (pthread_create);
  * waiting for a child or another thread (wait*, pthread_join), during
  * which the thread holds no machine time; the program's SIGILL and SIGSEGV
  * handlers, kept behind the traps', and dlopen, after which the new
@@ -15,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
@@ -143,6 +145,42 @@ EXPORT int get_nprocs_conf(void)
 {
 	REAL(get_nprocs_conf);
 	return ucr_active ? (int)ucr_ncpu : real_get_nprocs_conf();
+}
+
+/* ---- interposed: new threads ---- */
+
+TLS int ucr_t_creator;             /* the thread that created this one, 0: unknown */
+
+struct start {
+	void *(*fn)(void *);
+	void *arg;
+	int creator;
+};
+
+static void *thread_start(void *p)
+{
+	struct start s = *(struct start *)p;
+
+	free(p);
+	ucr_t_creator = s.creator;
+	return s.fn(s.arg);
+}
+
+/* A new thread names its creator in its requests: its per-task perf events
+ * are inherited from that thread's, as Linux's clone does. */
+EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	struct start *s;
+	int rc;
+
+	REAL(pthread_create);
+	if (!ucr_active || !(s = malloc(sizeof(*s))))
+		return real_pthread_create(th, attr, fn, arg);
+	*s = (struct start){ fn, arg, gettid() };
+	rc = real_pthread_create(th, attr, thread_start, s);
+	if (rc)
+		free(s);
+	return rc;
 }
 
 /* ---- interposed: waiting for another thread or process ---- */
