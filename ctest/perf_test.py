@@ -716,10 +716,15 @@ def papi_ivt_pcu():
 # its first and last reading.  Between them it neither sleeps nor waits, so
 # it runs all of [a, b]; a program's own instructions take no machine time
 # (docs/tools.md, "One clock"), its clock reads 25 ns each.
-SPIN = ("import sys, time\n"
+# A task that runs d ns of machine time: each MSR read (any cpu's: the task
+# stays on its own) costs the machine a microsecond (docs/tools.md), forty
+# times what a clock read does, so the spin takes that many fewer requests
+SPIN = ("import os, sys, time\n"
         "d = int(sys.argv[1])\n"
+        "fd = os.open('/dev/cpu/0/msr', os.O_RDONLY)\n"
         "a = b = time.monotonic_ns()\n"
         "while b - a < d:\n"
+        "    os.pread(fd, 8, 0x10)\n"
         "    b = time.monotonic_ns()\n"
         "print('SPIN', a, b, file=sys.stderr)\n")
 # the E5-2680's nominal frequency (its brand string's 2.70GHz), at which the
