@@ -26,6 +26,24 @@
 
 /* ---- every register as found ---- */
 
+/* Leftovers of another agent that is not counting (no EN bit anywhere),
+ * none of them what reset (0) or the driver's stop would leave: GLOBAL_CTRL
+ * with FRZ_ON_PMI, WAKE_ON_PMI and PMI to cores 1 and 3 (SKL Table 2-1), the
+ * fixed counter's OVF_EN and a count over 2^32, programmed but disabled ARB
+ * and CBo controls, counts in their counters (44 bits, Table 2-3). */
+static void skl_leftovers(void)
+{
+	put_msr(0, 0xE01, 0xC000000Aull);
+	put_msr(0, 0x394, 1ull << 20);
+	put_msr(0, 0x395, 0x5A5AA5A5F00Dull);
+	put_msr(0, 0x3B2, 0x0A948F81ull);
+	put_msr(0, 0x3B0, 0xA5A5A5A5A5ull);
+	put_msr(0, 0x700, 0x0000000000008F34ull);
+	put_msr(0, 0x706, 99);
+	put_msr(0, 0x711, 0x03845A22ull);
+	put_msr(0, 0x716, 0x87654321ABCull);
+}
+
 /* Normal exit and error exit: every register as it was. */
 CT_TEST(hw_leaves_registers_as_found_on_normal_and_error_exit)
 {
@@ -36,10 +54,7 @@ CT_TEST(hw_leaves_registers_as_found_on_normal_and_error_exit)
 
 	CT_REQUIRE(before && after);
 	make_tree("restore", 0);
-	/* leftovers of another agent that is not counting right now */
-	put_msr(0, 0x700, 0x0000000000008F34ull);
-	put_msr(0, 0x706, 99);
-	put_msr(0, 0x394, 1ull << 20);
+	skl_leftovers();
 	snapshot(before);
 	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
 	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
@@ -186,6 +201,7 @@ static void signals_restore(const char *events, int (*counting)(void))
 CT_TEST(hw_restores_on_sigint_sigterm_and_sighup)
 {
 	make_tree("signals", 0);
+	skl_leftovers();
 	signals_restore(EVENTS, skl_counting);
 	rm_tree();
 }
@@ -200,6 +216,63 @@ CT_TEST(snbep_hw_restores_on_sigint_sigterm_and_sighup)
 	rm_tree();
 }
 
+/* The E5-2600 v2: leftovers that neither the reset (box controls 0x30000,
+ * V6) nor the driver's stop would leave, on both sockets: the UBox global
+ * control with wk_on_pmi and PMI routing to several cores, a count over
+ * 2^32 in the UCLK counter, a programmed but disabled UBox control, a
+ * frozen PCU box, and a HA count and frozen HA box over PCI. */
+#define IVT_EVENTS "UNC_U_CLOCKTICKS,UNC_U_EVENT_MSG.DOORBELL_RCVD,UNC_P_CLOCKTICKS,UNC_H_CLOCKTICKS,UNC_M_DCLOCKTICKS"
+
+static void ivt_leftovers(void)
+{
+	for (unsigned c = 0; c < 16; c += 8) {
+		put_msr(c, 0xC00, 0x40005A5Aull + c);
+		put_msr(c, 0xC09, 0x123456789ABCull + c);
+		put_msr(c, 0xC10, 0x05140842ull);
+		put_msr(c, 0xC24, 0x30100);
+	}
+	for (unsigned bus = 0x3F; bus <= 0x7F; bus += 0x40) {
+		put_cfg((uint8_t)bus, 14, 1, 0xA0, 0x1234567890ull + bus, 8);
+		put_cfg((uint8_t)bus, 14, 1, 0xF4, 0x30100, 4);
+	}
+}
+
+/* A UBox counter is enabled (en, bit 22, of the UCLK fixed control or
+ * CTL0/1; the leftovers have none): counting has begun. */
+static int ivt_counting(void)
+{
+	return ((get_msr(0, 0xC08) | get_msr(0, 0xC10) | get_msr(0, 0xC11)) >> 22) & 1;
+}
+
+/* Normal exit, and SIGINT, SIGTERM and SIGHUP mid-run: every register of
+ * both sockets as it was. */
+CT_TEST(ivt_hw_leaves_registers_as_found_on_exit_and_signals)
+{
+	struct snap *before = snap_new(), *after = snap_new();
+	struct ucb *h;
+	struct ucd *d;
+
+	CT_REQUIRE(before && after);
+	make_ivt("ivt-restore", 0);
+	ivt_leftovers();
+	snapshot(before);
+	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
+	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
+	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
+	CT_REQUIRE(ucd_add_events(d, IVT_EVENTS) == 0);
+	CT_REQUIRE(ucd_start(d) == 0);
+	CT_CHECK(ivt_counting());
+	CT_REQUIRE(ucd_sample(d) == 0);
+	ucd_close(d);
+	snapshot(after);
+	check_same(before, after, "after a normal exit");
+	ucb_destroy(h);
+	signals_restore(IVT_EVENTS, ivt_counting);
+	rm_tree();
+	free(before);
+	free(after);
+}
+
 /* `uncore stat --backend=hw | head -1`: the reader goes away; the write
  * fails (SIGPIPE is ignored) and the command still restores everything,
  * then ends with the status a pipeline expects of SIGPIPE (141), silently. */
@@ -211,6 +284,7 @@ CT_TEST(hw_restores_when_the_output_pipe_closes)
 
 	CT_REQUIRE(before && after);
 	make_tree("pipe", 0);
+	skl_leftovers();
 	snapshot(before);
 	CT_REQUIRE(pipe(pfd) == 0);
 	pid = fork();
