@@ -74,15 +74,25 @@ def msr_skl():
     # SKL Table 2-1: MSR_UNC_PERF_GLOBAL_CTRL 0xE01 (EN bit 29),
     # MSR_UNC_PERF_FIXED_CTRL 0x394 (EN bit 22), MSR_UNC_PERF_FIXED_CTR 0x395,
     # MSR_UNC_CBO_CONFIG 0x396
-    script = ("wrmsr -p 0 0xe01 0x20000000 && wrmsr -p 0 0x394 0x400000 && "
+    # The counters are preloaded past 2^32 with their top bit set (48-bit
+    # fixed counter: bit 47; 44-bit CBo counter 0x706, Table 2-3: bit 43), so
+    # a read or write that lost the high half, or the top bit, shows.
+    script = ("wrmsr -p 0 0x395 0xfffe00000000 && "
+              "wrmsr -p 0 0xe01 0x20000000 && wrmsr -p 0 0x394 0x400000 && "
               "rdmsr -p 0 -d 0x395 && sleep 1 && rdmsr -p 0 -d 0x395 && "
-              "rdmsr -p 0 -c 0x396 && rdmsr -p 0 -c 0xe01 && rdmsr -p 3 -c 0xe01")
+              "rdmsr -p 0 -c 0x396 && rdmsr -p 0 -c 0xe01 && rdmsr -p 3 -c 0xe01 && "
+              "wrmsr -p 0 0x706 0xabcde123456 && rdmsr -p 0 -c 0x706 && rdmsr -p 2 -d 0x706")
     out, _, rep = run("skl", ["sh", "-c", script])
     lines = out.split()
-    if len(lines) != 5:
-        fail(f"expected 5 values, got {out!r}")
+    if len(lines) != 7:
+        fail(f"expected 7 values, got {out!r}")
         return
     v1, v2 = int(lines[0]), int(lines[1])
+    # 3.0 GHz for 1 s from 0xfffe00000000 stays below the 2^48 wrap
+    if not 0xfffe00000000 <= v1 < v2 < 1 << 48:
+        fail(f"UCLK counter preloaded 0xfffe00000000: read {v1:#x}, then {v2:#x}")
+    eq("CBo 0 counter 0 read back (disabled: holds what was written)", int(lines[5], 16), 0xABCDE123456)
+    eq("the same from cpu 2, in decimal", int(lines[6]), 0xABCDE123456)
     c = counter(rep, "MSR_UNC_PERF_FIXED_CTR")
     if c:
         eq("first rdmsr of the UCLK counter", v1, c["first_value"])
@@ -105,14 +115,31 @@ def msr_snbep():
     need("wrmsr", "msr-tools")
     # SNB-EP Table 2-5/2-6: U_MSR_PMON_UCLK_FIXED_CTL 0xC08 (EN bit 22),
     # U_MSR_PMON_UCLK_FIXED_CTR 0xC09; cpu 8 is the first of socket 1
-    script = ("wrmsr -p 8 0xc08 0x400000 && rdmsr -p 8 -d 0xc09 && sleep 1 && rdmsr -p 8 -d 0xc09 && "
-              "rdmsr -p 0 -d 0xc09 && for c in $(seq 0 15); do rdmsr -p $c -c 0xc08; done")
+    # Socket 1's counter is preloaded with its top bit (43 of 44, Table 2-5)
+    # and the C6 residency counter 0x3FD (64 bits, Table 2-78) with bit 63:
+    # a read or write that lost the high half, or the top bit, shows.
+    script = ("wrmsr -p 8 0xc09 0x80000000123 && "
+              "wrmsr -p 8 0xc08 0x400000 && rdmsr -p 8 -d 0xc09 && sleep 1 && rdmsr -p 8 -d 0xc09 && "
+              "rdmsr -p 0 -d 0xc09 && for c in $(seq 0 15); do rdmsr -p $c -c 0xc08; done && "
+              "wrmsr -p 8 0x3fd 0xc000000000000123 && rdmsr -p 8 -c 0x3fd")
     out, _, rep = run("snbep", ["sh", "-c", script])
     lines = out.split()
-    if len(lines) != 3 + 16:
-        fail(f"expected 19 values, got {out!r}")
+    if len(lines) != 3 + 16 + 1:
+        fail(f"expected 20 values, got {out!r}")
         return
     v1, v2, s0 = int(lines[0]), int(lines[1]), int(lines[2])
+    # 2.7 GHz for 1 s from 2^43 + 0x123 stays below the 2^44 wrap
+    if not 0x80000000123 <= v1 < v2 < 1 << 44:
+        fail(f"UCLK counter preloaded 0x80000000123: read {v1:#x}, then {v2:#x}")
+    c6 = int(lines[19], 16)
+    # it counts C6 residency from what was written: a little more, never less
+    if not 0xC000000000000123 <= c6 < 0xC000000000000123 + (1 << 32):
+        fail(f"PCU_MSR_CORE_C6_CTR written 0xc000000000000123, read {c6:#x}")
+    c = counter(rep, "PCU_MSR_CORE_C6_CTR", socket=1)
+    if c:
+        # the JSON report holds 64-bit values as signed integers (jansson's
+        # json_int_t): bit 63 set reads as negative; compare modulo 2^64
+        eq("C6 residency as rdmsr read it and as the machine served it", c6, c["last_value"] % (1 << 64))
     c = counter(rep, "U_MSR_PMON_UCLK_FIXED_CTR", socket=1)
     if c:
         eq("socket 1 UCLK, first read", v1, c["first_value"])
@@ -122,7 +149,7 @@ def msr_snbep():
     if c0:
         eq("socket 0's counter, never enabled", s0, c0["last_value"])
         eq("socket 0's counter counts nothing", s0, 0)
-    ctl = [int(x, 16) for x in lines[3:]]
+    ctl = [int(x, 16) for x in lines[3:19]]
     eq("UCLK_FIXED_CTL on cpus 0-7 (socket 0)", ctl[:8], [0] * 8)
     eq("UCLK_FIXED_CTL on cpus 8-15 (socket 1)", ctl[8:], [0x400000] * 8)
 
@@ -137,17 +164,30 @@ def msr_ivt():
     # status 0xC01 bit 0, and freezes the socket; 0xC00 reads back without
     # the write-only unfrz_all.  Then the re-arm: clear both bits (write 1),
     # unfrz_all, and the counter runs again.
-    script = ("wrmsr -p 12 0xc00 0x1 && wrmsr -p 12 0xc09 0xfffffffffc18 && wrmsr -p 12 0xc08 0x500000 && "
+    # The preload is read back before the counter is enabled (over 2^32,
+    # bit 47 set), and the C6 residency counter 0x3FD (64 bits) is written
+    # with bit 63 set: a read or write that lost the high half shows.
+    script = ("wrmsr -p 12 0xc00 0x1 && wrmsr -p 12 0xc09 0xfffffffffc18 && rdmsr -p 12 -c 0xc09 && "
+              "wrmsr -p 12 0xc08 0x500000 && "
               "sleep 0.1 && rdmsr -p 12 -c 0xc15 && rdmsr -p 12 -c 0xc01 && rdmsr -p 12 -d 0xc09 && "
               "sleep 0.1 && rdmsr -p 12 -d 0xc09 && rdmsr -p 0 -c 0xc01 && "
               "wrmsr -p 12 0xc15 0x4 && wrmsr -p 12 0xc01 0x1 && wrmsr -p 12 0xc00 0x20000001 && "
               "rdmsr -p 12 -c 0xc00 && rdmsr -p 12 -c 0xc15 && rdmsr -p 12 -c 0xc01 && sleep 0.1 && "
-              "rdmsr -p 12 -d 0xc09")
+              "rdmsr -p 12 -d 0xc09 && wrmsr -p 12 0x3fd 0x8000000123456789 && rdmsr -p 12 -c 0x3fd")
     out, _, rep = run("ivt", ["sh", "-c", script])
     v = out.split()
-    if len(v) != 9:
-        fail(f"expected 9 values, got {out!r}")
+    if len(v) != 11:
+        fail(f"expected 11 values, got {out!r}")
         return
+    eq("the preload read back before the counter runs", int(v[0], 16), 0xFFFFFFFFFC18)
+    c6 = int(v[10], 16)
+    if not 0x8000000123456789 <= c6 < 0x8000000123456789 + (1 << 32):
+        fail(f"PCU_MSR_CORE_C6_CTR written 0x8000000123456789, read {c6:#x}")
+    c = counter(rep, "PCU_MSR_CORE_C6_CTR", socket=1)
+    if c:
+        # signed in the JSON report (see msr_snbep): compare modulo 2^64
+        eq("C6 residency as rdmsr read it and as the machine served it", c6, c["last_value"] % (1 << 64))
+    v = v[1:10]
     eq("U_MSR_PMON_BOX_STATUS after the overflow", int(v[0], 16), 0x4)
     eq("U_MSR_PMON_GLOBAL_STATUS after the overflow", int(v[1], 16), 0x1)
     eq("the fixed counter, frozen after its wrap", int(v[2]), int(v[3]))
@@ -616,16 +656,23 @@ def run_cwd():
     # a script that changes into the machine's directories and names files
     # relative to them sees the machine (24 cpus of ivt), leaves them by
     # "..", and pwd -P names them as asked; an MSR read by a relative name
-    # equals rdmsr's read of it (MSR_PLATFORM_INFO 0xCE = 206)
+    # equals rdmsr's read of it (MSR_PLATFORM_INFO 0xCE = 206), and both
+    # equal what wrmsr wrote to the UBox's disabled counter 0 (0xC16 = 3094,
+    # 44 bits), a value over 2^32 with its top bit (43) set
     script = ("cd /sys/devices/system/cpu && ls -d cpu[0-9]* | wc -l && cat online && pwd -P && "
               "cd /dev/cpu/0 && dd if=msr iflag=skip_bytes skip=206 bs=8 count=1 status=none | od -A n -t x8 && "
               "rdmsr -p 0 -0 -x 0xce && cd ../../../etc && test -f passwd && pwd -P && "
-              "cd /proc && grep -c processor cpuinfo && cd / && grep -c processor proc/cpuinfo")
+              "cd /proc && grep -c processor cpuinfo && cd / && grep -c processor proc/cpuinfo && "
+              "wrmsr -p 0 0xc16 0x8a5a5a5a5a5 && cd dev/cpu/0 && "
+              "dd if=msr iflag=skip_bytes skip=3094 bs=8 count=1 status=none | od -A n -t x8 && "
+              "rdmsr -p 0 -0 -x 0xc16")
     out, _, _ = run("ivt", ["sh", "-c", script])
     lines = [ln.strip() for ln in out.splitlines()]
-    if len(lines) != 8:
+    if len(lines) != 10:
         fail(f"cd and relative names: {out!r}")
         return
+    eq("U_MSR_PMON_CTR0 read as ./msr after wrmsr", lines[8], "000008a5a5a5a5a5")
+    eq("U_MSR_PMON_CTR0 read by rdmsr after wrmsr", lines[9], "000008a5a5a5a5a5")
     eq("cpus listed after cd /sys/devices/system/cpu", lines[0], "24")
     eq("online, relative", lines[1], "0-23")
     eq("pwd -P in the machine's directory", lines[2], "/sys/devices/system/cpu")
