@@ -262,7 +262,47 @@ assert e["perf"] == "uncore_arb/event=0x81,umask=0x02/", e
 	expect_err "$work/none.json"
 }
 
+# A usage error exits 2 with one line on stderr that names the option, the
+# value and, in an event list, the column of the bad event; nothing on
+# stdout.  (run checks every run's stderr for sanitizer reports.)
+case_usage_error_fails() {
+	run stat --duration 0
+	expect_rc 2
+	[ "$(cat "$work/err")" = "uncore: error: --duration: '0' is not a finite positive number" ] ||
+		fail "$last: stderr \"$(cat "$work/err")\", want the option, its value and why"
+	expect_no_stdout
+	# uclk,NO_SUCH_EVENT: the second event starts at column 6
+	run stat -e uclk,NO_SUCH_EVENT
+	expect_rc 2
+	[ "$(cat "$work/err")" = "uncore: error: -e: event 'NO_SUCH_EVENT' (col 6): unknown event (see 'uncore list' for skl)" ] ||
+		fail "$last: stderr \"$(cat "$work/err")\", want the event and its column"
+	expect_no_stdout
+}
+
 case_check() {
+	# A trace whose counts the test computes itself (SKL Tables 3-1..3-3):
+	# 3e6 uclk cycles of one CBo 0 read hit in M, one CBo 1 write to an I
+	# line and one ARB write request a cycle, then 1e6 cycles of one DRAM
+	# read a cycle.  ANY_MESI counts both lookups (6e6), ANY_I the write
+	# (3e6), TRK_REQUESTS.WRITES 3e6, DRAM_DATA_READS 1e6, DRAM_DATA_WRITES
+	# 0; --check's own verdict must agree.
+	local got
+	cat >"$work/t.uct" <<'EOT'
+uncore-trace 2
+platform skl
+run 3000000: cbo0.CACHE_LOOKUP.READ_M=1, cbo1.CACHE_LOOKUP.WRITE_I=1, arb.TRK_REQUESTS.WRITES=1
+run 1000000: imc.DRAM_DATA_READS=1
+EOT
+	run stat --check --trace "$work/t.uct" -x, \
+		-e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CBO_CACHE_LOOKUP.ANY_I,UNC_ARB_TRK_REQUESTS.WRITES,DRAM_DATA_READS,DRAM_DATA_WRITES
+	expect_rc 0
+	got=$(cut -d, -f1,3 "$work/out" | paste -sd' ')
+	[ "$got" = "6000000,UNC_CBO_CACHE_LOOKUP.ANY_MESI 3000000,UNC_CBO_CACHE_LOOKUP.ANY_I 3000000,UNC_ARB_TRK_REQUESTS.WRITES 1000000,DRAM_DATA_READS 0,DRAM_DATA_WRITES" ] ||
+		fail "$last: counts \"$got\", want the ones computed from the trace"
+	# 4 CBos x 2 events + ARB + 2 IMC
+	grep -qxF "uncore: check: 11 counters equal the model's ground truth; no strict-mode record" \
+		"$work/err" || fail "$last: no check line for 11 counters: $(cat "$work/err")"
+
 	run stat --check --duration 0.2
 	expect_rc 0
 	# 1 fixed + 4+4 CBo + 2 ARB + 2 IMC counters for the default set
