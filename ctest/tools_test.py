@@ -540,16 +540,41 @@ def run_clock():
 
 def run_report():
     # on request: SIGUSR1 to `uncore run` writes the report while the program runs
+    # The program enables the UCLK fixed counter (2 wrmsr, SKL Table 2-1),
+    # prints one read, asks for the report, prints it, sleeps 1 s and prints
+    # a second read; the reports' fields must be what it printed.
     path = os.path.join(WORK, "live.txt")
-    out, _, rep = run("skl", ["sh", "-c", f"rdmsr -d 0x395 >/dev/null; kill -USR1 $PPID; sleep 1; cat {path}"],
-                      extra=("--report", path))
-    if "# uncore run: ground truth" not in out or "MSR_UNC_PERF_FIXED_CTR" not in out:
-        fail(f"no report while the program ran: {out[:300]!r}")
-    # and the final one has the requests of the whole run
+    script = (f"wrmsr 0xe01 0x20000000; wrmsr 0x394 0x400000; rdmsr -d 0x395; kill -USR1 $PPID; "
+              f"sleep 1; cat {path}; rdmsr -d 0x395")
+    out, _, rep = run("skl", ["sh", "-c", script], extra=("--report", path))
+    lines = out.splitlines()
+    if len(lines) < 3 or not lines[0].isdigit() or not lines[-1].isdigit():
+        fail(f"the program's output: {out[:300]!r}")
+        return
+    v1, v2, live = int(lines[0]), int(lines[-1]), "\n".join(lines[1:-1])
     with open(path) as f:
         final = f.read()
-    if final == out:
-        fail("the report at exit is the one written on request")
+
+    def fields(what, text, reads, first, last, msr_reads):
+        if not text.startswith("# uncore run: ground truth"):
+            fail(f"{what}: no report: {text[:300]!r}")
+        m = re.search(r"^MSR_UNC_PERF_FIXED_CTR +0 0x395 +(\d+) +(\d+) +(\d+) +(\d+) +(\d+)$", text, re.M)
+        if not m:
+            fail(f"{what}: no line for MSR_UNC_PERF_FIXED_CTR: {text[:600]!r}")
+            return
+        # reads, first_value, last_value, truth (between the first and last read)
+        got, want = [int(x) for x in m.groups()[:4]], [reads, first, last, last - first]
+        if got != want:
+            fail(f"{what}: reads, first and last value, counted between them: report {got}, "
+                 f"the program did and printed {want}")
+        m = re.search(r"^requests: .*\bmsr_read (\d+) msr_write (\d+)\b", text, re.M)
+        if not m or [int(x) for x in m.groups()] != [msr_reads, 2]:
+            fail(f"{what}: msr_read/msr_write requests {m and m.groups()}, the program made {msr_reads}/2")
+
+    fields("the report written on SIGUSR1", live, 1, v1, v1, 1)
+    fields("the report at exit", final, 2, v1, v2, 2)
+    if not v2 > v1:
+        fail(f"the counter did not count over the program's 1 s sleep: {v1}, then {v2}")
 
 
 def run_devices():
