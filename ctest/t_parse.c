@@ -783,15 +783,39 @@ CT_TEST(no_add_after_start)
 	rig_close(&r);
 }
 
-/* The default set of a bare 'stat' parses and places. */
+/* The default set of a bare 'stat' (docs/usage.md: the clock, CBo lookups
+ * in any and in I state, ARB requests and occupancy, DRAM reads and
+ * writes) parses, in that order, each event on its box with one counter in
+ * each instance (4 CBos by default), and places. */
 CT_TEST(default_events)
 {
+	static const struct {
+		const char *name, *box;
+		unsigned ncounters;
+	} want[] = {
+		{ "UNC_CLOCK.SOCKET", "clock", 1 }, /* the fixed UCLK counter, Table 2-1 */
+		{ "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "cbo", 4 },
+		{ "UNC_CBO_CACHE_LOOKUP.ANY_I", "cbo", 4 },
+		{ "UNC_ARB_TRK_REQUESTS.ALL", "arb", 1 },
+		{ "UNC_ARB_TRK_OCCUPANCY.ALL", "arb", 1 },
+		{ "DRAM_DATA_READS", "imc", 1 },
+		{ "DRAM_DATA_WRITES", "imc", 1 },
+	};
 	struct rig r;
 
 	CT_REQUIRE(rig_open(&r, 0) == 0);
 	CT_REQUIRE(ucd_default_events(r.d) != NULL);
 	CT_EQ(ucd_add_events(r.d, ucd_default_events(r.d)), 0);
-	CT_EQ(ucd_nevents(r.d), 7);
+	CT_REQUIRE(ucd_nevents(r.d) == sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct ucd_evinfo ei;
+
+		CT_REQUIRE(ucd_event(r.d, i, &ei) == 0);
+		CT_STREQ(ei.name, want[i].name);
+		CT_STREQ(ei.canonical, want[i].name);
+		CT_STREQ(ei.box->name, want[i].box);
+		CT_EQ(ei.ncounters, want[i].ncounters);
+	}
 	SESSION(&r);
 	rig_close(&r);
 }
