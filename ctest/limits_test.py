@@ -19,6 +19,14 @@ datasheets, not from the code under test:
 - LLC: at most one lookup a cycle on each CBo (the CBo's pipeline; the
   uncore guides' "one lookup per cycle").
 
+The built-in workloads are also held to what docs/usage.md says they feed
+("The simulated machine"), so a workload that feeds nothing cannot pass:
+`stream` about 31 GB/s (skl), 43.5 GB/s a socket (snbep) and 50 GB/s a
+socket (ivt), here at least 90% of that; `mixed` LLC lookups on every CBo,
+DRAM reads and writes (bursts, writebacks) on every socket, and skl's
+cross-core snoops and GT/IO traffic or the Xeons' QPI traffic; `idle` no
+DRAM, lookup or QPI data traffic (skl: nothing at all).
+
 CASE refusal checks that a rate above a limit is refused naming the limit,
 and allowed with --exceed-limits.
 """
@@ -36,6 +44,10 @@ DRAM = {"skl": (2 * 2133.33e6 * 8, ("DRAM_DATA_READS", "DRAM_DATA_WRITES")),
 LOOKUP = {"skl": "CACHE_LOOKUP.", "snbep": "LLC_LOOKUP.", "ivt": "LLC_LOOKUP."}
 UCLK = {"skl": 3.0e9, "snbep": 2.7e9, "ivt": 2.7e9}
 FLITS_PER_S = 2e9
+# docs/usage.md: `stream`'s DRAM traffic a socket
+STREAM = {"skl": 31e9, "snbep": 43.5e9, "ivt": 50e9}
+SOCKETS = {"skl": 1, "snbep": 2, "ivt": 2}
+NCBO = {"skl": 4, "snbep": 8, "ivt": 12}
 WORKLOADS = ("mixed", "stream", "idle")
 KINDS = {"skl": ("stream", "llc", "burst", "idle"),
          "snbep": ("stream", "llc", "burst", "idle", "qpi", "cstate"),
@@ -61,15 +73,16 @@ def fed_report(platform, src, seconds):
         return json.load(f)
 
 
-def check(platform, what, rep):
+def check(platform, what, rep, workload=None):
     secs = rep["machine_ns"] / 1e9
     if secs <= 0:
         fail(f"{what}: no machine time")
         return
     dram_max, dram_in = DRAM[platform]
-    dram, lookups, flits = {}, {}, {}
+    dram, lookups, flits, fed = {}, {}, {}, {}
     for e in rep["fed"]:
         s, box, inp, tot = e["socket"], e["box"], e["input"], e["total"]
+        fed[(s, box, inp)] = fed.get((s, box, inp), 0) + tot
         if box == "imc" and any(inp.startswith(x) for x in dram_in):
             dram[s] = dram.get(s, 0) + tot * 64
         if box == "cbo" and inp.startswith(LOOKUP[platform]):
@@ -89,16 +102,50 @@ def check(platform, what, rep):
     for (s, i, d), n in flits.items():
         if n / secs > FLITS_PER_S * 1.0001:
             fail(f"{what}: socket {s} QPI port {i} {d}: {n / secs / 1e9:.3f} G data flits/s, above 2")
+    if workload:
+        lower_bounds(platform, what, workload, secs, dram, lookups, flits, fed)
     print(f"{what}: {', '.join(worst) or 'no DRAM traffic'}; "
           f"max {max(lookups.values(), default=0) / (secs * UCLK[platform]):.3f} lookups/CBo/cycle; "
           f"max {max(flits.values(), default=0) / secs / 1e9:.3f} G flits/s a port")
+
+
+def lower_bounds(platform, what, workload, secs, dram, lookups, flits, fed):
+    """What docs/usage.md says the built-in workload feeds."""
+    sockets = range(SOCKETS[platform])
+
+    def some(prefix, box, s):
+        return sum(n for (so, b, i), n in fed.items() if so == s and b == box and i.startswith(prefix)) > 0
+
+    if workload == "stream":
+        for s in sockets:
+            if dram.get(s, 0) / secs < 0.9 * STREAM[platform]:
+                fail(f"{what}: socket {s} DRAM {dram.get(s, 0) / secs / 1e9:.2f} GB/s, "
+                     f"below 90% of the documented {STREAM[platform] / 1e9:g} GB/s")
+    elif workload == "mixed":
+        for s in sockets:
+            for i in range(NCBO[platform]):
+                if not lookups.get((s, i)):
+                    fail(f"{what}: socket {s} CBo {i}: no LLC lookup fed")
+            if platform == "skl":
+                want = [("DRAM_DATA_READS", "imc"), ("DRAM_DATA_WRITES", "imc"), ("XSNP_RESPONSE.", "cbo"),
+                        ("DRAM_GT_REQUESTS", "imc"), ("DRAM_IO_REQUESTS", "imc")]
+            else:
+                want = [("CAS_COUNT.RD", "imc"), ("CAS_COUNT.WR", "imc")]
+                if not any(so == s for (so, _, _) in flits):
+                    fail(f"{what}: socket {s}: no QPI data flits fed")
+            for prefix, box in want:
+                if not some(prefix, box, s):
+                    fail(f"{what}: socket {s}: nothing fed to {box} {prefix}")
+    elif workload == "idle":
+        if dram or lookups or flits or (platform == "skl" and fed):
+            fail(f"{what}: fed {sorted(fed)[:8]}")
 
 
 def case_workloads(platform):
     for w in WORKLOADS:
         rep = fed_report(platform, ["--workload", w], 0.2)
         if rep:
-            check(platform, f"{platform} workload {w}", rep)
+            check(platform, f"{platform} workload {w}", rep, w)
 
 
 def case_generators(platform):
