@@ -110,6 +110,19 @@ def msr_skl():
         fail(f"rdmsr of an unimplemented MSR: stderr {err!r}")
 
 
+def check_c6(c6, written, rep):
+    """PCU_MSR_CORE_C6_CTR (64 bits) written with bit 63 set and read back
+    by rdmsr on socket 1: it counts C6 residency from what was written, a
+    little more, never less, and the machine served what rdmsr printed"""
+    if not written <= c6 < written + (1 << 32):
+        fail(f"PCU_MSR_CORE_C6_CTR written {written:#x}, read {c6:#x}")
+    c = counter(rep, "PCU_MSR_CORE_C6_CTR", socket=1)
+    if c:
+        # the JSON report holds 64-bit values as signed integers (jansson's
+        # json_int_t): bit 63 set reads as negative; compare modulo 2^64
+        eq("C6 residency as rdmsr read it and as the machine served it", c6, c["last_value"] % (1 << 64))
+
+
 def msr_snbep():
     need("rdmsr", "msr-tools")
     need("wrmsr", "msr-tools")
@@ -131,15 +144,7 @@ def msr_snbep():
     # 2.7 GHz for 1 s from 2^43 + 0x123 stays below the 2^44 wrap
     if not 0x80000000123 <= v1 < v2 < 1 << 44:
         fail(f"UCLK counter preloaded 0x80000000123: read {v1:#x}, then {v2:#x}")
-    c6 = int(lines[19], 16)
-    # it counts C6 residency from what was written: a little more, never less
-    if not 0xC000000000000123 <= c6 < 0xC000000000000123 + (1 << 32):
-        fail(f"PCU_MSR_CORE_C6_CTR written 0xc000000000000123, read {c6:#x}")
-    c = counter(rep, "PCU_MSR_CORE_C6_CTR", socket=1)
-    if c:
-        # the JSON report holds 64-bit values as signed integers (jansson's
-        # json_int_t): bit 63 set reads as negative; compare modulo 2^64
-        eq("C6 residency as rdmsr read it and as the machine served it", c6, c["last_value"] % (1 << 64))
+    check_c6(int(lines[19], 16), 0xC000000000000123, rep)
     c = counter(rep, "U_MSR_PMON_UCLK_FIXED_CTR", socket=1)
     if c:
         eq("socket 1 UCLK, first read", v1, c["first_value"])
@@ -180,13 +185,7 @@ def msr_ivt():
         fail(f"expected 11 values, got {out!r}")
         return
     eq("the preload read back before the counter runs", int(v[0], 16), 0xFFFFFFFFFC18)
-    c6 = int(v[10], 16)
-    if not 0x8000000123456789 <= c6 < 0x8000000123456789 + (1 << 32):
-        fail(f"PCU_MSR_CORE_C6_CTR written 0x8000000123456789, read {c6:#x}")
-    c = counter(rep, "PCU_MSR_CORE_C6_CTR", socket=1)
-    if c:
-        # signed in the JSON report (see msr_snbep): compare modulo 2^64
-        eq("C6 residency as rdmsr read it and as the machine served it", c6, c["last_value"] % (1 << 64))
+    check_c6(int(v[10], 16), 0x8000000123456789, rep)
     v = v[1:10]
     eq("U_MSR_PMON_BOX_STATUS after the overflow", int(v[0], 16), 0x4)
     eq("U_MSR_PMON_GLOBAL_STATUS after the overflow", int(v[1], 16), 0x1)
