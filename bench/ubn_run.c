@@ -4,7 +4,8 @@
  * seconds and their ratio (above 1: faster than the hardware); asserts
  * nothing.  The programs: uncore-sampler (always), and pcm-memory,
  * likwid-perfctr and `perf stat -a -I 1000` (through Linux's uncore driver,
- * kernel/) where installed.
+ * kernel/) where installed.  First, the start-up time of `uncore run` on
+ * each platform.
  *
  *   uncore-run-bench [SECONDS]
  */
@@ -77,6 +78,61 @@ static void bench(const char *plat, const char *label, const char *const *prog, 
 	json_decref(j);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Start-up: `uncore run --platform P -- true`, RUNS times; the median of
+ * the time the server took to reach the program (the report's start_ns:
+ * from its start to the first process's hello) and of the whole run. */
+static void startup(const char *plat, const char *sockets, const char *dir)
+{
+	enum { RUNS = 7 };
+	double start[RUNS], total[RUNS];
+	char report[128];
+	int n = 0;
+
+	snprintf(report, sizeof(report), "%s/start.json", dir);
+	for (int i = 0; i < RUNS; i++) {
+		char *argv[] = { (char *)UNCORE_BIN, (char *)"run", (char *)"--platform", (char *)plat,
+				 (char *)"--sockets", (char *)sockets, (char *)"--report-json", report,
+				 (char *)"--", (char *)"true", NULL };
+		double t;
+		pid_t pid;
+		json_t *j;
+		int st;
+
+		fflush(stdout);
+		t = now();
+		pid = fork();
+		if (pid == 0) {
+			if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+				_exit(127);
+			execv(argv[0], argv);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+			continue;
+		t = now() - t;
+		if (!(j = json_load_file(report, 0, NULL)))
+			continue;
+		start[n] = (double)json_integer_value(json_object_get(j, "start_ns")) * 1e-6;
+		total[n++] = t * 1e3;
+		json_decref(j);
+		unlink(report);
+	}
+	if (n < RUNS) {
+		printf("%-6s %-8s failed (%d of %d runs)\n", plat, sockets, RUNS - n, RUNS);
+		return;
+	}
+	qsort(start, RUNS, sizeof(double), cmp_double);
+	qsort(total, RUNS, sizeof(double), cmp_double);
+	printf("%-6s %-8s %12.1f %12.1f\n", plat, sockets, start[RUNS / 2], total[RUNS / 2]);
+}
+
 int main(int argc, char **argv)
 {
 	const char *secs = argc > 1 ? argv[1] : "10";
@@ -86,6 +142,21 @@ int main(int argc, char **argv)
 	printf("# uncore run: programs sampling every second for %s s (machine time / real time > 1: faster\n"
 	       "# than the hardware); built-in workload 'mixed'\n",
 	       secs);
+	{
+		char dir[] = "/tmp/uncore-run-bench.XXXXXX";
+
+		if (!mkdtemp(dir)) {
+			perror("uncore-run-bench: mkdtemp");
+			return 1;
+		}
+		printf("# start-up: `uncore run -- true`, median of 7 runs; start: until the program's\n"
+		       "# first process reached the server (report start_ns)\n");
+		printf("%-6s %-8s %12s %12s\n", "plat", "sockets", "start ms", "whole ms");
+		startup("skl", "1", dir);
+		startup("snbep", "2", dir);
+		startup("ivt", "2", dir);
+		rmdir(dir);
+	}
 	printf("%-6s %-32s %14s %14s %10s\n", "plat", "program", "machine s", "real s", "ratio");
 	for (size_t p = 0; p < sizeof(plats) / sizeof(plats[0]); p++) {
 		const char *sampler[] = { SAMPLER_BIN, secs, NULL };

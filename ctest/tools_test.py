@@ -735,7 +735,46 @@ def run_errors():
         fail(f"unwritable report: exit {p.returncode}, {p.stderr!r}")
 
 
-CASES = {f.__name__: f for f in (run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+def run_dir_place():
+    """Where uncore run puts its directory (docs/tools.md, "Start-up"):
+    TMPDIR if set; else XDG_RUNTIME_DIR if it is the user's own; else
+    /dev/shm if it is a tmpfs with 64 MiB free that anyone may create in;
+    else /tmp.  Each run leaves nothing behind, and the machine is served
+    from wherever its tree is."""
+    script = 'echo "$UNCORE_RUN_ROOT"; cat /sys/devices/system/cpu/online'
+    xdg = os.path.join(WORK, "xdg")
+    tmp = os.path.join(WORK, "t")
+    other = os.path.join(WORK, "other")
+    for d in (xdg, tmp, other):
+        os.mkdir(d, 0o700)
+    os.chown(other, 12345, 12345)   # another user's runtime directory
+    st = os.stat("/dev/shm")
+    vfs = os.statvfs("/dev/shm")
+    fstype = subprocess.run(["stat", "-f", "-c", "%T", "/dev/shm"], capture_output=True, text=True).stdout.strip()
+    shm_ok = (fstype == "tmpfs" and st.st_mode & 0o1777 == 0o1777 and
+              vfs.f_bavail * vfs.f_frsize >= 64 << 20)
+    memory = "/dev/shm" if shm_ok else "/tmp"
+    for what, env, want in (("TMPDIR over XDG_RUNTIME_DIR", {"TMPDIR": tmp, "XDG_RUNTIME_DIR": xdg}, tmp),
+                            ("XDG_RUNTIME_DIR without TMPDIR", {"XDG_RUNTIME_DIR": xdg}, xdg),
+                            ("another user's XDG_RUNTIME_DIR", {"XDG_RUNTIME_DIR": other}, memory),
+                            ("neither", {}, memory),
+                            ("a relative TMPDIR", {"TMPDIR": "rel/dir"}, memory)):
+        e = {k: v for k, v in os.environ.items() if k not in ("TMPDIR", "XDG_RUNTIME_DIR")}
+        e.update(env)
+        p = subprocess.run([UNCORE, "run", "--platform", "ivt", "--", "sh", "-c", script],
+                           capture_output=True, text=True, env=e, timeout=600)
+        lines = p.stdout.split()
+        if p.returncode or len(lines) != 2:
+            fail(f"{what}: exit {p.returncode}, {p.stdout!r} {p.stderr[-500:]!r}")
+            continue
+        if not lines[0].startswith(want + "/uncore-run."):
+            fail(f"{what}: the machine's tree is {lines[0]}, want it in {want}")
+        eq(f"{what}: the machine's online cpus", lines[1], "0-23")
+        if os.path.exists(os.path.dirname(lines[0])):
+            fail(f"{what}: {os.path.dirname(lines[0])} left behind")
+
+
+CASES = {f.__name__: f for f in (run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

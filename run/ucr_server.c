@@ -23,9 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -121,6 +123,7 @@ struct srv {
 	struct ucr_kernel *kernel;  /* Linux's uncore driver; NULL: no uncore PMUs */
 	const struct ucr_opts *o;
 	uint64_t mono_base_ns, real_base_ns, wall_start_ns;
+	uint64_t entry_ns, start_ns; /* real time: ucr_run's start; to the first hello */
 	uint64_t nreq[UCR_NOPS];
 	struct unserved un[MAXUNSERVED];
 	unsigned nun;
@@ -198,7 +201,8 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 		return err_msg(r, -EINVAL, "no such cpu");
 	switch (q->op) {
 	case UCR_HELLO:
-		s->nprocs++;
+		if (!s->nprocs++)
+			s->start_ns = host_ns(CLOCK_MONOTONIC) - s->entry_ns;
 		s->last_event_ns = host_ns(CLOCK_MONOTONIC);
 		r->v[0] = ucp_ncpu(s->mc);
 		r->v[1] = ucp_tsc_hz(s->mc);
@@ -412,6 +416,7 @@ static json_t *report_json(struct srv *s)
 	json_object_set_new(j, "clock", json_string(s->o->wall_clock ? "wall" : "sim"));
 	json_object_set_new(j, "machine_ns", json_integer((json_int_t)(ucm_now_ps(m) / 1000u)));
 	json_object_set_new(j, "real_ns", json_integer((json_int_t)(host_ns(CLOCK_MONOTONIC) - s->wall_start_ns)));
+	json_object_set_new(j, "start_ns", json_integer((json_int_t)s->start_ns));
 	json_object_set_new(j, "processes", json_integer(s->nprocs));
 	json_object_set_new(j, "quiet_jumps", json_integer((json_int_t)s->quiet_jumps));
 	if (s->interrupted)
@@ -548,9 +553,10 @@ static void report_text(FILE *f, json_t *j)
 	fprintf(f, "platform %s, %lld sockets, %lld cpus, %s clock\n", json_string_value(json_object_get(j, "platform")),
 		json_integer_value(json_object_get(j, "sockets")), json_integer_value(json_object_get(j, "cpus")),
 		json_string_value(json_object_get(j, "clock")));
-	fprintf(f, "machine time %.9f s, real time %.3f s, %lld processes\n",
+	fprintf(f, "machine time %.9f s, real time %.3f s (the program reached after %.3f s), %lld processes\n",
 		(double)json_integer_value(json_object_get(j, "machine_ns")) / 1e9,
 		(double)json_integer_value(json_object_get(j, "real_ns")) / 1e9,
+		(double)json_integer_value(json_object_get(j, "start_ns")) / 1e9,
 		json_integer_value(json_object_get(j, "processes")));
 	if (json_integer_value(json_object_get(j, "quiet_jumps")))
 		fprintf(f, "machine time ran %lld times while a thread neither slept nor spoke for %d ms\n",
@@ -731,6 +737,38 @@ static int listen_on(const char *path)
 	return fd;
 }
 
+/* Where the run's directory (socket, machine tree) goes: TMPDIR if the
+ * user set it, else a directory in memory, XDG_RUNTIME_DIR or /dev/shm, else
+ * /tmp.  The machine tree is some 3,000 small files: written to a disk they
+ * took 0.5-2 s of every start, to a tmpfs some 20 ms (issue #32,
+ * docs/tools.md).  The socket path must fit sun_path (108 bytes). */
+static int roomy(const char *dir)
+{
+	struct statfs fs;
+
+	/* a tree takes up to 10 MiB (E5-2600 v2, two sockets): leave room
+	 * for a few runs at once in a container's small /dev/shm */
+	return !statfs(dir, &fs) && (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize >= (64u << 20);
+}
+
+static const char *run_base(const char *tmpdir)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct statfs fs;
+	struct stat st;
+
+	if (tmpdir && tmpdir[0] == '/' && strlen(tmpdir) <= 60)
+		return tmpdir;
+	if (xdg && xdg[0] == '/' && strlen(xdg) <= 60 && !stat(xdg, &st) && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid() && !access(xdg, W_OK | X_OK) && roomy(xdg))
+		return xdg;
+	/* /dev/shm where it is a tmpfs anyone may create in, as /tmp is */
+	if (!statfs("/dev/shm", &fs) && fs.f_type == TMPFS_MAGIC && !stat("/dev/shm", &st) &&
+	    (st.st_mode & 01777) == 01777 && !access("/dev/shm", W_OK | X_OK) && roomy("/dev/shm"))
+		return "/dev/shm";
+	return "/tmp";
+}
+
 int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *err, size_t n)
 {
 	struct srv s;
@@ -754,9 +792,8 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 		snprintf(err, n, "the preload library %s: %s (set UNCORE_RUN_LIB)", o->preload, strerror(errno));
 		return -ENOENT;
 	}
-	/* the socket path must fit sun_path (108 bytes) */
-	if (!tmp || strlen(tmp) > 60)
-		tmp = "/tmp";
+	s.entry_ns = host_ns(CLOCK_MONOTONIC);
+	tmp = run_base(tmp);
 	snprintf(s.dir, sizeof(s.dir), "%s/uncore-run.XXXXXX", tmp);
 	if (!mkdtemp(s.dir)) {
 		snprintf(err, n, "%s: %s", s.dir, strerror(errno));

@@ -34,35 +34,50 @@ struct tree {
 	char *err;
 	size_t n;
 	int rc;
+	char made[4096]; /* the directory last made or found (relative) */
 };
 
+/* mkdir ROOT/rel and, where missing, its parents.  Files come grouped by
+ * directory, so the directory of the previous file is remembered and a
+ * directory's parents are only made when it cannot be: one mkdir per new
+ * directory, not one per path component and file (a start-up cost on
+ * disks, issue #32). */
 static int mkdirs(struct tree *t, const char *rel)
 {
 	char p[4096];
 	size_t k = (size_t)snprintf(p, sizeof(p), "%s/%s", t->root, rel);
+	char *s;
 
 	if (k >= sizeof(p))
 		return -ENAMETOOLONG;
-	for (char *s = p + strlen(t->root) + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
+	if (!strcmp(rel, t->made))
+		return 0;
+	if (mkdir(p, 0755) && errno != EEXIST) {
+		if (errno != ENOENT || !(s = strrchr(p + strlen(t->root) + 1, '/')))
+			return -errno;
+		/* make the parents, then this one */
+		for (s = p + strlen(t->root) + 1; *s; s++) {
+			if (*s != '/')
+				continue;
+			*s = 0;
+			if (mkdir(p, 0755) && errno != EEXIST)
+				return -errno;
+			*s = '/';
+		}
 		if (mkdir(p, 0755) && errno != EEXIST)
 			return -errno;
-		*s = '/';
 	}
-	if (mkdir(p, 0755) && errno != EEXIST)
-		return -errno;
+	snprintf(t->made, sizeof(t->made), "%s", rel);
 	return 0;
 }
 
-/* Write ROOT/rel (parents made): fmt with *ap, if fmt; size > 0: a sparse
- * file of that size. */
-static void vput(struct tree *t, const char *rel, long size, const char *fmt, va_list *ap)
+/* Write ROOT/rel (parents made) with mode: fmt with *ap, if fmt; size > 0:
+ * a sparse file of that size.  One open, one write, one close. */
+static void vput(struct tree *t, const char *rel, long size, mode_t mode, const char *fmt, va_list *ap)
 {
 	char p[4096], dir[4096];
-	char *slash;
-	FILE *f;
+	char *slash, *text = NULL;
+	int fd, len = 0;
 
 	if (t->rc)
 		return;
@@ -75,17 +90,25 @@ static void vput(struct tree *t, const char *rel, long size, const char *fmt, va
 		}
 	}
 	snprintf(p, sizeof(p), "%s/%s", t->root, rel);
-	if (!(f = fopen(p, "w"))) {
-		t->rc = -errno;
-		snprintf(t->err, t->n, "%s: %s", p, strerror(errno));
+	if (fmt && (len = vasprintf(&text, fmt, *ap)) < 0) {
+		t->rc = -ENOMEM;
+		snprintf(t->err, t->n, "%s: %s", p, strerror(ENOMEM));
 		return;
 	}
-	if (fmt)
-		vfprintf(f, fmt, *ap);
-	if (size > 0 && ftruncate(fileno(f), size))
+	if ((fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) < 0) {
 		t->rc = -errno;
-	if (fclose(f) && !t->rc)
-		t->rc = -EIO;
+	} else {
+		if (len > 0 && write(fd, text, (size_t)len) != len)
+			t->rc = -EIO;
+		else if (size > 0 && ftruncate(fd, size))
+			t->rc = -errno;
+		/* a device's mode exactly, whatever the umask */
+		else if (!fmt && fchmod(fd, mode))
+			t->rc = -errno;
+		if (close(fd) && !t->rc)
+			t->rc = -EIO;
+	}
+	free(text);
 	if (t->rc)
 		snprintf(t->err, t->n, "%s: %s", p, strerror(-t->rc));
 }
@@ -95,18 +118,13 @@ __attribute__((format(printf, 3, 4))) static void put(struct tree *t, const char
 	va_list ap;
 
 	va_start(ap, fmt);
-	vput(t, rel, 0, fmt, &ap);
+	vput(t, rel, 0, 0644, fmt, &ap);
 	va_end(ap);
 }
 
 static void device(struct tree *t, const char *rel, long size, mode_t mode)
 {
-	char p[4096];
-
-	vput(t, rel, size, NULL, NULL);
-	snprintf(p, sizeof(p), "%s/%s", t->root, rel);
-	if (!t->rc && chmod(p, mode))
-		t->rc = -errno;
+	vput(t, rel, size, mode, NULL, NULL);
 }
 
 /* A cpu list "0-3" and the kernel's hex mask of the same cpus. */
@@ -423,7 +441,7 @@ static void host_pmus(FILE *f)
 
 int ucr_tree_build(const char *root, struct ucm_model *m, struct ucp_machine *mc, char *err, size_t n)
 {
-	struct tree t = { root, err, n, 0 };
+	struct tree t = { root, err, n, 0, "" };
 	unsigned ncpu = ucp_ncpu(mc);
 	char *list = NULL;
 	size_t len = 0;
