@@ -46,8 +46,9 @@
 /* When machine time may jump to the earliest sleeper's deadline: when
  * every thread connected sleeps, waits for another (waitpid, pthread_join)
  * or is blocked in the kernel (its /proc state is S: a condition variable,
- * a pipe), continuously for SETTLE_MS of real time, and no process
- * appeared, forked or went (exec) meanwhile.  A thread that runs holds the
+ * a pipe), continuously for SETTLE_MS of real time, no process
+ * appeared, forked or went (exec) meanwhile, and no forked child has yet
+ * to say hello.  A thread that runs holds the
  * machine's time, as a core would.  Last resort: a thread whose state
  * cannot be read and that says nothing for QUIET_MS does not hold it (the
  * report counts these).  docs/tools.md, "One clock". */
@@ -137,6 +138,11 @@ struct srv {
 	 * about to connect again; they hold time until they do or end */
 	struct { int pid; uint64_t since_ns; } pend[MAXPEND];
 	unsigned npend;
+	/* forks announced (the parent's atfork handler) whose child has not
+	 * said hello yet (its atfork handler does at once): they hold time,
+	 * as the child runs, for at most EXEC_MS (a fork that failed) */
+	struct { int tid; uint64_t since_ns; } fpend[MAXPEND];
+	unsigned nfpend;
 	char dir[108];
 	int interrupted;        /* SIGINT, SIGTERM or SIGHUP passed on to the program */
 	uint64_t slice_ps;      /* advance_to's slice of machine time */
@@ -203,6 +209,11 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 	case UCR_HELLO:
 		if (!s->nprocs++)
 			s->start_ns = host_ns(CLOCK_MONOTONIC) - s->entry_ns;
+		for (unsigned i = 0; q->b && i < s->nfpend; i++)
+			if (s->fpend[i].tid == (int)q->b) {
+				s->fpend[i] = s->fpend[--s->nfpend];
+				break;
+			}
 		s->last_event_ns = host_ns(CLOCK_MONOTONIC);
 		r->v[0] = ucp_ncpu(s->mc);
 		r->v[1] = ucp_tsc_hz(s->mc);
@@ -287,6 +298,10 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 	}
 	case UCR_FORK:
 		s->last_event_ns = host_ns(CLOCK_MONOTONIC);
+		if (s->nfpend < MAXPEND) {
+			s->fpend[s->nfpend].tid = q->tid;
+			s->fpend[s->nfpend++].since_ns = s->last_event_ns;
+		}
 		return;
 	case UCR_TSC:
 		if (!s->o->wall_clock && (rc = ucm_run_ps(m, UCR_TSC_COST_PS)))
@@ -894,6 +909,12 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			} else {
 				holders++;
 			}
+		}
+		for (unsigned f = 0; f < s.nfpend; f++) {
+			if ((now_ns - s.fpend[f].since_ns) / 1000000u >= EXEC_MS)
+				s.fpend[f--] = s.fpend[--s.nfpend];
+			else
+				holders++;
 		}
 		/* threads that ended without their process */
 		ucr_kernel_reap(s.kernel);
