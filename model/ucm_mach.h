@@ -33,6 +33,10 @@
 #define UCM_XEON_SYSMSR_MID \
 	/* maximum non-turbo ratio 27 (x 100 MHz), minimum 12 */ \
 	RO(0xCE, (12ull << 40) | (1ull << 28) | (27ull << 8), "MSR_PLATFORM_INFO"), \
+	/* package C-state limit 3 (C6 with retention), C1 and C3 \
+	 * auto-demotion on (bits 26, 25), locked (bit 15: bits 15:0 read \
+	 * only until reset; Table 2-20) */ \
+	RW(0xE2, 1, (1ull << 26) | (1ull << 25) | (1ull << 15) | 0x3, 0x1E000000, "MSR_PKG_CST_CONFIG_CONTROL"), \
 	TIME(0xE7, 1, 64, TSC_HZ, "IA32_MPERF"), \
 	TIME(0xE8, 1, 64, TSC_HZ, "IA32_APERF"), \
 	RW(0xC1, 8, 0, 0xFFFFFFFFFFFFull, "IA32_PMC0..7"), \
@@ -69,8 +73,10 @@
 	RO(0x606, 0xA1003, "MSR_RAPL_POWER_UNIT"), \
 	RW(0x610, 1, 0x0001820000158410ull, 0x80FFFFFF00FFFFFFull, "MSR_PKG_POWER_LIMIT"), \
 	TIME(0x611, 1, 32, 60ull << 16, "MSR_PKG_ENERGY_STATUS"),     /* 60 W */ \
+	TIME(0x613, 1, 32, 0, "MSR_PKG_PERF_STATUS"),                 /* never throttled */ \
 	RO(0x614, 130 * 8, "MSR_PKG_POWER_INFO"),                      /* 130 W TDP */ \
 	TIME(0x619, 1, 32, 10ull << 16, "MSR_DRAM_ENERGY_STATUS"),     /* 10 W */ \
+	TIME(0x61B, 1, 32, 0, "MSR_DRAM_PERF_STATUS"),                /* never throttled */ \
 	RO(0x61C, 0, "MSR_DRAM_POWER_INFO"), \
 	TIME(0x639, 1, 32, 40ull << 16, "MSR_PP0_ENERGY_STATUS"),      /* 40 W */
 

@@ -45,6 +45,9 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RO(0x8B, 0xC200000000ull, "IA32_BIOS_SIGN_ID"),
 	/* maximum non-turbo ratio 40 (x 100 MHz), minimum 8 */
 	RO(0xCE, (8ull << 40) | (1ull << 29) | (1ull << 28) | (40ull << 8), "MSR_PLATFORM_INFO"),
+	/* package C-state limit 8 (C10), C1/C3 auto-demotion and undemotion
+	 * on (bits 28:25), locked (bit 15: bits 15:0 read only until reset) */
+	RW(0xE2, 1, (0xFull << 25) | (1ull << 15) | 0x8, 0x1E000000, "MSR_PKG_CST_CONFIG_CONTROL"),
 	TIME(0xE7, 1, 64, TSC_HZ, "IA32_MPERF"),
 	TIME(0xE8, 1, 64, TSC_HZ, "IA32_APERF"),
 	RW(0xC1, 8, 0, 0xFFFFFFFFFFFFull, "IA32_PMC0..7"),
@@ -83,10 +86,18 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RO(0x606, 0xA0E03, "MSR_RAPL_POWER_UNIT"),
 	RW(0x610, 1, 0x0042821800DD8398ull, 0x80FFFFFF00FFFFFFull, "MSR_PKG_POWER_LIMIT"),
 	TIME(0x611, 1, 32, 20ull << 14, "MSR_PKG_ENERGY_STATUS"),    /* 20 W */
+	TIME(0x613, 1, 32, 0, "MSR_PKG_PERF_STATUS"),                 /* never throttled */
 	RO(0x614, 91 * 8, "MSR_PKG_POWER_INFO"),                      /* 91 W TDP */
 	TIME(0x619, 1, 32, 2ull << 14, "MSR_DRAM_ENERGY_STATUS"),     /* 2 W */
+	TIME(0x61B, 1, 32, 0, "MSR_DRAM_PERF_STATUS"),                /* never throttled */
 	TIME(0x639, 1, 32, 12ull << 14, "MSR_PP0_ENERGY_STATUS"),     /* 12 W */
 	TIME(0x641, 1, 32, 1ull << 14, "MSR_PP1_ENERGY_STATUS"),      /* 1 W */
+	/* package C0 residencies at the TSC's rate (Table 2-39): every core
+	 * is in C0 all the time (MPERF runs with the TSC), the GT never */
+	TIME(0x658, 1, 64, TSC_HZ, "MSR_PKG_WEIGHTED_CORE_C0_RES"),
+	TIME(0x659, 1, 64, TSC_HZ, "MSR_PKG_ANY_CORE_C0_RES"),
+	TIME(0x65A, 1, 64, 0, "MSR_PKG_ANY_GFXE_C0_RES"),
+	TIME(0x65B, 1, 64, 0, "MSR_PKG_BOTH_CORE_GFXE_C0_RES"),
 };
 
 const struct ucm_machine ucm_mach_skl = {
