@@ -735,6 +735,72 @@ def run_errors():
         fail(f"unwritable report: exit {p.returncode}, {p.stderr!r}")
 
 
+# ---- turbostat (linux-cpupower) ----
+
+# The parts (docs/platform-*.md): cores a package (Hyper-Threading off),
+# packages, nominal (TSC) MHz.  i7-6700K: 4 cores, 4.0 GHz; E5-2680: 8
+# cores, 2.7 GHz; E5-2697 v2: 12 cores, 2.7 GHz.
+PARTS = {"skl": (4, 1, 4000), "snbep": (8, 2, 2700), "ivt": (12, 2, 2700)}
+
+
+def turbostat(platform):
+    """turbostat, unmodified, as root would run it: one row per cpu of the
+    machine (not the host's: /proc/stat), its package from the machine's
+    topology, the TSC's MHz, no interrupts (the machine's /proc/interrupts),
+    and per package the temperature and power that the thermal and RAPL
+    MSRs give when read by rdmsr over one machine second."""
+    need("turbostat", "linux-cpupower")
+    need("rdmsr", "msr-tools")
+    cores, pkgs, mhz = PARTS[platform]
+    script = ("turbostat --quiet --num_iterations 1 --interval 1 && "
+              "for p in " + " ".join(str(k * cores) for k in range(pkgs)) + "; do "
+              "rdmsr -p $p -0 -u 0x606; rdmsr -p $p -0 -u 0x1a2; rdmsr -p $p -0 -u 0x1b1; "
+              "rdmsr -p $p -0 -u 0x611; sleep 1; rdmsr -p $p -0 -u 0x611; done")
+    out, err, _ = run(platform, ["sh", "-c", script])
+    lines = out.splitlines()
+    if len(lines) < 2 + cores * pkgs:
+        fail(f"turbostat printed {len(lines)} lines, want a header, a summary and {cores * pkgs} cpus")
+        return
+    head = lines[0].split("\t")
+    rows = [dict(zip(head, ln.split("\t"))) for ln in lines[1:2 + cores * pkgs]]
+    msrs = [int(v) for v in lines[2 + cores * pkgs:]]
+    if len(msrs) != 5 * pkgs:
+        fail(f"rdmsr after turbostat: {lines[2 + cores * pkgs:]!r}")
+        return
+    cpus = rows[1:]
+    eq("turbostat's cpu rows", [r["CPU"] for r in cpus], [str(c) for c in range(cores * pkgs)])
+    if pkgs > 1:
+        eq("each cpu's package", [r["Package"] for r in cpus], [str(c // cores) for c in range(cores * pkgs)])
+    for r in rows:
+        eq(f"cpu {r['CPU']}: TSC_MHz", r["TSC_MHz"], str(mhz))
+        eq(f"cpu {r['CPU']}: IRQ (the machine's kernel counts none)", r["IRQ"], "0")
+    for k in range(pkgs):
+        unit, target, therm, e0, e1 = msrs[5 * k:5 * k + 5]
+        row = cpus[k * cores]
+        # SDM Vol. 3B 14.7.1/14.9.1: energy unit 2^-ESU J (bits 12:8);
+        # PkgTmp = TjMax (MSR_TEMPERATURE_TARGET 23:16) - digital readout
+        # (IA32_PACKAGE_THERM_STATUS 22:16)
+        watts = ((e1 - e0) % (1 << 32)) / (1 << ((unit >> 8) & 0x1F))
+        close(f"package {k}: PkgWatt", float(row["PkgWatt"]), watts, 0.01, 0.01)
+        eq(f"package {k}: PkgTmp", int(row["PkgTmp"]), ((target >> 16) & 0xFF) - ((therm >> 16) & 0x7F))
+    if watts == 0:
+        fail("the package's energy did not move: the case checks nothing")
+    if "failed" in err or "Operation not permitted" in err:
+        fail(f"turbostat: {err[-500:]!r}")
+
+
+def turbostat_skl():
+    turbostat("skl")
+
+
+def turbostat_snbep():
+    turbostat("snbep")
+
+
+def turbostat_ivt():
+    turbostat("ivt")
+
+
 def run_dir_place():
     """Where uncore run puts its directory (docs/tools.md, "Start-up"):
     TMPDIR if set; else XDG_RUNTIME_DIR if it is the user's own; else
@@ -774,7 +840,7 @@ def run_dir_place():
             fail(f"{what}: {os.path.dirname(lines[0])} left behind")
 
 
-CASES = {f.__name__: f for f in (run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

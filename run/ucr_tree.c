@@ -22,7 +22,7 @@
 
 /* The paths the library redirects into the tree (ROOT/.redirect). */
 static const char *const redirects[] = {
-	"/proc/cpuinfo", "/proc/bus/pci", "/proc/sys/kernel/nmi_watchdog",
+	"/proc/cpuinfo", "/proc/stat", "/proc/interrupts", "/proc/bus/pci", "/proc/sys/kernel/nmi_watchdog",
 	"/proc/sys/kernel/perf_event_paranoid",
 	"/sys/devices/system/cpu", "/sys/devices/system/node", "/sys/bus/pci",
 	"/sys/firmware/acpi/tables/MCFG", "/sys/module/msr", "/sys/bus/event_source",
@@ -127,6 +127,20 @@ static void device(struct tree *t, const char *rel, long size, mode_t mode)
 	vput(t, rel, size, mode, NULL, NULL);
 }
 
+/* ROOT/rel, a symbolic link to `to` (relative: it stays in the tree) */
+static void link_to(struct tree *t, const char *rel, const char *to)
+{
+	char p[4096];
+
+	if (t->rc)
+		return;
+	snprintf(p, sizeof(p), "%s/%s", t->root, rel);
+	if (symlink(to, p)) {
+		t->rc = -errno;
+		snprintf(t->err, t->n, "%s: %s", p, strerror(errno));
+	}
+}
+
 /* A cpu list "0-3" and the kernel's hex mask of the same cpus. */
 static void cpulist(char *buf, size_t n, unsigned lo, unsigned hi)
 {
@@ -202,6 +216,15 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucp_machine *mc, un
 		TOPO("die_cpus_list", "%s\n", pkg);
 		TOPO("die_cpus", "%s\n", pmask);
 #undef TOPO
+		/* the cpu's node, as the kernel links it (drivers/base/node.c):
+		 * numactl and turbostat find a cpu's node by it */
+		{
+			char to[32];
+
+			snprintf(f, sizeof(f), "%s/node%u", dir, s);
+			snprintf(to, sizeof(to), "../../node/node%u", s);
+			link_to(t, f, to);
+		}
 		for (unsigned i = 0; i < d->ncaches; i++) {
 			const struct ucm_cache *k = &d->caches[i];
 			const char *sl = k->per_package ? pkg : NULL, *sm = k->per_package ? pmask : own;
@@ -287,6 +310,36 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucp_machine *mc, un
 				d->cpuinfo_flags, d->tsc_mhz * 2);
 		fclose(f);
 		put(t, "proc/cpuinfo", "%s", text ? text : "");
+		free(text);
+		text = NULL;
+		len = 0;
+		/* /proc/interrupts: the machine's cpus as columns (fs/proc's
+		 * format: "CPU%-8d" after 11 spaces, counts " %10u"); the
+		 * machine's kernel raises no interrupts it counts, so every count
+		 * is 0 (turbostat's IRQ column) */
+		if (!(f = open_memstream(&text, &len))) {
+			t->rc = -ENOMEM;
+			return;
+		}
+		fprintf(f, "%11s", "");
+		for (unsigned c = 0; c < ncpu; c++)
+			fprintf(f, "CPU%-8u", c);
+		fprintf(f, "\n");
+		static const char *const rows[][2] = { { "NMI", "Non-maskable interrupts" },
+						       { "LOC", "Local timer interrupts" },
+						       { "PMI", "Performance monitoring interrupts" } };
+		for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+			fprintf(f, "%3s:", rows[r][0]);
+			for (unsigned c = 0; c < ncpu; c++)
+				fprintf(f, " %10u", 0u);
+			fprintf(f, "   %s\n", rows[r][1]);
+		}
+		fprintf(f, "ERR:          0\nMIS:          0\n");
+		fclose(f);
+		put(t, "proc/interrupts", "%s", text ? text : "");
+		/* /proc/stat is made when it is opened, from the machine's clocks
+		 * (preload: ucr_gen.c); the tree holds its name */
+		put(t, "proc/stat", "%s", "");
 		free(text);
 	}
 }

@@ -186,6 +186,12 @@ static struct ucr_fd at_kind(int dirfd, const char *p, const char *buf, int fl)
 
 /* ---- interposed: opening ---- */
 
+/* A redirected path p (in the tree: buf) that is made when opened */
+static int made_file(const char *p, const char *buf)
+{
+	return p == buf && ucr_in_root(buf) ? ucr_gen_kind(buf + ucr_root_len) : 0;
+}
+
 static int open_mode(int flags, va_list ap)
 {
 	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
@@ -202,6 +208,9 @@ static int open_mode(int flags, va_list ap)
 		mode = open_mode(flags, ap); \
 		va_end(ap); \
 		const char *p = redir(AT_FDCWD, path, buf); \
+		int gen = made_file(p, buf); \
+		if (gen) \
+			return ucr_gen_open(gen, flags); \
 		int fd = realcall; \
 		return ucr_fd_track(fd, p == buf ? buf : NULL); \
 	}
@@ -220,6 +229,9 @@ OPEN_LIKE(open64, real_open64(p, flags, mode))
 		mode = open_mode(flags, ap); \
 		va_end(ap); \
 		const char *p = redir(dirfd, path, buf); \
+		int gen = made_file(p, buf); \
+		if (gen) \
+			return ucr_gen_open(gen, flags); \
 		int fd = real_##name(p == buf ? AT_FDCWD : dirfd, p, flags, mode); \
 		return ucr_fd_track(fd, p == buf ? buf : NULL); \
 	}
@@ -260,7 +272,17 @@ static FILE *fopen_common(const char *path, const char *mode, FILE *(*real)(cons
 	char buf[PATH_MAX];
 	const char *p = redir(AT_FDCWD, path, buf);
 	struct ucr_fd l;
+	int gen = made_file(p, buf);
 
+	if (gen) {
+		int fd = ucr_gen_open(gen, (mode[0] == 'r' && !strchr(mode, '+') ? O_RDONLY : O_RDWR) |
+						   (strchr(mode, 'e') ? O_CLOEXEC : 0));
+		FILE *f = fd < 0 ? NULL : fdopen(fd, mode);
+
+		if (fd >= 0 && !f)
+			close(fd);
+		return f;
+	}
 	if (p == buf && ucr_in_root(buf) && (l = ucr_dev_classify(buf + ucr_root_len)).kind &&
 	    l.kind != UCR_FD_BATCH)
 		return ucr_fd_stream(p, &l, mode);

@@ -148,6 +148,13 @@ FILE *ucr_fd_stream(const char *path, const struct ucr_fd *l, const char *mode);
 
 /* What a path of the tree is (relative to the root). */
 struct ucr_fd ucr_dev_classify(const char *p);
+/* ---- ucr_gen.c: files made when opened (/proc/stat) ---- */
+
+/* rel: a path in the tree below ROOT ("/proc/stat"); 0: not a made file */
+int ucr_gen_kind(const char *rel);
+/* a descriptor of the file as of now (open's flags: O_CLOEXEC; only
+ * reading), or -1 with errno */
+int ucr_gen_open(int kind, int flags);
 /* The character device l shows as to stat; 0: not one. */
 int ucr_dev_num(const struct ucr_fd *l, unsigned *major, unsigned *minor);
 /* read/write of count bytes at off, as the kernel's driver would. */

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
@@ -168,6 +169,97 @@ static void *thread_start(void *p)
 
 /* A new thread names its creator in its requests: its per-task perf events
  * are inherited from that thread's, as Linux's clone does. */
+/* ---- interposed: privileges over the machine ---- */
+
+/* The machine lets the program do what a monitoring tool run as root does
+ * to it (docs/tools.md, "Privileges"): raising the descriptor limit beyond
+ * the hard limit succeeds as far as the host allows (turbostat raises both
+ * to 32768 and stops if it cannot; the descriptors it needs are the
+ * machine's few device files), and CAP_SYS_RAWIO, which the kernel asks of
+ * MSR access, shows as held.  What the host really grants is unchanged:
+ * getrlimit shows the limit the process has. */
+static int nofile_clamped(int rc, int resource, const struct rlimit *l, struct rlimit *c)
+{
+	struct rlimit now;
+
+	if (!ucr_active || rc == 0 || errno != EPERM || resource != RLIMIT_NOFILE || !l ||
+	    getrlimit(RLIMIT_NOFILE, &now) || l->rlim_max <= now.rlim_max)
+		return 0;
+	c->rlim_max = now.rlim_max;
+	c->rlim_cur = l->rlim_cur < now.rlim_max ? l->rlim_cur : now.rlim_max;
+	return 1;
+}
+
+EXPORT int setrlimit(__rlimit_resource_t resource, const struct rlimit *l)
+{
+	struct rlimit c;
+	int rc;
+
+	REAL(setrlimit);
+	rc = real_setrlimit(resource, l);
+	return nofile_clamped(rc, (int)resource, l, &c) ? real_setrlimit(resource, &c) : rc;
+}
+
+EXPORT int setrlimit64(__rlimit_resource_t resource, const struct rlimit64 *l)
+{
+	struct rlimit c, l2;
+	int rc;
+
+	REAL(setrlimit64);
+	rc = real_setrlimit64(resource, l);
+	if (!rc || errno != EPERM) /* EFAULT for a null l */
+		return rc;
+	l2.rlim_cur = (rlim_t)l->rlim_cur;
+	l2.rlim_max = (rlim_t)l->rlim_max;
+	return nofile_clamped(rc, (int)resource, &l2, &c) ? setrlimit(resource, &c) : rc;
+}
+
+EXPORT int prlimit(pid_t pid, __rlimit_resource_t resource, const struct rlimit *l, struct rlimit *old)
+{
+	struct rlimit c;
+	int rc;
+
+	REAL(prlimit);
+	rc = real_prlimit(pid, resource, l, old);
+	if ((pid && pid != getpid()) || !nofile_clamped(rc, (int)resource, l, &c))
+		return rc;
+	return real_prlimit(pid, resource, &c, old);
+}
+
+EXPORT int prlimit64(pid_t pid, __rlimit_resource_t resource, const struct rlimit64 *l, struct rlimit64 *old)
+{
+	struct rlimit c, l2;
+	int rc;
+
+	REAL(prlimit64);
+	rc = real_prlimit64(pid, resource, l, old);
+	if (!rc || errno != EPERM || !l || (pid && pid != getpid()))
+		return rc;
+	l2.rlim_cur = (rlim_t)l->rlim_cur;
+	l2.rlim_max = (rlim_t)l->rlim_max;
+	if (!nofile_clamped(rc, (int)resource, &l2, &c))
+		return rc;
+	struct rlimit64 c64 = { c.rlim_cur, c.rlim_max };
+
+	return real_prlimit64(pid, resource, &c64, old);
+}
+
+int capget(cap_user_header_t h, cap_user_data_t d); /* libcap's <sys/capability.h> */
+
+EXPORT int capget(cap_user_header_t h, cap_user_data_t d)
+{
+	REAL(capget);
+	int rc = real_capget(h, d);
+
+	/* the capability sets of this process (pid 0 or its own), any
+	 * version: CAP_SYS_RAWIO (17) is in the first 32-bit word */
+	if (!rc && ucr_active && d && h && (!h->pid || h->pid == getpid())) {
+		d[0].effective |= 1u << 17;
+		d[0].permitted |= 1u << 17;
+	}
+	return rc;
+}
+
 EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
 	struct start *s;
