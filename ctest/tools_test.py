@@ -801,6 +801,59 @@ def turbostat_ivt():
     turbostat("ivt")
 
 
+# ---- numactl ----
+
+# Memory a socket (docs/tools.md, "What the program sees"): the E5-2680 box
+# has four channels of 8 GiB DDR3-1600 RDIMMs a socket, the E5-2697 v2 box
+# four of 16 GiB DDR3-1866.
+NODE_MB = {"snbep": 32768, "ivt": 65536}
+
+
+def numactl(platform):
+    """numactl, unmodified: libnuma's constructor reads /sys and /proc
+    before any program code runs, and binds with the raw system call
+    (syscall(2)); the binding holds across exec, fork and vfork, as
+    Linux's does."""
+    need("numactl", "numactl")
+    need("taskset", "util-linux")
+    cores, pkgs, _ = PARTS[platform]
+    out, _, _ = run(platform, ["numactl", "--hardware"])
+    want = [f"available: {pkgs} nodes (0-{pkgs - 1})"]
+    for k in range(pkgs):
+        want += [f"node {k} cpus: " + " ".join(str(c) for c in range(k * cores, (k + 1) * cores)),
+                 f"node {k} size: {NODE_MB[platform]} MB"]
+    got = [ln.strip() for ln in out.splitlines()]
+    for w in want:
+        if w not in got:
+            fail(f"numactl --hardware: no line {w!r} in {out!r}")
+    dist = [ln.split() for ln in got if re.match(r"^\d+:", ln)]
+    eq("node distances (ACPI SLIT: 10 local, 21 the other socket)", dist,
+       [[f"{k}:"] + ["10" if o == k else "21" for o in range(pkgs)] for k in range(pkgs)])
+    # bound to node 1: the program (exec), a forked child (a pipeline), a
+    # vforked one (dash's simple command) and taskset's view of the shell
+    node1 = f"{cores}-{2 * cores - 1}"
+    script = ("grep Cpus_allowed_list /proc/self/status; cat /proc/self/status | grep Cpus_allowed_list; "
+              "taskset -p $$; grep Mems_allowed_list /proc/self/status; "
+              "taskset -c 3 sh -c 'grep Cpus_allowed_list /proc/self/status'; true")
+    out, _, _ = run(platform, ["numactl", "--cpunodebind=1", "--", "sh", "-c", script])
+    lines = [ln.split(":", 1)[-1].strip() for ln in out.splitlines()]
+    eq("lines printed under numactl --cpunodebind=1", len(lines), 5)
+    if len(lines) == 5:
+        eq("Cpus_allowed_list of a vforked grep", lines[0], node1)
+        eq("Cpus_allowed_list of a forked cat", lines[1], node1)
+        eq("taskset -p of the shell", lines[2], format(((1 << cores) - 1) << cores, "x"))
+        eq("Mems_allowed_list (every node)", lines[3], f"0-{pkgs - 1}")
+        eq("Cpus_allowed_list after taskset -c 3", lines[4], "3")
+
+
+def numactl_snbep():
+    numactl("snbep")
+
+
+def numactl_ivt():
+    numactl("ivt")
+
+
 def run_dir_place():
     """Where uncore run puts its directory (docs/tools.md, "Start-up"):
     TMPDIR if set; else XDG_RUNTIME_DIR if it is the user's own; else
@@ -840,7 +893,7 @@ def run_dir_place():
             fail(f"{what}: {os.path.dirname(lines[0])} left behind")
 
 
-CASES = {f.__name__: f for f in (turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

@@ -20,7 +20,9 @@ enum ucr_op {
 	UCR_HELLO = 1,  /* a: pid, b: the task it came from (the thread that
 			   forked it, or its parent process), c: 1 when a new
 			   image starts (the library's constructor: after exec)
-			   -> v0: logical cpus, v1: TSC Hz */
+			   -> v0: logical cpus, v1: TSC Hz, v2 (c = 1): the
+			   cpus the process was bound to before exec (a
+			   mask, 0: none) */
 	UCR_CPUID,      /* cpu, a: leaf, b: subleaf -> v0..v3: eax, ebx, ecx, edx */
 	UCR_MSR_RD,     /* cpu, a: MSR -> v0 */
 	UCR_MSR_WR,     /* cpu, a: MSR, b: value */
@@ -38,6 +40,9 @@ enum ucr_op {
 	UCR_FORK,       /* this process is about to fork */
 	UCR_BLOCK,      /* a: 1: this thread waits in the kernel for another
 			   (waitpid, pthread_join) until a: 0; it holds no time */
+	UCR_AFFINITY,   /* b 0: a: the cpus this process's thread is bound to
+			   (a mask of the machine's cpus): kept across exec;
+			   b 1: -> v0: the binding of process a (0: none known) */
 	/* perf_event_open(2) and its descriptors, served by Linux's driver
 	 * (run/ucr_kernel.c); a descriptor is named by its handle */
 	UCR_PERF_OPEN,  /* a: pid | cpu << 32 (each 32 bits, signed), b: group

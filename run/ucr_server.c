@@ -57,6 +57,7 @@
 #define QUIET_MS 1000
 #define EXEC_MS 2000          /* longest a process may go unconnected (exec) */
 #define MAXPEND 64
+#define MAXAFF 256
 
 #define MAXUNSERVED 64
 
@@ -143,6 +144,9 @@ struct srv {
 	 * as the child runs, for at most EXEC_MS (a fork that failed) */
 	struct { int tid; uint64_t since_ns; } fpend[MAXPEND];
 	unsigned nfpend;
+	/* each process's cpu binding, for its next image (exec keeps it) */
+	struct { int pid; uint64_t mask; } aff[MAXAFF];
+	unsigned naff;
 	char dir[108];
 	int interrupted;        /* SIGINT, SIGTERM or SIGHUP passed on to the program */
 	uint64_t slice_ps;      /* advance_to's slice of machine time */
@@ -209,6 +213,12 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 	case UCR_HELLO:
 		if (!s->nprocs++)
 			s->start_ns = host_ns(CLOCK_MONOTONIC) - s->entry_ns;
+		/* a new image keeps its process's binding; one spawned without
+		 * fork's handlers (vfork, posix_spawn) has its parent's (b) */
+		for (int k = 0; k < 2 && q->c == 1 && !r->v[2]; k++)
+			for (unsigned i = 0; i < s->naff && i < MAXAFF; i++)
+				if (s->aff[i].pid == (int)(k ? q->b : q->a))
+					r->v[2] = s->aff[i].mask;
 		for (unsigned i = 0; q->b && i < s->nfpend; i++)
 			if (s->fpend[i].tid == (int)q->b) {
 				s->fpend[i] = s->fpend[--s->nfpend];
@@ -303,6 +313,25 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 			s->fpend[s->nfpend++].since_ns = s->last_event_ns;
 		}
 		return;
+	case UCR_AFFINITY: {
+		unsigned i;
+
+		if (q->b == 1) { /* what is process a bound to (0: nothing known) */
+			for (i = 0; i < s->naff && i < MAXAFF; i++)
+				if (s->aff[i].pid == (int)q->a)
+					r->v[0] = s->aff[i].mask;
+			return;
+		}
+		for (i = 0; i < s->naff && i < MAXAFF && s->aff[i].pid != q->pid; i++)
+			;
+		if (i >= MAXAFF) /* the oldest gives way */
+			i = s->naff++ % MAXAFF;
+		else if (i == s->naff)
+			s->naff++;
+		s->aff[i].pid = q->pid;
+		s->aff[i].mask = q->a;
+		return;
+	}
 	case UCR_TSC:
 		if (!s->o->wall_clock && (rc = ucm_run_ps(m, UCR_TSC_COST_PS)))
 			return err_msg(r, rc, ucm_error(m));
@@ -423,7 +452,8 @@ static json_t *report_json(struct srv *s)
 	json_t *un = json_array(), *req = json_object();
 	static const char *const ops[UCR_NOPS] = { "", "hello", "cpuid", "msr_read", "msr_write", "pci_read",
 						   "pci_write", "mmio_read", "mmio_write", "time", "sleep",
-						   "tsc", "report", "wake", "fork", "block" };
+						   "tsc", "report", "wake", "fork", "block", "affinity",
+						   "perf_open", "perf_read", "perf_ioctl", "perf_close" };
 
 	json_object_set_new(j, "platform", json_string(ucm_platform_of(m)->name));
 	json_object_set_new(j, "sockets", json_integer(ucm_nsockets(m)));

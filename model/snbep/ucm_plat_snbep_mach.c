@@ -42,7 +42,7 @@ const struct ucm_machine ucm_mach_snbep = {
 	.stepping = 7,
 	.tsc_mhz = 2700,
 	.core_mhz = 2700,
-	.mem_mb = 32768,
+	.mem_mb = 32768, /* four channels of 8 GiB DDR3-1600 RDIMMs a socket */
 	.cpuinfo_flags =
 		"fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx "
 		"fxsr sse sse2 ss ht tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc arch_perfmon pebs bts "

@@ -46,6 +46,7 @@ static void after_fork(void)
 	g_gen++;
 	t_busy = 0;
 	ucr_request(UCR_HELLO, (uint64_t)getpid(), (uint64_t)t_fork_tid, 0, &r);
+	ucr_proc_after_fork();
 }
 
 /* the cpu this thread is on */

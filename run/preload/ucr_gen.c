@@ -1,16 +1,20 @@
 /*
  * ucr_gen.c - files of the machine made when they are opened, in the
  * preload library (libuncore-run.so): /proc/stat, whose counts move with
- * the machine's clocks.  The tree holds an empty file of the name (so
- * that stat and access find it); opening it for reading returns a memfd
- * with the file as the machine's kernel would write it at that moment.
+ * the machine's clocks, and the process's own status, whose cpus and
+ * memory nodes are the machine's.  The tree holds an empty /proc/stat (so
+ * that stat and access find it); opening one of these for reading returns
+ * a memfd with the file as the machine's kernel would write it at that
+ * moment.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -82,17 +86,143 @@ static int proc_stat(FILE *f)
 	return 0;
 }
 
+/* the kernel's %*pb of the cpus in m over nbits: hex digits, a comma
+ * between each 32 bits, most significant first */
+static void put_mask(FILE *f, uint64_t m, unsigned nbits)
+{
+	unsigned digits = (nbits + 3) / 4;
+
+	for (unsigned d = digits; d-- > 0;) {
+		fputc("0123456789abcdef"[d < 16 ? (m >> (4 * d)) & 0xF : 0], f);
+		if (d && d % 8 == 0)
+			fputc(',', f);
+	}
+}
+
+/* the kernel's %*pbl: ranges "0-3,8" */
+static void put_list(FILE *f, uint64_t m)
+{
+	int first = 1;
+
+	for (unsigned c = 0; c < 64; c++) {
+		unsigned e = c;
+
+		if (!(m >> c & 1))
+			continue;
+		while (e + 1 < 64 && (m >> (e + 1) & 1))
+			e++;
+		fprintf(f, first ? "%u" : ",%u", c);
+		if (e > c)
+			fprintf(f, "-%u", e);
+		first = 0;
+		c = e;
+	}
+}
+
+/* the machine's NUMA nodes: its tree's node/online ("0-1") */
+static unsigned machine_nodes(void)
+{
+	char p[PATH_MAX + 64], b[32] = "";
+	unsigned lo = 0, hi = 0;
+	int fd;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "%s/sys/devices/system/node/online", ucr_root);
+	if ((fd = (int)syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC)) < 0)
+		return 1;
+	n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	b[n > 0 ? n : 0] = 0;
+	if (sscanf(b, "%u-%u", &lo, &hi) == 2 && hi < 64)
+		return hi + 1;
+	return 1;
+}
+
+/* /proc/self/status (and of this process by pid, and thread-self): the
+ * host kernel's, with the lines that name cpus and memory nodes as the
+ * machine's (the calling thread's binding; every node).  Mems_allowed keeps
+ * the host's width: libnuma sizes its node masks by it. */
+static int proc_status(FILE *f)
+{
+	char *text = NULL, buf[4096], *line, *save = NULL;
+	size_t len = 0;
+	ssize_t n;
+	FILE *t = open_memstream(&text, &len);
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
+	uint64_t cpus = ucr_thread_mask(), nodes = (1ull << machine_nodes()) - 1;
+
+	if (fd < 0 || !t) {
+		if (t)
+			fclose(t);
+		free(text);
+		if (fd >= 0)
+			close(fd);
+		return -EIO;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, t);
+	close(fd);
+	fclose(t);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "Cpus_allowed:", 13)) {
+			fputs("Cpus_allowed:\t", f);
+			put_mask(f, cpus, ucr_ncpu);
+		} else if (!strncmp(line, "Cpus_allowed_list:", 18)) {
+			fputs("Cpus_allowed_list:\t", f);
+			put_list(f, cpus);
+		} else if (!strncmp(line, "Mems_allowed:", 13)) {
+			const char *v = line + 13;
+			unsigned digits = 0;
+
+			for (; *v; v++)
+				digits += *v != ',' && *v != '\t' && *v != ' ';
+			fputs("Mems_allowed:\t", f);
+			put_mask(f, nodes, digits * 4);
+		} else if (!strncmp(line, "Mems_allowed_list:", 18)) {
+			fputs("Mems_allowed_list:\t", f);
+			put_list(f, nodes);
+		} else {
+			fputs(line, f);
+		}
+		fputc('\n', f);
+	}
+	free(text);
+	return 0;
+}
+
 static const struct {
 	const char *name, *memfd; /* in the tree; of the memfd */
 	int (*make)(FILE *f);
 } gens[] = {
 	{ "/proc/stat", "proc-stat", proc_stat },
+	{ "", "proc-status", proc_status }, /* by ucr_gen_path() */
 };
+
+/* A path of the process's own files that is made when opened: its status
+ * as /proc/self/status, /proc/thread-self/status, /proc/PID/status,
+ * /proc/self/task/TID/status (absolute paths). */
+int ucr_gen_path(const char *path)
+{
+	char own[64];
+
+	if (!path || strncmp(path, "/proc/", 6))
+		return 0;
+	if (!strcmp(path, "/proc/self/status") || !strcmp(path, "/proc/thread-self/status"))
+		return 2;
+	snprintf(own, sizeof(own), "/proc/%d/status", (int)getpid());
+	if (!strcmp(path, own))
+		return 2;
+	snprintf(own, sizeof(own), "/proc/self/task/%d/status", (int)gettid());
+	if (!strcmp(path, own))
+		return 2;
+	snprintf(own, sizeof(own), "/proc/%d/task/%d/status", (int)getpid(), (int)gettid());
+	return !strcmp(path, own) ? 2 : 0;
+}
 
 int ucr_gen_kind(const char *rel)
 {
 	for (size_t i = 0; i < sizeof(gens) / sizeof(gens[0]); i++)
-		if (!strcmp(rel, gens[i].name))
+		if (gens[i].name[0] && !strcmp(rel, gens[i].name))
 			return (int)i + 1;
 	return 0;
 }

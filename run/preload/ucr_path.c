@@ -189,7 +189,9 @@ static struct ucr_fd at_kind(int dirfd, const char *p, const char *buf, int fl)
 /* A redirected path p (in the tree: buf) that is made when opened */
 static int made_file(const char *p, const char *buf)
 {
-	return p == buf && ucr_in_root(buf) ? ucr_gen_kind(buf + ucr_root_len) : 0;
+	if (p == buf && ucr_in_root(buf))
+		return ucr_gen_kind(buf + ucr_root_len);
+	return ucr_active ? ucr_gen_path(p) : 0;
 }
 
 static int open_mode(int flags, va_list ap)

@@ -201,5 +201,12 @@ EXPORT long syscall(long nr, ...)
 	if (nr == SYS_perf_event_open && ucr_active)
 		return perf_open((struct perf_event_attr *)a[0], (pid_t)a[1], (int)a[2], (int)a[3],
 				 (unsigned long)a[4]);
+	if (ucr_active) {
+		int handled;
+		long rv = ucr_proc_syscall(nr, a, &handled);
+
+		if (handled)
+			return rv;
+	}
 	return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -28,7 +28,8 @@
 
 #include "ucr_preload.h"
 
-int ucr_active;                    /* UNCORE_RUN_SOCK was set */
+int ucr_on;                        /* UNCORE_RUN_SOCK was set, started */
+int ucr_started;
 int ucr_wall_clock;                /* UNCORE_RUN_CLOCK=wall */
 unsigned ucr_ncpu = 1;
 char ucr_root[PATH_MAX];
@@ -73,11 +74,19 @@ _Noreturn void ucr_die(const char *fmt, ...)
 
 /* ---- start ---- */
 
-__attribute__((constructor(101))) static void ucr_start(void)
+/* From our constructor, or from the first interposed call that comes before
+ * it (another library's constructor); once. */
+void ucr_start(void)
 {
-	const char *s = getenv(UCR_ENV_SOCK), *r = getenv(UCR_ENV_ROOT), *c = getenv(UCR_ENV_CLOCK);
+	const char *s, *r, *c;
 	struct ucr_rsp rsp;
 
+	if (ucr_started)
+		return;
+	ucr_started = 1;
+	s = getenv(UCR_ENV_SOCK);
+	r = getenv(UCR_ENV_ROOT);
+	c = getenv(UCR_ENV_CLOCK);
 	if (!s || !*s)
 		return;
 	if (!r || strlen(s) >= UCR_SOCK_MAX || strlen(r) >= sizeof(ucr_root) - 64)
@@ -89,12 +98,18 @@ __attribute__((constructor(101))) static void ucr_start(void)
 	ucr_fd_init();          /* descriptors: the table, those inherited */
 	ucr_path_init();        /* the tree's paths, the working directory */
 	ucr_conn_init(s);       /* the server: fork, each thread's connection */
-	ucr_active = 1;
+	ucr_on = 1;
 	/* a new image: after exec (the server enables the per-task events
 	 * that wait for it); the parent process is where a process that was
 	 * spawned without fork's handlers (vfork) comes from */
 	if (ucr_request(UCR_HELLO, (uint64_t)getpid(), (uint64_t)getppid(), 1, &rsp))
 		ucr_die("the machine server refused: %s", ucr_last_error());
 	ucr_ncpu = (unsigned)rsp.v[0];
+	ucr_proc_exec_mask(rsp.v[2]);
 	ucr_trap_init();
+}
+
+__attribute__((constructor(101))) static void ucr_constructor(void)
+{
+	ucr_start();
 }

@@ -65,7 +65,15 @@ static inline ssize_t ucr_fail(int e)
 
 /* ---- ucr_preload.c: settings, messages ---- */
 
-extern int ucr_active;             /* UNCORE_RUN_SOCK was set */
+extern int ucr_on;                 /* UNCORE_RUN_SOCK was set, and the library started */
+extern int ucr_started;            /* ucr_start() has begun */
+void ucr_start(void);
+/* Whether the library serves the machine, starting it first if need be:
+ * other libraries' constructors run before ours (ld.so initializes a
+ * program's libraries before the preloaded one), and libnuma's reads
+ * /sys and /proc there (issue #32).  While it starts, the interposed calls
+ * it makes itself pass through. */
+#define ucr_active (__builtin_expect(ucr_started, 1) ? ucr_on : (ucr_start(), ucr_on))
 extern int ucr_wall_clock;         /* UNCORE_RUN_CLOCK=wall */
 extern unsigned ucr_ncpu;          /* the machine's logical cpus */
 extern char ucr_root[PATH_MAX];    /* the machine's tree */
@@ -155,6 +163,8 @@ int ucr_gen_kind(const char *rel);
 /* a descriptor of the file as of now (open's flags: O_CLOEXEC; only
  * reading), or -1 with errno */
 int ucr_gen_open(int kind, int flags);
+/* an absolute path of the process's own files that is made (its status) */
+int ucr_gen_path(const char *path);
 /* The character device l shows as to stat; 0: not one. */
 int ucr_dev_num(const struct ucr_fd *l, unsigned *major, unsigned *minor);
 /* read/write of count bytes at off, as the kernel's driver would. */
@@ -191,6 +201,12 @@ void ucr_perf_close(int fd, const struct ucr_fd *l);
 /* The machine cpu a thread is on: the one it bound itself to (-1: none)
  * or else the process's.  Every request carries it. */
 extern TLS int ucr_t_vcpu;
+extern TLS uint64_t ucr_t_mask;
+uint64_t ucr_thread_mask(void);
+void ucr_proc_exec_mask(uint64_t m);
+void ucr_proc_after_fork(void);
+/* glibc's syscall() for the calls ucr_proc.c serves; *handled 0: not one */
+long ucr_proc_syscall(long nr, const long *a, int *handled);
 extern int ucr_g_vcpu;
 extern TLS int ucr_t_target;
 extern TLS int ucr_t_creator;

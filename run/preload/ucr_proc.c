@@ -20,6 +20,7 @@
 #include <string.h>
 #include <linux/capability.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,23 +30,73 @@
 TLS int ucr_t_vcpu = -1;           /* the cpu this thread is bound to, -1: none */
 int ucr_g_vcpu;                    /* cpu of threads that never chose one */
 TLS int ucr_t_target = -1;         /* the cpu a request is for, if not the thread's (an MSR file's) */
+/* the cpus a thread may run on (sched_setaffinity), 0: all; as on Linux a
+ * new thread starts with its creator's, a forked child with its parent's
+ * thread's, and exec keeps the process's (the server holds it across the
+ * new image).  At most 64 cpus: the parts have at most 30 (HT off). */
+TLS uint64_t ucr_t_mask;
+static uint64_t g_mask;            /* of threads that never chose, set by pid */
 
 /* ---- interposed: cpus ---- */
 
-static int first_cpu(size_t size, const cpu_set_t *set)
+static uint64_t all_cpus(void)
 {
-	for (unsigned c = 0; c < ucr_ncpu && c < size * 8; c++)
-		if (CPU_ISSET_S(c, size, set))
-			return (int)c;
-	return -1;
+	return ucr_ncpu >= 64 ? ~0ull : (1ull << ucr_ncpu) - 1;
 }
 
-static void fill_set(size_t size, cpu_set_t *set, int only)
+static uint64_t mask_of(size_t size, const cpu_set_t *set)
+{
+	uint64_t m = 0;
+
+	for (unsigned c = 0; c < ucr_ncpu && c < 64 && c < size * 8; c++)
+		if (CPU_ISSET_S(c, size, set))
+			m |= 1ull << c;
+	return m;
+}
+
+static void fill_set(size_t size, cpu_set_t *set, uint64_t m)
 {
 	CPU_ZERO_S(size, set);
-	for (unsigned c = 0; c < ucr_ncpu && c < size * 8; c++)
-		if (only < 0 || (unsigned)only == c)
+	for (unsigned c = 0; c < ucr_ncpu && c < 64 && c < size * 8; c++)
+		if (m >> c & 1)
 			CPU_SET_S(c, size, set);
+}
+
+/* the cpus this thread may run on */
+uint64_t ucr_thread_mask(void)
+{
+	return ucr_t_mask ? ucr_t_mask : g_mask ? g_mask : all_cpus();
+}
+
+/* bind this thread to the cpus of m: it moves to the first of them unless
+ * it is on one already; the server learns the process's binding */
+static void bind_thread(uint64_t m)
+{
+	struct ucr_rsp r;
+
+	ucr_t_mask = m;
+	if (ucr_t_vcpu < 0 || !(m >> ucr_t_vcpu & 1))
+		ucr_t_vcpu = __builtin_ctzll(m);
+	ucr_request(UCR_AFFINITY, m, 0, 0, &r);
+}
+
+/* a new image: the binding of the process before exec (HELLO's answer) */
+void ucr_proc_exec_mask(uint64_t m)
+{
+	m &= all_cpus();
+	if (m) {
+		ucr_t_mask = m;
+		ucr_t_vcpu = __builtin_ctzll(m);
+	}
+}
+
+/* a forked child: its binding is its forking thread's (TLS, copied) */
+void ucr_proc_after_fork(void)
+{
+	struct ucr_rsp r;
+
+	if (ucr_t_mask)
+		ucr_request(UCR_AFFINITY, ucr_t_mask, 0, 0, &r);
 }
 
 /* Binding a thread chooses the machine cpu whose CPUID, RDTSCP and MSRs it
@@ -56,14 +107,16 @@ EXPORT int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 	REAL(sched_setaffinity);
 	if (!ucr_active)
 		return real_sched_setaffinity(pid, size, set);
-	int c = first_cpu(size, set);
+	uint64_t m = set ? mask_of(size, set) : 0;
 
-	if (c < 0)
-		return (int)ucr_fail(EINVAL);
-	if (pid == 0 || pid == gettid())
-		ucr_t_vcpu = c;
-	else if (pid == getpid())
-		ucr_g_vcpu = c;
+	if (!m)
+		return (int)ucr_fail(set ? EINVAL : EFAULT);
+	if (pid == 0 || pid == gettid()) {
+		bind_thread(m);
+	} else if (pid == getpid()) {
+		g_mask = m;
+		ucr_g_vcpu = __builtin_ctzll(m);
+	}
 	return 0;
 }
 
@@ -76,7 +129,19 @@ EXPORT int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
 		return (int)ucr_fail(EINVAL);
 	if (!set)
 		return (int)ucr_fail(EFAULT);
-	fill_set(size, set, pid == 0 || pid == gettid() ? ucr_t_vcpu : -1);
+	if (pid == 0 || pid == gettid()) {
+		fill_set(size, set, ucr_thread_mask());
+	} else if (pid == getpid()) {
+		fill_set(size, set, g_mask ? g_mask : all_cpus());
+	} else {
+		/* another process of the program (taskset -p): its binding as
+		 * the server knows it */
+		struct ucr_rsp r;
+
+		if (ucr_request(UCR_AFFINITY, (uint64_t)pid, 1, 0, &r))
+			return (int)ucr_fail(ESRCH);
+		fill_set(size, set, r.v[0] & all_cpus() ? r.v[0] & all_cpus() : all_cpus());
+	}
 	return 0;
 }
 
@@ -85,12 +150,12 @@ EXPORT int pthread_setaffinity_np(pthread_t th, size_t size, const cpu_set_t *se
 	REAL(pthread_setaffinity_np);
 	if (!ucr_active)
 		return real_pthread_setaffinity_np(th, size, set);
-	int c = first_cpu(size, set);
+	uint64_t m = mask_of(size, set);
 
-	if (c < 0)
+	if (!m)
 		return EINVAL;
 	if (pthread_equal(th, pthread_self()))
-		ucr_t_vcpu = c;
+		bind_thread(m);
 	return 0;
 }
 
@@ -101,7 +166,30 @@ EXPORT int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set)
 		return real_pthread_getaffinity_np(th, size, set);
 	if (size * 8 < ucr_ncpu)
 		return EINVAL;
-	fill_set(size, set, pthread_equal(th, pthread_self()) ? ucr_t_vcpu : -1);
+	fill_set(size, set, pthread_equal(th, pthread_self()) ? ucr_thread_mask() : g_mask ? g_mask : all_cpus());
+	return 0;
+}
+
+/* The raw system calls of the same, through glibc's syscall() (libnuma's
+ * numa_sched_setaffinity, hwloc): the kernel's return values, not the
+ * wrappers' (sched_getaffinity returns the bytes of its mask). */
+long ucr_proc_syscall(long nr, const long *a, int *handled)
+{
+	*handled = 1;
+	if (nr == SYS_sched_setaffinity)
+		return sched_setaffinity((pid_t)a[0], (size_t)a[1], (const cpu_set_t *)a[2]);
+	if (nr == SYS_sched_getaffinity) {
+		size_t bytes = (ucr_ncpu + 63) / 64 * 8;
+
+		if ((size_t)a[1] * 8 < ucr_ncpu || ((size_t)a[1] & (sizeof(long) - 1)))
+			return ucr_fail(EINVAL);
+		if (sched_getaffinity((pid_t)a[0], bytes, (cpu_set_t *)a[2]))
+			return -1;
+		return (long)bytes;
+	}
+	if (nr == SYS_getcpu)
+		return getcpu((unsigned *)a[0], (unsigned *)a[1]);
+	*handled = 0;
 	return 0;
 }
 
@@ -156,6 +244,8 @@ struct start {
 	void *(*fn)(void *);
 	void *arg;
 	int creator;
+	uint64_t mask;     /* the creator's binding, inherited */
+	int vcpu;
 };
 
 static void *thread_start(void *p)
@@ -164,6 +254,8 @@ static void *thread_start(void *p)
 
 	free(p);
 	ucr_t_creator = s.creator;
+	ucr_t_mask = s.mask;
+	ucr_t_vcpu = s.vcpu;
 	return s.fn(s.arg);
 }
 
@@ -268,7 +360,7 @@ EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 	REAL(pthread_create);
 	if (!ucr_active || !(s = malloc(sizeof(*s))))
 		return real_pthread_create(th, attr, fn, arg);
-	*s = (struct start){ fn, arg, gettid() };
+	*s = (struct start){ fn, arg, gettid(), ucr_t_mask, ucr_t_vcpu };
 	rc = real_pthread_create(th, attr, thread_start, s);
 	if (rc)
 		free(s);
