@@ -102,11 +102,8 @@ void ucr_proc_after_fork(void)
 /* Binding a thread chooses the machine cpu whose CPUID, RDTSCP and MSRs it
  * sees; the host scheduler is left alone (the machine's cpus are not the
  * host's). */
-EXPORT int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
+static int set_affinity(pid_t pid, size_t size, const cpu_set_t *set)
 {
-	REAL(sched_setaffinity);
-	if (!ucr_active)
-		return real_sched_setaffinity(pid, size, set);
 	uint64_t m = set ? mask_of(size, set) : 0;
 
 	if (!m)
@@ -120,11 +117,16 @@ EXPORT int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 	return 0;
 }
 
-EXPORT int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
+EXPORT int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 {
-	REAL(sched_getaffinity);
+	REAL(sched_setaffinity);
 	if (!ucr_active)
-		return real_sched_getaffinity(pid, size, set);
+		return real_sched_setaffinity(pid, size, set);
+	return set_affinity(pid, size, set);
+}
+
+static int get_affinity(pid_t pid, size_t size, cpu_set_t *set)
+{
 	if (size * 8 < ucr_ncpu)
 		return (int)ucr_fail(EINVAL);
 	if (!set)
@@ -143,6 +145,14 @@ EXPORT int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
 		fill_set(size, set, r.v[0] & all_cpus() ? r.v[0] & all_cpus() : all_cpus());
 	}
 	return 0;
+}
+
+EXPORT int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
+{
+	REAL(sched_getaffinity);
+	if (!ucr_active)
+		return real_sched_getaffinity(pid, size, set);
+	return get_affinity(pid, size, set);
 }
 
 EXPORT int pthread_setaffinity_np(pthread_t th, size_t size, const cpu_set_t *set)
@@ -173,22 +183,26 @@ EXPORT int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set)
 /* The raw system calls of the same, through glibc's syscall() (libnuma's
  * numa_sched_setaffinity, hwloc): the kernel's return values, not the
  * wrappers' (sched_getaffinity returns the bytes of its mask). */
+static int get_cpu(unsigned *cpu, unsigned *node);
+
 long ucr_proc_syscall(long nr, const long *a, int *handled)
 {
 	*handled = 1;
+	/* the library's own functions, not the exported names: a program may
+	 * define sched_getcpu and the like over syscall() itself (perf does) */
 	if (nr == SYS_sched_setaffinity)
-		return sched_setaffinity((pid_t)a[0], (size_t)a[1], (const cpu_set_t *)a[2]);
+		return set_affinity((pid_t)a[0], (size_t)a[1], (const cpu_set_t *)a[2]);
 	if (nr == SYS_sched_getaffinity) {
 		size_t bytes = (ucr_ncpu + 63) / 64 * 8;
 
 		if ((size_t)a[1] * 8 < ucr_ncpu || ((size_t)a[1] & (sizeof(long) - 1)))
 			return ucr_fail(EINVAL);
-		if (sched_getaffinity((pid_t)a[0], bytes, (cpu_set_t *)a[2]))
+		if (get_affinity((pid_t)a[0], bytes, (cpu_set_t *)a[2]))
 			return -1;
 		return (long)bytes;
 	}
 	if (nr == SYS_getcpu)
-		return getcpu((unsigned *)a[0], (unsigned *)a[1]);
+		return get_cpu((unsigned *)a[0], (unsigned *)a[1]);
 	*handled = 0;
 	return 0;
 }
@@ -201,19 +215,24 @@ EXPORT int sched_getcpu(void)
 	return ucr_t_vcpu >= 0 ? ucr_t_vcpu : ucr_g_vcpu;
 }
 
-EXPORT int getcpu(unsigned *cpu, unsigned *node)
+static int get_cpu(unsigned *cpu, unsigned *node)
 {
-	REAL(getcpu);
-	if (!ucr_active)
-		return real_getcpu(cpu, node);
 	if (cpu)
-		*cpu = (unsigned)sched_getcpu();
+		*cpu = (unsigned)(ucr_t_vcpu >= 0 ? ucr_t_vcpu : ucr_g_vcpu);
 	if (node) {
 		uint64_t r[4];
 
 		*node = ucr_cpuid(0xB, 1, r) ? 0 : (unsigned)(r[3] >> (r[0] & 31));
 	}
 	return 0;
+}
+
+EXPORT int getcpu(unsigned *cpu, unsigned *node)
+{
+	REAL(getcpu);
+	if (!ucr_active)
+		return real_getcpu(cpu, node);
+	return get_cpu(cpu, node);
 }
 
 EXPORT long sysconf(int name)
