@@ -217,7 +217,7 @@ void make_tree(const char *name, int flags)
 
 const struct pfn snbep_fns[] = {
 	{ 11, 0, 0x3CE0 },                                                       /* UBox */
-	{ 14, 1, 0x3C46 },                                                       /* HA */
+	{ 14, 0, 0x3CA0 }, { 14, 1, 0x3C46 },                                    /* HA, its PMON */
 	{ 16, 0, 0x3CB0 }, { 16, 1, 0x3CB1 }, { 16, 4, 0x3CB4 }, { 16, 5, 0x3CB5 }, /* iMC 0-3 */
 	{ 8, 2, 0x3C41 }, { 9, 2, 0x3C42 },                                      /* QPI 0, 1 */
 	{ 8, 6, 0x3C86 }, { 9, 6, 0x3C96 },                                      /* mask/match */

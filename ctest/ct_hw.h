@@ -81,7 +81,7 @@ struct pfn {
  * public facts list them (Linux uncore_snbep.c, pci_ids.h; QPI misc from
  * lspci) and independently of the model's tables, which are checked
  * against them this way. */
-#define NSNBEP_FNS 15
+#define NSNBEP_FNS 16
 extern const struct pfn snbep_fns[NSNBEP_FNS];
 
 /* How a two-socket E5-2600 box numbers its uncore: the bus of each UBox,

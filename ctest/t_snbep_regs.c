@@ -275,6 +275,11 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 		r->ro = NODEMAP_RO;
 		r->reset = NODEMAP_IDENTITY;
 
+		/* HA's own function D14:F0 (public facts): the register PCM's
+		 * JKT workaround sets, bit 1 read/write (R27) */
+		ids(x, s, 14, 0, 0x3CA0, "HA_MAIN");
+		pci(x, s, 14, 0, 0x84, 4, "R27", BIT(1), 0, 0, "HA_JKT_WA");
+
 		/* HA D14:F1, Tables 2-33..2-39 */
 		ids(x, s, 14, 1, 0x3C46, "HA");
 		pci(x, s, 14, 1, HA_ADDRMATCH0, 4, "Table 2-39", HA_ADDR0_RW, 0, 0,
@@ -315,6 +320,7 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 			pci(x, s, 8 + q, 6, Q_MASK1, 4, "Table 2-90", Q_MM1_RW, 0, 0,
 			    N("Q_P%u_PCI_PMON_PKT_MASK1", q));
 			ids(x, s, 8 + q, 0, q ? 0x3C90 : 0x3C80, N("Q_P%u_MISC", q));
+			pci(x, s, 8 + q, 0, 0x80, 4, "R27", BIT(1), 0, 0, N("Q_P%u_JKT_WA", q));
 			r = pci(x, s, 8 + q, 0, Q_RATE_STATUS, 4, "Table 2-93", 0, 0, 0,
 				N("Q_P%u_QPI_RATE_STATUS", q));
 			r->ro = Q_RATE_RO;
@@ -637,9 +643,10 @@ CT_TEST(register_map_matches_the_guide)
 	int seen[MAXREGS] = { 0 };
 
 	CT_REQUIRE(m);
-	/* per socket: UBox 6, CBo 8 x 10, PCU 10 + 2; UBox function 4, HA 14,
-	 * iMC 4 x 13, QPI 2 x (11 + 6 + 3), R2PCIe 11, R3QPI 2 x 9 */
-	CT_EQ(n, 2 * (6 + 80 + 12 + 4 + 14 + 52 + 40 + 11 + 18));
+	/* per socket: UBox 6, CBo 8 x 10, PCU 10 + 2; UBox function 4, HA's
+	 * own function 3 (R27), HA 14, iMC 4 x 13, QPI 2 x (11 + 6 + 4),
+	 * R2PCIe 11, R3QPI 2 x 9 */
+	CT_EQ(n, 2 * (6 + 80 + 12 + 4 + 3 + 14 + 52 + 42 + 11 + 18));
 	CT_EQ(ucm_nregs(m), n);
 	for (size_t i = 0; i < ucm_nregs(m); i++) {
 		struct ucm_reginfo ri;
@@ -1229,6 +1236,7 @@ CT_TEST(pci_device_and_vendor_ids)
 		uint16_t did;
 	} fns[] = {
 		{ 11, 0, 0x3CE0 }, /* UBox (R13) */
+		{ 14, 0, 0x3CA0 }, /* HA's own function (R27) */
 		{ 14, 1, 0x3C46 }, /* HA */
 		{ 16, 0, 0x3CB0 }, { 16, 1, 0x3CB1 }, { 16, 4, 0x3CB4 }, { 16, 5, 0x3CB5 }, /* iMC */
 		{ 8, 2, 0x3C41 }, { 9, 2, 0x3C42 }, /* QPI PMON */
@@ -1267,16 +1275,39 @@ CT_TEST(pci_device_and_vendor_ids)
 	ucm_destroy(m);
 }
 
+/* R27: the registers PCM's JKT workaround sets (D14:F0 0x84, D8:F0 and
+ * D9:F0 0x80, bit 1) read back what was written there; their other bits
+ * read 0, and the writes are not undefined programming. */
+CT_TEST(pcm_jkt_workaround_bits_read_back)
+{
+	static const struct {
+		unsigned dev, fn, off;
+	} regs[] = { { 14, 0, 0x84 }, { 8, 0, 0x80 }, { 9, 0, 0x80 } };
+	struct ucm_model *m = mk(1, 0);
+
+	CT_REQUIRE(m);
+	for (unsigned s = 0; s < NSOCK; s++)
+		for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
+			CT_EQ(rdpci(m, s, regs[i].dev, regs[i].fn, regs[i].off, 4), 0);
+			wrpci(m, s, regs[i].dev, regs[i].fn, regs[i].off, 4, 0x2);
+			CT_EQ(rdpci(m, s, regs[i].dev, regs[i].fn, regs[i].off, 4), 0x2);
+			wrpci(m, s, regs[i].dev, regs[i].fn, regs[i].off, 4, 0);
+			CT_EQ(rdpci(m, s, regs[i].dev, regs[i].fn, regs[i].off, 4), 0);
+		}
+	CT_EQ(ucm_strict_count(m), 0);
+	ucm_destroy(m);
+}
+
 /* A configuration access to a function that does not exist is a master
  * abort: all ones and -ENODEV (ucm.h), for reads of any width and for
  * writes: bus 0x3F device 31, a missing function of a present device
- * (HA is D14:F1, not F0), a bus of no socket, and socket 1's bus on a
- * 1-socket model. */
+ * (the HA is D14:F0 and F1, not F2), a bus of no socket, and socket 1's
+ * bus on a 1-socket model. */
 CT_TEST(absent_pci_device_reads_all_ones)
 {
 	static const struct {
 		unsigned bus, dev, fn;
-	} absent[] = { { 0x3F, 31, 0 }, { 0x3F, 14, 0 }, { 0x7F, 16, 2 }, { 0x00, 14, 1 },
+	} absent[] = { { 0x3F, 31, 0 }, { 0x3F, 14, 2 }, { 0x7F, 16, 2 }, { 0x00, 14, 1 },
 		       { 0xFF, 11, 0 }, { 0x3E, 8, 2 } };
 	struct ucm_model *m = mk(1, 0);
 	struct ucm_config cfg;

@@ -465,7 +465,12 @@ PCM_ENV = {"PCM_NO_PERF": "1"}
 def pcm_csv(path):
     """{(group, column): value} of the last sample of a PCM -csv file (two header rows)."""
     with open(path) as f:
-        rows = [line.rstrip("\n").split(",") for line in f]
+        # PCM writes its messages to the same stream ("Link 1 is disabled"):
+        # the CSV rows are those with commas
+        rows = [line.rstrip("\n").split(",") for line in f if "," in line]
+    if len(rows) < 3:
+        fail(f"{path}: no sample written")
+        return {}
     head0, head1, vals = rows[0], rows[1], rows[-1]
     return {(head0[i], head1[i]): float(vals[i]) for i in range(2, len(vals)) if vals[i].strip()}
 
@@ -520,6 +525,32 @@ def pcm_skl(env=None):
     ipc = col.get(("System", "IPC"))
     if ipc is None:
         fail("PCM printed no IPC")
+
+
+def pcm_snbep():
+    """PCM's pcm on the E5-2600 as it runs by default, with its JKT
+    workaround (docs/platform-snbep.md R27): it sets bits of D14:F0,
+    D8:F0, D9:F0 and MSR 0x39C before counting and clears them after.
+    Each socket's READ/WRITE GB = the CAS counts of its 4 channels between
+    PCM's first and last read (its sample; it reads each counter twice more
+    at exit, within the same machine instant), x 64 B."""
+    need("pcm", "pcm")
+    csv = os.path.join(WORK, "pcm.csv")
+    _, err, rep = run("snbep", ["pcm", "1", "-i=1", f"-csv={csv}"], env=PCM_ENV)
+    if "--noJKTWA" not in err:
+        fail(f"PCM did not take its JKT workaround path: {err[-800:]!r}")
+    col = pcm_csv(csv)
+    for sock in (0, 1):
+        for kind, ctr in (("READ", 0), ("WRITE", 1)):
+            got = col.get((f"Socket {sock}", kind))
+            cs = [counter(rep, f"MC_CH{ch}_PCI_PMON_CTR{ctr}", socket=sock) for ch in range(4)]
+            if got is None or not all(cs):
+                fail(f"Socket {sock} {kind}: missing")
+                continue
+            want = sum(c["truth"] for c in cs) * 64 / 1e9
+            close(f"Socket {sock} {kind} (GB)", got, want, 0, 0.005)
+            if want == 0:
+                fail(f"Socket {sock} {kind}: nothing counted: the case checks nothing")
 
 
 # ---- the run command itself ----
@@ -893,7 +924,7 @@ def run_dir_place():
             fail(f"{what}: {os.path.dirname(lines[0])} left behind")
 
 
-CASES = {f.__name__: f for f in (numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

@@ -401,9 +401,28 @@ static const struct ucm_regdef r_qpi_mm[] = {
  * for a typo (R7).  QPI_RATE_STATUS reads 101b, 8.0 GT/s, slow mode off: a
  * link trained to the rate the QPI clock below assumes, not the table's
  * out-of-reset 011b (R8). */
+/* PCM's "JKT workaround" (Intel PCM, ServerUncorePMUs::enableJKTWorkaround;
+ * facts only): before counting it sets bit 1 of D14:F0 offset 0x84 and of
+ * D8:F0 and D9:F0 offset 0x80 ("enable correct counting of various LLC
+ * events"), and clears it at exit.  The guide documents none of these
+ * registers (R27): bit 1 reads back what was written and changes no count;
+ * the other bits read 0. */
+static const struct ucm_field f_jktwa[] = {
+	{ "llc_count_fix", 1, 1, UCM_A_RW, UCM_R_NONE, 0 },
+};
+static const struct ucm_layout l_jktwa = {
+	"PCM JKT workaround register", "Intel PCM (R27)", 32, ARRAY_LEN(f_jktwa), f_jktwa
+};
 static const struct ucm_regdef r_qpi_misc[] = {
 	PCI_IDS("Q_P%u_MISC"),
+	{ "Q_P%u_JKT_WA", 0x80, UCM_K_PLAIN, 0, &l_jktwa, 0 },
 	{ "Q_P%u_QPI_RATE_STATUS", 0xD4, UCM_K_PLAIN, 0, &ucm_xeon_l_q_rate, 0x5 },
+};
+/* D14:F0, the Home Agent's own function (8086:3CA0): no counters; what PCM
+ * reads and writes (above) */
+static const struct ucm_regdef r_ha_main[] = {
+	PCI_IDS("HA_MAIN"),
+	{ "HA_JKT_WA", 0x84, UCM_K_PLAIN, 0, &l_jktwa, 0 },
 };
 /* Table 2-104, D19:F1 */
 static const struct ucm_regdef r_r2pcie[] = {
@@ -471,6 +490,10 @@ static const struct ucm_boxtype bt_qpi_misc = {
 	"qpi_misc", "QPI misc (rate status)", UCM_PCI, 0, SNBEP_CLK_QCLK, 0, 2, 2, 2,
 	ARRAY_LEN(r_qpi_misc), 0, r_qpi_misc, NULL, NULL, "SNB-EP 2.7.3.4", 0
 };
+static const struct ucm_boxtype bt_ha_main = {
+	"ha_main", "Home Agent (its own function)", UCM_PCI, 0, SNBEP_CLK_UCLK, 0, 1, 1, 1,
+	ARRAY_LEN(r_ha_main), 0, r_ha_main, NULL, NULL, "public facts; R27", 0
+};
 const struct ucm_boxtype snbep_bt_r2pcie = {
 	"r2pcie", "R2PCIe (ring to PCIe)", UCM_PCI, 4, SNBEP_CLK_UCLK, 0, 1, 1, 1,
 	ARRAY_LEN(r_r2pcie), SNBEP_NCODES_R2PCIE, r_r2pcie, snbep_codes_r2pcie, NULL, "SNB-EP 2.8", 0
@@ -498,6 +521,7 @@ static const struct ucm_boxinst snbep_boxes[] = {
 	{ &snbep_bt_pcu, 0, 0, 0, -1, 0, 0, NULL },
 	{ &snbep_bt_pcu_cstate, 0, 0, 0, -1, 0, 0, NULL },
 	{ &bt_ubox_pci, 0, 11, 0, -1, 0, 0, NULL },
+	{ &bt_ha_main, 0, 14, 0, -1, 0, 0x3CA0, NULL },
 	{ &snbep_bt_ha, 0, 14, 1, -1, 0, 0x3C46, NULL },
 	{ &snbep_bt_imc, 0, 16, 0, -1, 0, 0x3CB0, NULL },
 	{ &snbep_bt_imc, 1, 16, 1, -1, 0, 0x3CB1, NULL },

@@ -34,6 +34,9 @@ static const struct ucm_sysmsr snbep_msrs[] = {
 	RO(0x8B, 0x71000000000ull, "IA32_BIOS_SIGN_ID"),
 	UCM_XEON_SYSMSR_MID
 	RO(0x1AD, 0x1F1F1F2021222323ull, "MSR_TURBO_RATIO_LIMIT"),
+	/* bit 0: ENABLE_PEBS_NUM_ALT (Table 2-20, 06_2DH); PCM sets it on the
+	 * E5-2600 with its JKT workaround (R27) */
+	RW(0x39C, 1, 0, 0x1, "MSR_PEBS_NUM_ALT"),
 	UCM_XEON_SYSMSR_HIGH
 };
 
