@@ -37,6 +37,7 @@
 #include "ucr_kernel.h"
 #include "ucr_proto.h"
 #include "ucr_server.h"
+#include "ucr_writes.h"
 
 /* What a clock read and a TSC read cost in machine time (a vDSO
  * clock_gettime and an RDTSC take about this long). */
@@ -150,6 +151,7 @@ struct srv {
 	char dir[108];
 	int interrupted;        /* SIGINT, SIGTERM or SIGHUP passed on to the program */
 	uint64_t slice_ps;      /* advance_to's slice of machine time */
+	struct ucr_writes *writes; /* the program's writes to the PMU's registers */
 };
 
 static uint64_t host_ns(clockid_t c)
@@ -251,7 +253,10 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 			err_msg(r, rc, ucm_error(m));
 		return;
 	case UCR_MSR_WR:
+		ucr_writes_before(s->writes, UCM_MSR, cpu / ucm_cpus_per_socket(m), q->a, 8);
 		rc = ucm_msr_write(m, cpu, (uint32_t)q->a, q->b);
+		if (!rc)
+			ucr_writes_after(s->writes, UCM_MSR, cpu / ucm_cpus_per_socket(m), q->a, 8, q->b);
 		if (rc == -EIO) {
 			why[0] = 0;
 			rc = ucp_sysmsr_write(s->mc, cpu, (uint32_t)q->a, ucm_now_ps(m), q->b, why, sizeof(why));
@@ -271,11 +276,20 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 	case UCR_PCI_WR: {
 		unsigned seg = (unsigned)(q->a >> 16), bus = (unsigned)(q->a >> 8 & 0xFF);
 		unsigned dev = (unsigned)(q->a >> 3 & 31), fn = (unsigned)(q->a & 7);
+		unsigned off = (unsigned)(uint32_t)q->b, w = (unsigned)(q->b >> 32);
 
 		if (q->op == UCR_PCI_RD)
 			rc = ucm_pci_read(m, seg, bus, dev, fn, (unsigned)q->b, (unsigned)q->c, &r->v[0]);
-		else
-			rc = ucm_pci_write(m, seg, bus, dev, fn, (unsigned)(uint32_t)q->b, (unsigned)(q->b >> 32), q->c);
+		else {
+			/* the socket whose uncore bus it is (segment 0) */
+			for (unsigned k = 0; !seg && k < ucm_nsockets(m); k++)
+				if (ucm_pci_bus(m, k) == bus)
+					ucr_writes_before(s->writes, UCM_PCI, k, ucm_pci_key(bus, dev, fn, off), w);
+			rc = ucm_pci_write(m, seg, bus, dev, fn, off, w, q->c);
+			for (unsigned k = 0; !rc && !seg && k < ucm_nsockets(m); k++)
+				if (ucm_pci_bus(m, k) == bus)
+					ucr_writes_after(s->writes, UCM_PCI, k, ucm_pci_key(bus, dev, fn, off), w, q->c);
+		}
 		if (rc)
 			err_msg(r, rc, ucm_error(m));
 		return;
@@ -493,6 +507,10 @@ static json_t *report_json(struct srv *s)
 		 * that zeroes a counter and reads it once reports */
 		json_t *cj = json_array_get(ctrs, json_array_size(ctrs) - 1);
 
+		/* its control register, found in "written" when the program
+		 * programmed it */
+		json_object_set_new(cj, "control_register", json_string(ucr_writes_control_of(s->writes, i)));
+
 		json_object_set_new(cj, "since_set", json_integer((json_int_t)t.since_set));
 		/* the interval between the last two reads: a sampler's last sample */
 		json_object_set_new(cj, "last_interval", json_integer((json_int_t)(t.last_read - t.prev_read)));
@@ -533,6 +551,7 @@ static json_t *report_json(struct srv *s)
 		}
 	}
 	json_object_set_new(j, "counters", ctrs);
+	json_object_set_new(j, "written", ucr_writes_json(s->writes));
 	for (unsigned b = 0; b < ucm_box_count(m); b++) {
 		const struct ucm_boxinst *bi = ucm_box_def(m, (int)b);
 
@@ -859,6 +878,11 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	}
 	if ((rc = ucr_kernel_start(m, s.mc, s.mono_base_ns, root, &s.kernel, err, n)))
 		goto out;
+	if (!(s.writes = ucr_writes_new(m))) {
+		rc = -ENOMEM;
+		snprintf(err, n, "out of memory");
+		goto out;
+	}
 	if ((lfd = listen_on(sock)) < 0) {
 		rc = lfd;
 		snprintf(err, n, "%s: %s", sock, strerror(-rc));
@@ -1182,6 +1206,7 @@ out:
 	if (lfd >= 0)
 		close(lfd);
 	ucr_kernel_stop(s.kernel);
+	ucr_writes_free(s.writes);
 	ucp_machine_destroy(s.mc);
 	nftw(s.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return rc;
