@@ -330,9 +330,70 @@ def mismatch():
         fail(f"the refused session wrote {[w['register'] for w in rep['written']]}")
 
 
+DEVICE = re.compile(r'"[^"]*(/dev/cpu/[0-9]+/msr(_safe)?|/dev/cpu/msr_batch|/dev/mem|/sys/bus/pci/devices/[^"]*/config|'
+                    r'/proc/bus/pci/[^"]*)"')
+
+
+def syscalls(p):
+    """msr-safe's device files and batch ioctl as the machine serves them:
+    between two interval lines of `-I 100` (one sample each), strace sees
+    exactly one pread64 per PCI function with counters and one ioctl (the
+    batch: every MSR counter and the global status), nothing else on a
+    device, and no open, close or mapping: the benchmark's goal, boxes + 1
+    (docs/hw-validation.md, "System calls").  The boxes are counted from the
+    report (the PCI functions whose counters the program read); skl's IMC
+    counters are read from the kept /dev/mem mapping, no system call.
+    strace runs under uncore run and traces `uncore stat`; the preload
+    library makes each device call it serves on the tree's placeholder file
+    too, with no bytes (docs/tools.md), which is what strace shows."""
+    need("strace", "strace")
+    trace = os.path.join(WORK, "strace.log")
+    env = {"ASAN_OPTIONS": SAN_ENV["ASAN_OPTIONS"] + ":detect_leaks=0"}  # LSan cannot run under ptrace
+    out, _, rep = hwrun(p, [*FORCE[p], "--hw-msr", "msr-safe", "-x,", "-I", "100", "--duration", "0.5"],
+                        extra_env=env, wrap=("strace", "-f", "-qq", "-o", trace, "-e",
+                                             "trace=openat,open,close,read,write,pread64,pwrite64,ioctl,"
+                                             "mmap,munmap,lseek"))
+    if not rep:
+        return
+    fns = {c["address"].split("+")[0] + f"/{c['socket']}" for c in rep["counters"] if c["space"] == "pci"}
+    want = {"pread64": len(fns), "ioctl": 1} if fns else {"ioctl": 1}
+    with open(trace) as f:
+        lines = f.read().splitlines()
+    dev, windows, cur = set(), [], None
+    for ln in lines:
+        m = re.match(r"\d+ +(\w+)\((.*)\) += (-?\d+)", ln)
+        if not m:
+            continue
+        name, args, rc = m.group(1), m.group(2), int(m.group(3))
+        if name in ("openat", "open") and DEVICE.search(args) and rc >= 0:
+            dev.add(rc)
+        if name == "write" and args.startswith("1,"):
+            if cur is not None:
+                windows.append(cur)
+            cur = {}
+            continue
+        if cur is None:
+            continue
+        fd = args.split(",")[0]
+        if name in ("openat", "open", "mmap", "munmap") or (fd.isdigit() and int(fd) in dev):
+            cur[name] = cur.get(name, 0) + 1
+    # the windows between interval lines; the last holds the stop and
+    # restore (after the final line nothing is counted)
+    if len(windows) < 3:
+        fail(f"{len(windows)} samples between interval lines in the trace, want 4")
+    if not dev:
+        fail("strace saw no device file opened")
+    for i, w in enumerate(windows[:3]):
+        if w != want:
+            fail(f"sample {i + 2}: system calls on the devices {w}, want {want} ({len(fns)} PCI functions "
+                 f"with counters + the batch ioctl)")
+    print(f"{p}: {len(fns)} PCI functions with counters, goal {sum(want.values())} system calls a sample; "
+          f"strace saw {windows[:3]}")
+
+
 CASES = {}
 for _p in ("skl", "snbep", "ivt"):
-    for _f in (defaults, named, raw, interval, signals, replay):
+    for _f in (defaults, named, raw, interval, signals, replay, syscalls):
         CASES[f"{_f.__name__}_{_p}"] = (lambda f, p: lambda: f(p))(_f, _p)
 CASES["mismatch"] = mismatch
 

@@ -170,6 +170,18 @@ FILE *ucr_fd_stream(const char *path, const struct ucr_fd *l, const char *mode)
 
 /* ---- interposed: descriptors ---- */
 
+/* A served device call is also made on the tree's placeholder file, with
+ * no bytes (and msr-safe's batch ioctl as itself, which a regular file
+ * refuses): it changes nothing, and strace then shows the program's device
+ * system calls, one for one, as on the machine (CTest hwrun.syscalls_*).
+ * errno is the served call's. */
+#define SHADOW(call) \
+	do { \
+		int shadow_errno = errno; \
+		(void)(call); \
+		errno = shadow_errno; \
+	} while (0)
+
 EXPORT ssize_t read(int fd, void *buf, size_t n)
 {
 	struct ucr_fd *l = ucr_fd_of(fd);
@@ -179,6 +191,7 @@ EXPORT ssize_t read(int fd, void *buf, size_t n)
 		return real_read(fd, buf, n);
 	if (l->kind == UCR_FD_PERF)
 		return ucr_perf_read(l, buf, n);
+	SHADOW(real_read(fd, buf, 0));
 	off_t pos = lseek(fd, 0, SEEK_CUR);
 	ssize_t r = ucr_dev_rw(l, buf, n, pos, 0);
 
@@ -196,6 +209,7 @@ EXPORT ssize_t write(int fd, const void *buf, size_t n)
 		return real_write(fd, buf, n);
 	if (l->kind == UCR_FD_PERF)
 		return ucr_fail(EINVAL); /* a perf descriptor has no write */
+	SHADOW(real_write(fd, buf, 0));
 	off_t pos = lseek(fd, 0, SEEK_CUR);
 	ssize_t r = ucr_dev_rw(l, (void *)buf, n, pos, 1);
 
@@ -240,7 +254,10 @@ EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t n, off_t off, size_t bufl
 		REAL(name); \
 		if (l && l->kind == UCR_FD_PERF) \
 			return ucr_fail(ESPIPE); /* the kernel's perf files have no llseek */ \
-		return l ? ucr_dev_rw(l, (void *)buf, n, off, wr) : real_##name(fd, buf, n, off); \
+		if (!l) \
+			return real_##name(fd, buf, n, off); \
+		SHADOW(real_##name(fd, buf, 0, off)); \
+		return ucr_dev_rw(l, (void *)buf, n, off, wr); \
 	}
 
 PRW(pread, void *, 0)
@@ -314,6 +331,8 @@ EXPORT int ioctl(int fd, unsigned long request, ...)
 	va_end(ap);
 	if (l && l->kind == UCR_FD_PERF)
 		return ucr_perf_ioctl(l, request, arg);
+	if (l && l->kind == UCR_FD_BATCH)
+		SHADOW(real_ioctl(fd, request, arg));
 	if (l)
 		return ucr_dev_ioctl(l, request, arg);
 	return real_ioctl(fd, request, arg);
