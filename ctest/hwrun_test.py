@@ -253,9 +253,43 @@ def interval(p):
         if abs(b - a - 0.2) > 0.001:
             fail(f"-I 200: intervals at {times}")
             break
-    # (the report's last_interval, between the program's last two reads of
-    # a counter, is not the last line's count: the driver reads every
-    # counter more than once as it ends)
+    # every interval: the counters' totals at the program's reads
+    # (`program_reads`), gathered into the samples they belong to (reads
+    # more than 10 ms of machine time apart are different samples).  As
+    # for `truth`, the start is the first read (the counter as found,
+    # before it was programmed: a counter the driver enables before its
+    # first sample read, such as the E5-2600's UBox fixed counter, counts
+    # from there); every later sample's value is its last read (at the end,
+    # the read when the driver stops).
+    written = {(w["socket"], w["register"]): w for w in rep["written"]}
+    per = {}   # (box, control) -> [count of interval k]
+    for c in rep["counters"]:
+        pr = c.get("program_reads", [])
+        samples, last_ns = [], None
+        for ns, tot in pr:
+            if last_ns is None or ns - last_ns > 10_000_000:
+                samples.append(tot)
+            elif len(samples) > 1:
+                samples[-1] = tot
+            last_ns = ns
+        if len(samples) != len(times) + 1:
+            fail(f"{c['register']} socket {c['socket']}: read in {len(samples)} samples, want {len(times) + 1}")
+            continue
+        ctl = c.get("control_register")
+        key = c["register"]
+        if ctl:
+            if (c["socket"], ctl) not in written:
+                continue      # a counter it read but never programmed
+            en = [v % (1 << 64) for v in written[(c["socket"], ctl)]["values"] if v >> 22 & 1]
+            key = (c["box"], en[0] & ~(1 << 22))
+        acc = per.setdefault(key, [0] * len(times))
+        for k in range(len(times)):
+            acc[k] += (samples[k + 1] - samples[k]) % (1 << 64)
+    for k, t in enumerate(times):
+        printed = sorted(r[3] for r in rows if r[0] == t)
+        truth = sorted(v[k] for v in per.values())
+        if printed != truth:
+            fail(f"-I interval {k + 1} (at {t}): printed {printed}\n  ground truth {truth}")
     check_restored(rep, "-I")
 
 

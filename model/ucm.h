@@ -97,6 +97,9 @@ int ucm_pci_write(struct ucm_model *m, unsigned seg, unsigned bus, unsigned dev,
 /* MMIO access of 4 or 8 bytes; -ENXIO outside every enabled BAR window. */
 int ucm_mmio_read(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *val);
 int ucm_mmio_write(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t val);
+/* Which socket's MMIO window decodes pa, and the offset in it (the key of
+ * ucm_reginfo's MMIO registers); -ENXIO outside every enabled window. */
+int ucm_mmio_where(struct ucm_model *m, uint64_t pa, unsigned width, unsigned *socket, uint64_t *off);
 /* Debug access: no time cost, no side effect (no W1C, no action, no
  * ground-truth read).  ucm_peek takes a register key (see ucm_reginfo);
  * the others take the addresses of the ordinary accessors. */

@@ -459,6 +459,11 @@ static int mmio_decode(struct ucm_model *m, uint64_t pa, unsigned width, unsigne
 			  (unsigned long long)pa);
 }
 
+int ucm_mmio_where(struct ucm_model *m, uint64_t pa, unsigned width, unsigned *socket, uint64_t *off)
+{
+	return mmio_decode(m, pa, width, socket, off);
+}
+
 int ucm_mmio_read(struct ucm_model *m, uint64_t pa, unsigned width, uint64_t *val)
 {
 	unsigned s = 0;

@@ -37,7 +37,7 @@
 #include "ucr_kernel.h"
 #include "ucr_proto.h"
 #include "ucr_server.h"
-#include "ucr_writes.h"
+#include "ucr_prog.h"
 
 /* What a clock read and a TSC read cost in machine time (a vDSO
  * clock_gettime and an RDTSC take about this long). */
@@ -151,7 +151,7 @@ struct srv {
 	char dir[108];
 	int interrupted;        /* SIGINT, SIGTERM or SIGHUP passed on to the program */
 	uint64_t slice_ps;      /* advance_to's slice of machine time */
-	struct ucr_writes *writes; /* the program's writes to the PMU's registers */
+	struct ucr_prog *prog;  /* the program's accesses to the PMU's registers */
 };
 
 static uint64_t host_ns(clockid_t c)
@@ -240,6 +240,8 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 	}
 	case UCR_MSR_RD:
 		rc = ucm_msr_read(m, cpu, (uint32_t)q->a, &r->v[0]);
+		if (!rc)
+			ucr_prog_read(s->prog, UCM_MSR, cpu / ucm_cpus_per_socket(m), q->a, 8);
 		if (rc == -EIO) {
 			rc = ucp_sysmsr_read(s->mc, cpu, (uint32_t)q->a, ucm_now_ps(m), &r->v[0]);
 			if (rc == -ENOENT) {
@@ -253,10 +255,10 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 			err_msg(r, rc, ucm_error(m));
 		return;
 	case UCR_MSR_WR:
-		ucr_writes_before(s->writes, UCM_MSR, cpu / ucm_cpus_per_socket(m), q->a, 8);
+		ucr_prog_before(s->prog, UCM_MSR, cpu / ucm_cpus_per_socket(m), q->a, 8);
 		rc = ucm_msr_write(m, cpu, (uint32_t)q->a, q->b);
 		if (!rc)
-			ucr_writes_after(s->writes, UCM_MSR, cpu / ucm_cpus_per_socket(m), q->a, 8, q->b);
+			ucr_prog_after(s->prog, UCM_MSR, cpu / ucm_cpus_per_socket(m), q->a, 8, q->b);
 		if (rc == -EIO) {
 			why[0] = 0;
 			rc = ucp_sysmsr_write(s->mc, cpu, (uint32_t)q->a, ucm_now_ps(m), q->b, why, sizeof(why));
@@ -278,28 +280,41 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 		unsigned dev = (unsigned)(q->a >> 3 & 31), fn = (unsigned)(q->a & 7);
 		unsigned off = (unsigned)(uint32_t)q->b, w = (unsigned)(q->b >> 32);
 
-		if (q->op == UCR_PCI_RD)
-			rc = ucm_pci_read(m, seg, bus, dev, fn, (unsigned)q->b, (unsigned)q->c, &r->v[0]);
-		else {
+		if (q->op == UCR_PCI_RD) {
+			rc = ucm_pci_read(m, seg, bus, dev, fn, off, (unsigned)q->c, &r->v[0]);
+			for (unsigned k = 0; !rc && !seg && k < ucm_nsockets(m); k++)
+				if (ucm_pci_bus(m, k) == bus)
+					ucr_prog_read(s->prog, UCM_PCI, k, ucm_pci_key(bus, dev, fn, off), (unsigned)q->c);
+		} else {
 			/* the socket whose uncore bus it is (segment 0) */
 			for (unsigned k = 0; !seg && k < ucm_nsockets(m); k++)
 				if (ucm_pci_bus(m, k) == bus)
-					ucr_writes_before(s->writes, UCM_PCI, k, ucm_pci_key(bus, dev, fn, off), w);
+					ucr_prog_before(s->prog, UCM_PCI, k, ucm_pci_key(bus, dev, fn, off), w);
 			rc = ucm_pci_write(m, seg, bus, dev, fn, off, w, q->c);
 			for (unsigned k = 0; !rc && !seg && k < ucm_nsockets(m); k++)
 				if (ucm_pci_bus(m, k) == bus)
-					ucr_writes_after(s->writes, UCM_PCI, k, ucm_pci_key(bus, dev, fn, off), w, q->c);
+					ucr_prog_after(s->prog, UCM_PCI, k, ucm_pci_key(bus, dev, fn, off), w, q->c);
 		}
 		if (rc)
 			err_msg(r, rc, ucm_error(m));
 		return;
 	}
 	case UCR_MMIO_RD:
-	case UCR_MMIO_WR:
+	case UCR_MMIO_WR: {
+		unsigned sock;
+		uint64_t off;
+		int in = !ucm_mmio_where(m, q->a, (unsigned)q->c, &sock, &off);
+
+		if (q->op == UCR_MMIO_WR && in)
+			ucr_prog_before(s->prog, UCM_MMIO, sock, off, (unsigned)q->c);
 		if (q->op == UCR_MMIO_RD)
 			rc = ucm_mmio_read(m, q->a, (unsigned)q->c, &r->v[0]);
 		else
 			rc = ucm_mmio_write(m, q->a, (unsigned)q->c, q->b);
+		if (!rc && in && q->op == UCR_MMIO_RD)
+			ucr_prog_read(s->prog, UCM_MMIO, sock, off, (unsigned)q->c);
+		else if (!rc && in)
+			ucr_prog_after(s->prog, UCM_MMIO, sock, off, (unsigned)q->c, q->b);
 		if (rc == -ENXIO) {
 			/* physical memory the model does not decode: nothing
 			 * answers, so a read sees all ones */
@@ -310,6 +325,7 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 		if (rc)
 			err_msg(r, rc, ucm_error(m));
 		return;
+	}
 	case UCR_TIME: {
 		clockid_t c = (clockid_t)q->a;
 
@@ -509,7 +525,14 @@ static json_t *report_json(struct srv *s)
 
 		/* its control register, found in "written" when the program
 		 * programmed it */
-		json_object_set_new(cj, "control_register", json_string(ucr_writes_control_of(s->writes, i)));
+		json_object_set_new(cj, "control_register", json_string(ucr_prog_control_of(s->prog, i)));
+		/* the model's total at each of the program's reads of it */
+		{
+			json_t *pr = ucr_prog_reads_json(s->prog, i);
+
+			if (pr)
+				json_object_set_new(cj, "program_reads", pr);
+		}
 
 		json_object_set_new(cj, "since_set", json_integer((json_int_t)t.since_set));
 		/* the interval between the last two reads: a sampler's last sample */
@@ -551,7 +574,7 @@ static json_t *report_json(struct srv *s)
 		}
 	}
 	json_object_set_new(j, "counters", ctrs);
-	json_object_set_new(j, "written", ucr_writes_json(s->writes));
+	json_object_set_new(j, "written", ucr_prog_json(s->prog));
 	for (unsigned b = 0; b < ucm_box_count(m); b++) {
 		const struct ucm_boxinst *bi = ucm_box_def(m, (int)b);
 
@@ -878,7 +901,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	}
 	if ((rc = ucr_kernel_start(m, s.mc, s.mono_base_ns, root, &s.kernel, err, n)))
 		goto out;
-	if (!(s.writes = ucr_writes_new(m))) {
+	if (!(s.prog = ucr_prog_new(m))) {
 		rc = -ENOMEM;
 		snprintf(err, n, "out of memory");
 		goto out;
@@ -1206,7 +1229,7 @@ out:
 	if (lfd >= 0)
 		close(lfd);
 	ucr_kernel_stop(s.kernel);
-	ucr_writes_free(s.writes);
+	ucr_prog_free(s.prog);
 	ucp_machine_destroy(s.mc);
 	nftw(s.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return rc;
