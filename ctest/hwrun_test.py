@@ -350,13 +350,19 @@ def replay(p):
 
 def mismatch():
     """Under uncore run --platform snbep, the hw backend asked for skl
-    refuses, names both, and writes nothing; on skl without --force, Linux's
-    enabled global control is refused the same way."""
+    refuses, names both, and touches no register (the report's requests:
+    no MSR, PCI or MMIO access at all); on skl without --force, Linux's
+    enabled global control is refused the same way, with nothing written."""
     _, err, rep = hwrun("snbep", ["--platform", "skl", "--duration", "0.1"], expect_rc=1)
     if not re.search(r"this CPU \(.*model 0x2d\) is not .*use --force", err):
         fail(f"snbep machine, --platform skl: stderr {err!r}")
     if rep and rep["written"]:
         fail(f"the refused session wrote {[w['register'] for w in rep['written']]}")
+    # nothing touched: not one register access reached the machine
+    accesses = {k: v for k, v in (rep or {}).get("requests", {}).items()
+                if re.fullmatch(r"(msr|pci|mmio)_(read|write)", k) and v}
+    if not rep or accesses:
+        fail(f"the session refused for the platform accessed registers: {accesses}")
     _, err, rep = hwrun("skl", ["--duration", "0.1"], expect_rc=1)
     if "MSR_UNC_PERF_GLOBAL_CTRL = 0x2000000f has EN set); use --force" not in err:
         fail(f"skl, Linux's global enable: stderr {err!r}")
