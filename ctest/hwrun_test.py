@@ -48,6 +48,8 @@ MASK64 = (1 << 64) - 1
 SAN_ENV = {"ASAN_OPTIONS": "verify_asan_link_order=0:" + os.environ.get("ASAN_OPTIONS", "")}
 # Linux's driver enabled the client's global control at boot (above)
 FORCE = {"skl": ["--force"], "snbep": [], "ivt": []}
+# the machines: the Xeons with two sockets, said rather than left to the default
+SOCKETS = {"skl": [], "snbep": ["--sockets", "2"], "ivt": ["--sockets", "2"]}
 
 
 def sanitizer_report(text, what):
@@ -64,7 +66,7 @@ def hwrun(platform, stat_args, expect_rc=0, extra_env=None, wrap=()):
     env = dict(os.environ)
     env.update(SAN_ENV)
     env.update(extra_env or {})
-    cmd = [UNCORE, "run", "--platform", platform, "--report-json", report, "--",
+    cmd = [UNCORE, "run", "--platform", platform, *SOCKETS[platform], "--report-json", report, "--",
            *wrap, UNCORE, "stat", "--backend=hw", *stat_args]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     sanitizer_report(p.stderr, " ".join(cmd))
@@ -199,6 +201,9 @@ def defaults(p):
         rows = parse_x(out)
         if len(rows) < 5:
             fail(f"default events: {out!r}")
+        nsock = 1 if p == "skl" else 2
+        if rep["sockets"] != nsock or {r[1] for r in rows} != set(range(nsock)):
+            fail(f"{rep['sockets']} sockets, counts printed for {sorted({r[1] for r in rows})}; want {nsock}")
         check_counts(rows, rep, what="default events")
         check_restored(rep, "default events")
 
@@ -303,8 +308,8 @@ def signals(p):
             os.unlink(report)
         env = dict(os.environ)
         env.update(SAN_ENV)
-        cmd = [UNCORE, "run", "--platform", p, "--report-json", report, "--", UNCORE, "stat", "--backend=hw",
-               *FORCE[p], "-x,", "--per-socket", "-I", "100", "--duration", "100000"]
+        cmd = [UNCORE, "run", "--platform", p, *SOCKETS[p], "--report-json", report, "--",
+               UNCORE, "stat", "--backend=hw", *FORCE[p], "-x,", "--per-socket", "-I", "100", "--duration", "100000"]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         first = proc.stdout.readline()     # sampling has begun
         proc.send_signal(sig)
