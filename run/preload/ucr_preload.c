@@ -74,6 +74,8 @@ _Noreturn void ucr_die(const char *fmt, ...)
 
 /* ---- start ---- */
 
+static int constructed;             /* our constructor has run */
+
 /* From our constructor, or from the first interposed call that comes before
  * it (another library's constructor); once. */
 void ucr_start(void)
@@ -87,8 +89,15 @@ void ucr_start(void)
 	s = getenv(UCR_ENV_SOCK);
 	r = getenv(UCR_ENV_ROOT);
 	c = getenv(UCR_ENV_CLOCK);
-	if (!s || !*s)
+	if (!s || !*s) {
+		/* before our constructor, getenv may not see the environment
+		 * yet (gcc's ASan runtime calls setrlimit from its own
+		 * initializer, and getenv then finds nothing): not final, the
+		 * constructor looks again */
+		if (!constructed)
+			ucr_started = 0;
 		return;
+	}
 	if (!r || strlen(s) >= UCR_SOCK_MAX || strlen(r) >= sizeof(ucr_root) - 64)
 		ucr_die("%s and %s must name the server's socket and tree", UCR_ENV_SOCK, UCR_ENV_ROOT);
 	verbose = getenv(UCR_ENV_LOG) != NULL;
@@ -111,5 +120,6 @@ void ucr_start(void)
 
 __attribute__((constructor(101))) static void ucr_constructor(void)
 {
+	constructed = 1;
 	ucr_start();
 }
