@@ -257,9 +257,40 @@ assert e["perf"] == "uncore_arb/event=0x81,umask=0x02/", e
 	expect_rc 2
 	expect_err "--event-file: $work/bad.json:3:"
 	expect_no_stdout
+	# a file that cannot be read is a run-time error (1), not bad input
 	run list --event-file "$work/none.json"
+	expect_rc 1
+	expect_err "--event-file: $work/none.json: No such file or directory"
+	run stat --event-file "$work" --duration 0.01
+	expect_rc 1
+	expect_err "--event-file: $work: Is a directory"
+	expect_no_stdout
+	# a stream without end is refused at the limit, named (it used to grow
+	# without end: the run's timeout fails it)
+	rc=0
+	yes ' ' | timeout -s KILL 60 "$bin" list --event-file /dev/stdin >"$work/out" 2>"$work/err" || rc=$?
+	last="yes ' ' | uncore list --event-file /dev/stdin"
+	sanitizer_check "$last"
 	expect_rc 2
-	expect_err "$work/none.json"
+	expect_err "--event-file: /dev/stdin: more than 33554432 bytes, the most an event file may have (UCD_EVFILE_MAX_BYTES)"
+	expect_no_stdout
+	# SIGINT while waiting on a FIFO nobody writes: 130, as every command
+	mkfifo "$work/fifo"
+	"$bin" list --event-file "$work/fifo" >"$work/out" 2>"$work/err" &
+	local pid=$!
+	sleep 0.5
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	last="uncore list --event-file FIFO, SIGINT"
+	sanitizer_check "$last"
+	expect_rc 130
+	expect_err "--event-file: $work/fifo: reading interrupted by SIGINT"
+	# a name -e could not give is reported, its control character shown
+	printf '[{"Unit":"CBO","EventCode":"0x34","UMask":"0x11","EventName":"A\\u001b[2J","Counter":"0,1"}]\n' >"$work/ctl.json"
+	run list --event-file "$work/ctl.json"
+	expect_rc 0
+	expect_err "entry 0 (A\\x1b[2J): EventName has control character 0x1b at byte 2"
 }
 
 # A usage error exits 2 with one line on stderr that names the option, the

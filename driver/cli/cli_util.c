@@ -133,21 +133,42 @@ void cli_catch_signals(void)
 
 /* ---- --event-file ---- */
 
+/* s with its control characters as \xNN, so that a name from a file
+ * cannot move the terminal's cursor or end the report's line */
+static void put_visible(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
 int cli_event_file(const char *path, const struct ucm_platform *p, struct ucd_evfile **out)
 {
 	char err[512];
 	size_t nk = 0, nl = 0, nr = 0, n;
 	int rc = ucd_evfile_load(p, path, out, err, sizeof(err));
 
+	if (rc == -EINTR && cli_interrupted()) {
+		fprintf(stderr, "%s: --event-file: %s by %s\n", prog, err, cli_signame(cli_interrupted()));
+		return 128 + cli_interrupted();
+	}
+	/* malformed or too long: the input is wrong (2); missing, a directory,
+	 * unreadable: the run could not read it (1), as docs/usage.md's table */
 	if (rc)
-		return cli_fail(rc == -EINVAL ? EXIT_USAGE : 1, "--event-file: %s", err);
+		return cli_fail(rc == -EINVAL || rc == -EFBIG ? EXIT_USAGE : 1, "--event-file: %s", err);
 	n = ucd_evfile_nentries(*out);
 	for (size_t i = 0; i < n; i++) {
 		const struct ucd_evfile_entry *en = ucd_evfile_entry(*out, i);
 
 		if (en->status == UCD_EF_REPORTED) {
-			fprintf(stderr, "uncore: %s: entry %zu (%s): %s\n", path, en->index,
-				en->name ? en->name : "no name", en->reason);
+			fprintf(stderr, "uncore: %s: entry %zu (", path, en->index);
+			put_visible(stderr, en->name ? en->name : "no name");
+			fprintf(stderr, "): %s\n", en->reason);
 			nr++;
 		} else {
 			*(en->status == UCD_EF_LOADED ? &nl : &nk) += 1;

@@ -84,8 +84,13 @@ struct ucd_evfile_entry {
 	const struct ucm_event *event; /* LOADED: the event made; KNOWN: the row */
 };
 struct ucd_evfile;
-/* 0; or -EINVAL with "FILE:LINE:COL: jansson's message" (or a file-level
- * reason) in err, -ENOMEM. */
+/* The largest event file read (Intel's largest uncore file is some 3 MB). */
+#define UCD_EVFILE_MAX_BYTES (32u << 20)
+/* 0; or, with a message naming path in err: -EINVAL, "FILE:LINE:COL:
+ * jansson's message" (or a file-level reason); -EFBIG, more than
+ * UCD_EVFILE_MAX_BYTES; -EINTR, a stop request (ucb_stop_on) came while
+ * reading or checking; -errno of an open or read (-EISDIR: a directory);
+ * -ENOMEM. */
 int ucd_evfile_load(const struct ucm_platform *p, const char *path, struct ucd_evfile **out,
 		    char *err, size_t n);
 void ucd_evfile_free(struct ucd_evfile *f);
