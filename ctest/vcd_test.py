@@ -298,5 +298,52 @@ def case_errors():
         fail("a failed stat left a waveform (or its temporary) behind")
 
 
+def case_limit():
+    # an unprogrammed run on skl: only the free-running IMC counters change,
+    # some 2 MB a machine second; the file is bounded and the limit named
+    env = dict(os.environ, UNCORE_VCD_MAX_BYTES="100000")
+    vcd = os.path.join(WORK, "lim.vcd")
+    p = subprocess.run([UNCORE, "run", "--platform", "skl", "--vcd", vcd, "--", "sleep", "0.5"],
+                       capture_output=True, text=True, timeout=600, env=env)
+    want = "the waveform would be more than 100000 bytes, the most a waveform may have (UCT_VCD_MAX_BYTES"
+    if p.returncode != 1 or want not in p.stderr or "--vcd: " + vcd not in p.stderr:
+        fail(f"over the limit: exit {p.returncode}, stderr {p.stderr!r}")
+    if [f for f in os.listdir(WORK) if f.startswith("lim.vcd")]:
+        fail("a waveform over its limit left a file (or its temporary) behind")
+    # under a limit: the file stays within it, and holds value changes
+    # only: no signal written again with the value it has, no time without
+    # a change but the run's end
+    env["UNCORE_VCD_MAX_BYTES"] = "20000000"
+    p = subprocess.run([UNCORE, "run", "--platform", "skl", "--vcd", vcd, "--", "sleep", "0.5"],
+                       capture_output=True, text=True, timeout=600, env=env)
+    if p.returncode != 0:
+        fail(f"within the limit: exit {p.returncode}, stderr {p.stderr!r}")
+        finish()
+    size = os.path.getsize(vcd)
+    if size > 20000000 or size < 100000:
+        fail(f"{size} bytes: not within 100000 and the limit of 20000000")
+    last, body, empty, times = {}, False, 0, []
+    lines = open(vcd).read().split("\n")
+    for i, l in enumerate(lines):
+        if l.startswith("$dumpvars"):
+            body = True
+        if not body or not l or l.startswith("$"):
+            continue
+        if l.startswith("#"):
+            times.append(i)
+            if i + 1 < len(lines) and lines[i + 1].startswith("#"):
+                empty += 1
+            continue
+        v, ident = (l[1:].split(" ") if l[0] == "b" else (l[0], l[1:]))
+        if last.get(ident) == v and len(times) > 1:
+            fail(f"line {i + 1}: {l!r} writes the value signal {ident} already has")
+            break
+        last[ident] = v
+    if empty:
+        fail(f"{empty} timestamps without a value change")
+    gtkwave_read(vcd)
+    print(f"{size} bytes within the limit, {len(times)} times, every line a change")
+
+
 globals()["case_" + CASE]()
 finish()

@@ -59,7 +59,9 @@ struct uct_vcd {
 	struct sig *s;
 	size_t ns;
 	uint64_t t0, fall_t;     /* start; pending end of PMI pulses (0: none) */
-	int failed;
+	uint64_t bytes, max;     /* the file's size so far at most, and its limit */
+	uint64_t last_t, over_t; /* time of the last record; when max was passed */
+	int failed;              /* errno of the scratch file, or EFBIG: max passed */
 };
 
 static uint64_t field_mask(unsigned lo, unsigned hi)
@@ -295,10 +297,37 @@ static uint64_t sig_value(struct uct_vcd *v, struct sig *s)
 	}
 }
 
+static unsigned digits(uint64_t x)
+{
+	unsigned d = 1;
+
+	while (x >= 10) {
+		x /= 10;
+		d++;
+	}
+	return d;
+}
+
 static void put(struct uct_vcd *v, uint64_t t, size_t sig, uint64_t val)
 {
 	struct rec r = { t, val, (uint32_t)sig, 0 };
+	const struct sig *s = &v->s[sig];
 
+	if (v->failed)
+		return;
+	/* what the record takes in the file at most (a hidden signal's record
+	 * is dropped there): "#T\n" for a new time, "bVALUE ID\n" or "0ID\n",
+	 * identifiers of at most 4 characters */
+	if (t != v->last_t)
+		v->bytes += 2 + digits(t);
+	v->last_t = t;
+	v->bytes += s->width == 1 ? 6 : 7 + top_bit(val);
+	if (v->bytes > v->max) {
+		/* a bounded file, named when hit: nothing more is recorded */
+		v->failed = EFBIG;
+		v->over_t = t;
+		return;
+	}
 	if (fwrite(&r, sizeof(r), 1, v->body) != 1)
 		v->failed = errno ? errno : EIO;
 }
@@ -351,8 +380,8 @@ static void observe(void *ctx, struct ucm_model *m, unsigned point, uint64_t t_p
 	sample(ctx, t_ps);
 }
 
-int uct_vcd_open(struct ucm_model *m, const char *path, struct uct_vcd **out, char *err,
-		 size_t n)
+int uct_vcd_open(struct ucm_model *m, const char *path, uint64_t max_bytes, struct uct_vcd **out,
+		 char *err, size_t n)
 {
 	struct uct_vcd *v = calloc(1, sizeof(*v));
 	int rc;
@@ -378,7 +407,10 @@ int uct_vcd_open(struct ucm_model *m, const char *path, struct uct_vcd **out, ch
 		uct_vcd_close(v);
 		return rc;
 	}
-	v->t0 = ucm_now_ps(m);
+	v->t0 = v->last_t = ucm_now_ps(m);
+	v->max = max_bytes ? max_bytes : UCT_VCD_MAX_BYTES;
+	/* the header and the initial values: some 100 bytes a signal */
+	v->bytes = 256 + 100 * (uint64_t)v->ns;
 	for (size_t i = 0; i < v->ns; i++) {
 		struct sig *s = &v->s[i];
 
@@ -546,6 +578,12 @@ int uct_vcd_commit(struct uct_vcd *v, char *err, size_t n)
 	sample(v, ucm_now_ps(v->m));
 	if (v->fall_t)
 		sample(v, v->fall_t);
+	if (v->failed == EFBIG) {
+		snprintf(err, n, "%s: the waveform would be more than %" PRIu64 " bytes, the most a waveform may have (UCT_VCD_MAX_BYTES or UNCORE_VCD_MAX_BYTES), at %.6f s of machine time: nothing written",
+			 v->uf.path, v->max, (double)v->over_t / 1e12);
+		uct_vcd_close(v);
+		return -EFBIG;
+	}
 	if (fflush(v->body) || v->failed) {
 		rc = -(v->failed ? v->failed : errno);
 		snprintf(err, n, "%s: scratch file: %s", v->uf.path, strerror(-rc));

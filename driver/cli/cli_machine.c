@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -146,6 +147,20 @@ int machine_start_trace(struct machine *mc)
 	return 0;
 }
 
+/* UNCORE_VCD_MAX_BYTES=N lowers the waveform's size limit (tests use it,
+ * so as not to write a gigabyte); 0: the default, UCT_VCD_MAX_BYTES. */
+static uint64_t vcd_max_bytes(void)
+{
+	const char *e = getenv("UNCORE_VCD_MAX_BYTES");
+	char *end;
+	unsigned long long v;
+
+	if (!e || !*e)
+		return 0;
+	v = strtoull(e, &end, 10);
+	return *end || v > UCT_VCD_MAX_BYTES ? 0 : v;
+}
+
 static int sim_open(const struct opts *o, struct machine *mc)
 {
 	struct ucm_config cfg;
@@ -173,7 +188,7 @@ static int sim_open(const struct opts *o, struct machine *mc)
 		return code;
 	}
 	/* waveforms from the machine's first moment, before any access */
-	if (o->vcd && (rc = uct_vcd_open(mc->m, o->vcd, &mc->vcd, err, sizeof(err))))
+	if (o->vcd && (rc = uct_vcd_open(mc->m, o->vcd, vcd_max_bytes(), &mc->vcd, err, sizeof(err))))
 		return cli_fail(1, "--vcd: %s", err);
 	if (!mc->trace) {
 		const struct ucm_platform *p = cfg.plat;
