@@ -580,4 +580,41 @@ case_full_disk() {
 	done
 }
 
+# A program under `uncore run` that cannot connect for want of descriptors
+# (EMFILE: its child fills RLIMIT_NOFILE, then makes its first request)
+# or that closed the library's connection behind its back (close_range:
+# EBADF) is told so, not asked whether `uncore run` ended.
+case_run_conn_errors() {
+	run run -- python3 -c '
+import os, resource
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+try:
+    while True:
+        os.open("/dev/null", os.O_RDONLY)
+except OSError:
+    pass
+pid = os.fork()
+if pid == 0:
+    os.open("/dev/cpu/0/msr", os.O_RDONLY)
+    os._exit(0)
+os._exit(os.waitpid(pid, 0)[1] >> 8)
+'
+	expect_rc 125
+	expect_err "cannot open a connection to the machine server: Too many open files: the program has as many descriptors open as its limit (RLIMIT_NOFILE 64) allows"
+	if grep -qF "did \`uncore run\` end?" "$work/err"; then
+		fail "$last: blames the server: $(cat "$work/err")"
+	fi
+	run run -- python3 -c '
+import os
+os.closerange(3, 65536)
+open("/dev/cpu/0/msr", "rb")
+'
+	expect_rc 125
+	expect_err "was closed or replaced by the program, not through close() (request"
+	expect_err "Bad file descriptor"
+	if grep -qF "stopped answering" "$work/err"; then
+		fail "$last: blames the server: $(cat "$work/err")"
+	fi
+}
+
 run_case

@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -76,18 +77,24 @@ static void conn_drop(void *unused)
 	t_busy = 0;
 }
 
+static int dial_connect;        /* the last dial failed at connect, not socket */
+
 static int dial(void)
 {
 	struct sockaddr_un sa;
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), hi;
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), hi, e;
 
+	dial_connect = 0;
 	if (fd < 0)
 		return -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sun_family = AF_UNIX;
 	memcpy(sa.sun_path, sock_path, sizeof(sa.sun_path));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		e = errno;
 		close(fd);
+		dial_connect = 1;
+		errno = e;
 		return -1;
 	}
 	/* out of the way of programs that dup2 onto low descriptors */
@@ -139,10 +146,37 @@ int ucr_call_data(struct ucr_req_data *q, size_t npayload, struct ucr_rsp_data *
 	return rc;
 }
 
+/* A connection that could not be made (dialled: dial() failed with errno
+ * e) or that failed under a request, blaming the right cause: the
+ * program's descriptors (EMFILE: it has its limit open; EBADF, ENOTSOCK:
+ * it closed ours behind the library's back, close_range or a raw system
+ * call, or put another file there), else the server. */
+static _Noreturn void conn_die(int dialled, int fd, unsigned op, int e)
+{
+	struct rlimit rl;
+
+	if (dialled && !dial_connect && e == EMFILE && !getrlimit(RLIMIT_NOFILE, &rl))
+		ucr_die("cannot open a connection to the machine server: %s: the program has "
+			"as many descriptors open as its limit (RLIMIT_NOFILE %llu) allows",
+			strerror(e), (unsigned long long)rl.rlim_cur);
+	if (dialled && !dial_connect)
+		ucr_die("cannot open a connection to the machine server: %s", strerror(e));
+	if (dialled && e != ENOENT && e != ECONNREFUSED)
+		ucr_die("cannot connect to the machine server at %s: %s", sock_path, strerror(e));
+	if (dialled)
+		ucr_die("cannot reach the machine server at %s: %s (did `uncore run` end?)", sock_path,
+			strerror(e));
+	if (e == EBADF || e == ENOTSOCK)
+		ucr_die("the connection to the machine server (descriptor %d) was closed or replaced "
+			"by the program, not through close() (request %u): %s", fd, op, strerror(e));
+	ucr_die("the machine server stopped answering (request %u): %s", op,
+		e ? strerror(e) : "connection closed");
+}
+
 /* q is the head of nq bytes; the answer has at least its header */
 static int call(struct ucr_req *q, size_t nq, struct ucr_rsp *r, size_t nr, size_t *got)
 {
-	int fd, tmp = 0, saved = errno;
+	int fd, tmp = 0, saved = errno, e;
 	ssize_t k;
 
 	q->vcpu = thread_cpu();
@@ -164,10 +198,10 @@ static int call(struct ucr_req *q, size_t nq, struct ucr_rsp *r, size_t nr, size
 		fd = t_fd;
 	}
 	if (fd < 0)
-		ucr_die("cannot reach the machine server at %s: %s (did `uncore run` end?)", sock_path,
-			strerror(errno));
+		conn_die(1, -1, q->op, errno);
 	t_busy++;
 	k = exchange(fd, q, nq, r, nr);
+	e = k < 0 ? errno : 0;
 	t_busy--;
 	if (tmp) {
 		if (fd < MAXSOCKFD)
@@ -175,8 +209,7 @@ static int call(struct ucr_req *q, size_t nq, struct ucr_rsp *r, size_t nr, size
 		close(fd);
 	}
 	if (k < (ssize_t)sizeof(*r) || (nr == sizeof(*r) && k != (ssize_t)sizeof(*r)))
-		ucr_die("the machine server stopped answering (request %u): %s", q->op,
-			k < 0 ? strerror(errno) : "connection closed");
+		conn_die(0, fd, q->op, e);
 	*got = (size_t)k;
 	if (r->rc) {
 		r->msg[sizeof(r->msg) - 1] = 0;
@@ -269,7 +302,7 @@ static void send_sleep(uint64_t ns)
 	q.pid = getpid();
 	q.tid = gettid();
 	if (send(t_fd, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q))
-		ucr_die("the machine server stopped answering (sleep): %s", strerror(errno));
+		conn_die(0, t_fd, UCR_SLEEP, errno);
 }
 
 /* Sleep on the machine's clock.  The server answers when machine time
