@@ -11,7 +11,8 @@
 #                       SystemC, the example virtual platform on uncore::systemc
 #   consumer_pkgconfig  consumer.c with `pkg-config --cflags --libs uncore`, and
 #                       with --static against libuncore.a, run; a C++ program
-#                       including every public header, linked and run
+#                       including every public header, linked and run; a copy
+#                       of the tree elsewhere, by its own uncore.pc
 #   installed_cli       the installed uncore: --version, and `uncore run` loading
 #                       the installed libuncore-run.so from the tree, moved
 set -u
@@ -131,6 +132,22 @@ CXX
 	# shellcheck disable=SC2086
 	run "$cxx" -std=c++17 -Wall -Wextra -Werror -o "$WORK/consumer_cxx" "$WORK/consumer.cpp" $flags
 	LD_LIBRARY_PATH=$P/$LIBDIR run "$WORK/consumer_cxx"
+	# relocatable: a copy of the tree elsewhere names itself, not $P
+	M=$WORK/moved
+	rm -rf "$M"
+	run cp -a "$P" "$M"
+	export PKG_CONFIG_PATH=$M/$LIBDIR/pkgconfig
+	mflags=$("$PKG_CONFIG" --cflags --libs uncore) || fail "pkg-config in the moved tree"
+	echo "pkg-config, moved tree: $mflags"
+	case "$mflags" in
+	*"$P/"* | *"$P "*) fail "the moved tree's uncore.pc names the installed prefix $P: $mflags" ;;
+	*"$M/"*) ;;
+	*) fail "the moved tree's uncore.pc does not name $M: $mflags" ;;
+	esac
+	# shellcheck disable=SC2086
+	run "$CC" -std=c11 -Wall -Wextra -Werror -o "$WORK/consumer_moved" "$CONSUMER/consumer.c" $mflags
+	LD_LIBRARY_PATH=$M/$LIBDIR run "$WORK/consumer_moved"
+	rm -rf "$M"
 	;;
 installed_cli)
 	# a tree that was moved after installation still finds its preload library
