@@ -617,4 +617,26 @@ open("/dev/cpu/0/msr", "rb")
 	fi
 }
 
+# SIGINT while an input is a FIFO nobody writes (the open waits for a
+# writer): 130 for every input a command reads, as docs/usage.md's table
+# says, not the error of an interrupted open.
+case_fifo_sigint() {
+	local a pid
+	mkfifo "$work/fifo"
+	for a in "stat --trace $work/fifo" "trace info $work/fifo" "stat --backend replay:$work/fifo" \
+		"list --event-file $work/fifo" "stat --event-file $work/fifo"; do
+		# shellcheck disable=SC2086  # the arguments are words
+		"$bin" $a >"$work/out" 2>"$work/err" &
+		pid=$!
+		sleep 0.5
+		kill -INT "$pid"
+		rc=0
+		wait "$pid" || rc=$?
+		last="uncore $a, SIGINT"
+		sanitizer_check "$last"
+		expect_rc 130
+		expect_err "SIGINT"
+	done
+}
+
 run_case

@@ -231,8 +231,13 @@ int machine_open(const struct opts *o, struct machine *mc)
 		mc->hw = 1;
 		fprintf(stderr, "# hardware backend: %s\n", ucb_hw_describe(mc->base));
 	} else if (!strncmp(o->backend, "replay:", 7)) {
-		if ((rc = ucb_replay_create(o->backend + 7, &mc->base, err, sizeof(err))))
+		if ((rc = ucb_replay_create(o->backend + 7, &mc->base, err, sizeof(err)))) {
+			/* a signal that ended the open or the read (a FIFO whose
+			 * writer never comes) is the cause, not the file */
+			if (cli_interrupted())
+				return cli_signal_exit(o->cmd, "while opening the access log, before anything ran");
 			return cli_fail(rc == -EINVAL ? EXIT_USAGE : 1, "--backend: %s", err);
+		}
 		mc->replaying = 1;
 	} else if ((rc = sim_open(o, mc))) {
 		return rc;
