@@ -1341,6 +1341,95 @@ case_outputs() {
 	done
 }
 
+# Outputs as root in shared directories (issue 34, item 1).  Every output
+# resolves links itself, so it applies the kernel's protected_symlinks rule:
+# another user's link (a throw-away uid, chown -h) in a sticky,
+# world-writable directory is not followed, whatever writes through it; a
+# replaced file keeps its mode and owner; one with other hard links is
+# refused; named descriptors are written through, so `>>` appends and a
+# pipe works; a file size limit leaves no temporary even with SIGXFSZ at
+# its default action.
+case_output_rules() {
+	local s=$work/shared a f
+	mkdir -m 1777 "$s"
+	echo secret >"$work/secret"
+	chmod 0600 "$work/secret"
+	ln -s "$work/secret" "$s/r"
+	chown -h 12345:12345 "$s/r"
+	for a in "list -o $s/r" "stat --duration 0.01 -o $s/r" "stat --duration 0.01 --record $s/r" \
+		"stat --duration 0.01 --vcd $s/r" "trace gen idle --duration 0.01 -o $s/r" \
+		"run --report $s/r -- true" "run --report-json $s/r -- true"; do
+		# shellcheck disable=SC2086  # the arguments are words
+		run $a
+		expect_rc 1
+		expect_err "not following the symbolic link $s/r: it is owned by uid 12345 in the sticky, world-writable directory $s (the kernel's protected_symlinks rule)"
+		[ "$(cat "$work/secret")" = secret ] && [ "$(stat -c %a "$work/secret")" = 600 ] ||
+			fail "$last: the link's target was written: $(stat -c %a "$work/secret")"
+		[ -z "$(ls "$work" | grep '^secret.')" ] || fail "$last: left a temporary beside the target"
+	done
+	# our own link there, and one the directory's owner owns, are followed
+	chown -h 0:0 "$s/r"
+	run list -o "$s/r"
+	expect_rc 0
+	grep -q '^6th Generation' "$work/secret" || fail "$last: our own link was not written through"
+	mkdir -m 1777 "$work/theirs"
+	chown 12345 "$work/theirs"
+	ln -s "$work/secret" "$work/theirs/r"
+	chown -h 12345 "$work/theirs/r"
+	run list -o "$work/theirs/r"
+	expect_rc 0
+
+	# a replaced file keeps its mode, owner and group
+	echo old >"$work/kept"
+	chown 12345:23456 "$work/kept"
+	chmod 0640 "$work/kept"
+	run list -o "$work/kept"
+	expect_rc 0
+	[ "$(stat -c '%a %u %g' "$work/kept")" = "640 12345 23456" ] ||
+		fail "$last: now $(stat -c '%a %u %g' "$work/kept"), was 640 12345 23456"
+	grep -q '^6th Generation' "$work/kept" || fail "$last: not written"
+	# a file with another hard link is refused, both names unchanged
+	echo old >"$work/h1"
+	ln "$work/h1" "$work/h2"
+	run list -o "$work/h1"
+	expect_rc 1
+	expect_err "$work/h1: has 2 hard links: replacing it would part them"
+	[ "$(cat "$work/h1")" = old ] && [ "$work/h1" -ef "$work/h2" ] || fail "$last: the links were parted"
+
+	# named descriptors: appended to as the shell opened them; a pipe
+	echo earlier >"$work/log"
+	rc=0
+	"$bin" list -o /dev/stdout >>"$work/log" 2>"$work/err" || rc=$?
+	last="uncore list -o /dev/stdout >> log"
+	expect_rc 0
+	[ "$(head -1 "$work/log")" = earlier ] && grep -q '^6th Generation' "$work/log" ||
+		fail "$last: the log's earlier lines are gone: $(head -2 "$work/log")"
+	for f in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
+		rc=0
+		n=$("$bin" list -o "$f" 2>"$work/err" | wc -l) || rc=$?
+		last="uncore list -o $f | wc -l"
+		expect_rc 0
+		[ "$n" -gt 20 ] || fail "$last: $n lines through the pipe"
+		{ "$bin" list --platform ivt -o "$f" 2>"$work/err" && echo 0 >"$work/rc" || echo $? >"$work/rc"; } | head -1 >/dev/null
+		[ "$(cat "$work/rc")" -eq 141 ] && [ ! -s "$work/err" ] ||
+			fail "uncore list -o $f | head: exit $(cat "$work/rc"), said $(cat "$work/err")"
+	done
+	"$bin" list -o /dev/stderr 2>"$work/err" >/dev/null
+	grep -q '^6th Generation' "$work/err" || fail "list -o /dev/stderr: not written to standard error"
+
+	# a file size limit with SIGXFSZ at its default action: an error, the
+	# earlier file kept, no temporary
+	mkdir "$work/lim"
+	echo earlier >"$work/lim/big"
+	rc=0
+	(ulimit -f 1; trap - XFSZ; exec "$bin" list --platform snbep -o "$work/lim/big") >"$work/out" 2>"$work/err" || rc=$?
+	last="uncore list -o big (ulimit -f 1, SIGXFSZ default)"
+	expect_rc 1
+	expect_err "$work/lim/big: File too large"
+	[ "$(ls "$work/lim")" = big ] && [ "$(cat "$work/lim/big")" = earlier ] ||
+		fail "$last: left $(ls "$work/lim" | tr '\n' ' ')"
+}
+
 # Zero is a value, never "unset"; values outside what the option can mean
 # are refused naming the option (issue 18, item 8).
 case_option_values() {

@@ -1,9 +1,14 @@
 /*
  * uct_file.h - output files that never destroy and never lie: a regular
  * file (or a new one) appears only complete, written beside it and renamed
- * over it; a symbolic link is written through to its target and stays a
- * link; anything else (a device, a FIFO, /dev/stdout) is written directly,
- * never replaced.  Every write, flush and close is checked.
+ * over it with the mode, owner and group of the file it replaces (one with
+ * other hard links is refused); a symbolic link is written through to its
+ * target and stays a link, unless the kernel's protected_symlinks rule
+ * forbids following it (another user's link in a sticky, world-writable
+ * directory: refused); a named descriptor (/dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N) is written through that descriptor; anything
+ * else (a device, a FIFO) is written directly, never replaced.  Every
+ * write, flush and close is checked.
  */
 #ifndef UCT_FILE_H
 #define UCT_FILE_H

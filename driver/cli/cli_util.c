@@ -62,6 +62,7 @@ int out_open(struct out *o, const char *path)
 int out_close(struct out *o, int ok)
 {
 	char err[512];
+	int rc;
 
 	if (!o->path) {
 		/* short writes leave the error flag set even when nothing is left
@@ -78,8 +79,12 @@ int out_close(struct out *o, int ok)
 		uct_file_abort(&o->uf);
 		return 0;
 	}
-	if (uct_file_commit(&o->uf, err, sizeof(err)))
+	if ((rc = uct_file_commit(&o->uf, err, sizeof(err)))) {
+		/* -o /dev/stdout | head: the reader went away, as for stdout */
+		if (rc == -EPIPE)
+			return 128 + SIGPIPE;
 		return cli_fail(1, "-o %s", err);
+	}
 	return 0;
 }
 
@@ -90,6 +95,11 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig)
 {
 	got_signal = sig;
+}
+
+static void on_xfsz(int sig)
+{
+	(void)sig;
 }
 
 int cli_interrupted(void)
@@ -129,6 +139,11 @@ void cli_catch_signals(void)
 	/* a closed pipe (uncore stat | head) must not kill the process before
 	 * it restores the hardware: the write fails instead, and is reported */
 	signal(SIGPIPE, SIG_IGN);
+	/* nor a file size limit before it removes its temporary file: the
+	 * write fails with EFBIG.  A handler, not SIG_IGN, which a program
+	 * `uncore run` starts would inherit across exec */
+	sa.sa_handler = on_xfsz;
+	sigaction(SIGXFSZ, &sa, NULL);
 }
 
 /* ---- --event-file ---- */
