@@ -25,7 +25,7 @@ extern const char *ubn_only_feed;    /* --feed: G1 and G4 on G1's work on one wo
 extern int ubn_wrap_soon;            /* --near-wrap: G4 on G1's work with counters near their wrap */
 extern uint64_t ubn_g4_period;       /* --sample-period: G4 on G1's work with the driver sampling */
 extern uint64_t ubn_seed;            /* --seed: the traces' generator and the workloads' jitter */
-extern char ubn_tmp[96];             /* the scratch trace file */
+extern char ubn_tmp[4200];           /* the scratch trace file, in a private directory */
 
 /* The process's CPU time (figures are "per wall second" in that sense). */
 double ubn_now(void);

@@ -57,6 +57,7 @@
 #include <unistd.h>
 
 #include "ubn.h"
+#include "ubn_tmp.h"
 #include "ucm.h"
 #include "uct.h"
 #include "uct_gen.h"
@@ -68,7 +69,7 @@ const char *ubn_only_feed;     /* --feed: G1 and G4 on G1's work on one workload
 int ubn_wrap_soon;             /* --near-wrap: G4 on G1's work with counters near their wrap */
 uint64_t ubn_g4_period;        /* --sample-period: G4 on G1's work with the driver sampling */
 uint64_t ubn_seed = 1;         /* --seed: the traces' generator and the workloads' jitter */
-char ubn_tmp[96];
+char ubn_tmp[4200];
 
 /* The process's CPU time: the machine is shared, and a single-threaded
  * program's wall time on an idle machine is its CPU time (figures are
@@ -178,7 +179,7 @@ int main(int argc, char **argv)
 		else if ((!strcmp(argv[i], "--g6-trace") || !strcmp(argv[i], "--g6-run")) &&
 			 i + 1 < argc) {
 			/* one G6 measurement (peak_of starts these) */
-			snprintf(ubn_tmp, sizeof(ubn_tmp), "/tmp/uncore-bench-%d.bin", (int)getpid());
+			ubn_tmp_path("uncore-bench", "trace.bin", ubn_tmp, sizeof(ubn_tmp));
 			if (!strcmp(argv[i], "--g6-trace"))
 				ubn_g6_trace((unsigned)strtoul(argv[i + 1], NULL, 10));
 			else
@@ -195,7 +196,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	snprintf(ubn_tmp, sizeof(ubn_tmp), "/tmp/uncore-bench-%d.bin", (int)getpid());
+	ubn_tmp_path("uncore-bench", "trace.bin", ubn_tmp, sizeof(ubn_tmp));
 	printf("# uncore benchmark (issue 17; docs/performance.md)%s\n", ubn_quick ? ", --quick" : "");
 	if (!only || !strcmp(only, "G1"))
 		ubn_g1();

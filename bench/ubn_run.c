@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ubn_tmp.h"
+
 static double now(void)
 {
 	struct timespec ts;
@@ -32,13 +34,13 @@ static int installed(const char *p)
 
 static void bench(const char *plat, const char *label, const char *const *prog, const char *env)
 {
-	char report[64], *argv[32];
+	char report[4200], *argv[32];
 	int k = 0, st;
 	double t;
 	pid_t pid;
 	json_t *j;
 
-	snprintf(report, sizeof(report), "/tmp/uncore-run-bench-%d.json", (int)getpid());
+	ubn_tmp_path("uncore-run-bench", "report.json", report, sizeof(report));
 	argv[k++] = (char *)UNCORE_BIN;
 	argv[k++] = (char *)"run";
 	argv[k++] = (char *)"--platform";
