@@ -1388,6 +1388,12 @@ case_output_rules() {
 	[ "$(stat -c '%a %u %g' "$work/kept")" = "640 12345 23456" ] ||
 		fail "$last: now $(stat -c '%a %u %g' "$work/kept"), was 640 12345 23456"
 	grep -q '^6th Generation' "$work/kept" || fail "$last: not written"
+	# but not setuid or setgid on new content
+	chmod 6755 "$work/kept"
+	run list -o "$work/kept"
+	expect_rc 0
+	[ "$(stat -c '%a %u %g' "$work/kept")" = "755 12345 23456" ] ||
+		fail "$last: now $(stat -c '%a %u %g' "$work/kept"), want 755 12345 23456"
 	# a file with another hard link is refused, both names unchanged
 	echo old >"$work/h1"
 	ln "$work/h1" "$work/h2"

@@ -158,7 +158,9 @@ static int keep_attrs(struct uct_file *o, const struct stat *st, const char *pat
 			 path, (unsigned)st->st_uid, (unsigned)st->st_gid, (unsigned)geteuid(), strerror(errno));
 		return -1;
 	}
-	if (fchmod(fd, st->st_mode & 07777))
+	/* setuid and setgid are not carried to new content: a write clears
+	 * them too (unless the writer is root) */
+	if (fchmod(fd, st->st_mode & 01777))
 		goto fail;
 	return 0;
 fail:
