@@ -885,6 +885,45 @@ def numactl_ivt():
     numactl("ivt")
 
 
+def run_exec_env():
+    """A program started with an empty environment still runs on the
+    machine (likwid starts its access daemon with execve(path, argv,
+    {NULL})): env -i (execvp after clearing environ), execve and
+    posix_spawn with {} (Python's os.execve, os.posix_spawn)."""
+    need("env", "coreutils")
+    need("nproc", "coreutils")
+    cat = ["cat", "/sys/devices/system/cpu/online"]
+    py = ("import os, sys; a = ['cat', '/sys/devices/system/cpu/online']; "
+          "os.waitpid(os.posix_spawn('/bin/cat', a, {}), 0); sys.stdout.flush(); "
+          "os.execve('/bin/cat', a, {})")
+    for what, argv in (("env -i", ["env", "-i"] + cat), ("env -i nproc", ["env", "-i", "nproc"]),
+                       ("posix_spawn and execve with {}", ["python3", "-c", py])):
+        out, _, _ = run("ivt", argv)
+        want = "24" if "nproc" in what else "0-23"
+        eq(f"{what}: what the new image sees", out.split(), [want] * (2 if "spawn" in what else 1))
+
+
+def run_host_hidden():
+    """What describes cpus, memory and binding, read every way this case
+    knows, is the machine's (E5-2697 v2, two sockets: 24 cpus, 2 nodes of
+    64 GiB), never this host's: /proc/stat, /proc/interrupts, /proc/meminfo,
+    /proc/self/status, /proc/self/cgroup and the cgroup's cpuset, affinity
+    through libc (nproc, Python) and through syscall() (ctypes)."""
+    need("nproc", "coreutils")
+    py = ("import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); buf = ctypes.create_string_buffer(128); "
+          "n = libc.syscall(204, 0, 128, buf); "  # SYS_sched_getaffinity on x86-64
+          "print(n, bin(int.from_bytes(buf.raw[:n], 'little')).count('1'), len(os.sched_getaffinity(0)))")
+    script = ("grep -c '^cpu[0-9]' /proc/stat; head -1 /proc/interrupts | wc -w; "
+              "grep MemTotal /proc/meminfo; grep -E 'Cpus_allowed_list|Mems_allowed_list' /proc/self/status; "
+              "cat /proc/self/cgroup /sys/fs/cgroup/cpuset.cpus.effective /sys/fs/cgroup/cpuset.mems.effective; "
+              "nproc; python3 -c \"" + py + "\"")
+    out, _, _ = run("ivt", ["sh", "-c", script])
+    got = [ln.split(":", 1)[-1].strip() if ":" in ln and not ln.startswith("0::") else ln.strip()
+           for ln in out.splitlines()]
+    want = ["24", "24", f"{2 * 65536 * 1024} kB", "0-23", "0-1", "0::/", "0-23", "0-1", "24", "8 24 24"]
+    eq("what describes the machine, read every way", got, want)
+
+
 def run_dir_place():
     """Where uncore run puts its directory (docs/tools.md, "Start-up"):
     TMPDIR if set; else XDG_RUNTIME_DIR if it is the user's own; else
@@ -924,7 +963,7 @@ def run_dir_place():
             fail(f"{what}: {os.path.dirname(lines[0])} left behind")
 
 
-CASES = {f.__name__: f for f in (pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (run_host_hidden, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

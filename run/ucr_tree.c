@@ -22,7 +22,8 @@
 
 /* The paths the library redirects into the tree (ROOT/.redirect). */
 static const char *const redirects[] = {
-	"/proc/cpuinfo", "/proc/stat", "/proc/interrupts", "/proc/bus/pci", "/proc/sys/kernel/nmi_watchdog",
+	"/proc/cpuinfo", "/proc/stat", "/proc/interrupts", "/proc/meminfo", "/proc/bus/pci",
+	"/proc/sys/kernel/nmi_watchdog", "/sys/fs/cgroup",
 	"/proc/sys/kernel/perf_event_paranoid",
 	"/sys/devices/system/cpu", "/sys/devices/system/node", "/sys/bus/pci",
 	"/sys/firmware/acpi/tables/MCFG", "/sys/module/msr", "/sys/bus/event_source",
@@ -284,6 +285,26 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucp_machine *mc, un
 		    "Node %u HugePages_Free:      0\n",
 		    s, kb, s, kb * 7 / 8, s, kb / 8, s, s);
 	}
+	/* /proc/meminfo: the nodes' memory (meminfo above: 7/8 free), no swap,
+	 * no huge pages */
+	{
+		unsigned long long kb = (unsigned long long)d->mem_mb * 1024u * nsock;
+
+		put(t, "proc/meminfo",
+		    "MemTotal:       %llu kB\nMemFree:        %llu kB\nMemAvailable:   %llu kB\n"
+		    "Buffers:               0 kB\nCached:                0 kB\nSwapCached:            0 kB\n"
+		    "SwapTotal:             0 kB\nSwapFree:              0 kB\n"
+		    "HugePages_Total:       0\nHugePages_Free:        0\nHugepagesize:       2048 kB\n",
+		    kb, kb * 7 / 8, kb * 7 / 8);
+	}
+	/* the cgroup (v2) the program is in: the root, with every cpu and
+	 * node and no limit (/proc/self/cgroup says "0::/", ucr_gen.c) */
+	cpulist(list, sizeof(list), 0, nsock - 1);
+	put(t, "sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n");
+	put(t, "sys/fs/cgroup/cpuset.cpus.effective", "%s\n", all);
+	put(t, "sys/fs/cgroup/cpuset.mems.effective", "%s\n", list);
+	put(t, "sys/fs/cgroup/cpu.max", "max 100000\n");
+	put(t, "sys/fs/cgroup/memory.max", "max\n");
 	/* /proc/cpuinfo */
 	{
 		char *text = NULL;

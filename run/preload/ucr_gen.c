@@ -190,17 +190,26 @@ static int proc_status(FILE *f)
 	return 0;
 }
 
+/* /proc/self/cgroup: the root of the machine's cgroup (v2) hierarchy,
+ * whose files the tree has under /sys/fs/cgroup */
+static int proc_cgroup(FILE *f)
+{
+	fputs("0::/\n", f);
+	return 0;
+}
+
 static const struct {
 	const char *name, *memfd; /* in the tree; of the memfd */
 	int (*make)(FILE *f);
 } gens[] = {
 	{ "/proc/stat", "proc-stat", proc_stat },
 	{ "", "proc-status", proc_status }, /* by ucr_gen_path() */
+	{ "", "proc-cgroup", proc_cgroup },
 };
 
 /* A path of the process's own files that is made when opened: its status
  * as /proc/self/status, /proc/thread-self/status, /proc/PID/status,
- * /proc/self/task/TID/status (absolute paths). */
+ * /proc/self/task/TID/status, and its cgroup (absolute paths). */
 int ucr_gen_path(const char *path)
 {
 	char own[64];
@@ -209,9 +218,14 @@ int ucr_gen_path(const char *path)
 		return 0;
 	if (!strcmp(path, "/proc/self/status") || !strcmp(path, "/proc/thread-self/status"))
 		return 2;
+	if (!strcmp(path, "/proc/self/cgroup") || !strcmp(path, "/proc/thread-self/cgroup"))
+		return 3;
 	snprintf(own, sizeof(own), "/proc/%d/status", (int)getpid());
 	if (!strcmp(path, own))
 		return 2;
+	snprintf(own, sizeof(own), "/proc/%d/cgroup", (int)getpid());
+	if (!strcmp(path, own))
+		return 3;
 	snprintf(own, sizeof(own), "/proc/self/task/%d/status", (int)gettid());
 	if (!strcmp(path, own))
 		return 2;

@@ -107,6 +107,7 @@ void ucr_start(void)
 	ucr_fd_init();          /* descriptors: the table, those inherited */
 	ucr_path_init();        /* the tree's paths, the working directory */
 	ucr_conn_init(s);       /* the server: fork, each thread's connection */
+	ucr_exec_init();        /* the environment new images need */
 	ucr_on = 1;
 	/* a new image: after exec (the server enables the per-task events
 	 * that wait for it); the parent process is where a process that was

@@ -156,6 +156,11 @@ FILE *ucr_fd_stream(const char *path, const struct ucr_fd *l, const char *mode);
 
 /* What a path of the tree is (relative to the root). */
 struct ucr_fd ucr_dev_classify(const char *p);
+/* ---- ucr_exec.c: new images keep the machine ---- */
+
+/* what the library needs of the environment, saved for execve and friends */
+void ucr_exec_init(void);
+
 /* ---- ucr_gen.c: files made when opened (/proc/stat) ---- */
 
 /* rel: a path in the tree below ROOT ("/proc/stat"); 0: not a made file */

@@ -1,0 +1,243 @@
+/*
+ * ucr_exec.c - new images in the preload library (libuncore-run.so): a
+ * program started with an empty or cleaned environment still runs on the
+ * machine.  likwid starts its access daemon with execve(path, argv, {NULL});
+ * sudo-like helpers and env -i drop what they do not know.  execve,
+ * execvpe, fexecve, posix_spawn and posix_spawnp here put back what the
+ * library needs (its LD_PRELOAD entry and UNCORE_RUN_*) into the
+ * environment they are given, and execv, execvp and execl* into `environ`
+ * (which env -i empties before execvp: glibc's own calls between them do
+ * not pass through here); everything else of it is left as it is.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ucr_preload.h"
+
+static const char *const keep[] = { UCR_ENV_SOCK, UCR_ENV_ROOT, UCR_ENV_NCPU, UCR_ENV_CLOCK, UCR_ENV_LOG };
+#define NKEEP (sizeof(keep) / sizeof(keep[0]))
+
+static char *saved[NKEEP];   /* "NAME=value" as the library started with them */
+static char lib_path[PATH_MAX]; /* this library's file */
+
+void ucr_exec_init(void)
+{
+	Dl_info di;
+
+	for (size_t i = 0; i < NKEEP; i++) {
+		const char *v = getenv(keep[i]);
+		size_t n = strlen(keep[i]) + (v ? strlen(v) : 0) + 2;
+
+		if (v && (saved[i] = malloc(n)))
+			snprintf(saved[i], n, "%s=%s", keep[i], v);
+	}
+	if (dladdr((void *)ucr_exec_init, &di) && di.dli_fname)
+		snprintf(lib_path, sizeof(lib_path), "%s", di.dli_fname);
+}
+
+static const char *value_of(char *const envp[], const char *name, size_t *at)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], name, n) && envp[i][n] == '=') {
+			*at = i;
+			return envp[i] + n + 1;
+		}
+	return NULL;
+}
+
+/* whether a space- or colon-separated LD_PRELOAD list names this library */
+static int lists_us(const char *list)
+{
+	size_t n = strlen(lib_path);
+
+	for (const char *p = list; p && *p;) {
+		size_t k = strcspn(p, " :");
+
+		if (k == n && !strncmp(p, lib_path, n))
+			return 1;
+		p += k;
+		p += strspn(p, " :");
+	}
+	return 0;
+}
+
+/* envp with what the library needs; NULL: envp as it is (nothing missing,
+ * or no memory: the program then runs unserved, as it asked).  *buf holds
+ * what to free. */
+static char **fixed_env(char *const envp[], char **buf)
+{
+	size_t n = 0, extra = 0;
+	const char *pre;
+	char **e;
+
+	*buf = NULL;
+	if (!ucr_active || !lib_path[0])
+		return NULL;
+	while (envp && envp[n])
+		n++;
+	size_t pre_at = 0, scratch;
+
+	pre = value_of(envp, "LD_PRELOAD", &pre_at);
+	for (size_t i = 0; i < NKEEP; i++)
+		extra += saved[i] && !value_of(envp, keep[i], &scratch);
+	if (!extra && pre && lists_us(pre))
+		return NULL;
+	if (!(e = calloc(n + NKEEP + 2, sizeof(*e))))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		e[i] = envp[i];
+	for (size_t i = 0; i < NKEEP; i++)
+		if (saved[i] && !value_of(envp, keep[i], &scratch))
+			e[n++] = saved[i];
+	if (!pre || !lists_us(pre)) {
+		size_t len = strlen(lib_path) + (pre ? strlen(pre) : 0) + 16;
+
+		if (!(*buf = malloc(len))) {
+			free(e);
+			return NULL;
+		}
+		snprintf(*buf, len, "LD_PRELOAD=%s%s%s", lib_path, pre && *pre ? " " : "", pre ? pre : "");
+		if (pre)
+			e[pre_at] = *buf;
+		else
+			e[n++] = *buf;
+	}
+	e[n] = NULL;
+	return e;
+}
+
+EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	char *buf, **e;
+	int rc;
+
+	REAL(execve);
+	e = fixed_env(envp, &buf);
+	rc = real_execve(path, argv, e ? e : envp);
+	free(e);
+	free(buf);
+	return rc;
+}
+
+EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	char *buf, **e;
+	int rc;
+
+	REAL(execvpe);
+	e = fixed_env(envp, &buf);
+	rc = real_execvpe(file, argv, e ? e : envp);
+	free(e);
+	free(buf);
+	return rc;
+}
+
+EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	char *buf, **e;
+	int rc;
+
+	REAL(fexecve);
+	e = fixed_env(envp, &buf);
+	rc = real_fexecve(fd, argv, e ? e : envp);
+	free(e);
+	free(buf);
+	return rc;
+}
+
+EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+		       const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	char *buf, **e;
+	int rc;
+
+	REAL(posix_spawn);
+	e = fixed_env(envp, &buf);
+	rc = real_posix_spawn(pid, path, fa, attr, argv, e ? e : envp);
+	free(e);
+	free(buf);
+	return rc;
+}
+
+EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+			const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	char *buf, **e;
+	int rc;
+
+	REAL(posix_spawnp);
+	e = fixed_env(envp, &buf);
+	rc = real_posix_spawnp(pid, file, fa, attr, argv, e ? e : envp);
+	free(e);
+	free(buf);
+	return rc;
+}
+
+/* the ones that pass `environ` */
+EXPORT int execv(const char *path, char *const argv[])
+{
+	return execve(path, argv, environ);
+}
+
+EXPORT int execvp(const char *file, char *const argv[])
+{
+	return execvpe(file, argv, environ);
+}
+
+/* execl, execlp, execle: the argument list as an argv (at most 4096
+ * arguments: more is E2BIG, as the kernel's limit would be) */
+#define ARGV_OF(first, ap, argv, n) \
+	do { \
+		argv[0] = (char *)(first); \
+		for (n = 1; (argv[n] = va_arg(ap, char *)); n++) \
+			if (n == 4096) { \
+				va_end(ap); \
+				errno = E2BIG; \
+				return -1; \
+			} \
+	} while (0)
+
+EXPORT int execl(const char *path, const char *arg, ...)
+{
+	char *argv[4097];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, arg);
+	ARGV_OF(arg, ap, argv, n);
+	va_end(ap);
+	return execve(path, argv, environ);
+}
+
+EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	char *argv[4097];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, arg);
+	ARGV_OF(arg, ap, argv, n);
+	va_end(ap);
+	return execvpe(file, argv, environ);
+}
+
+EXPORT int execle(const char *path, const char *arg, ...)
+{
+	char *argv[4097], *const *envp;
+	va_list ap;
+	size_t n;
+
+	va_start(ap, arg);
+	ARGV_OF(arg, ap, argv, n);
+	envp = va_arg(ap, char *const *);
+	va_end(ap);
+	return execve(path, argv, envp);
+}
