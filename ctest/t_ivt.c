@@ -1081,6 +1081,48 @@ CT_TEST(event_list_decisions)
 	CT_EQ(seen, 63);
 }
 
+/* Events Intel's v2 list lacks and libpfm4, likwid and the E5-2600 guide
+ * have (issue 33, DECISIONS.md E10): HA TxR_AK's NDR and CRD_QPI umasks
+ * (libpfm4 encodes them 0x10E, 0x40E) and R3QPI TxR_CYCLES_NE/FULL (0x23,
+ * 0x25, counters 0-1 as SNB-EP Table 2-122).  Each is a named event with
+ * that encoding, which the tables' rules accept. */
+CT_TEST(events_beyond_intels_list)
+{
+	static const struct {
+		const char *name, *box;
+		unsigned code, umask, ctrs;
+	} want[] = {
+		{ "UNC_H_TxR_AK.NDR", "ha", 0x0E, 0x01, 0xF },
+		{ "UNC_H_TxR_AK.CRD_QPI", "ha", 0x0E, 0x04, 0xF },
+		{ "UNC_R3_TxR_CYCLES_NE", "r3qpi", 0x23, 0x00, 0x3 },
+		{ "UNC_R3_TxR_CYCLES_FULL", "r3qpi", 0x25, 0x00, 0x3 },
+	};
+	const struct ucm_platform *p = ucm_platform_find("ivt");
+
+	for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+		const struct ucm_boxtype *bt = ucm_boxtype_find(p, want[w].box);
+		const struct ucm_regdef *rd = ucm_regdef_find(bt, UCM_K_CTL, 0);
+		const struct ucm_event *e = NULL;
+		char why[256];
+
+		for (size_t i = 0; i < p->nevents; i++)
+			if (!strcmp(p->events[i].name, want[w].name))
+				e = &p->events[i];
+		if (!e) {
+			ct_fail(__FILE__, __LINE__, "%s is not a named event", want[w].name);
+			continue;
+		}
+		CT_CHECK(e->box == bt);
+		CT_EQ(e->code, want[w].code);
+		CT_EQ(e->umask, want[w].umask);
+		CT_CONTAINS(e->cite, "libpfm4");
+		CT_EQ(ucm_code_named(bt, e->code)->ctr_mask, want[w].ctrs);
+		if (ucm_ctl_check(bt, rd->layout, -1, 1u << 22 | want[w].umask << 8 | want[w].code, why,
+				  sizeof(why)))
+			ct_fail(__FILE__, __LINE__, "%s: %s", want[w].name, why);
+	}
+}
+
 /* 10,000 overflows of a 44-bit and of a 48-bit counter (UBox general and
  * fixed, both counting uclk), every one a PMI, a freeze and a re-arm, with
  * no polling read: the totals equal the model's. */

@@ -4,9 +4,9 @@
  *
  * Debian's libpfm4 (libpfm4-dev, a library nobody here wrote) encodes every
  * event and umask its snbep_unc_* and ivbep_unc_* PMUs define.  Each
- * encoding is compared with the tables: a named event of the same name
- * (UNC_C_LLC_LOOKUP:ANY is UNC_C_LLC_LOOKUP.ANY) must give the same control
- * value (event select, extra select bit, umask or occupancy select,
+ * encoding is compared with the tables: a named event of the same name, in
+ * any case (UNC_H_TXR_AK:NDR is UNC_H_TxR_AK.NDR), must give the same
+ * control value (event select, extra select bit, umask or occupancy select,
  * threshold, invert, edge), and one the tables do not name must be a
  * control value the tables' rules (ucm_ctl_check) accept.  What is left over
  * is a finding; each finding must be a row of the verdict table in
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <perfmon/pfmlib.h>
 
@@ -188,7 +189,7 @@ static const struct ucm_event *named(const struct ucm_platform *p, const struct 
 				     const char *name)
 {
 	for (unsigned i = 0; i < p->nevents; i++)
-		if (p->events[i].box == bt && !strcmp(p->events[i].name, name))
+		if (p->events[i].box == bt && !strcasecmp(p->events[i].name, name))
 			return &p->events[i];
 	return NULL;
 }

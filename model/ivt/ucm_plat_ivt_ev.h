@@ -20,13 +20,13 @@
 #define IVT_NCODES_PCU 71
 #define IVT_NCODES_QPI 63
 #define IVT_NCODES_R2PCIE 16
-#define IVT_NCODES_R3QPI 26
+#define IVT_NCODES_R3QPI 28
 #define IVT_NCODES_IRP 27
 
 /* UBox counter 2 (UCLK) and iMC counter 4 (DCLK) */
 #define IVT_UBOX_FIXED_CODE 7
 #define IVT_IMC_FIXED_CODE 45
 
-#define IVT_NEVENTS 1078
+#define IVT_NEVENTS 1082
 
 #endif

@@ -115,6 +115,19 @@ ALIASES = {
 # PCU occupancy: Intel writes occ_sel (control bits 15:14) as umask bits 7:6
 OCC_CODE = ("pcu", 0x80)
 
+# Rows beyond Intel's list (DECISIONS.md E10): events libpfm4 and likwid have
+# and the E5-2600 guide gives for the same box, which Intel's v2 list lacks
+# (issue 33; docs/libpfm4.md).  unit, name, code, umask, counters, cite.
+EXTRA_ROWS = [
+    ("HA", "UNC_H_TxR_AK.NDR", 0x0E, 0x01, "0,1,2,3",
+     "libpfm4 ivbep_unc_ha TXR_AK:NDR; SNB-EP Table 2-40 (TxR_AK_NDR 0x0E)"),
+    ("HA", "UNC_H_TxR_AK.CRD_QPI", 0x0E, 0x04, "0,1,2,3", "libpfm4 ivbep_unc_ha TXR_AK:CRD_QPI"),
+    ("R3QPI", "UNC_R3_TxR_CYCLES_NE", 0x23, 0x00, "0,1",
+     "libpfm4 ivbep_unc_r3qpi, likwid; SNB-EP Table 2-122 (TxR_CYCLES_NE 0x23, counters 0-1)"),
+    ("R3QPI", "UNC_R3_TxR_CYCLES_FULL", 0x25, 0x00, "0,1",
+     "libpfm4 ivbep_unc_r3qpi, likwid; SNB-EP Table 2-122 (TxR_CYCLES_FULL 0x25, counters 0-1)"),
+]
+
 
 def read_rows():
     with open(TSV, newline="") as f:
@@ -135,6 +148,16 @@ def read_rows():
             mask |= mask << 2
         out.append(dict(line=i, box=box, name=name, code=int(code, 16), umask=int(umask, 16),
                         ctr_mask=mask, ext=int(ext), filt="" if filt == "null" else filt))
+    return out
+
+
+def extra_rows():
+    """EXTRA_ROWS as rows of read_rows(), each with its own cite."""
+    out = []
+    for unit, name, code, umask, ctrs, cite in EXTRA_ROWS:
+        out.append(dict(line=0, box=UNIT[unit], name=name, code=code, umask=umask,
+                        ctr_mask=sum(1 << int(c) for c in ctrs.split(",")), ext=0, filt="",
+                        cite=cite))
     return out
 
 
@@ -375,6 +398,10 @@ def build(rows):
             NOTES.append("%s %s 0x%X: counter restrictions differ between rows: union 0x%X" %
                          (box, c.name, code, c.ctr_mask))
         build_code(c)
+        if all("cite" in r for r in grp):
+            c.cite_fixed = grp[0]["cite"]
+        elif any("cite" in r for r in grp):
+            c.cite_fixed = CITE + "; " + "; ".join(r["cite"] for r in grp if "cite" in r)
         mi = MAX_INC.get((box, c.name))
         if mi is None:
             for (b, p), v in MAX_INC_PREFIX.items():
@@ -440,7 +467,8 @@ def named_events(codes):
             for r in sorted(c.rows, key=lambda r: r["name"]):
                 alias, nbytes, dram = ALIASES.get(r["name"], (None, 0, 0))
                 out.append(dict(name=r["name"], alias=alias, box=box, code=c.code, umask=r["umask"],
-                                desc=describe(box, c, r), cite=CITE, bytes=nbytes, dram=dram))
+                                desc=describe(box, c, r), cite=r.get("cite", CITE), bytes=nbytes,
+                                dram=dram))
     for name, code, desc in CSTATE_EVENTS:
         out.append(dict(name=name, alias=None, box="pcu_cstate", code=code, umask=0, desc=desc,
                         cite="IVT Table 2-118", bytes=0, dram=0))
@@ -525,7 +553,7 @@ def main():
     rows = read_rows()
     if args.selftest:
         return selftest(rows)
-    codes = build(rows)
+    codes = build(rows + extra_rows())
     events = named_events(codes)
     if args.notes:
         for n in NOTES:
