@@ -1081,6 +1081,38 @@ CT_TEST(event_list_decisions)
 	CT_EQ(seen, 63);
 }
 
+/* LLC_LOOKUP.ANY (0x11, Intel's list; libpfm4's ivbep :ANY) counts a
+ * lookup of every request type (DECISIONS.md E11, as snbep R22): each input
+ * the workloads feed (trace/uct_wl_ivt.c: DATA_READ, WRITE, REMOTE_SNOOP)
+ * and one of no listed type, fed alone on every CBo of one socket, counts
+ * under ANY exactly as under umask 0x01 (bit 0 alone: no type restriction),
+ * and something. */
+CT_TEST(llc_lookup_any_counts_every_request_type)
+{
+	static const char *const subs[] = { "LLC_LOOKUP.DATA_READ_E", "LLC_LOOKUP.WRITE_M",
+					    "LLC_LOOKUP.REMOTE_SNOOP_S", "LLC_LOOKUP.OTHER_I" };
+
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		struct ct_rig r;
+		int k;
+
+		CT_REQUIRE(rig(&r, 1, NULL) == 0);
+		k = ucm_subev_find(ucm_boxtype_find(ucm_platform_find("ivt"), "cbo"), subs[i]);
+		CT_REQUIRE(k >= 0);
+		for (int b = 0; b < (int)ucm_box_count(r.m); b++)
+			if (!strcmp(ucm_box_def(r.m, b)->type->name, "cbo"))
+				CT_EQ(ucm_set_input(r.m, b, (unsigned)k, 1), 0);
+		CT_REQUIRE(ucd_add_events(r.d, "UNC_C_LLC_LOOKUP.ANY,cbo/event=0x34,umask=0x01,"
+					       "filter_state=0x3f/") == 0);
+		CT_REQUIRE(ucd_run(r.d, 20000, 0, NULL, NULL) == 0);
+		if (!ev_total(&r, 1) || ev_total(&r, 0) != ev_total(&r, 1))
+			ct_fail(__FILE__, __LINE__, "%s: ANY %" PRIu64 ", every type %" PRIu64, subs[i],
+				ev_total(&r, 0), ev_total(&r, 1));
+		ct_check_truth(&r, subs[i], __FILE__, __LINE__);
+		ct_rig_close(&r);
+	}
+}
+
 /* Events Intel's v2 list lacks and libpfm4, likwid and the E5-2600 guide
  * have (issue 33, DECISIONS.md E10): HA TxR_AK's NDR and CRD_QPI umasks
  * (libpfm4 encodes them 0x10E, 0x40E) and R3QPI TxR_CYCLES_NE/FULL (0x23,

@@ -614,7 +614,9 @@ static int guide_selects(const struct ucm_boxtype *bt, const struct ucm_evcode *
 		/* Table 2-16, note at line 1151: bit 0 always; DATA_READ 0x03,
 		 * WRITE 0x05, REMOTE_SNOOP 0x09 each add a request-type bit; with
 		 * no type bit every request counts, including OTHER (none of the
-		 * three), which no type bit selects.  The state is the filter's. */
+		 * three), which no type bit selects.  The state is the filter's.
+		 * Bit 4 (0x10), which the table leaves out, is every type: ANY
+		 * (docs/platform-snbep.md R22, libpfm4's and PAPI's :ANY 0x1F). */
 		static const char *const types[] = { "DATA_READ", "WRITE", "REMOTE_SNOOP" };
 		unsigned all = 0, mine = 0;
 
@@ -625,7 +627,7 @@ static int guide_selects(const struct ucm_boxtype *bt, const struct ucm_evcode *
 			if (has_prefix(sub, types[k]))
 				mine = t;
 		}
-		return (u & 1) && (!(u & all) || (u & mine));
+		return (u & 1) && (!(u & all) || (u & mine) || (u & 0x10));
 	}
 	if (!strcmp(box, "cbo") && (!strcmp(ev, "TOR_INSERTS") || !strcmp(ev, "TOR_OCCUPANCY"))) {
 		/* Tables 2-30/2-31: OPCODE (0x01) the filter's opcode, ALL (NID_ALL
@@ -1496,6 +1498,7 @@ CT_TEST(combinations_the_guide_rules_out_are_refused)
 	} rows[] = {
 		{ "cbo", "LLC_LOOKUP", 0x03, 1 },   { "cbo", "LLC_LOOKUP", 0x02, 0 },
 		{ "cbo", "LLC_LOOKUP", 0x40, 0 },   { "cbo", "LLC_LOOKUP", 0x01, 1 },
+		{ "cbo", "LLC_LOOKUP", 0x1F, 1 },   { "cbo", "LLC_LOOKUP", 0x10, 0 }, /* R22 */
 		{ "cbo", "RxR_OCCUPANCY", 0x02, 1 }, { "cbo", "RxR_OCCUPANCY", 0x03, 0 },
 		{ "cbo", "RxR_OCCUPANCY", 0x15, 1 }, { "cbo", "RxR_INSERTS", 0x12, 0 },
 		{ "cbo", "RxR_OCCUPANCY", 0x08, 0 }, /* bit 3: no row */
@@ -1531,6 +1534,43 @@ CT_TEST(combinations_the_guide_rules_out_are_refused)
 			ct_fail(__FILE__, __LINE__, "%s/%s umask 0x%02x: %s", rows[i].box, rows[i].code,
 				rows[i].umask, rc ? why : "accepted");
 	}
+	ucm_destroy(m);
+}
+
+/* LLC_LOOKUP umask bit 4 (R22): libpfm4's and PAPI's UNC_C_LLC_LOOKUP:ANY
+ * programs 0x1F (bit 0, the three type bits of Table 2-16 and bit 4), and
+ * 0x11 is Intel's ANY on the v2.  Either counts a lookup of every request
+ * type, including one of none of the three (OTHER), in every state the
+ * filter passes: each sub-event fed alone 1 a cycle counts NCYC. */
+CT_TEST(llc_lookup_any_counts_every_request_type)
+{
+	static const char *const subs[] = { "DATA_READ_M", "WRITE_E", "REMOTE_SNOOP_S", "OTHER_I",
+					    "OTHER_F" };
+	static const unsigned umasks[] = { 0x1F, 0x11 };
+	struct ucm_model *m = mk();
+	const struct ucm_evcode *ec;
+	struct box b;
+
+	CT_REQUIRE(m && box_open(m, "cbo", &b) == 0);
+	ec = ucm_code_find(b.bt, 0x34);
+	CT_REQUIRE(ec != NULL);
+	for (size_t u = 0; u < 2; u++)
+		for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+			struct meas x = { 0 };
+			char full[64];
+			int s;
+
+			snprintf(full, sizeof(full), "LLC_LOOKUP.%s", subs[i]);
+			s = ucm_subev_find(b.bt, full);
+			CT_REQUIRE(s >= 0);
+			x.ctr = 0;
+			x.ctl = ctl_val(&b, 0, 0x34, umasks[u], 0, 0);
+			x.sub = s - (int)first_sub(b.bt, ec);
+			x.inc = 1;
+			if (measure(&b, ec, &x, __LINE__) != NCYC)
+				ct_fail(__FILE__, __LINE__, "umask 0x%02x, %s: not every lookup counted",
+					umasks[u], subs[i]);
+		}
 	ucm_destroy(m);
 }
 

@@ -232,38 +232,32 @@ static const struct ucm_subev s_cbo_rxr_ismq_retry_33[] = {
 	{ "WB_CREDITS", { 0x80, 0x00, 0x00 } },
 };
 
-/* cbo LLC_LOOKUP: bit(s) 0x01 must be set (every row has them); 0x40 enables a filter and selects no input; a value without a selecting bit selects every input. */
+/* cbo LLC_LOOKUP: bit(s) 0x01 must be set (every row has them); 0x40 enables a filter and selects no input; a value without a selecting bit selects every input; 0x10 (ANY) selects every input (DECISIONS.md E11). */
 static const struct ucm_subev s_cbo_llc_lookup_34[] = {
-	{ "DATA_READ_I", { 0x02, 0x01, 0x00 } },
-	{ "DATA_READ_S", { 0x02, 0x01, 0x00 } },
-	{ "DATA_READ_E", { 0x02, 0x01, 0x00 } },
-	{ "DATA_READ_M", { 0x02, 0x01, 0x00 } },
-	{ "DATA_READ_F", { 0x02, 0x01, 0x00 } },
-	{ "DATA_READ_Mp", { 0x02, 0x01, 0x00 } },
-	{ "WRITE_I", { 0x04, 0x01, 0x00 } },
-	{ "WRITE_S", { 0x04, 0x01, 0x00 } },
-	{ "WRITE_E", { 0x04, 0x01, 0x00 } },
-	{ "WRITE_M", { 0x04, 0x01, 0x00 } },
-	{ "WRITE_F", { 0x04, 0x01, 0x00 } },
-	{ "WRITE_Mp", { 0x04, 0x01, 0x00 } },
-	{ "REMOTE_SNOOP_I", { 0x08, 0x01, 0x00 } },
-	{ "REMOTE_SNOOP_S", { 0x08, 0x01, 0x00 } },
-	{ "REMOTE_SNOOP_E", { 0x08, 0x01, 0x00 } },
-	{ "REMOTE_SNOOP_M", { 0x08, 0x01, 0x00 } },
-	{ "REMOTE_SNOOP_F", { 0x08, 0x01, 0x00 } },
-	{ "REMOTE_SNOOP_Mp", { 0x08, 0x01, 0x00 } },
-	{ "ANY_I", { 0x10, 0x01, 0x00 } },
-	{ "ANY_S", { 0x10, 0x01, 0x00 } },
-	{ "ANY_E", { 0x10, 0x01, 0x00 } },
-	{ "ANY_M", { 0x10, 0x01, 0x00 } },
-	{ "ANY_F", { 0x10, 0x01, 0x00 } },
-	{ "ANY_Mp", { 0x10, 0x01, 0x00 } },
-	{ "OTHER_I", { 0x00, 0x01, 0x00 } },
-	{ "OTHER_S", { 0x00, 0x01, 0x00 } },
-	{ "OTHER_E", { 0x00, 0x01, 0x00 } },
-	{ "OTHER_M", { 0x00, 0x01, 0x00 } },
-	{ "OTHER_F", { 0x00, 0x01, 0x00 } },
-	{ "OTHER_Mp", { 0x00, 0x01, 0x00 } },
+	{ "DATA_READ_I", { 0x12, 0x01, 0x00 } },
+	{ "DATA_READ_S", { 0x12, 0x01, 0x00 } },
+	{ "DATA_READ_E", { 0x12, 0x01, 0x00 } },
+	{ "DATA_READ_M", { 0x12, 0x01, 0x00 } },
+	{ "DATA_READ_F", { 0x12, 0x01, 0x00 } },
+	{ "DATA_READ_Mp", { 0x12, 0x01, 0x00 } },
+	{ "WRITE_I", { 0x14, 0x01, 0x00 } },
+	{ "WRITE_S", { 0x14, 0x01, 0x00 } },
+	{ "WRITE_E", { 0x14, 0x01, 0x00 } },
+	{ "WRITE_M", { 0x14, 0x01, 0x00 } },
+	{ "WRITE_F", { 0x14, 0x01, 0x00 } },
+	{ "WRITE_Mp", { 0x14, 0x01, 0x00 } },
+	{ "REMOTE_SNOOP_I", { 0x18, 0x01, 0x00 } },
+	{ "REMOTE_SNOOP_S", { 0x18, 0x01, 0x00 } },
+	{ "REMOTE_SNOOP_E", { 0x18, 0x01, 0x00 } },
+	{ "REMOTE_SNOOP_M", { 0x18, 0x01, 0x00 } },
+	{ "REMOTE_SNOOP_F", { 0x18, 0x01, 0x00 } },
+	{ "REMOTE_SNOOP_Mp", { 0x18, 0x01, 0x00 } },
+	{ "OTHER_I", { 0x10, 0x01, 0x00 } },
+	{ "OTHER_S", { 0x10, 0x01, 0x00 } },
+	{ "OTHER_E", { 0x10, 0x01, 0x00 } },
+	{ "OTHER_M", { 0x10, 0x01, 0x00 } },
+	{ "OTHER_F", { 0x10, 0x01, 0x00 } },
+	{ "OTHER_Mp", { 0x10, 0x01, 0x00 } },
 };
 static const struct ucm_subattr a_cbo_llc_lookup_34[] = {
 	ATTRS(0x0, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DATA_READ_I */
@@ -284,12 +278,6 @@ static const struct ucm_subattr a_cbo_llc_lookup_34[] = {
 	ATTRS(0x3, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* REMOTE_SNOOP_M */
 	ATTRS(0x4, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* REMOTE_SNOOP_F */
 	ATTRS(0x5, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* REMOTE_SNOOP_Mp */
-	ATTRS(0x0, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ANY_I */
-	ATTRS(0x1, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ANY_S */
-	ATTRS(0x2, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ANY_E */
-	ATTRS(0x3, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ANY_M */
-	ATTRS(0x4, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ANY_F */
-	ATTRS(0x5, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* ANY_Mp */
 	ATTRS(0x0, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* OTHER_I */
 	ATTRS(0x1, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* OTHER_S */
 	ATTRS(0x2, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* OTHER_E */
@@ -1695,7 +1683,7 @@ const struct ucm_evcode ivt_codes_cbo[IVT_NCODES_CBO] = {
 	  .nrules = 1, .rules = r_0, .attrs = NULL, .cite = "IVT event list (ivytown_uncore.json V24)" },
 	{ .code = 0x034, .name = "LLC_LOOKUP", .max_inc = 1, .ctr_mask = 0x3,
 	  .ngrp = 2, .grp_mask = { 0x1E, 0x01, 0x00 }, .grp_restrict = 0x1,
-	  .nsubs = 30, .subs = s_cbo_llc_lookup_34, .flags = 0,
+	  .nsubs = 24, .subs = s_cbo_llc_lookup_34, .flags = 0,
 	  .nrules = 3, .rules = r_1, .attrs = a_cbo_llc_lookup_34, .cite = "IVT event list (ivytown_uncore.json V24)" },
 	{ .code = 0x035, .name = "TOR_INSERTS", .max_inc = 1, .ctr_mask = 0x3,
 	  .ngrp = 1, .grp_mask = { 0xFF, 0x00, 0x00 }, .grp_restrict = 0x0,

@@ -179,30 +179,31 @@ static const struct ucm_subev s_cbo_rxr_ismq_retry_33[] = {
 	{ "OTHER", { 0x01, 0x00, 0x00 } },
 };
 
-/* cbo LLC_LOOKUP: Table 2-16: bit 0 always (group 0); request type bits restrict (group 1);
+/* cbo LLC_LOOKUP: Table 2-16: bit 0 always (group 0); request type bits restrict (group 1),
+ * 0x10 selects every type (R22);
  * the line state is the filter's state mask (bit 0 I, 1 S, 2 E, 3 M, 4 F);
  * 0x40 (NID) applies the filter's nid mask. */
 static const struct ucm_subev s_cbo_llc_lookup_34[] = {
-	{ "DATA_READ_I", { 0x01, 0x02, 0x00 } },
-	{ "DATA_READ_S", { 0x01, 0x02, 0x00 } },
-	{ "DATA_READ_E", { 0x01, 0x02, 0x00 } },
-	{ "DATA_READ_M", { 0x01, 0x02, 0x00 } },
-	{ "DATA_READ_F", { 0x01, 0x02, 0x00 } },
-	{ "WRITE_I", { 0x01, 0x04, 0x00 } },
-	{ "WRITE_S", { 0x01, 0x04, 0x00 } },
-	{ "WRITE_E", { 0x01, 0x04, 0x00 } },
-	{ "WRITE_M", { 0x01, 0x04, 0x00 } },
-	{ "WRITE_F", { 0x01, 0x04, 0x00 } },
-	{ "REMOTE_SNOOP_I", { 0x01, 0x08, 0x00 } },
-	{ "REMOTE_SNOOP_S", { 0x01, 0x08, 0x00 } },
-	{ "REMOTE_SNOOP_E", { 0x01, 0x08, 0x00 } },
-	{ "REMOTE_SNOOP_M", { 0x01, 0x08, 0x00 } },
-	{ "REMOTE_SNOOP_F", { 0x01, 0x08, 0x00 } },
-	{ "OTHER_I", { 0x01, 0x00, 0x00 } },
-	{ "OTHER_S", { 0x01, 0x00, 0x00 } },
-	{ "OTHER_E", { 0x01, 0x00, 0x00 } },
-	{ "OTHER_M", { 0x01, 0x00, 0x00 } },
-	{ "OTHER_F", { 0x01, 0x00, 0x00 } },
+	{ "DATA_READ_I", { 0x01, 0x12, 0x00 } },
+	{ "DATA_READ_S", { 0x01, 0x12, 0x00 } },
+	{ "DATA_READ_E", { 0x01, 0x12, 0x00 } },
+	{ "DATA_READ_M", { 0x01, 0x12, 0x00 } },
+	{ "DATA_READ_F", { 0x01, 0x12, 0x00 } },
+	{ "WRITE_I", { 0x01, 0x14, 0x00 } },
+	{ "WRITE_S", { 0x01, 0x14, 0x00 } },
+	{ "WRITE_E", { 0x01, 0x14, 0x00 } },
+	{ "WRITE_M", { 0x01, 0x14, 0x00 } },
+	{ "WRITE_F", { 0x01, 0x14, 0x00 } },
+	{ "REMOTE_SNOOP_I", { 0x01, 0x18, 0x00 } },
+	{ "REMOTE_SNOOP_S", { 0x01, 0x18, 0x00 } },
+	{ "REMOTE_SNOOP_E", { 0x01, 0x18, 0x00 } },
+	{ "REMOTE_SNOOP_M", { 0x01, 0x18, 0x00 } },
+	{ "REMOTE_SNOOP_F", { 0x01, 0x18, 0x00 } },
+	{ "OTHER_I", { 0x01, 0x10, 0x00 } },
+	{ "OTHER_S", { 0x01, 0x10, 0x00 } },
+	{ "OTHER_E", { 0x01, 0x10, 0x00 } },
+	{ "OTHER_M", { 0x01, 0x10, 0x00 } },
+	{ "OTHER_F", { 0x01, 0x10, 0x00 } },
 };
 static const struct ucm_subattr a_cbo_llc_lookup_34[] = {
 	ATTRS(0x0, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA), /* DATA_READ_I */
@@ -1130,7 +1131,7 @@ const struct ucm_evcode snbep_codes_cbo[SNBEP_NCODES_CBO] = {
 	  .nsubs = 5, .subs = s_cbo_rxr_ismq_retry_33, .flags = 0,
 	  .nrules = 1, .rules = r_0, .attrs = NULL, .cite = "SNB-EP Table 2-14" },
 	{ .code = 0x034, .name = "LLC_LOOKUP", .max_inc = 1, .ctr_mask = 0x3,
-	  .ngrp = 2, .grp_mask = { 0x01, 0x0E, 0x00 }, .grp_restrict = 0x2,
+	  .ngrp = 2, .grp_mask = { 0x01, 0x1E, 0x00 }, .grp_restrict = 0x2,
 	  .nsubs = 20, .subs = s_cbo_llc_lookup_34, .flags = 0,
 	  .nrules = 3, .rules = r_1, .attrs = a_cbo_llc_lookup_34, .cite = "SNB-EP Table 2-14" },
 	{ .code = 0x035, .name = "TOR_INSERTS", .max_inc = 1, .ctr_mask = 0x3,

@@ -114,6 +114,10 @@ ALIASES = {
 }
 # PCU occupancy: Intel writes occ_sel (control bits 15:14) as umask bits 7:6
 OCC_CODE = ("pcu", 0x80)
+# A row whose bit is not an input but every request type (DECISIONS.md E11):
+# LLC_LOOKUP.ANY 0x11 selects the lookups of every type, as libpfm4's and
+# PAPI's :ANY (0x1F) does on the E5-2600.
+ANY_ROWS = {("cbo", "LLC_LOOKUP"): "ANY"}
 
 # Rows beyond Intel's list (DECISIONS.md E10): events libpfm4 and likwid have
 # and the E5-2600 guide gives for the same box, which Intel's v2 list lacks
@@ -338,6 +342,10 @@ def build_code(c):
         seen |= b
     decomposable = not modifier
     if decomposable:
+        anyb = 0
+        if (box, c.name) in ANY_ROWS:
+            anyb = [v for v, n in single.items() if n == ANY_ROWS[(box, c.name)]][0]
+            del single[anyb]
         subs = sorted(single.items())
         restrict = any(v == 0 for _, v in core)
         c.grp_mask = [seen]
@@ -345,7 +353,7 @@ def build_code(c):
         if qual:
             c.grp_mask.append(qual)
         for v, n in subs:
-            m = [v] + ([qual] if qual else [])
+            m = [v | anyb] + ([qual] if qual else [])
             if stated:
                 for i, s in enumerate(STATES):
                     c.subs.append(("%s_%s" % (n, s), m, {"UCM_AT_STATE": i}))
@@ -355,7 +363,8 @@ def build_code(c):
             # a value of no type bit (LLC_LOOKUP.NID): lookups of none of
             # the listed types still count
             for i, s in enumerate(STATES):
-                c.subs.append(("OTHER_%s" % s, [0] + ([qual] if qual else []), {"UCM_AT_STATE": i}))
+                c.subs.append(("OTHER_%s" % s, [anyb] + ([qual] if qual else []),
+                               {"UCM_AT_STATE": i}))
         notes = []
         if qual:
             notes.append("bit(s) 0x%02X must be set (every row has them)" % qual)
@@ -363,6 +372,9 @@ def build_code(c):
             notes.append("0x%02X enables a filter and selects no input" % gates)
         if restrict:
             notes.append("a value without a selecting bit selects every input")
+        if anyb:
+            notes.append("0x%02X (%s) selects every input (DECISIONS.md E11)" %
+                         (anyb, ANY_ROWS[(box, c.name)]))
         if notes:
             c.comment = "; ".join(notes) + "."
         return

@@ -455,13 +455,17 @@ def llc_lookup(ev):
     assert vals == {"DATA_READ": 0x03, "WRITE": 0x05, "REMOTE_SNOOP": 0x09, "NID": 0x41}, vals
     types = [("DATA_READ", 0x02), ("WRITE", 0x04), ("REMOTE_SNOOP", 0x08), ("OTHER", 0x00)]
     states = ["I", "S", "E", "M", "F"]
+    # bit 4 (0x10), which the table leaves out, is every request type
+    # (docs/platform-snbep.md R22): libpfm4's and PAPI's :ANY set 0x1F,
+    # Intel's v2 list has ANY = 0x11
     for t, bit in types:
         for i, s in enumerate(states):
-            c.subs.append(("%s_%s" % (t, s), [0x01, bit], {"UCM_AT_STATE": i}))
-    c.grp_mask = [0x01, 0x0E]
+            c.subs.append(("%s_%s" % (t, s), [0x01, bit | 0x10], {"UCM_AT_STATE": i}))
+    c.grp_mask = [0x01, 0x1E]
     c.restrict = 0x2
     c.rules = [("UCM_AT_STATE", "UCM_R_FILT_STATE", 0, "UCM_FM_BIT", 0, 0), NID_RULE]
-    c.comment = ("Table 2-16: bit 0 always (group 0); request type bits restrict (group 1);\n"
+    c.comment = ("Table 2-16: bit 0 always (group 0); request type bits restrict (group 1),\n"
+                 "0x10 selects every type (R22);\n"
                  "the line state is the filter's state mask (bit 0 I, 1 S, 2 E, 3 M, 4 F);\n"
                  "0x40 (NID) applies the filter's nid mask.")
     return c
