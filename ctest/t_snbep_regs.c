@@ -78,13 +78,16 @@ static const unsigned bus_of[NSOCK] = { 0x3F, 0x7F };
 #define EN BIT(22) /* .en of every control table */
 /* Box controls: Tables 2-9, 2-74, 2-85, 2-105, 2-119 (frz_en 16, frz 8,
  * rst_ctrs 1, rst_ctrl 0, all WO); Tables 2-34, 2-60 (HA, iMC: frz_en and
- * frz only, 1:0 reserved) */
+ * frz only, 1:0 reserved).  frz_en and frz read back what was written
+ * (R11 as revisited, issue 33: PCM's QPI link probe reads frz_en back, and
+ * it works on real E5-2600 machines); the reset bits stay WO. */
 #define FRZ_EN BIT(16)
 #define FRZ BIT(8)
 #define RST_CTRS BIT(1)
 #define RST_CTRL BIT(0)
-#define BOXCTL_RST_WO (FRZ_EN | FRZ | RST_CTRS | RST_CTRL)
-#define BOXCTL_FRZ_WO (FRZ_EN | FRZ)
+#define BOXCTL_RW (FRZ_EN | FRZ)
+#define BOXCTL_RST_WO (RST_CTRS | RST_CTRL)
+#define BOXCTL_FRZ_WO 0
 /* Table 2-2 U_MSR_PMON_CTL: thresh 28:24, invert 23, en 22, edge 18, umask,
  * ev_sel RW; rst 17 WO */
 #define U_CTL_RW (BITS(28, 24) | BIT(23) | BIT(22) | BIT(18) | BITS(15, 8) | BITS(7, 0))
@@ -222,7 +225,8 @@ static void pmon(struct xreg *x, unsigned s, unsigned dev, unsigned fn, const ch
 		pci(x, s, dev, fn, X_CTR(i), 8, ctr_cite, BITS(bits - 1, 0), 0, bits,
 		    N("%s_PCI_PMON_CTR%u", prefix, i));
 	}
-	pci(x, s, dev, fn, X_BOX_CTL, 4, box_cite, 0, box_wo, 0, N("%s_PCI_PMON_BOX_CTL", prefix));
+	pci(x, s, dev, fn, X_BOX_CTL, 4, box_cite, BOXCTL_RW, box_wo, 0,
+	    N("%s_PCI_PMON_BOX_CTL", prefix));
 }
 
 /* Every register of both sockets (ncbo CBos per socket). */
@@ -245,7 +249,7 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 		}
 		/* CBo, Tables 2-8..2-12 */
 		for (unsigned n = 0; n < ncbo; n++) {
-			msr(x, s, C_BOX_CTL(n), "Table 2-9", 0, BOXCTL_RST_WO, 0,
+			msr(x, s, C_BOX_CTL(n), "Table 2-9", BOXCTL_RW, BOXCTL_RST_WO, 0,
 			    N("C%u_MSR_PMON_BOX_CTL", n));
 			msr(x, s, C_FILTER(n), "Table 2-12", C_FILTER_RW, 0, 0,
 			    N("C%u_MSR_PMON_BOX_FILTER", n));
@@ -257,7 +261,8 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 			}
 		}
 		/* PCU, Tables 2-73..2-79 */
-		msr(x, s, P_BOX_CTL, "Table 2-74", 0, BOXCTL_RST_WO, 0, "PCU_MSR_PMON_BOX_CTL");
+		msr(x, s, P_BOX_CTL, "Table 2-74", BOXCTL_RW, BOXCTL_RST_WO, 0,
+		    "PCU_MSR_PMON_BOX_CTL");
 		msr(x, s, P_FILTER, "Table 2-77", P_FILTER_RW, 0, 0, "PCU_MSR_PMON_BOX_FILTER");
 		for (unsigned i = 0; i < 4; i++) {
 			msr(x, s, P_CTL(i), "Table 2-75", P_CTL_RW, CTL_RST_WO, 0, N("PCU_MSR_PMON_CTL%u", i));
@@ -800,8 +805,8 @@ static void walk(struct ucm_model *m, const struct xreg *x, uint64_t base, int s
 }
 
 /* Every field table of 2.2-2.9 (R1-R16): every bit of every register of
- * both sockets, from a clean value, in strict mode: RW bits store, WO bits
- * (rst, frz_en, frz, rst_ctrs, rst_ctrl) read 0, reserved bits read 0 and
+ * both sockets, from a clean value, in strict mode: RW bits store (the box
+ * controls' frz_en and frz too, R11), WO bits (rst, rst_ctrs, rst_ctrl) read 0, reserved bits read 0 and
  * are recorded with the table that reserves them, RO registers (PCI IDs,
  * CPUNODEID, GIDNIDMAP, QPI_RATE_STATUS) keep their value and the write is
  * recorded. */

@@ -184,9 +184,10 @@ static const struct {
  *   2-105, 2-119), init zeroes counter and control without a record;
  * - on HA and iMC (Tables 2-34, 2-60: bits 1:0 "Reserved; SW must write
  *   to 0") it resets nothing and strict mode records the write, once;
- * - frz_en and frz are WO (read 0), so the read-modify-write writes 0x100:
- *   frz without frz_en, which the box ignores -- the counters keep
- *   counting while Linux believes the box stopped. */
+ * - frz_en and frz read back (R11 as revisited in issue 33: PCM's QPI
+ *   probe needs it on real machines), so the read-modify-write reads the
+ *   init's frz_en and writes 0x10100: the box freezes, and clearing frz
+ *   resumes it. */
 CT_TEST(linux_perf_sequence)
 {
 	struct ucm_model *m = mk(0);
@@ -215,21 +216,53 @@ CT_TEST(linux_perf_sequence)
 
 			/* stop: read-modify-write of frz */
 			v = rd(m, &u.boxctl, 0, 4);
-			CT_EQ(v, 0);
+			CT_EQ(v, FRZ_EN);
 			wr64(&u, &u.boxctl, v | FRZ);
 			run(&u, 1000);
-			CT_EQ(peek(&u), base + 2000);
+			CT_EQ(peek(&u), base + 1000);
 			/* start */
 			v = rd(m, &u.boxctl, 0, 4);
+			CT_EQ(v, FRZ_EN | FRZ);
 			wr64(&u, &u.boxctl, v & ~(uint64_t)FRZ);
 			run(&u, 1000);
-			CT_EQ(peek(&u), base + 3000);
+			CT_EQ(peek(&u), base + 2000);
 			CT_EQ(ucm_strict_count(m), 0);
 			/* quiet for the next unit */
 			wr64(&u, &u.ctl0, 0);
 			if (u.fed)
 				ucm_clear_inputs(m);
 		}
+	ucm_destroy(m);
+}
+
+/* Intel PCM's QPI link probe (src/cpucounters.cpp, UncorePMU::initFreeze
+ * with a message, called by programXPI): it writes frz_en (0x10000) to
+ * each port's box control and reads it back; if bits 16:0 differ from what
+ * it wrote it prints "Link N is disabled" and leaves the port unprogrammed.
+ * PCM counts QPI traffic on real E5-2600 machines, so there the bit reads
+ * back (R11 as revisited): the QPI ports' box controls, and every other
+ * box control of both sockets, pass the probe, and so does 0x10100. */
+CT_TEST(pcm_link_probe_reads_frz_en_back)
+{
+	struct ucm_model *m = mk(0);
+
+	CT_REQUIRE(m);
+	for (unsigned s = 0; s < 2; s++)
+		for (size_t k = 0; k < NUNITS; k++) {
+			struct unit u;
+
+			CT_REQUIRE(unit_open(m, units[k].type, units[k].inst, s, &u) == 0);
+			wr64(&u, &u.boxctl, FRZ_EN);
+			if ((rd(m, &u.boxctl, 0, 4) & 0x1FFFF) != FRZ_EN)
+				ct_fail(__FILE__, __LINE__, "socket %u %s%u: frz_en reads 0x%llx", s,
+					units[k].type, units[k].inst,
+					(unsigned long long)rd(m, &u.boxctl, 0, 4));
+			wr64(&u, &u.boxctl, FRZ_EN | FRZ);
+			CT_EQ(rd(m, &u.boxctl, 0, 4) & 0x1FFFF, FRZ_EN | FRZ);
+			wr64(&u, &u.boxctl, 0);
+			CT_EQ(rd(m, &u.boxctl, 0, 4), 0);
+		}
+	CT_EQ(ucm_strict_count(m), 0);
 	ucm_destroy(m);
 }
 

@@ -472,7 +472,9 @@ def pcm_csv(path):
         fail(f"{path}: no sample written")
         return {}
     head0, head1, vals = rows[0], rows[1], rows[-1]
-    return {(head0[i], head1[i]): float(vals[i]) for i in range(2, len(vals)) if vals[i].strip()}
+    # QPI utilisation columns are percentages ("  7%")
+    return {(head0[i], head1[i]): float(vals[i].strip().rstrip("%")) for i in range(2, len(vals))
+            if vals[i].strip()}
 
 
 def pcm_memory_snbep(platform="snbep", channels=4, rel=5e-4, env=None):
@@ -536,9 +538,13 @@ def pcm_snbep():
     at exit, within the same machine instant), x 64 B."""
     need("pcm", "pcm")
     csv = os.path.join(WORK, "pcm.csv")
-    _, err, rep = run("snbep", ["pcm", "1", "-i=1", f"-csv={csv}"], env=PCM_ENV)
+    out, err, rep = run("snbep", ["pcm", "1", "-i=1", f"-csv={csv}"], env=PCM_ENV)
     if "--noJKTWA" not in err:
         fail(f"PCM did not take its JKT workaround path: {err[-800:]!r}")
+    # its QPI probe reads frz_en back from each port's box control
+    # (docs/platform-snbep.md R11): both links are there
+    if re.search(r"Link \d+ is disabled", out + err):
+        fail(f"PCM found a QPI link disabled: {re.findall(r'Link [0-9]+ is disabled', out + err)!r}")
     col = pcm_csv(csv)
     for sock in (0, 1):
         for kind, ctr in (("READ", 0), ("WRITE", 1)):

@@ -594,7 +594,7 @@ std::uint64_t le(const unsigned char *b, unsigned n)
 } // namespace
 
 /* Debug reads of MSRs on both sockets (counters, controls, filters, box
- * controls whose bits are write-only), of whole PCI configuration spaces on
+ * controls, whose reset bits are write-only), of whole PCI configuration spaces on
  * both buses and of 48-bit counters in pieces return the registers' values
  * and change nothing: every register, ground truth (no read counted),
  * what was fed, model time, PMI statistics and lines stay as they were,
@@ -639,7 +639,7 @@ TLM_TEST_ON(snbep_debug_reads_have_no_side_effects, SNBEP,
 	T_EQ(r.dbg(UCM_MSR, msr(9, cbo(0, C_FILTER)), 8, b), 8);
 	T_EQ(le(b, 8), FILTER_ALL_STATES);
 	T_EQ(r.dbg(UCM_MSR, msr(9, cbo(0, C_BOX_CTL)), 8, b), 8);
-	T_EQ(le(b, 8), 0); /* frz_en and frz are write-only */
+	T_EQ(le(b, 8), FRZ_EN); /* frz_en reads back (docs/platform-snbep.md R11) */
 	T_EQ(r.dbg(UCM_MSR, msr(15, U_FIXED_CTR), 8, b), 8);
 	T_CHECK(le(b, 8) != 0);
 	T_EQ(r.dbg(UCM_MSR, msr(0, U_FIXED_CTR), 8, b), 8);

@@ -27,10 +27,12 @@
 
 /* Box controls with reset bits: CBo Table 2-9, PCU Table 2-74, QPI Table
  * 2-85, R2PCIe Table 2-105, R3QPI Table 2-119 (identical rows).  Bit 17
- * "SW must write to 0" and the rest are reserved. */
+ * "SW must write to 0" and the rest are reserved.  frz_en and frz read
+ * back what was written, though the tables say WO (R11): PCM's QPI probe
+ * and Linux's read-modify-write freeze depend on it. */
 static const struct ucm_field f_boxctl_rst[] = {
-	{ "frz_en", 16, 16, UCM_A_WO, UCM_R_FRZ_EN, 0 },
-	{ "frz", 8, 8, UCM_A_WO, UCM_R_FRZ, 0 },
+	{ "frz_en", 16, 16, UCM_A_RW, UCM_R_FRZ_EN, 0 },
+	{ "frz", 8, 8, UCM_A_RW, UCM_R_FRZ, 0 },
 	{ "rst_ctrs", 1, 1, UCM_A_WO, UCM_R_RST_CTRS, 0 },
 	{ "rst_ctrl", 0, 0, UCM_A_WO, UCM_R_RST_CTRL, 0 },
 };
@@ -39,8 +41,8 @@ static const struct ucm_field f_boxctl_rst[] = {
  * 2.1.1 (e) confirms neither box has a reset bit: strict mode records
  * Linux's 0x10003 there (R11). */
 static const struct ucm_field f_boxctl_frz[] = {
-	{ "frz_en", 16, 16, UCM_A_WO, UCM_R_FRZ_EN, 0 },
-	{ "frz", 8, 8, UCM_A_WO, UCM_R_FRZ, 0 },
+	{ "frz_en", 16, 16, UCM_A_RW, UCM_R_FRZ_EN, 0 },
+	{ "frz", 8, 8, UCM_A_RW, UCM_R_FRZ, 0 },
 };
 
 static const struct ucm_layout l_c_boxctl = {
