@@ -1236,7 +1236,7 @@ case_allowlist_snbep() {
 		fail "a line msr-safe cannot parse: $(grep -vE '^#|^0x[0-9A-F]{8} 0x[0-9A-F]{16}$' "$work/out" | head -1)"
 	fi
 	grep -qx '0x00000C08 0x0000000000400000' "$work/out" || fail "UCLK_FIXED_CTL: en only (Table 2-4)"
-	grep -qx '0x00000C09 0x00000FFFFFFFFFFF' "$work/out" || fail "UCLK_FIXED_CTR: 44 bits (Table 2-5)"
+	grep -qx '0x00000C09 0x0000FFFFFFFFFFFF' "$work/out" || fail "UCLK_FIXED_CTR: 48 bits (Table 2-5, R1)"
 	grep -qx '0x00000D04 0x0000000000010103' "$work/out" || fail "C0 BOX_CTL: frz_en frz rst_ctrs rst_ctrl (Table 2-9)"
 	grep -qx '0x00000D10 0x00000000FFCEFFFF' "$work/out" || fail "C0 CTL0: thresh invert en tid_en edge rst umask ev_sel (Table 2-10)"
 	grep -qx '0x00000D14 0x00000000FFFFFC1F' "$work/out" || fail "C0 FILTER: opc state nid tid (Table 2-12)"

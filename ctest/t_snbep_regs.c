@@ -240,9 +240,9 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 	for (unsigned s = 0; s < NSOCK; s++) {
 		struct xreg *r;
 
-		/* UBox, Tables 2-1..2-5 (fixed counter 44-bit: R1) */
+		/* UBox, Tables 2-1..2-5 (fixed counter 48-bit: R1) */
 		msr(x, s, U_FIXED_CTL, "Table 2-4", U_FIXED_CTL_RW, 0, 0, "U_MSR_PMON_UCLK_FIXED_CTL");
-		msr(x, s, U_FIXED_CTR, "Table 2-5", BITS(43, 0), 0, 44, "U_MSR_PMON_UCLK_FIXED_CTR");
+		msr(x, s, U_FIXED_CTR, "Table 2-5", BITS(47, 0), 0, 48, "U_MSR_PMON_UCLK_FIXED_CTR");
 		for (unsigned i = 0; i < 2; i++) {
 			msr(x, s, U_CTL(i), "Table 2-2", U_CTL_RW, CTL_RST_WO, 0, N("U_MSR_PMON_CTL%u", i));
 			msr(x, s, U_CTR(i), "Table 2-3", BITS(43, 0), 0, 44, N("U_MSR_PMON_CTR%u", i));
@@ -474,10 +474,10 @@ static size_t units(struct unit *u)
 	static const uint8_t mc_fn[4] = { 0, 1, 4, 5 };
 	size_t n = 0;
 
-	/* Table 2-1: two 44-bit counters and the UCLK fixed counter (R1) */
+	/* Table 2-1: two 44-bit counters and the 48-bit UCLK fixed counter (R1) */
 	u[n] = (struct unit){ "ubox", 0, UCM_MSR, 0, 0, 0, 3,
 			      { U_CTL(0), U_CTL(1), U_FIXED_CTL }, { U_CTR(0), U_CTR(1), U_FIXED_CTR },
-			      { 44, 44, 44 }, 0, NULL };
+			      { 44, 44, 48 }, 0, NULL };
 	n++;
 	for (unsigned c = 0; c < NCBO; c++, n++)
 		u[n] = (struct unit){ "cbo", c, UCM_MSR, 0, 0, C_BOX_CTL(c), 4,

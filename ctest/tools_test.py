@@ -128,10 +128,10 @@ def msr_snbep():
     need("wrmsr", "msr-tools")
     # SNB-EP Table 2-5/2-6: U_MSR_PMON_UCLK_FIXED_CTL 0xC08 (EN bit 22),
     # U_MSR_PMON_UCLK_FIXED_CTR 0xC09; cpu 8 is the first of socket 1
-    # Socket 1's counter is preloaded with its top bit (43 of 44, Table 2-5)
+    # Socket 1's counter is preloaded with its top bit (47 of 48, Table 2-5, R1)
     # and the C6 residency counter 0x3FD (64 bits, Table 2-78) with bit 63:
     # a read or write that lost the high half, or the top bit, shows.
-    script = ("wrmsr -p 8 0xc09 0x80000000123 && "
+    script = ("wrmsr -p 8 0xc09 0x800000000123 && "
               "wrmsr -p 8 0xc08 0x400000 && rdmsr -p 8 -d 0xc09 && sleep 1 && rdmsr -p 8 -d 0xc09 && "
               "rdmsr -p 0 -d 0xc09 && for c in $(seq 0 15); do rdmsr -p $c -c 0xc08; done && "
               "wrmsr -p 8 0x3fd 0xc000000000000123 && rdmsr -p 8 -c 0x3fd")
@@ -141,9 +141,9 @@ def msr_snbep():
         fail(f"expected 20 values, got {out!r}")
         return
     v1, v2, s0 = int(lines[0]), int(lines[1]), int(lines[2])
-    # 2.7 GHz for 1 s from 2^43 + 0x123 stays below the 2^44 wrap
-    if not 0x80000000123 <= v1 < v2 < 1 << 44:
-        fail(f"UCLK counter preloaded 0x80000000123: read {v1:#x}, then {v2:#x}")
+    # 2.7 GHz for 1 s from 2^47 + 0x123 stays below the 2^48 wrap
+    if not 0x800000000123 <= v1 < v2 < 1 << 48:
+        fail(f"UCLK counter preloaded 0x800000000123: read {v1:#x}, then {v2:#x}")
     check_c6(int(lines[19], 16), 0xC000000000000123, rep)
     c = counter(rep, "U_MSR_PMON_UCLK_FIXED_CTR", socket=1)
     if c:

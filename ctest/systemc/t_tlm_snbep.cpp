@@ -182,7 +182,7 @@ TLM_TEST_ON(snbep_counts_equal_truth, SNBEP, nullptr)
 		  0, -1, { "LLC_LOOKUP.DATA_READ_M", "LLC_LOOKUP.DATA_READ_I" } },
 		{ "s1 cbo3 CLOCKTICKS", UCM_MSR, msr(cpu1, cbo(3, C_CTR0 + 1)), 44, "cbo", 1, 3, 1,
 		  int(UCLK), {} },
-		{ "s1 ubox UCLK fixed", UCM_MSR, msr(cpu1b, U_FIXED_CTR), 44, "ubox", 1, 0, 2,
+		{ "s1 ubox UCLK fixed", UCM_MSR, msr(cpu1b, U_FIXED_CTR), 48, "ubox", 1, 0, 2,
 		  int(UCLK), {} },
 		{ "s0 pcu CLOCKTICKS", UCM_MSR, msr(cpu0, P_CTR0), 48, "pcu", 0, 0, 0, int(PCLK), {} },
 		{ "s0 imc0 CAS_COUNT.RD", UCM_PCI, ecam(b0, IMC_DEV, IMC_FN[0], PCI_CTR0), 48, "imc", 0,
@@ -705,7 +705,7 @@ TLM_TEST_ON(snbep_no_pmi, SNBEP, nullptr)
 	r.wrmsr(msr(0, cbo(0, C_CTR0)), M44 - 999, d);
 	r.wrmsr(msr(0, cbo(0, C_CTL0)), ev(0x00, 0) | OVF_EN_SKL, d);
 	T_EQ(r.rdmsr(msr(0, cbo(0, C_CTL0)), d), ev(0x00, 0));
-	r.wrmsr(msr(8, U_FIXED_CTR), M44 - 999, d);
+	r.wrmsr(msr(8, U_FIXED_CTR), M48 - 999, d); /* 48 bits: R1 */
 	r.wrmsr(msr(8, U_FIXED_CTL), EN | OVF_EN_SKL, d);
 	T_EQ(r.rdmsr(msr(8, U_FIXED_CTL), d), EN);
 	r.wrmsr(msr(8, P_CTR0), M48 - 999, d);

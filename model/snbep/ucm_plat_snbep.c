@@ -216,11 +216,11 @@ static const struct ucm_layout l_q_ctl = {
 };
 
 /* Counters.  44-bit: UBox Table 2-3, CBo Table 2-11, R2PCIe Table 2-107,
- * R3QPI Table 2-121, and the UBox fixed counter, Table 2-5, whose field row
- * says 43:0 while its description and 2.2.2 say 48-bit: the field row and
- * Table 1-1's "44" for the U-Box win (R1).  48-bit: HA Table 2-36, iMC
- * Table 2-63 (general and fixed), PCU Table 2-76, QPI Table 2-87.  64-bit:
- * the PCU C-state residency counters, Tables 2-78/2-79. */
+ * R3QPI Table 2-121.  48-bit: HA Table 2-36, iMC Table 2-63 (general and
+ * fixed), PCU Table 2-76, QPI Table 2-87, and the UBox fixed counter,
+ * Table 2-5, whose field row says 43:0 while its description and 2.2.2 say
+ * 48-bit: the description wins, as on the v2 (R1).  64-bit: the PCU C-state
+ * residency counters, Tables 2-78/2-79. */
 static const struct ucm_field f_ctr44[] = {
 	{ "event_count", 0, 43, UCM_A_RW, UCM_R_VALUE, 0 },
 };
@@ -234,7 +234,7 @@ static const struct ucm_layout l_u_ctr = {
 	"U_MSR_PMON_CTR", "SNB-EP Table 2-3", 64, ARRAY_LEN(f_ctr44), f_ctr44
 };
 static const struct ucm_layout l_u_fixed_ctr = {
-	"U_MSR_PMON_FIXED_CTR", "SNB-EP Table 2-5", 64, ARRAY_LEN(f_ctr44), f_ctr44
+	"U_MSR_PMON_FIXED_CTR", "SNB-EP Table 2-5", 64, ARRAY_LEN(f_ctr48), f_ctr48
 };
 static const struct ucm_layout l_c_ctr = {
 	"Cn_MSR_PMON_CTR", "SNB-EP Table 2-11", 64, ARRAY_LEN(f_ctr44), f_ctr44
