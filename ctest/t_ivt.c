@@ -242,8 +242,9 @@ CT_TEST(pci_registers_keep_what_the_tables_say)
 			pci_mask(m, s, IMC[c], X_BOX_CTL, MBO, "iMC BOX_CTL");
 			pci_mask(m, s, IMC[c], X_STATUS, 0, "iMC BOX_STATUS");
 			pci_mask(m, s, IMC[c], MC_FIXED_CTL, EN | OV_EN, "iMC FIXED_CTL");
+			/* the iMC keeps invert (V19 as revisited) */
 			for (unsigned i = 0; i < 4; i++)
-				pci_mask(m, s, IMC[c], X_CTL(i), ctl, "iMC CTL");
+				pci_mask(m, s, IMC[c], X_CTL(i), ctl | BIT(23), "iMC CTL");
 		}
 		for (unsigned q = 0; q < 2; q++) {
 			pci_mask(m, s, QPI[q], X_STATUS, 0, "QPI BOX_STATUS");
@@ -1111,6 +1112,40 @@ CT_TEST(llc_lookup_any_counts_every_request_type)
 		ct_check_truth(&r, subs[i], __FILE__, __LINE__);
 		ct_rig_close(&r);
 	}
+}
+
+/* pcm-power's CKE-off residency (PCM src/cpucounters.cpp, the memory
+ * profiles of programPCU's power metrics): POWER_CKE_CYCLES (0x83) for a
+ * rank, invert and threshold 1, i.e. the cycles in which the rank's CKE is
+ * not on, divided by the DRAM clocks; the same programming on every Xeon
+ * from the E5-2600 on.  With invert working on the v2's iMC (V19 as
+ * revisited) it counts what the E5-2600 counts: fed CKE-on for 300 of 1000
+ * dclk cycles, the counter reads 700, and without invert 300. */
+CT_TEST(pcm_cke_off_residency_counts_cycles_with_cke_off)
+{
+	struct ucm_model *m = model(1, 1, 0);
+	int b;
+	unsigned k;
+
+	CT_REQUIRE(m != NULL);
+	b = ucm_box_find(m, 0, "imc", 0);
+	CT_REQUIRE(b >= 0);
+	k = (unsigned)ucm_subev_find(ucm_boxtype_find(ucm_platform_find("ivt"), "imc"),
+				     "POWER_CKE_CYCLES.RANK0");
+	CT_REQUIRE((int)k >= 0);
+	for (int inv = 1; inv >= 0; inv--) {
+		pwr(m, 0, IMC[0], X_CTR(0), 8, 0);
+		pwr(m, 0, IMC[0], X_CTL(0), 4,
+		    EN | 1u << 24 | (inv ? BIT(23) : 0) | 0x01u << 8 | 0x83);
+		CT_EQ(ucm_set_input(m, b, k, 1), 0);
+		CT_EQ(ucm_run_cycles(m, ucm_box_def(m, b)->type->clock, 300), 0);
+		CT_EQ(ucm_set_input(m, b, k, 0), 0);
+		CT_EQ(ucm_run_cycles(m, ucm_box_def(m, b)->type->clock, 700), 0);
+		pwr(m, 0, IMC[0], X_CTL(0), 4, 0);
+		CT_EQ(prd(m, 0, IMC[0], X_CTR(0), 8), inv ? 700 : 300);
+	}
+	CT_EQ(ucm_strict_count(m), 0);
+	ucm_destroy(m);
 }
 
 /* Events Intel's v2 list lacks and libpfm4, likwid and the E5-2600 guide

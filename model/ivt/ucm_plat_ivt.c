@@ -4,7 +4,7 @@
  * the v2 changed: global control, status and configuration registers in the
  * UBox; a box status register in every box that reports overflow; ov_en in
  * the counter controls; box controls whose freeze needs no enable and whose
- * bits 17:16 software must write as 1; invert gone; up to 15 CBos with two
+ * bits 17:16 software must write as 1; invert gone but on the iMC; up to 15 CBos with two
  * filter registers; two home agents, eight memory channels, a third QPI
  * port and R3QPI link where the part has them, and the IRP box.
  *
@@ -163,8 +163,8 @@ static const struct ucm_layout l_m_status = {
 	"MC_CHy_PCI_PMON_BOX_STATUS", "IVT p.79 (facts §4)", 32, ARRAY_LEN(f_m_status), f_m_status
 };
 
-/* ---- counter controls (facts §4: invert is gone from every box, bit 23
- * reserved; ov_en at 20 wherever a box reports overflow) ---- */
+/* ---- counter controls (facts §4: invert is gone from every box but the
+ * iMC, bit 23 reserved, V19; ov_en at 20 wherever a box reports overflow) ---- */
 
 /* UBox CTL0/1: 5-bit threshold. */
 static const struct ucm_field f_u_ctl[] = {
@@ -275,11 +275,22 @@ static const struct ucm_field f_ctl_pci_rst[] = {
 	{ "umask", 8, 15, UCM_A_RW, UCM_R_UMASK, 0 },
 	{ "ev_sel", 0, 7, UCM_A_RW, UCM_R_EVSEL, 0 },
 };
+/* iMC: as the HA, plus invert at 23, which PCM's CKE-off residency sets on
+ * every Xeon from the E5-2600 on (V19 revisited, issue 33). */
+static const struct ucm_field f_m_ctl[] = {
+	{ "thresh", 24, 31, UCM_A_RW, UCM_R_THRESH, 0 },
+	{ "invert", 23, 23, UCM_A_RW, UCM_R_INV, 0 },
+	{ "en", 22, 22, UCM_A_RW, UCM_R_EN, 0 },
+	{ "ov_en", 20, 20, UCM_A_RW, UCM_R_OVF_EN, 0 },
+	{ "edge_det", 18, 18, UCM_A_RW, UCM_R_EDGE, 0 },
+	{ "umask", 8, 15, UCM_A_RW, UCM_R_UMASK, 0 },
+	{ "ev_sel", 0, 7, UCM_A_RW, UCM_R_EVSEL, 0 },
+};
 static const struct ucm_layout l_h_ctl = {
 	"HA_PCI_PMON_CTL", "IVT p.55 (facts §4)", 32, ARRAY_LEN(f_ctl_pci), f_ctl_pci
 };
 static const struct ucm_layout l_m_ctl = {
-	"MC_CHy_PCI_PMON_CTL", "IVT p.77 (facts §4)", 32, ARRAY_LEN(f_ctl_pci), f_ctl_pci
+	"MC_CHy_PCI_PMON_CTL", "IVT p.77 (facts §4; invert: V19)", 32, ARRAY_LEN(f_m_ctl), f_m_ctl
 };
 static const struct ucm_layout l_r2_ctl = {
 	"R2_PCI_PMON_CTL", "IVT Table 2-175", 32, ARRAY_LEN(f_ctl_pci_rst), f_ctl_pci_rst
