@@ -1083,7 +1083,7 @@ CT_TEST(event_list_decisions)
 }
 
 /* LLC_LOOKUP.ANY (0x11, Intel's list; libpfm4's ivbep :ANY) counts a
- * lookup of every request type (DECISIONS.md E11, as snbep R22): each input
+ * lookup of every request type (DECISIONS.md E11, as snbep R27): each input
  * the workloads feed (trace/uct_wl_ivt.c: DATA_READ, WRITE, REMOTE_SNOOP)
  * and one of no listed type, fed alone on every CBo of one socket, counts
  * under ANY exactly as under umask 0x01 (bit 0 alone: no type restriction),
@@ -1112,6 +1112,25 @@ CT_TEST(llc_lookup_any_counts_every_request_type)
 		ct_check_truth(&r, subs[i], __FILE__, __LINE__);
 		ct_rig_close(&r);
 	}
+}
+
+/* V26, as snbep R28: PCU_MSR_CORE_C3/C6_CTR (0x3FC/0x3FD, Table 2-118)
+ * are one pair per socket, whatever cpu of the socket reads them. */
+CT_TEST(pcu_cstate_counters_are_per_socket)
+{
+	struct ucm_model *m = model(2, 1, 0);
+
+	CT_REQUIRE(m != NULL);
+	for (unsigned s = 0; s < 2; s++)
+		CT_EQ(ucm_msr_write(m, s * CPUS + 3, 0x3FC, 0x2000 + s), 0);
+	for (unsigned cpu = 0; cpu < 2 * CPUS; cpu++) {
+		uint64_t v = 0;
+
+		CT_EQ(ucm_msr_read(m, cpu, 0x3FC, &v), 0);
+		CT_EQ(v, 0x2000 + cpu / CPUS);
+	}
+	CT_EQ(ucm_strict_count(m), 0);
+	ucm_destroy(m);
 }
 
 /* pcm-power's CKE-off residency (PCM src/cpucounters.cpp, the memory

@@ -1376,6 +1376,28 @@ CT_TEST(cpunodeid_names_the_socket_of_each_bus)
 	ucm_destroy(m);
 }
 
+/* R28: 0x3FC/0x3FD are the PCU's, one pair per socket (2.6.3.3: cycles in
+ * which *some* core is in C3/C6), not the per-core MSR_CORE_C3/C6_RESIDENCY
+ * of Linux's cstate driver.  A value written through one cpu of a socket
+ * reads back through every cpu of that socket, and the other socket's
+ * counters keep theirs: a core-scoped reading would give each cpu its own. */
+CT_TEST(pcu_cstate_counters_are_per_socket)
+{
+	struct ucm_model *m = mk(1, 0);
+
+	CT_REQUIRE(m);
+	for (unsigned s = 0; s < NSOCK; s++)
+		CT_EQ(ucm_msr_write(m, s * CPUS + 3, P_C6, 0x1000 + s), 0);
+	for (unsigned cpu = 0; cpu < NSOCK * CPUS; cpu++) {
+		uint64_t v = 0;
+
+		CT_EQ(ucm_msr_read(m, cpu, P_C6, &v), 0);
+		CT_EQ(v, 0x1000 + cpu / CPUS);
+	}
+	CT_EQ(ucm_strict_count(m), 0);
+	ucm_destroy(m);
+}
+
 /* 2.6.3.1, 2.6.3.3, Tables 2-78/2-79: the C3/C6 residency counters are
  * outside PMON: they count (the cycles some core is in C3/C6) while the
  * PCU box is frozen and keep their values through the PCU's rst_ctrs and
