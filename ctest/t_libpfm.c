@@ -28,26 +28,29 @@
 #error "CT_DOC: docs/libpfm4.md, which holds the verdicts"
 #endif
 
-/* One PMU of each box type: the instances of a type share libpfm4's table. */
+/* libpfm4's PMUs of each box type: n instances named pfm0..pfm<n-1>, or
+ * one named pfm (n 0).  Findings name the type (no instance number), so
+ * an instance that encodes otherwise than its siblings adds a finding. */
 struct pmu_map {
-	const char *pfm;  /* libpfm4's PMU name */
+	const char *pfm;  /* libpfm4's PMU name, without the instance number */
+	unsigned n;
 	const char *box;  /* the box type in our tables */
 };
 
 static const struct pmu_map snbep_pmus[] = {
-	{ "snbep_unc_cbo0", "cbo" },     { "snbep_unc_ha", "ha" },
-	{ "snbep_unc_imc0", "imc" },     { "snbep_unc_pcu", "pcu" },
-	{ "snbep_unc_qpi0", "qpi" },     { "snbep_unc_ubo", "ubox" },
-	{ "snbep_unc_r2pcie", "r2pcie" }, { "snbep_unc_r3qpi0", "r3qpi" },
-	{ NULL, NULL },
+	{ "snbep_unc_cbo", 8, "cbo" },      { "snbep_unc_ha", 0, "ha" },
+	{ "snbep_unc_imc", 4, "imc" },      { "snbep_unc_pcu", 0, "pcu" },
+	{ "snbep_unc_qpi", 2, "qpi" },      { "snbep_unc_ubo", 0, "ubox" },
+	{ "snbep_unc_r2pcie", 0, "r2pcie" }, { "snbep_unc_r3qpi", 2, "r3qpi" },
+	{ NULL, 0, NULL },
 };
 
 static const struct pmu_map ivt_pmus[] = {
-	{ "ivbep_unc_cbo0", "cbo" },     { "ivbep_unc_ha0", "ha" },
-	{ "ivbep_unc_imc0", "imc" },     { "ivbep_unc_pcu", "pcu" },
-	{ "ivbep_unc_qpi0", "qpi" },     { "ivbep_unc_ubo", "ubox" },
-	{ "ivbep_unc_r2pcie", "r2pcie" }, { "ivbep_unc_r3qpi0", "r3qpi" },
-	{ "ivbep_unc_irp", "irp" },      { NULL, NULL },
+	{ "ivbep_unc_cbo", 15, "cbo" },     { "ivbep_unc_ha", 2, "ha" },
+	{ "ivbep_unc_imc", 8, "imc" },      { "ivbep_unc_pcu", 0, "pcu" },
+	{ "ivbep_unc_qpi", 3, "qpi" },      { "ivbep_unc_ubo", 0, "ubox" },
+	{ "ivbep_unc_r2pcie", 0, "r2pcie" }, { "ivbep_unc_r3qpi", 3, "r3qpi" },
+	{ "ivbep_unc_irp", 0, "irp" },      { NULL, 0, NULL },
 };
 
 /* The findings of one platform, one line each: "pmu EVENT[:UMASK] kind". */
@@ -57,12 +60,15 @@ struct finds {
 	unsigned total, same, accepted;   /* figures for the log */
 };
 
-static void add_find(struct finds *f, const char *pmu, const char *ev, const char *um,
+static void add_find(struct finds *f, const char *type, const char *ev, const char *um,
 		     const char *kind, const char *detail)
 {
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), "%s %s%s%s %s", pmu, ev, um ? ":" : "", um ? um : "", kind);
+	snprintf(buf, sizeof(buf), "%s %s%s%s %s", type, ev, um ? ":" : "", um ? um : "", kind);
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->line[i], buf))
+			return; /* another instance of the type, the same finding */
 	printf("finding: %s (%s)\n", buf, detail);
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 64;
@@ -195,7 +201,8 @@ static const struct ucm_event *named(const struct ucm_platform *p, const struct 
 }
 
 static void one(struct finds *f, const struct ucm_platform *p, const struct ucm_boxtype *bt,
-		const char *pmu, const char *ev, const char *um, const struct attrs *at)
+		const char *type, const char *pmu, const char *ev, const char *um,
+		const struct attrs *at)
 {
 	const struct ucm_layout *l = ctl_layout(bt);
 	const struct ucm_field *fen = ucm_layout_field(l, UCM_R_EN);
@@ -208,7 +215,7 @@ static void one(struct finds *f, const struct ucm_platform *p, const struct ucm_
 	f->total++;
 	rc = encode_um(pmu, ev, um, at, &config, extra, sizeof(extra));
 	if (rc != PFM_SUCCESS) {
-		add_find(f, pmu, ev, um, "libpfm4-refuses", pfm_strerror(rc));
+		add_find(f, type, ev, um, "libpfm4-refuses", pfm_strerror(rc));
 		return;
 	}
 	snprintf(name, sizeof(name), "%s%s%s", ev, um ? "." : "", um ? um : "");
@@ -222,7 +229,7 @@ static void one(struct finds *f, const struct ucm_platform *p, const struct ucm_
 		}
 		snprintf(why, sizeof(why), "libpfm4 0x%llx, tables 0x%llx",
 			 (unsigned long long)config, (unsigned long long)ours);
-		add_find(f, pmu, ev, um, "differs", why);
+		add_find(f, type, ev, um, "differs", why);
 		return;
 	}
 	/* 0xFF is the fixed counter's code, as in Linux (UNCORE_FIXED_EVENT):
@@ -237,7 +244,7 @@ static void one(struct finds *f, const struct ucm_platform *p, const struct ucm_
 		f->accepted++;
 		return;
 	}
-	add_find(f, pmu, ev, um, "refused", why);
+	add_find(f, type, ev, um, "refused", why);
 }
 
 static void compare(const char *plat, const struct pmu_map *pm, struct finds *f)
@@ -249,40 +256,44 @@ static void compare(const char *plat, const struct pmu_map *pm, struct finds *f)
 	 * told to encode inactive ones too (its LIBPFM_ENCODE_INACTIVE) */
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
 	CT_EQ(pfm_initialize(), PFM_SUCCESS);
-	for (; p && pm->pfm; pm++) {
-		const struct ucm_boxtype *bt = ucm_boxtype_find(p, pm->box);
-		pfm_pmu_info_t pi;
-		int idx = pmu_index(pm->pfm);
+	for (; p && pm->pfm; pm++)
+		for (unsigned inst = 0; inst < (pm->n ? pm->n : 1u); inst++) {
+			const struct ucm_boxtype *bt = ucm_boxtype_find(p, pm->box);
+			pfm_pmu_info_t pi;
+			char pmu[64];
+			int idx;
 
-		if (idx < 0 || !bt) {
-			ct_fail(__FILE__, __LINE__, "libpfm4 has no PMU %s or the tables no box %s",
-				pm->pfm, pm->box);
-			continue;
-		}
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		CT_EQ(pfm_get_pmu_info((pfm_pmu_t)idx, &pi), PFM_SUCCESS);
-		for (int ev = pi.first_event; ev != -1; ev = pfm_get_event_next(ev)) {
-			pfm_event_info_t ei;
-			struct attrs at;
-			int nu = 0;
-
-			memset(&ei, 0, sizeof(ei));
-			ei.size = sizeof(ei);
-			if (pfm_get_event_info(ev, PFM_OS_NONE, &ei) != PFM_SUCCESS) {
-				ct_fail(__FILE__, __LINE__, "%s: event %d has no info", pm->pfm, ev);
+			snprintf(pmu, sizeof(pmu), pm->n ? "%s%u" : "%s", pm->pfm, inst);
+			idx = pmu_index(pmu);
+			if (idx < 0 || !bt) {
+				ct_fail(__FILE__, __LINE__, "libpfm4 has no PMU %s or the tables no box %s",
+					pmu, pm->box);
 				continue;
 			}
-			get_attrs(ev, ei.nattrs, &at);
-			for (int i = 0; i < at.n; i++)
-				if (at.a[i].type == PFM_ATTR_UMASK) {
-					one(f, p, bt, pm->pfm, ei.name, at.a[i].name, &at);
-					nu++;
+			memset(&pi, 0, sizeof(pi));
+			pi.size = sizeof(pi);
+			CT_EQ(pfm_get_pmu_info((pfm_pmu_t)idx, &pi), PFM_SUCCESS);
+			for (int ev = pi.first_event; ev != -1; ev = pfm_get_event_next(ev)) {
+				pfm_event_info_t ei;
+				struct attrs at;
+				int nu = 0;
+
+				memset(&ei, 0, sizeof(ei));
+				ei.size = sizeof(ei);
+				if (pfm_get_event_info(ev, PFM_OS_NONE, &ei) != PFM_SUCCESS) {
+					ct_fail(__FILE__, __LINE__, "%s: event %d has no info", pmu, ev);
+					continue;
 				}
-			if (!nu)
-				one(f, p, bt, pm->pfm, ei.name, NULL, &at);
+				get_attrs(ev, ei.nattrs, &at);
+				for (int i = 0; i < at.n; i++)
+					if (at.a[i].type == PFM_ATTR_UMASK) {
+						one(f, p, bt, pm->pfm, pmu, ei.name, at.a[i].name, &at);
+						nu++;
+					}
+				if (!nu)
+					one(f, p, bt, pm->pfm, pmu, ei.name, NULL, &at);
+			}
 		}
-	}
 	printf("%s: %u libpfm4 encodings: %u identical to a named event, %u accepted by the "
 	       "tables' rules, %zu findings\n",
 	       plat, f->total, f->same, f->accepted, f->n);
