@@ -1083,7 +1083,7 @@ CT_TEST(event_list_decisions)
 }
 
 /* LLC_LOOKUP.ANY (0x11, Intel's list; libpfm4's ivbep :ANY) counts a
- * lookup of every request type (DECISIONS.md E11, as snbep R27): each input
+ * lookup of every request type (DECISIONS.md E11, as snbep R28): each input
  * the workloads feed (trace/uct_wl_ivt.c: DATA_READ, WRITE, REMOTE_SNOOP)
  * and one of no listed type, fed alone on every CBo of one socket, counts
  * under ANY exactly as under umask 0x01 (bit 0 alone: no type restriction),
@@ -1114,7 +1114,7 @@ CT_TEST(llc_lookup_any_counts_every_request_type)
 	}
 }
 
-/* V26, as snbep R28: PCU_MSR_CORE_C3/C6_CTR (0x3FC/0x3FD, Table 2-118)
+/* V26, as snbep R29: PCU_MSR_CORE_C3/C6_CTR (0x3FC/0x3FD, Table 2-118)
  * are one pair per socket, whatever cpu of the socket reads them. */
 CT_TEST(pcu_cstate_counters_are_per_socket)
 {

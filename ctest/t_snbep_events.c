@@ -1498,7 +1498,7 @@ CT_TEST(combinations_the_guide_rules_out_are_refused)
 	} rows[] = {
 		{ "cbo", "LLC_LOOKUP", 0x03, 1 },   { "cbo", "LLC_LOOKUP", 0x02, 0 },
 		{ "cbo", "LLC_LOOKUP", 0x40, 0 },   { "cbo", "LLC_LOOKUP", 0x01, 1 },
-		{ "cbo", "LLC_LOOKUP", 0x1F, 1 },   { "cbo", "LLC_LOOKUP", 0x10, 0 }, /* R27 */
+		{ "cbo", "LLC_LOOKUP", 0x1F, 1 },   { "cbo", "LLC_LOOKUP", 0x10, 0 }, /* R28 */
 		{ "cbo", "RxR_OCCUPANCY", 0x02, 1 }, { "cbo", "RxR_OCCUPANCY", 0x03, 0 },
 		{ "cbo", "RxR_OCCUPANCY", 0x15, 1 }, { "cbo", "RxR_INSERTS", 0x12, 0 },
 		{ "cbo", "RxR_OCCUPANCY", 0x08, 0 }, /* bit 3: no row */
@@ -1537,7 +1537,7 @@ CT_TEST(combinations_the_guide_rules_out_are_refused)
 	ucm_destroy(m);
 }
 
-/* LLC_LOOKUP umask bit 4 (R27): libpfm4's and PAPI's UNC_C_LLC_LOOKUP:ANY
+/* LLC_LOOKUP umask bit 4 (R28): libpfm4's and PAPI's UNC_C_LLC_LOOKUP:ANY
  * programs 0x1F (bit 0, the three type bits of Table 2-16 and bit 4), and
  * 0x11 is Intel's ANY on the v2.  Either counts a lookup of every request
  * type, including one of none of the three (OTHER), in every state the

@@ -1376,7 +1376,7 @@ CT_TEST(cpunodeid_names_the_socket_of_each_bus)
 	ucm_destroy(m);
 }
 
-/* R28: 0x3FC/0x3FD are the PCU's, one pair per socket (2.6.3.3: cycles in
+/* R29: 0x3FC/0x3FD are the PCU's, one pair per socket (2.6.3.3: cycles in
  * which *some* core is in C3/C6), not the per-core MSR_CORE_C3/C6_RESIDENCY
  * of Linux's cstate driver.  A value written through one cpu of a socket
  * reads back through every cpu of that socket, and the other socket's

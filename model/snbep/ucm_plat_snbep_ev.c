@@ -180,7 +180,7 @@ static const struct ucm_subev s_cbo_rxr_ismq_retry_33[] = {
 };
 
 /* cbo LLC_LOOKUP: Table 2-16: bit 0 always (group 0); request type bits restrict (group 1),
- * 0x10 selects every type (R27);
+ * 0x10 selects every type (R28);
  * the line state is the filter's state mask (bit 0 I, 1 S, 2 E, 3 M, 4 F);
  * 0x40 (NID) applies the filter's nid mask. */
 static const struct ucm_subev s_cbo_llc_lookup_34[] = {

@@ -456,7 +456,7 @@ def llc_lookup(ev):
     types = [("DATA_READ", 0x02), ("WRITE", 0x04), ("REMOTE_SNOOP", 0x08), ("OTHER", 0x00)]
     states = ["I", "S", "E", "M", "F"]
     # bit 4 (0x10), which the table leaves out, is every request type
-    # (docs/platform-snbep.md R27): libpfm4's and PAPI's :ANY set 0x1F,
+    # (docs/platform-snbep.md R28): libpfm4's and PAPI's :ANY set 0x1F,
     # Intel's v2 list has ANY = 0x11
     for t, bit in types:
         for i, s in enumerate(states):
@@ -465,7 +465,7 @@ def llc_lookup(ev):
     c.restrict = 0x2
     c.rules = [("UCM_AT_STATE", "UCM_R_FILT_STATE", 0, "UCM_FM_BIT", 0, 0), NID_RULE]
     c.comment = ("Table 2-16: bit 0 always (group 0); request type bits restrict (group 1),\n"
-                 "0x10 selects every type (R27);\n"
+                 "0x10 selects every type (R28);\n"
                  "the line state is the filter's state mask (bit 0 I, 1 S, 2 E, 3 M, 4 F);\n"
                  "0x40 (NID) applies the filter's nid mask.")
     return c
