@@ -114,71 +114,48 @@ static char **fixed_env(char *const envp[], char **buf)
 	return e;
 }
 
+/* The real call with the environment it was given made whole: ENV names
+ * it in the call. */
+#define WITH_MACHINE_ENV(envp, call) \
+	do { \
+		char *buf_, **e_ = fixed_env(envp, &buf_); \
+		char *const *ENV = e_ ? e_ : (envp); \
+		int rc_ = (call); \
+		free(e_); \
+		free(buf_); \
+		return rc_; \
+	} while (0)
+
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	char *buf, **e;
-	int rc;
-
 	REAL(execve);
-	e = fixed_env(envp, &buf);
-	rc = real_execve(path, argv, e ? e : envp);
-	free(e);
-	free(buf);
-	return rc;
+	WITH_MACHINE_ENV(envp, real_execve(path, argv, ENV));
 }
 
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	char *buf, **e;
-	int rc;
-
 	REAL(execvpe);
-	e = fixed_env(envp, &buf);
-	rc = real_execvpe(file, argv, e ? e : envp);
-	free(e);
-	free(buf);
-	return rc;
+	WITH_MACHINE_ENV(envp, real_execvpe(file, argv, ENV));
 }
 
 EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	char *buf, **e;
-	int rc;
-
 	REAL(fexecve);
-	e = fixed_env(envp, &buf);
-	rc = real_fexecve(fd, argv, e ? e : envp);
-	free(e);
-	free(buf);
-	return rc;
+	WITH_MACHINE_ENV(envp, real_fexecve(fd, argv, ENV));
 }
 
 EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
 		       const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	char *buf, **e;
-	int rc;
-
 	REAL(posix_spawn);
-	e = fixed_env(envp, &buf);
-	rc = real_posix_spawn(pid, path, fa, attr, argv, e ? e : envp);
-	free(e);
-	free(buf);
-	return rc;
+	WITH_MACHINE_ENV(envp, real_posix_spawn(pid, path, fa, attr, argv, ENV));
 }
 
 EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	char *buf, **e;
-	int rc;
-
 	REAL(posix_spawnp);
-	e = fixed_env(envp, &buf);
-	rc = real_posix_spawnp(pid, file, fa, attr, argv, e ? e : envp);
-	free(e);
-	free(buf);
-	return rc;
+	WITH_MACHINE_ENV(envp, real_posix_spawnp(pid, file, fa, attr, argv, ENV));
 }
 
 /* the ones that pass `environ` */
