@@ -269,7 +269,7 @@ json_t *ucr_prog_reads_json(struct ucr_prog *w, size_t reg)
 	return a;
 }
 
-static void fmt_addr(char *buf, size_t n, const struct ucm_reginfo *ri)
+void ucr_fmt_addr(char *buf, size_t n, const struct ucm_reginfo *ri)
 {
 	if (ri->space == UCM_PCI)
 		snprintf(buf, n, "%02x:%02x.%x+0x%03x", (unsigned)(ri->addr >> 20 & 0xFF),
@@ -296,7 +296,7 @@ json_t *ucr_prog_json(struct ucr_prog *w)
 			continue;
 		}
 		ucm_peek_index(w->m, r->reg, &now);
-		fmt_addr(addr, sizeof(addr), &ri);
+		ucr_fmt_addr(addr, sizeof(addr), &ri);
 		for (unsigned i = 0; i < r->nvals; i++)
 			json_array_append_new(vals, json_integer((json_int_t)r->vals[i]));
 		json_array_append_new(a, json_pack("{s:s, s:I, s:s, s:s, s:I, s:I, s:o, s:b, s:I, s:I}", "register",

@@ -37,6 +37,9 @@ json_t *ucr_prog_reads_json(struct ucr_prog *w, size_t reg);
  * {register, socket, space, address, writes, before, values, values_more,
  * last, now} */
 json_t *ucr_prog_json(struct ucr_prog *w);
+/* a register's address as the reports print it: "bb:dd.f+0xoff" (PCI),
+ * "BAR+0x..." (MMIO), "0x..." (MSR) */
+void ucr_fmt_addr(char *buf, size_t n, const struct ucm_reginfo *ri);
 /* The name of counter register reg's control register ("" if it has none
  * of its own) */
 const char *ucr_prog_control_of(struct ucr_prog *w, size_t reg);

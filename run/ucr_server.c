@@ -425,17 +425,6 @@ static int box_of(struct ucm_model *m, const struct ucm_reginfo *ri)
 	return -1;
 }
 
-static void fmt_addr(char *buf, size_t n, const struct ucm_reginfo *ri)
-{
-	if (ri->space == UCM_PCI)
-		snprintf(buf, n, "%02x:%02x.%x+0x%03x", (unsigned)(ri->addr >> 20 & 0xFF),
-			 (unsigned)(ri->addr >> 15 & 31), (unsigned)(ri->addr >> 12 & 7), (unsigned)(ri->addr & 0xFFF));
-	else if (ri->space == UCM_MMIO)
-		snprintf(buf, n, "BAR+0x%llx", (unsigned long long)ri->addr);
-	else
-		snprintf(buf, n, "0x%llx", (unsigned long long)ri->addr);
-}
-
 /* The machine runs to t while every thread sleeps, in slices of about 2 ms
  * of wall time (the slice learnt as ucb_sim.c does), and stops early when a
  * signal waits on sfd: a SIGINT in a long simulated sleep must reach the
@@ -508,7 +497,7 @@ static json_t *report_json(struct srv *s)
 		if (ucm_reginfo(m, i, &ri) || ri.kind != UCM_K_CTR || (b = box_of(m, &ri)) < 0 ||
 		    ucm_truth(m, b, ri.idx, &t) || !t.reads)
 			continue;
-		fmt_addr(addr, sizeof(addr), &ri);
+		ucr_fmt_addr(addr, sizeof(addr), &ri);
 		json_array_append_new(
 			ctrs, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 					"register", ri.name, "box", ri.box->type->name, "instance", (json_int_t)ri.box->inst,
