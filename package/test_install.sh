@@ -132,8 +132,10 @@ CXX
 	# shellcheck disable=SC2086
 	run "$cxx" -std=c++17 -Wall -Wextra -Werror -o "$WORK/consumer_cxx" "$WORK/consumer.cpp" $flags
 	LD_LIBRARY_PATH=$P/$LIBDIR run "$WORK/consumer_cxx"
-	# relocatable: a copy of the tree elsewhere names itself, not $P
-	M=$WORK/moved
+	# relocatable: a copy of the tree elsewhere names itself, not $P (a
+	# directory of its own: installed_cli moves a copy too, and CTest runs
+	# the two at once)
+	M=$WORK/moved_pc
 	rm -rf "$M"
 	run cp -a "$P" "$M"
 	export PKG_CONFIG_PATH=$M/$LIBDIR/pkgconfig
