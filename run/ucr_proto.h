@@ -19,7 +19,9 @@
 enum ucr_op {
 	UCR_HELLO = 1,  /* a: pid, b: the task it came from (the thread that
 			   forked it, or its parent process), c: 1 when a new
-			   image starts (the library's constructor: after exec)
+			   image starts (the library's constructor: after exec),
+			   2 when a new thread starts (pthread_create; b: its
+			   creator, which announced it with UCR_FORK)
 			   -> v0: logical cpus, v1: TSC Hz, v2 (c = 1): the
 			   cpus the process was bound to before exec (a
 			   mask, 0: none) */
@@ -37,7 +39,8 @@ enum ucr_op {
 	UCR_TSC,        /* cpu -> v0: TSC, v1: TSC_AUX (rdtscp's ecx) */
 	UCR_REPORT,     /* write the ground-truth report now */
 	UCR_WAKE,       /* a signal interrupted this thread's sleep: end it */
-	UCR_FORK,       /* this process is about to fork */
+	UCR_FORK,       /* this process is about to fork, or this thread to
+			   create one: the new task holds time until its hello */
 	UCR_BLOCK,      /* a: 1: this thread waits in the kernel for another
 			   (waitpid, pthread_join) until a: 0; it holds no time */
 	UCR_AFFINITY,   /* b 0: a: the cpus this process's thread is bound to
@@ -53,8 +56,25 @@ enum ucr_op {
 	UCR_PERF_READ,  /* a: handle, b: buffer size -> v0: bytes, data */
 	UCR_PERF_IOCTL, /* a: handle, b: request, c: argument -> v0: an ID */
 	UCR_PERF_CLOSE, /* a: handle */
+	/* a timer of the process on the machine's clock (run/ucr_timer.h):
+	 * c: the timer (bits 31:0: 0 ITIMER_REAL, else the kernel's timer
+	 * ID + 1) | the operation << 32 (enum ucr_timer_op) */
+	UCR_TIMER,
 	UCR_NOPS
 };
+
+enum ucr_timer_op {
+	UCR_TIMER_CREATE,  /* a: sigev_value, b: signal | notify << 8 | thread
+			      ID << 32 (notify: UCR_TIMER_NOTIFY_*) */
+	UCR_TIMER_SET,     /* a: ns to the expiry (0: disarm), b: interval ns
+			      -> v0, v1: the old ns left and interval */
+	UCR_TIMER_GET,     /* -> v0, v1: ns left (0: disarmed), interval */
+	UCR_TIMER_OVERRUN, /* -> v0: the last expiry's overrun count */
+	UCR_TIMER_DELETE,
+};
+#define UCR_TIMER_NOTIFY_PROCESS 0  /* the signal to the process */
+#define UCR_TIMER_NOTIFY_THREAD 1   /* to one thread (SIGEV_THREAD_ID) */
+#define UCR_TIMER_NOTIFY_NONE 2     /* none (SIGEV_NONE) */
 
 #define UCR_PCI_ADDR(seg, bus, dev, fn) \
 	((uint64_t)(seg) << 16 | (uint64_t)(bus) << 8 | (uint64_t)(dev) << 3 | (uint64_t)(fn))

@@ -38,6 +38,7 @@
 #include "ucr_proto.h"
 #include "ucr_server.h"
 #include "ucr_prog.h"
+#include "ucr_timer.h"
 
 /* What a clock read and a TSC read cost in machine time (a vDSO
  * clock_gettime and an RDTSC take about this long). */
@@ -54,6 +55,12 @@
  * cannot be read and that says nothing for QUIET_MS does not hold it (the
  * report counts these).  docs/tools.md, "One clock". */
 #define SETTLE_MS 5
+/* A thread that has run this long without a request while another waits
+ * on the clock spins or works on its own (a loop, I/O): machine time runs
+ * with it from then on, as fast as real time, so that the waiter's
+ * deadline comes.  A tool's computation between its requests is shorter,
+ * and takes no machine time: its intervals stay exact. */
+#define SPIN_MS 200
 #define EVENT_SETTLE_MS 20
 #define QUIET_MS 1000
 #define EXEC_MS 2000          /* longest a process may go unconnected (exec) */
@@ -61,6 +68,10 @@
 #define MAXAFF 256
 
 #define MAXUNSERVED 64
+
+/* The end of the machine's clock: picoseconds in 64 bits (213 days); a
+ * wait past it stops the run with an error (docs/tools.md). */
+#define UCR_TIME_END_PS (UINT64_MAX - UINT64_MAX % 1000000000000ull)
 
 struct unserved {
 	unsigned space;   /* UCM_MSR, UCM_MMIO */
@@ -77,6 +88,7 @@ struct conn {
 	unsigned vcpu;        /* the cpu it is on */
 	int idle;             /* it waited in the host's kernel while machine
 				 time jumped: not running until it asks again */
+	uint64_t seen_ns;     /* real time of its last request (or connect) */
 };
 
 /* Whether a process has ended (a zombie, or gone). */
@@ -97,8 +109,10 @@ static int zombie(int pid)
 	return !r || r[1] != ' ' || r[2] == 'Z' || r[2] == 'X';
 }
 
-/* Whether a thread is blocked in the kernel (S: interruptible wait, D,
- * stopped); -1 if its state cannot be read. */
+/* Whether a thread is blocked in the kernel (S: interruptible wait, or
+ * stopped); -1 if its state cannot be read.  D is not: an uninterruptible
+ * wait (a page read from disk, a vfork) ends on its own, with the thread
+ * running on. */
 static int thread_waits(int pid, int tid)
 {
 	char p[64], buf[256], *r;
@@ -117,7 +131,7 @@ static int thread_waits(int pid, int tid)
 	/* "tid (comm) S ...": comm may hold spaces and parentheses */
 	if (!(r = strrchr(buf, ')')) || r[1] != ' ')
 		return -1;
-	return r[2] == 'S' || r[2] == 'D' || r[2] == 'T' || r[2] == 't';
+	return r[2] == 'S' || r[2] == 'T' || r[2] == 't';
 }
 
 struct srv {
@@ -151,6 +165,12 @@ struct srv {
 	char dir[108];
 	int interrupted;        /* SIGINT, SIGTERM or SIGHUP passed on to the program */
 	uint64_t slice_ps;      /* advance_to's slice of machine time */
+	struct ucr_timers *timers; /* the program's alarms and timers */
+	/* machine time runs with real time while a thread of the program
+	 * runs: the last look (real time, machine time, whether one ran) */
+	uint64_t mark_real_ns, mark_ps;
+	int mark_running;
+	uint64_t ran_ps;        /* machine time run that way, in all */
 	struct ucr_prog *prog;  /* the program's accesses to the PMU's registers */
 };
 
@@ -213,7 +233,7 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 		return err_msg(r, -EINVAL, "no such cpu");
 	switch (q->op) {
 	case UCR_HELLO:
-		if (!s->nprocs++)
+		if (q->c != 2 && !s->nprocs++)
 			s->start_ns = host_ns(CLOCK_MONOTONIC) - s->entry_ns;
 		/* a new image keeps its process's binding; one spawned without
 		 * fork's handlers (vfork, posix_spawn) has its parent's (b) */
@@ -371,6 +391,9 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 		return;
 	case UCR_REPORT:
 		return;
+	case UCR_TIMER:
+		ucr_timers_serve(s->timers, q, ucm_now_ps(m), r);
+		return;
 	default:
 		return err_msg(r, -ENOSYS, "unknown request");
 	}
@@ -388,6 +411,7 @@ static int wake(struct srv *s, int fd, struct conn *c, int rc)
 	r.v[0] = now / 1000u + s->mono_base_ns;
 	r.v[1] = c->deadline_ps > now ? (c->deadline_ps - now) / 1000u : 0;
 	c->asleep = 0;
+	c->seen_ns = host_ns(CLOCK_MONOTONIC);  /* it runs from here */
 	return send(fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r);
 }
 
@@ -459,6 +483,39 @@ static int advance_to(struct srv *s, uint64_t t, int sfd)
 	return 0;
 }
 
+/* A thread of the program spun (ran SPIN_MS without a request) from the
+ * last look (mark) to now while another waited on the clock: machine time
+ * ran with it, as fast as real time, so that a sleeper beside a thread
+ * that spins or does I/O wakes at its deadline (issue #34; docs/tools.md,
+ * "One clock").  Requests' own costs count towards it: the clock is the
+ * later of the two. */
+static int run_with_threads(struct srv *s, int sfd)
+{
+	uint64_t t;
+
+	if (s->o->wall_clock || !s->mark_running)
+		return 0;
+	t = s->mark_ps + (host_ns(CLOCK_MONOTONIC) - s->mark_real_ns) * 1000u;
+	if (t <= ucm_now_ps(s->m))
+		return 0;
+	s->ran_ps += t - ucm_now_ps(s->m);
+	return advance_to(s, t, sfd);
+}
+
+/* Machine time has reached what it has: the timers due send their
+ * signals and the sleepers due are answered. */
+static void wake_due(struct srv *s, struct pollfd *pf, struct conn *cs, size_t npf)
+{
+	uint64_t now = ucm_now_ps(s->m);
+
+	ucr_timers_fire(s->timers, now);
+	for (size_t i = 2; i < npf; i++)
+		if (cs[i].asleep && cs[i].deadline_ps <= now) {
+			wake(s, pf[i].fd, &cs[i], 0);
+			sync_task(s, cs, npf, cs[i].pid, cs[i].tid, cs[i].vcpu);
+		}
+}
+
 static const char *sig_name(int sig)
 {
 	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "";
@@ -472,7 +529,7 @@ static json_t *report_json(struct srv *s)
 	static const char *const ops[UCR_NOPS] = { "", "hello", "cpuid", "msr_read", "msr_write", "pci_read",
 						   "pci_write", "mmio_read", "mmio_write", "time", "sleep",
 						   "tsc", "report", "wake", "fork", "block", "affinity",
-						   "perf_open", "perf_read", "perf_ioctl", "perf_close" };
+						   "perf_open", "perf_read", "perf_ioctl", "perf_close", "timer" };
 
 	json_object_set_new(j, "platform", json_string(ucm_platform_of(m)->name));
 	json_object_set_new(j, "sockets", json_integer(ucm_nsockets(m)));
@@ -483,6 +540,8 @@ static json_t *report_json(struct srv *s)
 	json_object_set_new(j, "start_ns", json_integer((json_int_t)s->start_ns));
 	json_object_set_new(j, "processes", json_integer(s->nprocs));
 	json_object_set_new(j, "quiet_jumps", json_integer((json_int_t)s->quiet_jumps));
+	json_object_set_new(j, "timers_fired", json_integer((json_int_t)ucr_timers_fired(s->timers)));
+	json_object_set_new(j, "spin_ns", json_integer((json_int_t)(s->ran_ps / 1000u)));
 	if (s->interrupted)
 		json_object_set_new(j, "interrupted", json_string(sig_name(s->interrupted)));
 	for (unsigned i = 1; i < UCR_NOPS; i++)
@@ -637,6 +696,11 @@ static void report_text(FILE *f, json_t *j)
 	if (json_integer_value(json_object_get(j, "quiet_jumps")))
 		fprintf(f, "machine time ran %lld times while a thread neither slept nor spoke for %d ms\n",
 			json_integer_value(json_object_get(j, "quiet_jumps")), QUIET_MS);
+	if (json_integer_value(json_object_get(j, "spin_ns")))
+		fprintf(f, "machine time ran %.9f s with a thread that spun beside a waiting one\n",
+			(double)json_integer_value(json_object_get(j, "spin_ns")) / 1e9);
+	if (json_integer_value(json_object_get(j, "timers_fired")))
+		fprintf(f, "timers fired: %lld\n", json_integer_value(json_object_get(j, "timers_fired")));
 	fprintf(f, "requests:");
 	const char *k;
 	json_object_foreach(json_object_get(j, "requests"), k, v)
@@ -890,7 +954,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	}
 	if ((rc = ucr_kernel_start(m, s.mc, s.mono_base_ns, root, &s.kernel, err, n)))
 		goto out;
-	if (!(s.prog = ucr_prog_new(m))) {
+	if (!(s.prog = ucr_prog_new(m)) || !(s.timers = ucr_timers_new())) {
 		rc = -ENOMEM;
 		snprintf(err, n, "out of memory");
 		goto out;
@@ -955,11 +1019,11 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	npf = 2;
 	s.last_event_ns = s.last_req_ns = host_ns(CLOCK_MONOTONIC);
 	while (!done) {
-		unsigned asleep = 0;
-		int timeout = -1;
-		uint64_t now_ns = host_ns(CLOCK_MONOTONIC);
+		int timeout = -1, jump = 0;
+		uint64_t now_ns = host_ns(CLOCK_MONOTONIC), tnext;
+		unsigned sleepers = 0, holders = 0, unknown = 0, runners = 0;
 
-		unsigned sleepers = 0, holders = 0, unknown = 0;
+		wake_due(&s, pf, cs, npf);
 
 		for (unsigned p = 0; p < s.npend; p++) {
 			int connected = 0;
@@ -969,6 +1033,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			if (!connected && (thread_waits(s.pend[p].pid, s.pend[p].pid) < 0 || zombie(s.pend[p].pid))) {
 				/* it ended: its tasks and the events it opened with it */
 				ucr_kernel_process_gone(s.kernel, s.pend[p].pid);
+				ucr_timers_gone(s.timers, s.pend[p].pid);
 				s.pend[p--] = s.pend[--s.npend];
 			} else if (connected || (now_ns - s.pend[p].since_ns) / 1000000u >= EXEC_MS) {
 				s.pend[p--] = s.pend[--s.npend];
@@ -992,11 +1057,23 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				int w = thread_waits(cs[i].pid, cs[i].tid);
 
 				holders += w == 0;
+				/* (its sleep may have been answered after now_ns) */
+				runners += w == 0 && now_ns > cs[i].seen_ns &&
+					   (now_ns - cs[i].seen_ns) / 1000000u >= SPIN_MS;
 				unknown += w < 0;
 			}
 		}
-		asleep = sleepers;
-		if (sleepers) {
+		/* a sleeper that runs was woken by a signal (a timer's, a
+		 * kill): it is about to end its sleep or its life, and holds
+		 * time until it has (looked at only when nothing else holds) */
+		for (size_t i = 2; i < npf && sleepers && !holders; i++)
+			if (cs[i].asleep && thread_waits(cs[i].pid, cs[i].tid) == 0)
+				holders++;
+		/* what ends a wait of the whole machine: a sleeper's deadline,
+		 * a timer's */
+		tnext = ucr_timers_next(s.timers);
+		if (sleepers || tnext != UINT64_MAX) {
+			jump = 1;
 			uint64_t since_event = (now_ns - s.last_event_ns) / 1000000u;
 			uint64_t since_req = (now_ns - s.last_req_ns) / 1000000u;
 
@@ -1018,10 +1095,17 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				timeout = settled >= SETTLE_MS && since_event >= EVENT_SETTLE_MS ? 0 : 1;
 			}
 			if (holders || (unknown && since_req < QUIET_MS))
-				asleep = 0;
+				jump = 0;
 			else if (unknown)
 				s.quiet_pending = 1;
 		}
+		s.mark_real_ns = now_ns;
+		s.mark_ps = ucm_now_ps(m);
+		/* time runs with a thread that has run without a request for
+		 * SPIN_MS while another waits on the clock; a process between
+		 * fork or exec and its hello holds time but does not run it
+		 * (that is the library's start); docs/tools.md, "One clock" */
+		s.mark_running = runners > 0 && (sleepers || tnext != UINT64_MAX);
 		int k = poll(pf, npf, timeout);
 
 		if (k < 0) {
@@ -1031,13 +1115,24 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			snprintf(err, n, "poll: %s", strerror(errno));
 			goto out_kill;
 		}
-		if (k == 0 && asleep && timeout == 0) {
+		if ((rc = run_with_threads(&s, sfd))) {
+			snprintf(err, n, "%s", ucm_error(m));
+			goto out_kill;
+		}
+		if (k == 0 && jump && timeout == 0) {
 			/* the machine runs to the earliest deadline */
-			uint64_t t = UINT64_MAX;
+			uint64_t t = tnext;
 
 			for (size_t i = 2; i < npf; i++)
 				if (cs[i].asleep && cs[i].deadline_ps < t)
 					t = cs[i].deadline_ps;
+			if (t >= UCR_TIME_END_PS) {
+				snprintf(err, n,
+					 "the program waits past the end of the machine's clock (%.1f days of machine time): the run stops",
+					 (double)UCR_TIME_END_PS / 86400e12);
+				rc = -ERANGE;
+				goto out_kill;
+			}
 			if (s.quiet_pending)
 				s.quiet_jumps++;
 			s.quiet_pending = 0;
@@ -1057,11 +1152,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				snprintf(err, n, "%s", ucm_error(m));
 				goto out_kill;
 			}
-			for (size_t i = 2; i < npf; i++)
-				if (cs[i].asleep && cs[i].deadline_ps <= ucm_now_ps(m)) {
-					wake(&s, pf[i].fd, &cs[i], 0);
-					sync_task(&s, cs, npf, cs[i].pid, cs[i].tid, cs[i].vcpu);
-				}
+			/* the sleepers and timers due are woken at the top */
 			continue;
 		}
 		if (pf[0].revents) {
@@ -1100,7 +1191,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 					cs = nc;
 					cap *= 2;
 				}
-				cs[npf] = (struct conn){ 0, 0, 0, 0, 0, 0, 0 };
+				cs[npf] = (struct conn){ 0, 0, 0, 0, 0, 0, 0, host_ns(CLOCK_MONOTONIC) };
 				pf[npf++] = (struct pollfd){ c, POLLIN, 0 };
 				s.last_event_ns = host_ns(CLOCK_MONOTONIC);
 			}
@@ -1143,24 +1234,30 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				} else if (pid > 0 && !others) {
 					/* the process ended: its tasks and perf descriptors with it */
 					ucr_kernel_process_gone(s.kernel, pid);
+					ucr_timers_gone(s.timers, pid);
 				}
 				s.last_event_ns = host_ns(CLOCK_MONOTONIC);
 				continue;
 			}
-			s.last_req_ns = host_ns(CLOCK_MONOTONIC);
+			s.last_req_ns = cs[i].seen_ns = host_ns(CLOCK_MONOTONIC);
 			s.settle_ns = 0;
 			cs[i].pid = q.pid;
 			cs[i].tid = q.tid;
 			cs[i].vcpu = q.vcpu;
-			/* it asks: it runs (again) */
+			/* it asks: it runs (again); a thread's other connections
+			 * (an older image's, a handler's) are the same thread */
 			for (size_t j = 2; j < npf; j++)
-				if (cs[j].tid == q.tid)
+				if (cs[j].tid == q.tid) {
 					cs[j].idle = 0;
+					cs[j].seen_ns = cs[i].seen_ns;
+				}
 			ucr_kernel_task_seen(s.kernel, q.pid, q.tid, q.op == UCR_HELLO && q.b ? (int)q.b : q.ptid);
 			if (q.op == UCR_SLEEP) {
 				s.nreq[UCR_SLEEP]++;
-				/* at most a day at once: a longer sleep asks again */
-				cs[i].deadline_ps = ucm_now_ps(m) + (q.a > 86400000000000ull ? 86400000000000ull : q.a) * 1000u;
+				/* a deadline past the machine clock's end is its end */
+				cs[i].deadline_ps = q.a >= (UCR_TIME_END_PS - ucm_now_ps(m)) / 1000u
+							    ? UCR_TIME_END_PS
+							    : ucm_now_ps(m) + q.a * 1000u;
 				cs[i].asleep = 1;
 				gone = cs[i].deadline_ps <= ucm_now_ps(m) && wake(&s, pf[i].fd, &cs[i], 0);
 			} else if (q.op == UCR_BLOCK || q.op == UCR_WAKE) {
@@ -1192,8 +1289,10 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			}
 			sync_task(&s, cs, npf, q.pid, q.tid, q.vcpu);
 			/* a new image: the events waiting for its exec start */
-			if (q.op == UCR_HELLO && q.c == 1)
+			if (q.op == UCR_HELLO && q.c == 1) {
 				ucr_kernel_task_exec(s.kernel, q.tid);
+				ucr_timers_exec(s.timers, q.pid);
+			}
 		}
 	}
 	/* interrupted, the run ends as every command does: 128 + the signal */
@@ -1219,6 +1318,7 @@ out:
 		close(lfd);
 	ucr_kernel_stop(s.kernel);
 	ucr_prog_free(s.prog);
+	ucr_timers_free(s.timers);
 	ucp_machine_destroy(s.mc);
 	nftw(s.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return rc;

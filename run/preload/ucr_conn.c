@@ -413,6 +413,57 @@ int ucr_sleep_poll(uint64_t ns, struct pollfd *fds, unsigned long n)
 	return poll(fds, n, 0);
 }
 
+/* A wait the host's kernel does, with a timeout on the machine's clock (a
+ * condition variable, a lock, a semaphore: nothing poll can watch).  The
+ * sleep is asked for and the caller waits on the host in short slices,
+ * looking between them whether the server has answered it: machine time
+ * reached the deadline.  Meanwhile the thread sleeps for the server, as in
+ * ucr_sleep_poll.  In a handler that interrupted a request: -1, the
+ * caller waits on the host's clock. */
+int ucr_timed_begin(uint64_t ns)
+{
+	if (t_busy)
+		return -1;
+	send_sleep(ns);
+	t_busy++;
+	return 0;
+}
+
+/* Whether the deadline has come (its answer is then read). */
+int ucr_timed_due(void)
+{
+	struct pollfd p = { t_fd, POLLIN, 0 };
+	struct ucr_rsp r;
+
+	if (poll(&p, 1, 0) != 1)
+		return 0;
+	if (recv_all(t_fd, &r))
+		ucr_die("the machine server stopped answering (timed wait)");
+	return 1;
+}
+
+/* The wait is over: due (the answer read), or ended first (the sleep is
+ * cancelled). */
+void ucr_timed_end(int due)
+{
+	struct ucr_rsp r, wr;
+
+	if (!due) {
+		struct ucr_req w = { UCR_WAKE, 0, 0, 0, 0, getpid(), gettid(), thread_cpu(), 0 };
+
+		if (send(t_fd, &w, sizeof(w), MSG_NOSIGNAL) != (ssize_t)sizeof(w) || recv_all(t_fd, &r) ||
+		    recv_all(t_fd, &wr))
+			ucr_die("the machine server stopped answering (wake)");
+	}
+	t_busy--;
+}
+
+/* A thread cancelled in such a wait: its connection is out of step. */
+void ucr_timed_cancelled(void *unused)
+{
+	conn_drop(unused);
+}
+
 /* ---- the program's close and fork ---- */
 
 int ucr_conn_closing(int fd)

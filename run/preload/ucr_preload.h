@@ -16,6 +16,9 @@
  *   ucr_dev.c      the device files of the tree (MSR, msr-safe, PCI
  *                  configuration, /dev/mem): one kind of served descriptor
  *   ucr_time.c     time and clocks
+ *   ucr_wait.c     timeouts (select, epoll, timed locks and condition
+ *                  variables) and timers (alarm, setitimer, timer_create)
+ *                  on the machine's clock
  *   ucr_proc.c     CPUs and processes: affinity, the number of CPUs,
  *                  waiting for another thread or process, signal handlers,
  *                  dlopen
@@ -41,6 +44,7 @@
 #include <stdio.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "ucr_proto.h"
 
@@ -109,10 +113,24 @@ uint64_t ucr_sleep(uint64_t ns);
 /* poll(2) with a timeout of ns on the machine's clock. */
 struct pollfd;
 int ucr_sleep_poll(uint64_t ns, struct pollfd *fds, unsigned long n);
+/* A wait the host's kernel does with a timeout on the machine's clock,
+ * in slices (ucr_wait.c): begin (-1: wait on the host's clock instead),
+ * look whether the deadline has come, end (due: it came). */
+int ucr_timed_begin(uint64_t ns);
+int ucr_timed_due(void);
+void ucr_timed_end(int due);
+void ucr_timed_cancelled(void *unused);
 /* The program closes fd: 1 when it is another thread's connection (kept
  * open, the close is a no-op), 0 otherwise (this thread's own is
  * forgotten: the next request dials again). */
 int ucr_conn_closing(int fd);
+
+/* ---- ucr_time.c: clocks ---- */
+
+/* c is a clock the machine serves (CLOCK_REALTIME, MONOTONIC, ...: not the
+ * CPU-time clocks, not with UNCORE_RUN_CLOCK=wall); its time now, ns. */
+int ucr_sim_clock(clockid_t c);
+uint64_t ucr_sim_ns(clockid_t c);
 
 /* ---- ucr_path.c: paths ---- */
 

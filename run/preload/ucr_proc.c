@@ -265,6 +265,7 @@ struct start {
 	int creator;
 	uint64_t mask;     /* the creator's binding, inherited */
 	int vcpu;
+	int announced;     /* the server knows it is coming (UCR_FORK) */
 };
 
 static void *thread_start(void *p)
@@ -275,6 +276,11 @@ static void *thread_start(void *p)
 	ucr_t_creator = s.creator;
 	ucr_t_mask = s.mask;
 	ucr_t_vcpu = s.vcpu;
+	if (s.announced) {
+		struct ucr_rsp r;
+
+		ucr_request(UCR_HELLO, (uint64_t)getpid(), (uint64_t)s.creator, 2, &r);
+	}
 	return s.fn(s.arg);
 }
 
@@ -379,7 +385,15 @@ EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 	REAL(pthread_create);
 	if (!ucr_active || !(s = malloc(sizeof(*s))))
 		return real_pthread_create(th, attr, fn, arg);
-	*s = (struct start){ fn, arg, gettid(), ucr_t_mask, ucr_t_vcpu };
+	*s = (struct start){ fn, arg, gettid(), ucr_t_mask, ucr_t_vcpu, 0 };
+	/* the new thread may yet sleep: the server holds machine time until
+	 * it says hello, as for a forked child (if it is never created, for
+	 * at most 2 s of real time) */
+	{
+		struct ucr_rsp r;
+
+		s->announced = !ucr_request(UCR_FORK, 0, 0, 0, &r);
+	}
 	rc = real_pthread_create(th, attr, thread_start, s);
 	if (rc)
 		free(s);

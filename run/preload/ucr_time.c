@@ -19,14 +19,14 @@
 
 /* The clocks that are the machine's (UNCORE_RUN_CLOCK=wall: none);
  * CPU-time clocks stay the host's. */
-static int simulated_clock(clockid_t c)
+int ucr_sim_clock(clockid_t c)
 {
 	return !ucr_wall_clock && (c == CLOCK_REALTIME || c == CLOCK_MONOTONIC || c == CLOCK_MONOTONIC_RAW ||
 				   c == CLOCK_REALTIME_COARSE || c == CLOCK_MONOTONIC_COARSE ||
 				   c == CLOCK_BOOTTIME || c == CLOCK_TAI);
 }
 
-static uint64_t sim_ns(clockid_t c)
+uint64_t ucr_sim_ns(clockid_t c)
 {
 	struct ucr_rsp r;
 
@@ -40,9 +40,9 @@ static uint64_t sim_ns(clockid_t c)
 EXPORT int clock_gettime(clockid_t c, struct timespec *ts)
 {
 	REAL(clock_gettime);
-	if (!ucr_active || !simulated_clock(c))
+	if (!ucr_active || !ucr_sim_clock(c))
 		return real_clock_gettime(c, ts);
-	uint64_t ns = sim_ns(c);
+	uint64_t ns = ucr_sim_ns(c);
 
 	ts->tv_sec = (time_t)(ns / 1000000000u);
 	ts->tv_nsec = (long)(ns % 1000000000u);
@@ -54,7 +54,7 @@ EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 	REAL(gettimeofday);
 	if (!ucr_active || ucr_wall_clock)
 		return real_gettimeofday(tv, tz);
-	uint64_t ns = sim_ns(CLOCK_REALTIME);
+	uint64_t ns = ucr_sim_ns(CLOCK_REALTIME);
 
 	tv->tv_sec = (time_t)(ns / 1000000000u);
 	tv->tv_usec = (suseconds_t)(ns % 1000000000u / 1000);
@@ -66,7 +66,7 @@ EXPORT time_t time(time_t *t)
 	REAL(time);
 	if (!ucr_active || ucr_wall_clock)
 		return real_time(t);
-	time_t v = (time_t)(sim_ns(CLOCK_REALTIME) / 1000000000u);
+	time_t v = (time_t)(ucr_sim_ns(CLOCK_REALTIME) / 1000000000u);
 
 	if (t)
 		*t = v;
@@ -91,14 +91,14 @@ EXPORT int clock_nanosleep(clockid_t c, int flags, const struct timespec *req_ts
 	REAL(clock_nanosleep);
 	if (ucr_active && ucr_wall_clock)
 		WALL_SLEEP(real_clock_nanosleep(c, flags, req_ts, rem));
-	if (!ucr_active || !simulated_clock(c))
+	if (!ucr_active || !ucr_sim_clock(c))
 		return real_clock_nanosleep(c, flags, req_ts, rem);
 	if (req_ts->tv_nsec < 0 || req_ts->tv_nsec >= 1000000000 || req_ts->tv_sec < 0)
 		return EINVAL;
 	uint64_t ns = (uint64_t)req_ts->tv_sec * 1000000000u + (uint64_t)req_ts->tv_nsec;
 
 	if (flags & TIMER_ABSTIME) {
-		uint64_t now = sim_ns(c);
+		uint64_t now = ucr_sim_ns(c);
 
 		ns = ns > now ? ns - now : 0;
 	}
