@@ -359,9 +359,29 @@ def likwid_skl_mem():
         close("Memory bandwidth [MBytes/s]", bw[0], 1e-6 * (r["truth"] + w["truth"] - lost) * 64 / t[0], 1e-4, 0.00005)
 
 
-def likwid_skl_clock():
+def likwid_run(platform, args, daemon):
+    """likwid-perfctr ARGS: with direct access (-M 0), or in its default
+    access mode (daemon), in which it starts its access daemon
+    likwid-accessD with an empty environment and asks it for every
+    register over a socket; strace, which follows every process, shows the
+    daemon was started (issue #32: it failed, the client's wait for the
+    daemon's socket ran out before the daemon had bound it)."""
+    if not daemon:
+        return run(platform, LIKWID + args)
+    need("strace", "strace")
+    trace = os.path.join(WORK, "execve.txt")
+    out, err, rep = run(platform, ["strace", "-f", "-qq", "-e", "trace=execve", "-o", trace,
+                                   "likwid-perfctr", "-O", *args])
+    with open(trace) as f:
+        execs = f.read()
+    if not re.search(r'execve\("[^"]*likwid-accessD"', execs):
+        fail(f"likwid-perfctr did not start its access daemon:\n{execs[-1500:]}")
+    return out, err, rep
+
+
+def likwid_skl_clock(daemon=False):
     need("likwid-perfctr", "likwid")
-    out, _, rep = run("skl", LIKWID + ["-c", "0", "-g", "CLOCK", "sleep", "2"])
+    out, _, rep = likwid_run("skl", ["-c", "0", "-g", "CLOCK", "sleep", "2"], daemon)
     raw = likwid_raw(out)
     c = counter(rep, "MSR_UNC_PERF_FIXED_CTR")
     got = raw.get(("UNCORE_CLOCK", "UBOXFIX"))
@@ -377,9 +397,9 @@ def likwid_skl_clock():
         close("Clock [MHz]", clk[0], 4000.0, 1e-5, 0.00005)
 
 
-def likwid_snbep(group, events, platform="snbep", cpus="0,8", key="since_set"):
+def likwid_snbep(group, events, platform="snbep", cpus="0,8", key="since_set", daemon=False):
     need("likwid-perfctr", "likwid")
-    out, _, rep = run(platform, LIKWID + ["-c", cpus, "-g", group, "sleep", "1"])
+    out, _, rep = likwid_run(platform, ["-c", cpus, "-g", group, "sleep", "1"], daemon)
     raw = likwid_raw(out)
     for event, ctr, reg in events:
         got = raw.get((event, ctr))
@@ -395,9 +415,17 @@ def likwid_snbep(group, events, platform="snbep", cpus="0,8", key="since_set"):
                     fail(f"{reg} socket {sock} counted nothing: the case checks nothing")
 
 
-def likwid_snbep_mem():
+def likwid_snbep_mem(daemon=False):
     likwid_snbep("MEM", [("CAS_COUNT_RD", f"MBOX{i}C0", f"MC_CH{i}_PCI_PMON_CTR0") for i in range(4)] +
-                 [("CAS_COUNT_WR", f"MBOX{i}C1", f"MC_CH{i}_PCI_PMON_CTR1") for i in range(4)])
+                 [("CAS_COUNT_WR", f"MBOX{i}C1", f"MC_CH{i}_PCI_PMON_CTR1") for i in range(4)], daemon=daemon)
+
+
+def likwid_daemon_skl():
+    likwid_skl_clock(daemon=True)
+
+
+def likwid_daemon_snbep():
+    likwid_snbep_mem(daemon=True)
 
 
 def likwid_ivt_mem():
@@ -969,7 +997,7 @@ def run_dir_place():
             fail(f"{what}: {os.path.dirname(lines[0])} left behind")
 
 
-CASES = {f.__name__: f for f in (run_host_hidden, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 
