@@ -5,7 +5,9 @@
  * Topology: one logical cpu per core (Hyper-Threading off), cpus numbered
  * socket-major as the model numbers them.  APIC ID = socket << pkg_shift |
  * core << 1: bit 0 is the (absent) SMT level, as on a real part with HT
- * disabled, and leaf 0xB says so (Intel SDM Vol. 2A, CPUID leaf 0BH).
+ * disabled, and leaf 0xB says so (Intel SDM Vol. 2A, CPUID leaf 0BH);
+ * pkg_shift is log2 of the IDs a package addresses (leaf 1 EBX[23:16] of
+ * the table).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,11 +42,21 @@ static unsigned bits_for(unsigned n)
 	return b;
 }
 
+static const struct ucm_cpuid *leaf_of(const struct ucm_machine *d, uint32_t leaf, uint32_t sub)
+{
+	for (unsigned i = 0; i < d->ncpuid; i++)
+		if (d->cpuid[i].leaf == leaf && d->cpuid[i].sub == sub)
+			return &d->cpuid[i];
+	return NULL;
+}
+
 int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine **out, char *err,
 		       size_t n)
 {
 	const struct ucm_platform *p = ucm_platform_of(m);
+	const struct ucm_cpuid *l1;
 	struct ucp_machine *mc;
+	unsigned ids;
 
 	*out = NULL;
 	if (!p->machine) {
@@ -58,7 +70,20 @@ int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine
 	mc->def = p->machine;
 	mc->ncores = ucm_cpus_per_socket(m);
 	mc->ncpu = ucm_nsockets(m) * mc->ncores;
-	mc->pkg_shift = 1 + bits_for(mc->ncores);
+	/* The package's share of the APIC ID is what the table's leaf 1 says
+	 * a package addresses (EBX[23:16], a power of two: 16 on the
+	 * i7-6700K, 32 on the E5-2600 parts, as the real ones answer), so
+	 * that leaf 1, leaf 4's EAX[31:26] and leaf 0xB's shift agree with
+	 * the APIC IDs of each socket. */
+	l1 = leaf_of(mc->def, 1, 0);
+	ids = l1 ? l1->ebx >> 16 & 0xFF : 0;
+	mc->pkg_shift = bits_for(ids);
+	if (!ids || (1u << mc->pkg_shift) != ids || ids < 2 * mc->ncores) {
+		snprintf(err, n, "platform %s: CPUID leaf 1 EBX[23:16] = %u addressable IDs a package, not a power "
+			 "of two that holds %u cores with an SMT bit", p->name, ids, mc->ncores);
+		free(mc);
+		return -EINVAL;
+	}
 	mc->boot_ps = boot_ps;
 	for (unsigned i = 0; i < mc->def->nsysmsr; i++)
 		mc->nstate += mc->def->sysmsr[i].count;
@@ -127,14 +152,6 @@ uint64_t ucp_tsc(const struct ucp_machine *mc, uint64_t now_ps)
 }
 
 /* ---- CPUID ---- */
-
-static const struct ucm_cpuid *leaf_of(const struct ucm_machine *d, uint32_t leaf, uint32_t sub)
-{
-	for (unsigned i = 0; i < d->ncpuid; i++)
-		if (d->cpuid[i].leaf == leaf && d->cpuid[i].sub == sub)
-			return &d->cpuid[i];
-	return NULL;
-}
 
 /* Leaf 4 subleaf i: the i-th cache of the table (Intel SDM Vol. 2A). */
 static void leaf4(const struct ucp_machine *mc, uint32_t sub, uint32_t r[4])
