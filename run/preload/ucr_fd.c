@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ucr_preload.h"
@@ -380,3 +381,40 @@ EXPORT int munmap(void *addr, size_t len)
 
 FSTAT_CALL(fstat, struct stat)
 FSTAT_CALL(fstat64, struct stat64)
+
+/* A served descriptor's calls made through glibc's syscall() (a read of an
+ * MSR as syscall(SYS_pread64, ...)): as the wrappers above; any other
+ * descriptor's go to the kernel unchanged. */
+long ucr_fd_syscall(long nr, const long *a, int *handled)
+{
+	int fd = (int)a[0];
+
+	*handled = 0;
+	if (fd < 0 || !ucr_fd_of(fd))
+		return 0;
+	*handled = 1;
+	switch (nr) {
+	case SYS_read:
+		return read(fd, (void *)a[1], (size_t)a[2]);
+	case SYS_write:
+		return write(fd, (const void *)a[1], (size_t)a[2]);
+	case SYS_pread64:
+		return pread(fd, (void *)a[1], (size_t)a[2], (off_t)a[3]);
+	case SYS_pwrite64:
+		return pwrite(fd, (const void *)a[1], (size_t)a[2], (off_t)a[3]);
+	case SYS_ioctl:
+		return ioctl(fd, (unsigned long)a[1], a[2]);
+	case SYS_close:
+		return close(fd);
+	case SYS_dup:
+		return dup(fd);
+	case SYS_dup2:
+		return dup2(fd, (int)a[1]);
+	case SYS_dup3:
+		return dup3(fd, (int)a[1], (int)a[2]);
+	case SYS_fcntl:
+		return fcntl(fd, (int)a[1], a[2]);
+	}
+	*handled = 0;
+	return 0;
+}

@@ -1,8 +1,8 @@
 /*
  * ucr_gen.c - files of the machine made when they are opened, in the
  * preload library (libuncore-run.so): /proc/stat, whose counts move with
- * the machine's clocks, and the process's own status, whose cpus and
- * memory nodes are the machine's.  The tree holds an empty /proc/stat (so
+ * the machine's clocks, and a process's status (its own or another's),
+ * whose cpus and memory nodes are the machine's.  The tree holds an empty /proc/stat (so
  * that stat and access find it); opening one of these for reading returns
  * a memfd with the file as the machine's kernel would write it at that
  * moment.
@@ -21,6 +21,14 @@
 #include "ucr_preload.h"
 
 #define USER_HZ 100 /* the unit of /proc/stat's times (Documentation/filesystems/proc.rst) */
+
+/* The host's file at path, past the library's own syscall(), which serves
+ * the machine's paths: these are what the machine's files are made from. */
+static int host_open(const char *path)
+{
+	REAL(syscall);
+	return (int)real_syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+}
 
 static int msr(unsigned cpu, uint32_t addr, uint64_t *v)
 {
@@ -128,7 +136,7 @@ static unsigned machine_nodes(void)
 	ssize_t n;
 
 	snprintf(p, sizeof(p), "%s/sys/devices/system/node/online", ucr_root);
-	if ((fd = (int)syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = host_open(p)) < 0)
 		return 1;
 	n = read(fd, b, sizeof(b) - 1);
 	close(fd);
@@ -138,26 +146,45 @@ static unsigned machine_nodes(void)
 	return 1;
 }
 
+/* Another process's status (ucr_gen_path): its pid, from the opening
+ * thread's path to its making */
+static TLS int other_pid;
+
 /* /proc/self/status (and of this process by pid, and thread-self): the
  * host kernel's, with the lines that name cpus and memory nodes as the
  * machine's (the calling thread's binding; every node).  Mems_allowed keeps
- * the host's width: libnuma sizes its node masks by it. */
-static int proc_status(FILE *f)
+ * the host's width: libnuma sizes its node masks by it.  Another process's
+ * (`cat /proc/$$/status`): the same of its host status, with the binding
+ * the server holds for it, as taskset -p sees it (a process that never
+ * bound itself, or one not of the program: every cpu). */
+static int status_of(FILE *f, int pid)
 {
-	char *text = NULL, buf[4096], *line, *save = NULL;
+	char *text = NULL, buf[4096], *line, *save = NULL, path[64];
 	size_t len = 0;
 	ssize_t n;
 	FILE *t = open_memstream(&text, &len);
-	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
+	int fd;
 	uint64_t cpus = ucr_thread_mask(), nodes = (1ull << machine_nodes()) - 1;
 
+	if (pid) {
+		struct ucr_rsp r;
+		uint64_t all = ucr_ncpu >= 64 ? ~0ull : (1ull << ucr_ncpu) - 1;
+
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
+		cpus = !ucr_request(UCR_AFFINITY, (uint64_t)pid, 1, 0, &r) && (r.v[0] & all) ? r.v[0] & all : all;
+	} else {
+		snprintf(path, sizeof(path), "/proc/thread-self/status");
+	}
+	fd = host_open(path);
 	if (fd < 0 || !t) {
+		int e = fd < 0 ? errno : ENOMEM;
+
 		if (t)
 			fclose(t);
 		free(text);
 		if (fd >= 0)
 			close(fd);
-		return -EIO;
+		return -e;
 	}
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, (size_t)n, t);
@@ -190,6 +217,16 @@ static int proc_status(FILE *f)
 	return 0;
 }
 
+static int proc_status(FILE *f)
+{
+	return status_of(f, 0);
+}
+
+static int proc_status_other(FILE *f)
+{
+	return status_of(f, other_pid);
+}
+
 /* /proc/self/cgroup: the root of the machine's cgroup (v2) hierarchy,
  * whose files the tree has under /sys/fs/cgroup */
 static int proc_cgroup(FILE *f)
@@ -205,11 +242,13 @@ static const struct {
 	{ "/proc/stat", "proc-stat", proc_stat },
 	{ "", "proc-status", proc_status }, /* by ucr_gen_path() */
 	{ "", "proc-cgroup", proc_cgroup },
+	{ "", "proc-status", proc_status_other },
 };
 
 /* A path of the process's own files that is made when opened: its status
  * as /proc/self/status, /proc/thread-self/status, /proc/PID/status,
- * /proc/self/task/TID/status, and its cgroup (absolute paths). */
+ * /proc/self/task/TID/status, and its cgroup; another process's status
+ * (absolute paths). */
 int ucr_gen_path(const char *path)
 {
 	char own[64];
@@ -230,7 +269,22 @@ int ucr_gen_path(const char *path)
 	if (!strcmp(path, own))
 		return 2;
 	snprintf(own, sizeof(own), "/proc/%d/task/%d/status", (int)getpid(), (int)gettid());
-	return !strcmp(path, own) ? 2 : 0;
+	if (!strcmp(path, own))
+		return 2;
+	/* another process's status, or another thread's (its process's
+	 * binding): /proc/PID/status, /proc/PID/task/TID/status */
+	{
+		int pid = 0, tid = 0, end = 0;
+
+		if ((sscanf(path, "/proc/%d/status%n", &pid, &end) == 1 && !path[end]) ||
+		    (sscanf(path, "/proc/%d/task/%d/status%n", &pid, &tid, &end) == 2 && !path[end])) {
+			if (pid <= 0)
+				return 0;
+			other_pid = pid == getpid() ? 0 : pid;
+			return other_pid ? 4 : 2;
+		}
+	}
+	return 0;
 }
 
 int ucr_gen_kind(const char *rel)

@@ -3,7 +3,8 @@
  * machine's paths (the list the server writes to ROOT/.redirect: /proc/cpuinfo,
  * /sys/devices/system/cpu, /dev/cpu ...) lead into its tree, through every
  * call that takes a path (open, fopen, stat, access, opendir, readlink,
- * getxattr and their variants), relative to a directory opened outside the
+ * getxattr and their variants, and the same system calls through glibc's
+ * syscall()), relative to a directory opened outside the
  * tree too; the working directory: chdir into the machine's directories
  * enters the tree, getcwd names it as the program asked.  A device file
  * opened here is served by ucr_fd.c; stat shows it as the device.
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -113,13 +115,15 @@ static void fold_dots(char *p)
  * (written to buf) or the path itself; a relative path while the working
  * directory is in the tree (a `cd /sys/...`): the path it names, in the
  * tree or out of it (written to buf, absolute). */
-static const char *redir(int dirfd, const char *path, char *buf)
+static const char *redir_abs(int dirfd, const char *path, char *buf, char *absn)
 {
 	char norm[PATH_MAX], dir[PATH_MAX];
 	const char *orig = path;
 	size_t k = 0;
 	int logical = 0;
 
+	if (absn)
+		absn[0] = 0;
 	if (!ucr_active || !path)
 		return path;
 	if (path[0] != '/' && dirfd == AT_FDCWD) {
@@ -151,6 +155,8 @@ static const char *redir(int dirfd, const char *path, char *buf)
 		if (!(s[0] == '/' && s[1] == '/'))
 			dir[k++] = *s;
 	dir[k] = 0;
+	if (absn && dir[0] == '/')
+		memcpy(absn, dir, k + 1);
 	if (!redirected(dir) || ucr_root_len + k + 1 > PATH_MAX) {
 		if (!logical || k + 1 > PATH_MAX)
 			return orig;
@@ -161,6 +167,14 @@ static const char *redir(int dirfd, const char *path, char *buf)
 	memcpy(buf, ucr_root, ucr_root_len);
 	memcpy(buf + ucr_root_len, dir, k + 1);
 	return buf;
+}
+
+/* The same; absn, when given (PATH_MAX bytes), gets the absolute name the
+ * path has for the program ("" if it has none): what a relative "status"
+ * opened in /proc/self means. */
+static const char *redir(int dirfd, const char *path, char *buf)
+{
+	return redir_abs(dirfd, path, buf, NULL);
 }
 
 /* What a redirected path p (in the tree: buf) is, after a successful stat
@@ -186,12 +200,13 @@ static struct ucr_fd at_kind(int dirfd, const char *p, const char *buf, int fl)
 
 /* ---- interposed: opening ---- */
 
-/* A redirected path p (in the tree: buf) that is made when opened */
-static int made_file(const char *p, const char *buf)
+/* A redirected path p (in the tree: buf) that is made when opened; absn:
+ * its absolute name, when it was relative (redir_abs) */
+static int made_file(const char *p, const char *buf, const char *absn)
 {
 	if (p == buf && ucr_in_root(buf))
 		return ucr_gen_kind(buf + ucr_root_len);
-	return ucr_active ? ucr_gen_path(p) : 0;
+	return ucr_active ? ucr_gen_path(absn[0] ? absn : p) : 0;
 }
 
 static int open_mode(int flags, va_list ap)
@@ -202,15 +217,15 @@ static int open_mode(int flags, va_list ap)
 #define OPEN_LIKE(name, realcall) \
 	EXPORT int name(const char *path, int flags, ...) \
 	{ \
-		char buf[PATH_MAX]; \
+		char buf[PATH_MAX], absn[PATH_MAX]; \
 		va_list ap; \
 		int mode; \
 		REAL(name); \
 		va_start(ap, flags); \
 		mode = open_mode(flags, ap); \
 		va_end(ap); \
-		const char *p = redir(AT_FDCWD, path, buf); \
-		int gen = made_file(p, buf); \
+		const char *p = redir_abs(AT_FDCWD, path, buf, absn); \
+		int gen = made_file(p, buf, absn); \
 		if (gen) \
 			return ucr_gen_open(gen, flags); \
 		int fd = realcall; \
@@ -223,15 +238,15 @@ OPEN_LIKE(open64, real_open64(p, flags, mode))
 #define OPENAT_LIKE(name) \
 	EXPORT int name(int dirfd, const char *path, int flags, ...) \
 	{ \
-		char buf[PATH_MAX]; \
+		char buf[PATH_MAX], absn[PATH_MAX]; \
 		va_list ap; \
 		int mode; \
 		REAL(name); \
 		va_start(ap, flags); \
 		mode = open_mode(flags, ap); \
 		va_end(ap); \
-		const char *p = redir(dirfd, path, buf); \
-		int gen = made_file(p, buf); \
+		const char *p = redir_abs(dirfd, path, buf, absn); \
+		int gen = made_file(p, buf, absn); \
 		if (gen) \
 			return ucr_gen_open(gen, flags); \
 		int fd = real_##name(p == buf ? AT_FDCWD : dirfd, p, flags, mode); \
@@ -271,10 +286,10 @@ EXPORT int __openat64_2(int dirfd, const char *path, int flags)
  * machine, through a cookie stream (ucr_fd.c). */
 static FILE *fopen_common(const char *path, const char *mode, FILE *(*real)(const char *, const char *))
 {
-	char buf[PATH_MAX];
-	const char *p = redir(AT_FDCWD, path, buf);
+	char buf[PATH_MAX], absn[PATH_MAX];
+	const char *p = redir_abs(AT_FDCWD, path, buf, absn);
 	struct ucr_fd l;
-	int gen = made_file(p, buf);
+	int gen = made_file(p, buf, absn);
 
 	if (gen) {
 		int fd = ucr_gen_open(gen, (mode[0] == 'r' && !strchr(mode, '+') ? O_RDONLY : O_RDWR) |
@@ -478,4 +493,48 @@ void ucr_path_init(void)
 {
 	read_redirects();
 	cwd_changed();
+}
+
+/* The calls above made through glibc's syscall() (a program may open
+ * /proc/cpuinfo as syscall(SYS_openat, ...)): served as the wrappers are,
+ * with the system call's return values. */
+long ucr_path_syscall(long nr, const long *a, int *handled)
+{
+	const char *path = (const char *)a[1];
+
+	*handled = 1;
+	switch (nr) {
+	case SYS_open:
+		return open((const char *)a[0], (int)a[1], (mode_t)a[2]);
+	case SYS_openat:
+		return openat((int)a[0], path, (int)a[2], (mode_t)a[3]);
+	case SYS_stat:
+		return stat((const char *)a[0], (struct stat *)a[1]);
+	case SYS_lstat:
+		return lstat((const char *)a[0], (struct stat *)a[1]);
+	case SYS_newfstatat:
+		return fstatat((int)a[0], path, (struct stat *)a[2], (int)a[3]);
+	case SYS_statx:
+		return statx((int)a[0], path, (int)a[2], (unsigned)a[3], (struct statx *)a[4]);
+	case SYS_access:
+		return access((const char *)a[0], (int)a[1]);
+	case SYS_faccessat:
+		return faccessat((int)a[0], path, (int)a[2], 0);
+	case SYS_faccessat2:
+		return faccessat((int)a[0], path, (int)a[2], (int)a[3]);
+	case SYS_readlink:
+		return readlink((const char *)a[0], (char *)a[1], (size_t)a[2]);
+	case SYS_readlinkat:
+		return readlinkat((int)a[0], path, (char *)a[2], (size_t)a[3]);
+	case SYS_chdir:
+		return chdir((const char *)a[0]);
+	case SYS_execve:
+		/* the new image keeps the machine (ucr_exec.c) */
+		return execve((const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
+	case SYS_getcwd:
+		/* the kernel's: the length with its NUL */
+		return getcwd((char *)a[0], (size_t)a[1]) ? (long)strlen((char *)a[0]) + 1 : -1;
+	}
+	*handled = 0;
+	return 0;
 }

@@ -205,6 +205,10 @@ EXPORT long syscall(long nr, ...)
 		int handled;
 		long rv = ucr_proc_syscall(nr, a, &handled);
 
+		if (!handled)
+			rv = ucr_path_syscall(nr, a, &handled);
+		if (!handled)
+			rv = ucr_fd_syscall(nr, a, &handled);
 		if (handled)
 			return rv;
 	}

@@ -169,6 +169,8 @@ struct ucr_fd *ucr_fd_slot(int fd);
 int ucr_fd_track(int fd, const char *path);
 /* A device file of the tree (path: on the host) opened as a stream. */
 FILE *ucr_fd_stream(const char *path, const struct ucr_fd *l, const char *mode);
+/* glibc's syscall() for a served descriptor's calls; *handled 0: not one */
+long ucr_fd_syscall(long nr, const long *a, int *handled);
 
 /* ---- ucr_dev.c: the device files of the tree ---- */
 
@@ -186,8 +188,11 @@ int ucr_gen_kind(const char *rel);
 /* a descriptor of the file as of now (open's flags: O_CLOEXEC; only
  * reading), or -1 with errno */
 int ucr_gen_open(int kind, int flags);
-/* an absolute path of the process's own files that is made (its status) */
+/* an absolute path of a file that is made: the process's own status and
+ * cgroup, another process's status */
 int ucr_gen_path(const char *path);
+/* glibc's syscall() for the path calls ucr_path.c serves; *handled 0: not one */
+long ucr_path_syscall(long nr, const long *a, int *handled);
 /* The character device l shows as to stat; 0: not one. */
 int ucr_dev_num(const struct ucr_fd *l, unsigned *major, unsigned *minor);
 /* read/write of count bytes at off, as the kernel's driver would. */

@@ -13,9 +13,11 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
@@ -23,6 +25,7 @@
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ucr_preload.h"
@@ -203,6 +206,8 @@ long ucr_proc_syscall(long nr, const long *a, int *handled)
 	}
 	if (nr == SYS_getcpu)
 		return get_cpu((unsigned *)a[0], (unsigned *)a[1]);
+	if (nr == SYS_sysinfo)
+		return sysinfo((struct sysinfo *)a[0]);
 	*handled = 0;
 	return 0;
 }
@@ -235,12 +240,60 @@ EXPORT int getcpu(unsigned *cpu, unsigned *node)
 	return get_cpu(cpu, node);
 }
 
+/* The machine's memory, total and free in kB: its /proc/meminfo (the
+ * tree's, which the server writes from the machine tables); 0: unknown. */
+static int machine_mem(unsigned long long *total, unsigned long long *avail)
+{
+	char p[PATH_MAX + 32], line[256];
+	FILE *f;
+
+	*total = *avail = 0;
+	snprintf(p, sizeof(p), "%s/proc/meminfo", ucr_root);
+	if (!(f = fopen(p, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "MemTotal: %llu", total);
+		sscanf(line, "MemFree: %llu", avail);
+	}
+	fclose(f);
+	return *total ? 0 : -1;
+}
+
 EXPORT long sysconf(int name)
 {
+	unsigned long long total, avail;
 	REAL(sysconf);
+
 	if (ucr_active && (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF))
 		return ucr_ncpu;
+	/* glibc takes these from the kernel's sysinfo() */
+	if (ucr_active && (name == _SC_PHYS_PAGES || name == _SC_AVPHYS_PAGES) && !machine_mem(&total, &avail))
+		return (long)((name == _SC_PHYS_PAGES ? total : avail) * 1024 / (unsigned long long)getpagesize());
 	return real_sysconf(name);
+}
+
+/* sysinfo(): the machine's memory (its /proc/meminfo: no swap, no shared
+ * or buffer memory) and its time since power-on (CLOCK_BOOTTIME, the
+ * machine's clock); the load averages and the process count are the
+ * host's, which the machine's kernel does not keep (docs/tools.md). */
+EXPORT int sysinfo(struct sysinfo *si)
+{
+	unsigned long long total, avail;
+	struct timespec up;
+	REAL(sysinfo);
+	int rc = real_sysinfo(si);
+
+	if (rc || !ucr_active || machine_mem(&total, &avail))
+		return rc;
+	si->mem_unit = 1024;
+	si->totalram = (unsigned long)total;
+	si->freeram = (unsigned long)avail;
+	si->sharedram = si->bufferram = 0;
+	si->totalswap = si->freeswap = 0;
+	si->totalhigh = si->freehigh = 0;
+	if (!clock_gettime(CLOCK_BOOTTIME, &up))
+		si->uptime = (long)up.tv_sec;
+	return 0;
 }
 
 EXPORT int get_nprocs(void)
