@@ -854,6 +854,70 @@ def turbostat(platform):
         fail(f"turbostat: {err[-500:]!r}")
 
 
+# ---- power management tools (linux-cpupower: cpupower, x86_energy_perf_policy) ----
+
+# What the parts' tables say (model/*/ucm_plat_*_mach.c, Intel SDM Vol. 4):
+# MSR_PLATFORM_INFO's lowest ratio (47:40) and MSR_TURBO_RATIO_LIMIT's
+# 1-core ratio (7:0), x 100 MHz; IA32_ENERGY_PERF_BIAS at reset; on the
+# i7-6700K, HWP (CPUID 6 EAX bit 7): IA32_HWP_REQUEST min 8 max 42 desired
+# 0 EPP 0x80 and IA32_HWP_CAPABILITIES lowest 8, most efficient 8,
+# guaranteed 40 (the base ratio), highest 42.
+POWER = {"skl": ("800 MHz", "4.20 GHz", 6, True), "snbep": ("1.20 GHz", "3.50 GHz", 6, False),
+         "ivt": ("1.20 GHz", "3.50 GHz", 6, False)}
+
+
+def power(platform):
+    """cpupower and x86_energy_perf_policy, unmodified, as root would run
+    them: the frequency limits, the energy-performance bias of every cpu and,
+    where CPUID advertises HWP, its request and capabilities, all as the
+    part's tables say; a write of the EPP through x86_energy_perf_policy
+    reaches the cpu's IA32_HWP_REQUEST (rdmsr).  Before issue #32's change
+    x86_energy_perf_policy stopped at IA32_PM_ENABLE (0x770), which the skl
+    machine lacked though CPUID advertised HWP, printed no EPB on any part
+    (no energy_perf_bias in sysfs), and cpupower said 800 MHz for the Xeons'
+    lowest frequency."""
+    need("cpupower", "linux-cpupower")
+    need("x86_energy_perf_policy", "linux-cpupower")
+    need("rdmsr", "msr-tools")
+    cores, pkgs, _ = PARTS[platform]
+    lo, hi, epb, hwp = POWER[platform]
+    ncpu = cores * pkgs
+    script = "cpupower frequency-info; cpupower info; x86_energy_perf_policy"
+    if hwp:
+        script += "; x86_energy_perf_policy --cpu 1 --hwp-epp 64 && rdmsr -p 1 0x774 && rdmsr -p 0 0x774"
+    out, err, rep = run(platform, ["sh", "-c", script], extra=("--sockets", str(pkgs)))
+    lines = out.splitlines()
+    limits = [ln.split(":", 1)[1].strip() for ln in lines if "hardware limits" in ln]
+    eq("cpupower frequency-info: hardware limits", limits, [f"{lo} - {hi}"])
+    eq("cpupower info: perf-bias", [ln for ln in lines if ln.startswith("perf-bias")], [f"perf-bias: {epb}"])
+    eq("x86_energy_perf_policy: EPB of each cpu", [ln for ln in lines if " EPB " in ln],
+       [f"cpu{c}: EPB {epb}" for c in range(ncpu)])
+    want_req = [f"cpu{c}: HWP_REQ: min 8 max 42 des 0 epp 128 window 0x0 (0*10^0us) use_pkg 0"
+                for c in range(ncpu)] if hwp else []
+    want_cap = [f"cpu{c}: HWP_CAP: low 8 eff 8 guar 40 high 42" for c in range(ncpu)] if hwp else []
+    eq("x86_energy_perf_policy: HWP_REQ of each cpu", [ln for ln in lines if "HWP_REQ" in ln], want_req)
+    eq("x86_energy_perf_policy: HWP_CAP of each cpu", [ln for ln in lines if "HWP_CAP" in ln], want_cap)
+    if hwp:
+        # EPP is IA32_HWP_REQUEST 31:24 (SDM Vol. 3B 14.4.4); cpu 0 untouched
+        eq("IA32_HWP_REQUEST after --hwp-epp 64 on cpu 1, then cpu 0's", lines[-2:], ["40002a08", "80002a08"])
+    if rep and rep.get("unserved"):
+        fail(f"MSRs the tools read that the machine lacks: {rep['unserved']}")
+    if "failed" in err or "error" in err.lower():
+        fail(f"the tools complained: {err[-500:]!r}")
+
+
+def power_skl():
+    power("skl")
+
+
+def power_snbep():
+    power("snbep")
+
+
+def power_ivt():
+    power("ivt")
+
+
 def turbostat_skl():
     turbostat("skl")
 
@@ -997,7 +1061,7 @@ def run_dir_place():
             fail(f"{what}: {os.path.dirname(lines[0])} left behind")
 
 
-CASES = {f.__name__: f for f in (run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

@@ -180,6 +180,13 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucp_machine *mc, un
 	char all[32], list[32], mask[64];
 	static const char *const types[] = { "", "Data", "Instruction", "Unified" };
 
+	uint64_t info = 0, turbo = 0;
+	unsigned min_khz, max_khz;
+
+	ucp_sysmsr_read(mc, 0, 0xCE, 0, &info);
+	min_khz = (unsigned)(info >> 40 & 0xFF) * 100000u;
+	max_khz = ucp_sysmsr_read(mc, 0, 0x1AD, 0, &turbo) || !(turbo & 0xFF) ? d->core_mhz * 1000u
+										: (unsigned)(turbo & 0xFF) * 100000u;
 	cpulist(all, sizeof(all), 0, ncpu - 1);
 	put(t, "sys/devices/system/cpu/online", "%s\n", all);
 	put(t, "sys/devices/system/cpu/possible", "%s\n", all);
@@ -245,16 +252,25 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucp_machine *mc, un
 			CACHE("shared_cpu_map", "%s\n", sm);
 #undef CACHE
 		}
+		/* intel_pstate's limits, from the machine's MSRs (Intel SDM Vol.
+		 * 4, Table 2-20 and the part's): the lowest ratio of
+		 * MSR_PLATFORM_INFO (47:40), the 1-core turbo ratio of
+		 * MSR_TURBO_RATIO_LIMIT (7:0), x 100 MHz (cpupower's "hardware
+		 * limits", lscpu's "CPU min/max MHz") */
 #define FREQ(name, ...) (snprintf(f, sizeof(f), "%s/cpufreq/" name, dir), put(t, f, __VA_ARGS__))
-		FREQ("cpuinfo_max_freq", "%u\n", d->core_mhz * 1000);
-		FREQ("cpuinfo_min_freq", "%u\n", 800000u);
-		FREQ("scaling_max_freq", "%u\n", d->core_mhz * 1000);
-		FREQ("scaling_min_freq", "%u\n", 800000u);
+		FREQ("cpuinfo_max_freq", "%u\n", max_khz);
+		FREQ("cpuinfo_min_freq", "%u\n", min_khz);
+		FREQ("scaling_max_freq", "%u\n", max_khz);
+		FREQ("scaling_min_freq", "%u\n", min_khz);
 		FREQ("scaling_cur_freq", "%u\n", d->core_mhz * 1000);
 		FREQ("base_frequency", "%u\n", d->tsc_mhz * 1000);
 		FREQ("scaling_governor", "performance\n");
 		FREQ("scaling_driver", "intel_pstate\n");
 #undef FREQ
+		/* the energy-performance bias: made when opened, from the
+		 * cpu's IA32_ENERGY_PERF_BIAS (run/preload/ucr_gen.c) */
+		snprintf(f, sizeof(f), "%s/power/energy_perf_bias", dir);
+		put(t, f, "%s", "");
 	}
 	/* NUMA: one node a socket */
 	cpulist(list, sizeof(list), 0, nsock - 1);

@@ -92,6 +92,24 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	TIME(0x61B, 1, 32, 0, "MSR_DRAM_PERF_STATUS"),                /* never throttled */
 	TIME(0x639, 1, 32, 12ull << 14, "MSR_PP0_ENERGY_STATUS"),     /* 12 W */
 	TIME(0x641, 1, 32, 1ull << 14, "MSR_PP1_ENERGY_STATUS"),      /* 1 W */
+	/* HWP and HDC, which leaf 6 advertises (EAX bits 7-10 and 13; Table
+	 * 2-2, SDM Vol. 3B 14.4 and 14.5): HWP enabled as Linux's
+	 * intel_pstate leaves it (IA32_PM_ENABLE is write-once: a write of 0
+	 * changes nothing); the capabilities from the tables above - highest
+	 * 42 (the 1-core turbo ratio), guaranteed 40 (MSR_PLATFORM_INFO's
+	 * base), most efficient and lowest 8 (its minimum); each cpu's request
+	 * min 8, max 42, desired 0 (autonomous), EPP 0x80, no activity window
+	 * (bits 41:0 writable: no package request, leaf 6 bit 11 clear); no
+	 * HWP interrupt or status to clear; HDC off, every cpu allowed in it,
+	 * no cycle stalled by it */
+	{ 0x770, 1, UCM_SM_WI, 0, 0, 1, 0, 0, "IA32_PM_ENABLE" },
+	RO(0x771, 0x0808282Aull, "IA32_HWP_CAPABILITIES"),
+	RW(0x773, 1, 0, 0x3, "IA32_HWP_INTERRUPT"),
+	RW(0x774, 1, 0x80002A08ull, 0x3FFFFFFFFFFull, "IA32_HWP_REQUEST"),
+	{ 0x777, 1, UCM_SM_WI, 0, 0, 0, 0, 0, "IA32_HWP_STATUS" },
+	RW(0xDB0, 1, 0, 0x1, "IA32_PKG_HDC_CTL"),
+	RW(0xDB1, 1, 1, 0x1, "IA32_PM_CTL1"),
+	TIME(0xDB2, 1, 64, 0, "IA32_THREAD_STALL"),
 	/* package C0 residencies at the TSC's rate (Table 2-39): every core
 	 * is in C0 all the time (MPERF runs with the TSC), the GT never */
 	TIME(0x658, 1, 64, TSC_HZ, "MSR_PKG_WEIGHTED_CORE_C0_RES"),

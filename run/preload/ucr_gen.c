@@ -1,8 +1,9 @@
 /*
  * ucr_gen.c - files of the machine made when they are opened, in the
  * preload library (libuncore-run.so): /proc/stat, whose counts move with
- * the machine's clocks, and a process's status (its own or another's),
- * whose cpus and memory nodes are the machine's.  The tree holds an empty /proc/stat (so
+ * the machine's clocks, a process's status (its own or another's), whose
+ * cpus and memory nodes are the machine's, and each cpu's energy-performance
+ * bias, which is its MSR's.  The tree holds an empty /proc/stat (so
  * that stat and access find it); opening one of these for reading returns
  * a memfd with the file as the machine's kernel would write it at that
  * moment.
@@ -217,6 +218,22 @@ static int status_of(FILE *f, int pid)
 	return 0;
 }
 
+/* The cpu of a per-cpu file being made (ucr_gen_kind) */
+static TLS unsigned gen_cpu;
+
+/* /sys/devices/system/cpu/cpuN/power/energy_perf_bias: the cpu's
+ * IA32_ENERGY_PERF_BIAS (0x1B0) bits 3:0, as Linux's intel_epb shows it
+ * (x86_energy_perf_policy and cpupower read the bias here, not the MSR) */
+static int cpu_epb(FILE *f)
+{
+	uint64_t v;
+
+	if (msr(gen_cpu, 0x1B0, &v))
+		return -EIO;
+	fprintf(f, "%u\n", (unsigned)(v & 0xF));
+	return 0;
+}
+
 static int proc_status(FILE *f)
 {
 	return status_of(f, 0);
@@ -243,6 +260,7 @@ static const struct {
 	{ "", "proc-status", proc_status }, /* by ucr_gen_path() */
 	{ "", "proc-cgroup", proc_cgroup },
 	{ "", "proc-status", proc_status_other },
+	{ "", "energy_perf_bias", cpu_epb }, /* by ucr_gen_kind's pattern */
 };
 
 /* A path of the process's own files that is made when opened: its status
@@ -289,9 +307,17 @@ int ucr_gen_path(const char *path)
 
 int ucr_gen_kind(const char *rel)
 {
+	unsigned cpu;
+	int end = 0;
+
 	for (size_t i = 0; i < sizeof(gens) / sizeof(gens[0]); i++)
 		if (gens[i].name[0] && !strcmp(rel, gens[i].name))
 			return (int)i + 1;
+	if (sscanf(rel, "/sys/devices/system/cpu/cpu%u/power/energy_perf_bias%n", &cpu, &end) == 1 && !rel[end] &&
+	    end && cpu < ucr_ncpu) {
+		gen_cpu = cpu;
+		return 5;
+	}
 	return 0;
 }
 
