@@ -9,6 +9,7 @@
  * pkg_shift is log2 of the IDs a package addresses (leaf 1 EBX[23:16] of
  * the table).
  */
+#include <cpuid.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,6 +222,18 @@ void ucp_cpuid_of(const struct ucp_machine *mc, unsigned cpu, uint32_t leaf, uin
 	r[3] = c->edx;
 	if (leaf == 1)
 		r[1] = (r[1] & 0x00FFFFFFu) | apic << 24;
+	if (leaf == 0xD && sub == 0) {
+		/* XGETBV and XSAVE run on the host, with the host's XCR0: a
+		 * program that sizes its save area by these must get room
+		 * for what the host will store (docs/tools.md) */
+		unsigned a, b, cx, dx;
+
+		if (__get_cpuid_max(0, NULL) >= 0xD) {
+			__cpuid_count(0xD, 0, a, b, cx, dx);
+			r[1] = b > r[1] ? b : r[1];
+			r[2] = cx > r[2] ? cx : r[2];
+		}
+	}
 }
 
 /* ---- MSRs ---- */

@@ -16,6 +16,26 @@
 #define RW(a, c, v, m, n) { a, c, UCM_SM_RW, 0, 0, v, m, 0, n }
 #define TIME(a, c, w, rate, n) { a, c, UCM_SM_TIME, w, 0, 0, 0, rate, n }
 
+/* Architectural thermal controls that CPUID advertises on all three parts
+ * (Intel SDM Vol. 4, Table 2-2), each cpu's, off at reset:
+ * IA32_CLOCK_MODULATION (CPUID.01H:EDX[22]; duty cycle 3:0 with the
+ * extended bit 0, CPUID.06H:EAX[5], and its enable, bit 4) and
+ * IA32_THERM_INTERRUPT (CPUID.01H:EDX[22]; enables 4:0, thresholds 14:8
+ * and 22:16 with enables 15 and 23, power-limit notification 24,
+ * CPUID.06H:EAX[4]). */
+#define UCM_SYSMSR_THERM_CTL \
+	RW(0x19A, 1, 0, 0x1F, "IA32_CLOCK_MODULATION"), \
+	RW(0x19B, 1, 0, 0x1FFFF1F, "IA32_THERM_INTERRUPT"),
+/* IA32_PACKAGE_THERM_INTERRUPT (CPUID.06H:EAX[6]; Table 2-2): the same
+ * fields but bit 3 */
+#define UCM_SYSMSR_PKG_THERM_INT \
+	RW(0x1B2, 1, 0, 0x1FFFF17, "IA32_PACKAGE_THERM_INTERRUPT"),
+
+/* IA32_DS_AREA (CPUID.01H:EDX[21], Table 2-2): the debug store's linear
+ * address, each cpu's, 0 at reset (no canonical-address check) */
+#define UCM_SYSMSR_DS_AREA \
+	RW(0x600, 1, 0, ~0ull, "IA32_DS_AREA"),
+
 /* The MSRs outside the uncore PMU that the Xeon E5-2600 and E5-2600 v2
  * machine tables (Intel SDM Vol. 4, Tables 2-2, 2-20, 2-24) have in common,
  * in three runs around the rows that differ per part (IA32_BIOS_SIGN_ID at
@@ -43,6 +63,7 @@
 	RW(0x186, 8, 0, 0xFFFFFFFFull, "IA32_PERFEVTSEL0..7"), \
 	RO(0x198, 27ull << 8, "IA32_PERF_STATUS"), \
 	RW(0x199, 1, 27ull << 8, 0x10000FFFFull, "IA32_PERF_CTL"), \
+	UCM_SYSMSR_THERM_CTL \
 	{ 0x19C, 1, UCM_SM_WI, 0, 0, 0x883C0000, 0, 0, "IA32_THERM_STATUS" }, \
 	RO(0x1A0, 0x850089, "IA32_MISC_ENABLE"), \
 	RO(0x1A2, 92ull << 16, "MSR_TEMPERATURE_TARGET"), \
@@ -52,6 +73,7 @@
 #define UCM_XEON_SYSMSR_HIGH \
 	RW(0x1B0, 1, 6, 0xF, "IA32_ENERGY_PERF_BIAS"), \
 	{ 0x1B1, 1, UCM_SM_WI, 0, 0, 0x883C0000, 0, 0, "IA32_PACKAGE_THERM_STATUS" }, \
+	UCM_SYSMSR_PKG_THERM_INT \
 	RW(0x1C8, 1, 0, 0x3FF, "MSR_LBR_SELECT"), \
 	RW(0x1D9, 1, 0, 0xFFFF, "IA32_DEBUGCTL"), \
 	{ 0x309, 1, UCM_SM_FIXED, 48, 0, 0, 0, TSC_HZ, "IA32_FIXED_CTR0" }, \

@@ -15,9 +15,24 @@ static const struct ucm_cpuid skl_cpuid[] = {
 	 * ECX without the hypervisor bit (31) */
 	{ 0x1, 0, 0x000506E3, 0x00100800, 0x7FFAFBBF, 0xBFEBFBFF },
 	{ 0x2, 0, 0x76036301, 0x00F0B5FF, 0x00000000, 0x00C30000 },
+	/* MONITOR/MWAIT (leaf 1 ECX bit 3): 64-byte monitor lines, MWAIT
+	 * extensions and interrupt break-event; sub-C-states C1 2, C2 1, C3 2,
+	 * C4 4, C5-C7 1 (EDX nibbles) */
+	{ 0x5, 0, 0x00000040, 0x00000040, 0x00000003, 0x11142120 },
 	{ 0x6, 0, 0x000027F7, 0x00000002, 0x00000009, 0x00000000 },
 	/* no RDT monitoring (EBX bit 12): the client part has none */
 	{ 0x7, 0, 0x00000000, 0x029C6FBF, 0x00000000, 0x9C000000 },
+	/* XSAVE (leaf 1 ECX bit 26): x87, SSE, AVX, MPX's BNDREGS and BNDCSR
+	 * (EAX 0x1F), 832 bytes for what Linux 6.1 enables (x87, SSE, AVX: it
+	 * dropped MPX), 1088 for all; XSAVEOPT, XSAVEC, XGETBV1, XSAVES and
+	 * Processor Trace's supervisor state (subleaf 1); each component's
+	 * size and offset (subleaves 2-4, 8) */
+	{ 0xD, 0, 0x0000001F, 0x00000340, 0x00000440, 0 },
+	{ 0xD, 1, 0x0000000F, 0x00000340, 0x00000100, 0 },
+	{ 0xD, 2, 0x00000100, 0x00000240, 0, 0 },
+	{ 0xD, 3, 0x00000040, 0x000003C0, 0, 0 },
+	{ 0xD, 4, 0x00000040, 0x00000400, 0, 0 },
+	{ 0xD, 8, 0x00000080, 0, 0x00000001, 0 },
 	/* architectural perfmon v4: 8 counters a core with HT off, 48 bits,
 	 * 7 events; 3 fixed counters of 48 bits */
 	{ 0xA, 0, 0x07300804, 0x00000000, 0x00000000, 0x00000603 },
@@ -54,6 +69,7 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RW(0x186, 8, 0, 0xFFFFFFFFull, "IA32_PERFEVTSEL0..7"),
 	RO(0x198, 40ull << 8, "IA32_PERF_STATUS"),
 	RW(0x199, 1, 40ull << 8, 0x10000FFFFull, "IA32_PERF_CTL"),
+	UCM_SYSMSR_THERM_CTL
 	{ 0x19C, 1, UCM_SM_WI, 0, 0, 0x88440000, 0, 0, "IA32_THERM_STATUS" },
 	RO(0x1A0, 0x850089, "IA32_MISC_ENABLE"),
 	RO(0x1A2, 100ull << 16, "MSR_TEMPERATURE_TARGET"),
@@ -62,6 +78,7 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RO(0x1AD, 0x2A2A2A2A, "MSR_TURBO_RATIO_LIMIT"),
 	RW(0x1B0, 1, 6, 0xF, "IA32_ENERGY_PERF_BIAS"),
 	{ 0x1B1, 1, UCM_SM_WI, 0, 0, 0x88440000, 0, 0, "IA32_PACKAGE_THERM_STATUS" },
+	UCM_SYSMSR_PKG_THERM_INT
 	RW(0x1C8, 1, 0, 0x3FF, "MSR_LBR_SELECT"),
 	RW(0x1D9, 1, 0, 0xFFFF, "IA32_DEBUGCTL"),
 	/* fixed counters: instructions at an IPC of 1, core and reference cycles */
@@ -110,6 +127,7 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RW(0xDB0, 1, 0, 0x1, "IA32_PKG_HDC_CTL"),
 	RW(0xDB1, 1, 1, 0x1, "IA32_PM_CTL1"),
 	TIME(0xDB2, 1, 64, 0, "IA32_THREAD_STALL"),
+	UCM_SYSMSR_DS_AREA
 	/* package C0 residencies at the TSC's rate (Table 2-39): every core
 	 * is in C0 all the time (MPERF runs with the TSC), the GT never */
 	TIME(0x658, 1, 64, TSC_HZ, "MSR_PKG_WEIGHTED_CORE_C0_RES"),

@@ -14,8 +14,17 @@ static const struct ucm_cpuid snbep_cpuid[] = {
 	/* stepping 7, model 0x2D, family 6; 32 IDs a package; no hypervisor bit */
 	{ 0x1, 0, 0x000206D7, 0x00200800, 0x1FBEE3FF, 0xBFEBFBFF },
 	{ 0x2, 0, 0x76035A01, 0x00F0B2FF, 0x00000000, 0x00CA0000 },
+	/* MONITOR/MWAIT (leaf 1 ECX bit 3): 64-byte monitor lines, MWAIT
+	 * extensions and interrupt break-event; sub-C-states C1 2, C2 1, C3 2
+	 * (EDX nibbles) */
+	{ 0x5, 0, 0x00000040, 0x00000040, 0x00000003, 0x00002120 },
 	{ 0x6, 0, 0x00000077, 0x00000002, 0x00000009, 0x00000000 },
 	{ 0x7, 0, 0, 0, 0, 0 },
+	/* XSAVE (leaf 1 ECX bit 26): x87, SSE, AVX (EAX 7), 832 bytes;
+	 * XSAVEOPT (subleaf 1); AVX's 256 bytes at 576 (subleaf 2) */
+	{ 0xD, 0, 0x00000007, 0x00000340, 0x00000340, 0 },
+	{ 0xD, 1, 0x00000001, 0, 0, 0 },
+	{ 0xD, 2, 0x00000100, 0x00000240, 0, 0 },
 	/* architectural perfmon v3: 8 counters a core with HT off, 48 bits */
 	{ 0xA, 0, 0x07300803, 0x00000000, 0x00000000, 0x00000603 },
 	{ 0x80000000, 0, 0x80000008, 0, 0, 0 },
@@ -38,6 +47,7 @@ static const struct ucm_sysmsr snbep_msrs[] = {
 	 * E5-2600 with its JKT workaround (R27) */
 	RW(0x39C, 1, 0, 0x1, "MSR_PEBS_NUM_ALT"),
 	UCM_XEON_SYSMSR_HIGH
+	UCM_SYSMSR_DS_AREA
 };
 
 const struct ucm_machine ucm_mach_snbep = {
