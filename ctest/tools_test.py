@@ -1022,6 +1022,33 @@ def run_host_hidden():
     eq("what describes the machine, read every way", got, want)
 
 
+def run_static_helper():
+    """A statically linked program cannot load the machine's library: started
+    by the program (a shell, Python's posix_spawn, a #! script whose
+    interpreter is static), it runs on the host, and each start is named on
+    stderr; the program itself is refused (docs/tools.md, "Limits").  Before
+    issue #32's change the helper ran unserved without a word."""
+    static = os.environ.get("CT_STATIC")
+    if not static or not os.path.exists(static):
+        fail("CT_STATIC (ctest/ct_static.c, built statically) is not set or missing")
+        return
+    script = os.path.join(WORK, "static-script")
+    with open(script, "w") as f:
+        f.write(f"#!{static}\n")
+    os.chmod(script, 0o755)
+    py = f"import os; os.waitpid(os.posix_spawn({static!r}, [{static!r}], {{}}), 0)"
+    out, err, _ = run("ivt", ["sh", "-c", f"{static}; {script}; python3 -c \"{py}\"; nproc"])
+    warn = [f"uncore run: warning: {w} is statically linked" for w in
+            (static, f"{script}'s interpreter {static}", static)]
+    got = [ln for ln in err.splitlines() if ln.startswith("uncore run: warning:")]
+    eq("warnings, one for each start of the static program", [ln[:len(w)] for ln, w in zip(got, warn)], warn)
+    eq("warnings", len(got), 3)
+    eq("the dynamically linked nproc after them: the machine's cpus", out.splitlines()[-1:], ["24"])
+    p = subprocess.run([UNCORE, "run", "--platform", "ivt", "--", static], capture_output=True, text=True, timeout=600)
+    if p.returncode == 0 or "statically linked" not in p.stderr:
+        fail(f"uncore run of the static program itself: exit {p.returncode}, {p.stderr[-300:]!r}")
+
+
 def run_dir_place():
     """Where uncore run puts its directory (docs/tools.md, "Start-up"):
     TMPDIR if set; else XDG_RUNTIME_DIR if it is the user's own; else
@@ -1061,7 +1088,7 @@ def run_dir_place():
             fail(f"{what}: {os.path.dirname(lines[0])} left behind")
 
 
-CASES = {f.__name__: f for f in (power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

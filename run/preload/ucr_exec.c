@@ -7,13 +7,19 @@
  * library needs (its LD_PRELOAD entry and UNCORE_RUN_*) into the
  * environment they are given, and execv, execvp and execl* into `environ`
  * (which env -i empties before execvp: glibc's own calls between them do
- * not pass through here); everything else of it is left as it is.
+ * not pass through here); everything else of it is left as it is.  A
+ * statically linked image (or a script whose interpreter is one) cannot
+ * load the library and would see the host: each of these warns, naming
+ * it, before it runs.
  */
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -114,6 +120,96 @@ static char **fixed_env(char *const envp[], char **buf)
 	return e;
 }
 
+/* Whether path is an ELF program without an interpreter (static, or
+ * static-pie), or a script whose #! interpreter is one (depth: scripts
+ * followed); *elf: that program's path. */
+static int is_static(const char *path, int depth, const char **elf)
+{
+	static TLS char ip[PATH_MAX];
+
+	unsigned char h[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), interp = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = pread(fd, h, sizeof(h) - 1, 0);
+	if (n >= 2 && h[0] == '#' && h[1] == '!') {
+		size_t k = 2, e;
+
+		close(fd);
+		h[n] = 0;
+		while (h[k] == ' ' || h[k] == '\t')
+			k++;
+		e = k + strcspn((char *)h + k, " \t\n");
+		if (e == k || e - k >= sizeof(ip) || depth > 3)
+			return 0;
+		memcpy(ip, h + k, e - k);
+		ip[e - k] = 0;
+		return is_static(ip, depth + 1, elf);
+	}
+	if (n < (ssize_t)sizeof(Elf64_Ehdr) || memcmp(h, ELFMAG, SELFMAG) || h[EI_CLASS] != ELFCLASS64) {
+		close(fd);
+		return 0;
+	}
+	const Elf64_Ehdr *eh = (const void *)h;
+
+	for (unsigned i = 0; i < eh->e_phnum && !interp; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh->e_phoff + i * (uint64_t)eh->e_phentsize)) != sizeof(ph))
+			break;
+		interp = ph.p_type == PT_INTERP;
+	}
+	close(fd);
+	*elf = path;
+	return (eh->e_type == ET_EXEC || eh->e_type == ET_DYN) && !interp;
+}
+
+/* file as execvp would find it: itself if it has a slash, else the first
+ * of PATH's directories that has it executable */
+static const char *search(const char *file, char *buf, size_t n)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(file, '/'))
+		return file;
+	for (const char *p = path ? path : "/bin:/usr/bin"; *p;) {
+		size_t k = strcspn(p, ":");
+
+		if (snprintf(buf, n, "%.*s%s%s", (int)k, p, k ? "/" : "", file) < (int)n && !access(buf, X_OK))
+			return buf;
+		p += k;
+		p += *p == ':';
+	}
+	return NULL;
+}
+
+/* The warning for a static image (docs/tools.md, "Limits") */
+static void warn_static(const char *path)
+{
+	char msg[2 * PATH_MAX + 200];
+	const char *elf = NULL;
+	int len;
+
+	if (!ucr_active || !path || !is_static(path, 0, &elf))
+		return;
+	len = snprintf(msg, sizeof(msg),
+		       "uncore run: warning: %s%s%s is statically linked: it cannot load the machine's library and "
+		       "runs on the host, unserved (its CPUID, /proc, /sys and clocks are the host's)\n",
+		       elf == path ? "" : path, elf == path ? "" : "'s interpreter ", elf);
+	if (len > 0 && write(2, msg, (size_t)len < sizeof(msg) ? (size_t)len : sizeof(msg) - 1) < 0)
+		return;
+}
+
+static void warn_static_file(const char *file)
+{
+	char buf[PATH_MAX];
+
+	if (ucr_active && file)
+		warn_static(search(file, buf, sizeof(buf)));
+}
+
 /* The real call with the environment it was given made whole: ENV names
  * it in the call. */
 #define WITH_MACHINE_ENV(envp, call) \
@@ -129,18 +225,23 @@ static char **fixed_env(char *const envp[], char **buf)
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
 	REAL(execve);
+	warn_static(path);
 	WITH_MACHINE_ENV(envp, real_execve(path, argv, ENV));
 }
 
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	REAL(execvpe);
+	warn_static_file(file);
 	WITH_MACHINE_ENV(envp, real_execvpe(file, argv, ENV));
 }
 
 EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
+	char fdpath[64];
 	REAL(fexecve);
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	warn_static(fdpath);
 	WITH_MACHINE_ENV(envp, real_fexecve(fd, argv, ENV));
 }
 
@@ -148,6 +249,7 @@ EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_acti
 		       const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	REAL(posix_spawn);
+	warn_static(path);
 	WITH_MACHINE_ENV(envp, real_posix_spawn(pid, path, fa, attr, argv, ENV));
 }
 
@@ -155,6 +257,7 @@ EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_act
 			const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	REAL(posix_spawnp);
+	warn_static_file(file);
 	WITH_MACHINE_ENV(envp, real_posix_spawnp(pid, file, fa, attr, argv, ENV));
 }
 
