@@ -5,9 +5,10 @@
  * program can (CPUID on each cpu it binds to in turn, affinity through libc
  * and through syscall(), /proc/cpuinfo, /proc/stat, the process's status by
  * every name, the cgroup's cpuset, sysfs cpu and node, /proc/meminfo,
- * sysinfo) and compares each answer with the machine: the platform's model
- * and machine tables (struct ucm_platform, struct ucm_machine), never what
- * the preload library serves.  Where the tables leave a value to the
+ * /proc/vmstat, sysinfo; what CPUID advertises) and compares each answer
+ * with the machine: the platform's model and machine tables (struct
+ * ucm_platform, struct ucm_machine), never what the preload library
+ * serves.  Where the tables leave a value to the
  * topology (APIC IDs), the answer is held to the SDM's rules (Vol. 2A,
  * CPUID leaves 1, 4 and 0BH) and to the other ways of asking.  Prints one
  * line per failed check and a count; exits 1 if any failed.
@@ -539,8 +540,8 @@ static void check_status(const struct machine *m)
 			  slurp_fd((int)syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY)), 0,
 			  m->ncpu - 1);
 	dfd = open("/proc/self", O_RDONLY | O_DIRECTORY);
-	check_status_text(m, "status relative to an open /proc/self", dfd < 0 ? NULL : slurp_fd(openat(dfd, "status", O_RDONLY)),
-			  0, m->ncpu - 1);
+	check_status_text(m, "status relative to an open /proc/self",
+			  dfd < 0 ? NULL : slurp_fd(openat(dfd, "status", O_RDONLY)), 0, m->ncpu - 1);
 	if (dfd >= 0)
 		close(dfd);
 	if (chdir("/proc/self") == 0) {
@@ -695,8 +696,17 @@ static void check_memory(const struct machine *m)
 	char v[128];
 	struct sysinfo si;
 
+	long long free_kb = t && field(t, "MemFree", v, sizeof(v)) ? atoll(v) : -1;
+	char *vm = slurp("/proc/vmstat");
+
 	check_num("/proc/meminfo MemTotal (kB)", t && field(t, "MemTotal", v, sizeof(v)) ? atoll(v) : -1, kb);
 	free(t);
+	/* the machine's kernel: its free memory, no paging (vmstat's bi/bo) */
+	check_num("/proc/vmstat nr_free_pages (kB) = /proc/meminfo MemFree",
+		  vm && field(vm, "nr_free_pages", v, sizeof(v)) ? atoll(v) * 4 : -1, free_kb);
+	check_num("/proc/vmstat pgpgin", vm && field(vm, "pgpgin", v, sizeof(v)) ? atoll(v) : -1, 0);
+	check_num("/proc/vmstat pgpgout", vm && field(vm, "pgpgout", v, sizeof(v)) ? atoll(v) : -1, 0);
+	free(vm);
 	check_num("sysinfo() totalram (kB)", sysinfo(&si) ? -1 : (long long)si.totalram * si.mem_unit / 1024, kb);
 	check_num("sysconf(_SC_PHYS_PAGES) (kB)", sysconf(_SC_PHYS_PAGES) * (sysconf(_SC_PAGESIZE) / 1024), kb);
 }

@@ -22,7 +22,7 @@
 
 /* The paths the library redirects into the tree (ROOT/.redirect). */
 static const char *const redirects[] = {
-	"/proc/cpuinfo", "/proc/stat", "/proc/interrupts", "/proc/meminfo", "/proc/bus/pci",
+	"/proc/cpuinfo", "/proc/stat", "/proc/interrupts", "/proc/meminfo", "/proc/vmstat", "/proc/bus/pci",
 	"/proc/sys/kernel/nmi_watchdog", "/sys/fs/cgroup",
 	"/proc/sys/kernel/perf_event_paranoid",
 	"/sys/devices/system/cpu", "/sys/devices/system/node", "/sys/bus/pci",
@@ -377,6 +377,9 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucp_machine *mc, un
 		/* /proc/stat is made when it is opened, from the machine's clocks
 		 * (preload: ucr_gen.c); the tree holds its name */
 		put(t, "proc/stat", "%s", "");
+		/* made when opened too (ucr_gen.c): the host kernel's counters,
+		 * the machine's values */
+		put(t, "proc/vmstat", "%s", "");
 		free(text);
 	}
 }

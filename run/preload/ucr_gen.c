@@ -1,7 +1,7 @@
 /*
  * ucr_gen.c - files of the machine made when they are opened, in the
  * preload library (libuncore-run.so): /proc/stat, whose counts move with
- * the machine's clocks, a process's status (its own or another's), whose
+ * the machine's clocks, /proc/vmstat, a process's status (its own or another's), whose
  * cpus and memory nodes are the machine's, and each cpu's energy-performance
  * bias, which is its MSR's.  The tree holds an empty /proc/stat (so
  * that stat and access find it); opening one of these for reading returns
@@ -218,6 +218,52 @@ static int status_of(FILE *f, int pid)
 	return 0;
 }
 
+/* /proc/vmstat: the host kernel's counters by name, each the machine's:
+ * nr_free_pages is the machine's free memory (its /proc/meminfo's MemFree,
+ * in 4 KiB pages); the machine's kernel counts no paging, faults,
+ * allocations or NUMA events (0), as its /proc/stat counts no interrupts.
+ * vmstat's free and bi/bo columns come from here. */
+static int proc_vmstat(FILE *f)
+{
+	char p[PATH_MAX + 32], line[256], *text = NULL;
+	unsigned long long free_kb = 0;
+	size_t len = 0;
+	FILE *mi, *t = open_memstream(&text, &len);
+	char buf[4096];
+	ssize_t n;
+	int fd = host_open("/proc/vmstat");
+
+	snprintf(p, sizeof(p), "%s/proc/meminfo", ucr_root);
+	if ((mi = fopen(p, "re"))) {
+		while (fgets(line, sizeof(line), mi))
+			sscanf(line, "MemFree: %llu", &free_kb);
+		fclose(mi);
+	}
+	if (fd < 0 || !t) {
+		int e = fd < 0 ? errno : ENOMEM;
+
+		if (t)
+			fclose(t);
+		free(text);
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, t);
+	close(fd);
+	fclose(t);
+	for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
+		size_t k;
+
+		e = strchr(l, '\n');
+		k = strcspn(l, " \n");
+		fprintf(f, "%.*s %llu\n", (int)k, l, k == 13 && !strncmp(l, "nr_free_pages", 13) ? free_kb / 4 : 0);
+	}
+	free(text);
+	return 0;
+}
+
 /* The cpu of a per-cpu file being made (ucr_gen_kind) */
 static TLS unsigned gen_cpu;
 
@@ -261,6 +307,7 @@ static const struct {
 	{ "", "proc-cgroup", proc_cgroup },
 	{ "", "proc-status", proc_status_other },
 	{ "", "energy_perf_bias", cpu_epb }, /* by ucr_gen_kind's pattern */
+	{ "/proc/vmstat", "proc-vmstat", proc_vmstat },
 };
 
 /* A path of the process's own files that is made when opened: its status
