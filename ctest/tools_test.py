@@ -918,6 +918,55 @@ def power_ivt():
     power("ivt")
 
 
+# Linux 6.1's intel_idle exit latencies (drivers/idle/intel_idle.c:
+# snb_cstates, ivt_cstates, skl_cstates), microseconds, of the package
+# C-states whose interrupt response time limits turbostat prints (the
+# E5-2600 v2 has no C7: its C6's)
+EXIT_US = {"skl": {"C3": 70, "C6": 85, "C7": 124, "C8": 200, "C9": 480, "C10": 890},
+           "snbep": {"C3": 80, "C6": 104, "C7": 109}, "ivt": {"C3": 59, "C6": 82, "C7": 82}}
+
+
+def turbostat_debug(platform):
+    """turbostat --debug, which decodes every power-management MSR it knows
+    of the part and stops at the first the machine lacks: it runs to the
+    end with nothing unserved; MSR_MISC_PWR_MGMT makes the EPB visible, as
+    CPUID.06H:ECX[3] says; C1E auto-promotion is on; each package C-state's
+    IRTL is valid and within 1,024 ns above intel_idle's exit latency.
+    Before issue #32's change it stopped at MSR_MISC_PWR_MGMT (0x1AA) on
+    every platform."""
+    need("turbostat", "linux-cpupower")
+    out, err, rep = run(platform, ["turbostat", "--debug", "--num_iterations", "1", "--interval", "1"])
+    text = out + err
+    if rep and rep.get("unserved"):
+        fail(f"MSRs turbostat --debug read that the machine lacks: {[hex(u['address']) for u in rep['unserved']]}")
+    if "read failed" in text:
+        fail(f"turbostat --debug: {[ln for ln in text.splitlines() if 'read failed' in ln]}")
+    eq("MSR_MISC_PWR_MGMT", [ln.split(": ", 2)[2] for ln in text.splitlines()
+                             if ln.startswith("cpu0: MSR_MISC_PWR_MGMT")],
+       ["0x00000002 (ENable-EIST_Coordination ENable-EPB DISable-OOB)"])
+    eq("C1E auto-promotion", [ln.endswith("(C1E auto-promotion: ENabled)") for ln in text.splitlines()
+                              if ln.startswith("cpu0: MSR_IA32_POWER_CTL")], [True])
+    irtl = {m.group(1): (m.group(2), int(m.group(3))) for m in
+            re.finditer(r"cpu0: MSR_PKGC(\d+)_IRTL: 0x[0-9a-f]+ \((\w+), (\d+) ns\)", text)}
+    eq("package C-states with an IRTL", sorted(irtl, key=int), sorted((k[1:] for k in EXIT_US[platform]), key=int))
+    for c, us in EXIT_US[platform].items():
+        valid, ns = irtl.get(c[1:], ("missing", 0))
+        if valid != "valid" or not us * 1000 <= ns < us * 1000 + 1024:
+            fail(f"MSR_PKG{c}_IRTL: {valid}, {ns} ns; want valid, intel_idle's {us} us rounded up to 1,024 ns")
+
+
+def turbostat_debug_skl():
+    turbostat_debug("skl")
+
+
+def turbostat_debug_snbep():
+    turbostat_debug("snbep")
+
+
+def turbostat_debug_ivt():
+    turbostat_debug("ivt")
+
+
 def turbostat_skl():
     turbostat("skl")
 
@@ -1088,7 +1137,7 @@ def run_dir_place():
             fail(f"{what}: {os.path.dirname(lines[0])} left behind")
 
 
-CASES = {f.__name__: f for f in (run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

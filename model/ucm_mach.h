@@ -31,6 +31,29 @@
 #define UCM_SYSMSR_PKG_THERM_INT \
 	RW(0x1B2, 1, 0, 0x1FFFF17, "IA32_PACKAGE_THERM_INTERRUPT"),
 
+/* Power-management MSRs of the Sandy Bridge family that turbostat --debug
+ * and other tools read (Intel SDM Vol. 4, Table 2-20; the RAPL domains'
+ * layout, SDM Vol. 3B 14.10): MSR_MISC_PWR_MGMT with IA32_ENERGY_PERF_BIAS
+ * made visible (bit 1), as CPUID.06H:ECX[3] says it is, and EIST hardware
+ * coordination on (bit 0 clear); MSR_POWER_CTL with C1E auto-promotion
+ * on (bit 1), the C1E state the parts have; MSR_VR_CURRENT_CONFIG, the
+ * PP0 (cores) power limit and policy not programmed (0), as firmware that
+ * sets only the package limit leaves them.  Each cpu's. */
+#define UCM_SYSMSR_SNB_PM \
+	RW(0x1AA, 1, 0x2, 0x400003, "MSR_MISC_PWR_MGMT"), \
+	RW(0x1FC, 1, 0x2, 0x2, "MSR_POWER_CTL"), \
+	RW(0x601, 1, 0, 0x80001FFF, "MSR_VR_CURRENT_CONFIG"), \
+	RW(0x638, 1, 0, 0x80FFFFFF, "MSR_PP0_POWER_LIMIT"), \
+	RW(0x63A, 1, 0, 0x1F, "MSR_PP0_POLICY"),
+/* Package C-state interrupt response time limits (Table 2-20: C3, C6, C7
+ * at 0x60A-0x60C): valid (bit 15), in units of 1,024 ns (12:10 = 2), each
+ * the state's exit latency in Linux's intel_idle (drivers/idle/
+ * intel_idle.c), rounded up; the part defines them */
+#define UCM_SYSMSR_IRTL(c3, c6, c7) \
+	RO(0x60A, 0x8800 | (c3), "MSR_PKGC3_IRTL"), \
+	RO(0x60B, 0x8800 | (c6), "MSR_PKGC6_IRTL"), \
+	RO(0x60C, 0x8800 | (c7), "MSR_PKGC7_IRTL"),
+
 /* IA32_DS_AREA (CPUID.01H:EDX[21], Table 2-2): the debug store's linear
  * address, each cpu's, 0 at reset (no canonical-address check) */
 #define UCM_SYSMSR_DS_AREA \

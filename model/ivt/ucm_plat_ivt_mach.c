@@ -55,6 +55,9 @@ static const struct ucm_sysmsr ivt_msrs[] = {
 	RO(0x1AE, 0x1E1E1E1Eull, "MSR_TURBO_RATIO_LIMIT1"),
 	UCM_XEON_SYSMSR_HIGH
 	UCM_SYSMSR_DS_AREA
+	UCM_SYSMSR_SNB_PM
+	UCM_SYSMSR_IRTL(58, 81, 81)
+	RW(0x618, 1, 0, 0x80FFFFFF, "MSR_DRAM_POWER_LIMIT"),   /* not programmed (Table 2-24) */
 };
 
 const struct ucm_machine ucm_mach_ivt = {

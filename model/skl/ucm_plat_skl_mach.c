@@ -128,6 +128,25 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RW(0xDB1, 1, 1, 0x1, "IA32_PM_CTL1"),
 	TIME(0xDB2, 1, 64, 0, "IA32_THREAD_STALL"),
 	UCM_SYSMSR_DS_AREA
+	UCM_SYSMSR_SNB_PM
+	/* C3 70 us, C6 85, C7s 124; C8 200, C9 480, C10 890 (0x633-0x635,
+	 * Table 2-39) */
+	UCM_SYSMSR_IRTL(69, 84, 122)
+	RO(0x633, 0x8800 | 196, "MSR_PKGC8_IRTL"),
+	RO(0x634, 0x8800 | 469, "MSR_PKGC9_IRTL"),
+	RO(0x635, 0x8800 | 870, "MSR_PKGC10_IRTL"),
+	/* the DRAM and graphics (PP1) power limits and policy not programmed */
+	RW(0x618, 1, 0, 0x80FFFFFF, "MSR_DRAM_POWER_LIMIT"),
+	RW(0x640, 1, 0, 0x80FFFFFF, "MSR_PP1_POWER_LIMIT"),
+	RW(0x642, 1, 0, 0x1F, "MSR_PP1_POLICY"),
+	/* configurable TDP (Ivy Bridge's, Table 2-25): the nominal ratio is
+	 * MSR_PLATFORM_INFO's base (40), no other level on this part, the
+	 * nominal level selected, no turbo activation ratio, unlocked */
+	RO(0x648, 40, "MSR_CONFIG_TDP_NOMINAL"),
+	RO(0x649, 0, "MSR_CONFIG_TDP_LEVEL_1"),
+	RO(0x64A, 0, "MSR_CONFIG_TDP_LEVEL_2"),
+	RW(0x64B, 1, 0, 0x80000003, "MSR_CONFIG_TDP_CONTROL"),
+	RW(0x64C, 1, 0, 0x800000FF, "MSR_TURBO_ACTIVATION_RATIO"),
 	/* package C0 residencies at the TSC's rate (Table 2-39): every core
 	 * is in C0 all the time (MPERF runs with the TSC), the GT never */
 	TIME(0x658, 1, 64, TSC_HZ, "MSR_PKG_WEIGHTED_CORE_C0_RES"),

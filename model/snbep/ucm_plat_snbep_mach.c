@@ -48,6 +48,9 @@ static const struct ucm_sysmsr snbep_msrs[] = {
 	RW(0x39C, 1, 0, 0x1, "MSR_PEBS_NUM_ALT"),
 	UCM_XEON_SYSMSR_HIGH
 	UCM_SYSMSR_DS_AREA
+	UCM_SYSMSR_SNB_PM
+	UCM_SYSMSR_IRTL(79, 102, 107)
+	RW(0x618, 1, 0, 0x80FFFFFF, "MSR_DRAM_POWER_LIMIT"),   /* not programmed (Table 2-24) */
 };
 
 const struct ucm_machine ucm_mach_snbep = {
