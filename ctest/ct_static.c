@@ -1,14 +1,12 @@
 /*
- * ct_static.c - a statically linked program (tools.run_static_helper):
- * what `uncore run` must name when the program or a helper it starts is
- * one, since the machine's library cannot reach it.  Prints how many cpus
- * it sees.
+ * ct_static.c - a statically linked helper (run_robust_test.py,
+ * never_reaches): no dynamic loader, so no preload library reaches it, and
+ * `uncore run` must say so rather than run it on the host.
  */
 #include <stdio.h>
-#include <sys/sysinfo.h>
 
 int main(void)
 {
-	printf("static program: %d cpus\n", get_nprocs());
+	printf("ct_static ran\n");
 	return 0;
 }

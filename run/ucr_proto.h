@@ -60,6 +60,10 @@ enum ucr_op {
 	 * c: the timer (bits 31:0: 0 ITIMER_REAL, else the kernel's timer
 	 * ID + 1) | the operation << 32 (enum ucr_timer_op) */
 	UCR_TIMER,
+	UCR_UNREACHED,  /* payload: the path of a program this process was
+			   about to exec that the library cannot reach (a
+			   statically linked one): the exec is refused, the
+			   run fails */
 	UCR_NOPS
 };
 
@@ -90,10 +94,14 @@ struct ucr_req {
 
 struct ucr_rsp {
 	int32_t rc;        /* 0 or a negative errno */
-	uint32_t pad;
+	uint32_t flags;    /* UCR_RSP_REFUSED: the server took the connection
+			      only to refuse it (its descriptors ran out);
+			      msg says why, and nothing more comes */
 	uint64_t v[4];
 	char msg[200];     /* with rc: what went wrong */
 };
+
+#define UCR_RSP_REFUSED 1u
 
 /* The longest payloads: a perf attribute (perf_event_attr is 136 bytes in
  * Linux 6.1; a newer tool's longer one must have zeros past that), and

@@ -23,13 +23,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <linux/magic.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,6 +72,7 @@
 #define MAXAFF 256
 
 #define MAXUNSERVED 64
+#define MAXFAULTS 16
 
 /* The end of the machine's clock: picoseconds in 64 bits (213 days); a
  * wait past it stops the run with an error (docs/tools.md). */
@@ -172,6 +177,19 @@ struct srv {
 	int mark_running;
 	uint64_t ran_ps;        /* machine time run that way, in all */
 	struct ucr_prog *prog;  /* the program's accesses to the PMU's registers */
+	/* what the server could not do for the program: the run fails
+	 * (docs/tools.md, "Hostile programs") */
+	struct { int pid, tid; } drop[MAXFAULTS]; /* connections closed: answers not read */
+	unsigned ndrop;
+	struct { int pid; char path[256]; } unreach[MAXFAULTS]; /* execs refused */
+	unsigned nunreach;
+	uint64_t refused;       /* connections refused: no descriptor left */
+	int reserve_fd;         /* given up to take a connection and refuse it */
+	int listen_paused;      /* no descriptor even for that: not listening */
+	struct rlimit nofile;   /* the program's descriptor limit (ours is raised) */
+	int nofile_raised;
+	int tty;                /* the terminal handed to the program's group, or -1 */
+	int jobctl;             /* on a terminal: a stopped program stops the run */
 };
 
 static uint64_t host_ns(clockid_t c)
@@ -399,6 +417,48 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 	}
 }
 
+/* An answer never blocks the server (a blocked send froze the whole
+ * machine, deaf to SIGINT): a thread has at most two answers unread (a
+ * sleep's and its wake's), so one whose queue is full (the host's
+ * net.unix.max_dgram_qlen, 10) sends requests without reading the
+ * answers.  Its connection is closed, it is named on stderr and in the
+ * report, and the run fails.  Nonzero: the connection is gone. */
+static int answer(struct srv *s, int fd, const struct conn *c, const void *msg, size_t len)
+{
+	ssize_t k;
+
+	do
+		k = send(fd, msg, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	while (k < 0 && errno == EINTR);
+	if (k == (ssize_t)len)
+		return 0;
+	if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		fprintf(stderr,
+			"uncore: error: run: process %d (thread %d) sent requests without reading the answers: "
+			"its connection to the machine server is closed\n",
+			c->pid, c->tid);
+		if (s->ndrop < MAXFAULTS) {
+			s->drop[s->ndrop].pid = c->pid;
+			s->drop[s->ndrop].tid = c->tid;
+		}
+		s->ndrop++;
+	}
+	return 1;
+}
+
+/* A process of the program was about to exec a program the library
+ * cannot reach (statically linked): the library refused the exec and
+ * said so on the program's stderr; the run fails, and the report names it. */
+static void unreached(struct srv *s, const struct ucr_req *q, const uint8_t *path, size_t n)
+{
+	if (s->nunreach < MAXFAULTS) {
+		s->unreach[s->nunreach].pid = q->pid;
+		snprintf(s->unreach[s->nunreach].path, sizeof(s->unreach[0].path), "%.*s",
+			 (int)strnlen((const char *)path, n), (const char *)path);
+	}
+	s->nunreach++;
+}
+
 /* Answer a sleeper: its deadline reached (rc 0) or interrupted (-EINTR,
  * with the nanoseconds left).  Nonzero if the connection is gone. */
 static int wake(struct srv *s, int fd, struct conn *c, int rc)
@@ -412,7 +472,7 @@ static int wake(struct srv *s, int fd, struct conn *c, int rc)
 	r.v[1] = c->deadline_ps > now ? (c->deadline_ps - now) / 1000u : 0;
 	c->asleep = 0;
 	c->seen_ns = host_ns(CLOCK_MONOTONIC);  /* it runs from here */
-	return send(fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r);
+	return answer(s, fd, c, &r, sizeof(r));
 }
 
 /* What the kernel is told of thread tid (docs/linux-driver.md, "Tasks"):
@@ -529,7 +589,7 @@ static json_t *report_json(struct srv *s)
 	static const char *const ops[UCR_NOPS] = { "", "hello", "cpuid", "msr_read", "msr_write", "pci_read",
 						   "pci_write", "mmio_read", "mmio_write", "time", "sleep",
 						   "tsc", "report", "wake", "fork", "block", "affinity",
-						   "perf_open", "perf_read", "perf_ioctl", "perf_close", "timer" };
+						   "perf_open", "perf_read", "perf_ioctl", "perf_close", "timer", "unreached" };
 
 	json_object_set_new(j, "platform", json_string(ucm_platform_of(m)->name));
 	json_object_set_new(j, "sockets", json_integer(ucm_nsockets(m)));
@@ -673,6 +733,22 @@ static json_t *report_json(struct srv *s)
 						    (json_int_t)s->un[i].addr, "count", (json_int_t)s->un[i].count));
 	json_object_set_new(j, "unserved", un);
 	json_object_set_new(j, "unserved_more", json_integer((json_int_t)s->un_more));
+	/* what the server could not do for the program (the run fails) */
+	{
+		json_t *d = json_array(), *u = json_array();
+
+		for (unsigned i = 0; i < s->ndrop && i < MAXFAULTS; i++)
+			json_array_append_new(d, json_pack("{s:i, s:i}", "pid", s->drop[i].pid, "tid", s->drop[i].tid));
+		for (unsigned i = 0; i < s->nunreach && i < MAXFAULTS; i++)
+			json_array_append_new(u, json_pack("{s:i, s:s}", "pid", s->unreach[i].pid, "path",
+							   s->unreach[i].path));
+		json_object_set_new(j, "dropped_connections", d);
+		json_object_set_new(j, "dropped_more", json_integer(s->ndrop > MAXFAULTS ? s->ndrop - MAXFAULTS : 0));
+		json_object_set_new(j, "refused_connections", json_integer((json_int_t)s->refused));
+		json_object_set_new(j, "unreached", u);
+		json_object_set_new(j, "unreached_more",
+				    json_integer(s->nunreach > MAXFAULTS ? s->nunreach - MAXFAULTS : 0));
+	}
 	return j;
 }
 
@@ -730,6 +806,16 @@ static void report_text(FILE *f, json_t *j)
 	fprintf(f, "\n# Linux's kernel log: warnings and errors\n");
 	json_array_foreach(json_object_get(j, "linux_warnings"), i, v)
 		fprintf(f, "%s\n", json_string_value(v));
+	fprintf(f, "\n# what the machine could not do for the program (the run failed)\n");
+	json_array_foreach(json_object_get(j, "dropped_connections"), i, v)
+		fprintf(f, "process %lld (thread %lld) sent requests without reading the answers: connection closed\n",
+			json_integer_value(json_object_get(v, "pid")), json_integer_value(json_object_get(v, "tid")));
+	if (json_integer_value(json_object_get(j, "refused_connections")))
+		fprintf(f, "%lld connections refused: the server's descriptors ran out\n",
+			json_integer_value(json_object_get(j, "refused_connections")));
+	json_array_foreach(json_object_get(j, "unreached"), i, v)
+		fprintf(f, "process %lld: exec of %s refused: statically linked, the machine cannot reach it\n",
+			json_integer_value(json_object_get(v, "pid")), json_string_value(json_object_get(v, "path")));
 	fprintf(f, "\n# accesses no register answers: space access address count\n");
 	json_array_foreach(json_object_get(j, "unserved"), i, v)
 		fprintf(f, "%s %s 0x%llx %lld\n", json_string_value(json_object_get(v, "space")),
@@ -909,6 +995,261 @@ static const char *run_base(const char *tmpdir)
 	return "/tmp";
 }
 
+/* ---- start, connections and signals: what no program may break ---- */
+
+/* Trees a run killed with SIGKILL left in base.  A run holds an flock on
+ * its directory's "lock" file while it lives, so a lock that can be taken
+ * proves the run ended (pid reuse and other pid namespaces cannot fool
+ * it).  Only directories of ours, never through a symbolic link, and none
+ * without a lock (a run between mkdtemp and its lock, or older versions:
+ * nothing proves them dead). */
+static void rm_at(int dfd, int depth)
+{
+	DIR *d;
+	struct dirent *e;
+	int fd = dup(dfd);
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		int sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < 32 &&
+		    (sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+			rm_at(sub, depth + 1);
+			close(sub);
+			unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+		} else if (!S_ISDIR(st.st_mode)) {
+			unlinkat(dfd, e->d_name, 0);
+		}
+	}
+	closedir(d);
+}
+
+static void clean_stale(const char *base)
+{
+	int bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+	DIR *d;
+	struct dirent *e;
+
+	if (bfd < 0 || (fd = dup(bfd)) < 0 || !(d = fdopendir(fd))) {
+		if (bfd >= 0)
+			close(bfd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		struct stat st, dst, lst;
+		int dfd, lfd;
+
+		if (strncmp(e->d_name, "uncore-run.", 11) || fstatat(bfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if ((dfd = openat(bfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+			continue;
+		if (fstat(dfd, &dst) || dst.st_dev != st.st_dev || dst.st_ino != st.st_ino || dst.st_uid != geteuid() ||
+		    (lfd = openat(dfd, "lock", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+			close(dfd);
+			continue;
+		}
+		if (!fstat(lfd, &lst) && S_ISREG(lst.st_mode) && lst.st_uid == geteuid() && !flock(lfd, LOCK_EX | LOCK_NB)) {
+			rm_at(dfd, 0);
+			unlinkat(bfd, e->d_name, AT_REMOVEDIR);
+		}
+		close(lfd);
+		close(dfd);
+	}
+	closedir(d);
+	close(bfd);
+}
+
+/* The run's own lock, held until it ends (the descriptor is closed on
+ * exec: the program does not hold it). */
+static int lock_dir(const char *dir)
+{
+	char p[160];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/lock", dir);
+	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Our descriptor limit is raised to its hard limit (one connection per
+ * thread of the program: 1,100 processes outgrow the usual 1,024); the
+ * program gets the limit it was given. */
+static void raise_nofile(struct srv *s)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &s->nofile))
+		return;
+	r = s->nofile;
+	r.rlim_cur = r.rlim_max;
+	s->nofile_raised = !setrlimit(RLIMIT_NOFILE, &r);
+}
+
+/* With no descriptor left (EMFILE, ENFILE), a waiting connection is
+ * refused, not left in the queue (poll reported it again at once, for
+ * ever: the server spun): the descriptor kept in reserve is given up to
+ * take it, the program's thread is told why (UCR_RSP_REFUSED) and the
+ * connection closed.  With not even that, the server stops listening
+ * until a connection closes.  Nonzero if one was refused. */
+static int refuse(struct srv *s, int lfd)
+{
+	struct ucr_rsp r;
+	struct rlimit rl;
+	int c;
+
+	if (s->reserve_fd >= 0)
+		close(s->reserve_fd);
+	s->reserve_fd = -1;
+	c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (c >= 0) {
+		memset(&r, 0, sizeof(r));
+		r.rc = -EMFILE;
+		r.flags = UCR_RSP_REFUSED;
+		getrlimit(RLIMIT_NOFILE, &rl);
+		snprintf(r.msg, sizeof(r.msg),
+			 "it has as many descriptors open as its limit (RLIMIT_NOFILE %llu) allows",
+			 (unsigned long long)rl.rlim_cur);
+		if (!s->refused++)
+			fprintf(stderr, "uncore: error: run: the machine server refused a connection of the program: %s\n",
+				r.msg);
+		send(c, &r, sizeof(r), MSG_NOSIGNAL | MSG_DONTWAIT);
+		close(c);
+	}
+	s->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return c >= 0;
+}
+
+/* Every connection waiting is taken (pf[1] is the listening socket). */
+static void accept_all(struct srv *s, struct pollfd **pf, struct conn **cs, size_t *npf, size_t *cap)
+{
+	int lfd = (*pf)[1].fd, c;
+
+	if (s->listen_paused) {
+		if ((s->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
+			return;
+		s->listen_paused = 0;
+		(*pf)[1].events = POLLIN;
+	}
+	for (;;) {
+		c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (c < 0 && errno == EINTR)
+			continue;
+		if (c < 0 && (errno == EMFILE || errno == ENFILE)) {
+			if (refuse(s, lfd))
+				continue;
+			if (s->reserve_fd < 0) {
+				s->listen_paused = 1;
+				(*pf)[1].events = 0;
+			}
+			return;
+		}
+		if (c < 0)
+			return;
+		if (*npf == *cap) {
+			struct pollfd *np = realloc(*pf, 2 * *cap * sizeof(**pf));
+			struct conn *nc = np ? realloc(*cs, 2 * *cap * sizeof(**cs)) : NULL;
+
+			if (np)
+				*pf = np;
+			if (!nc) {
+				close(c);
+				continue;
+			}
+			*cs = nc;
+			*cap *= 2;
+		}
+		(*cs)[*npf] = (struct conn){ 0, 0, 0, 0, 0, 0, 0, host_ns(CLOCK_MONOTONIC) };
+		(*pf)[(*npf)++] = (struct pollfd){ c, POLLIN, 0 };
+		s->last_event_ns = host_ns(CLOCK_MONOTONIC);
+	}
+}
+
+/* The terminal the run was started on, when the run is in its
+ * foreground: it is handed to the program's process group while the
+ * program runs, so that the program reads it and Ctrl-C reaches it as it
+ * would without `uncore run`. */
+static int fg_terminal(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (isatty(fd) && tcgetpgrp(fd) == getpgrp())
+			return fd;
+	return -1;
+}
+
+/* The program stopped (Ctrl-Z, SIGTTIN): the run stops with it, as its
+ * shell expects of a job, and continues it when continued itself. */
+static void program_stopped(struct srv *s, pid_t child, int sig)
+{
+	if (s->tty >= 0)
+		tcsetpgrp(s->tty, getpgrp());
+	kill(getpid(), sig == SIGSTOP ? SIGTSTP : sig);
+	/* continued (fg or bg) */
+	if ((s->tty = fg_terminal()) >= 0)
+		tcsetpgrp(s->tty, child);
+	kill(-child, SIGCONT);
+}
+
+/* The signals waiting on sfd: SIGUSR1 writes the report; SIGINT, SIGTERM
+ * and SIGHUP go to the program's whole process group, as a terminal's
+ * reach its foreground group (a shell's child as well as the shell); the
+ * program's end ends the run.  Nonzero when the program ended. */
+static int on_signals(struct srv *s, int sfd, pid_t child, int *status, char *err, size_t n)
+{
+	struct signalfd_siginfo si;
+	int ws;
+	pid_t w;
+
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGUSR1) {
+			if (write_report(s, err, n))
+				fprintf(stderr, "uncore: error: %s\n", err);
+		} else if (si.ssi_signo != SIGCHLD) {
+			if (kill(-child, (int)si.ssi_signo))
+				kill(child, (int)si.ssi_signo);
+			s->interrupted = (int)si.ssi_signo;
+		}
+	}
+	while ((w = waitpid(child, &ws, WNOHANG | (s->jobctl ? WUNTRACED : 0))) == child && WIFSTOPPED(ws))
+		program_stopped(s, child, WSTOPSIG(ws));
+	if (w != child)
+		return 0;
+	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return 1;
+}
+
+/* A SIGINT, SIGTERM or SIGHUP that came before the program started: while
+ * the machine was being built (blocked from the start of the run), or
+ * before, caught by the caller's handler (o->caught: uncore's own, since
+ * its start).  The program is not started, and the run ends as if it had
+ * been interrupted at once. */
+static int early_interrupt(const struct ucr_opts *o, int sfd)
+{
+	struct signalfd_siginfo si;
+
+	if (o->caught && *o->caught)
+		return *o->caught;
+
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM || si.ssi_signo == SIGHUP)
+			return (int)si.ssi_signo;
+	return 0;
+}
+
 int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *err, size_t n)
 {
 	struct srv s;
@@ -916,28 +1257,64 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	const char *tmp = getenv("TMPDIR");
 	struct pollfd *pf = NULL;
 	struct conn *cs = NULL;
-	sigset_t mask, old;
-	int lfd = -1, sfd = -1, rc, done = 0;
+	sigset_t mask, old, ttou;
+	int lfd = -1, sfd = -1, rc, done = 0, lock = -1;
 	pid_t child = -1;
 	size_t npf = 0, cap = 0;
+	char lib[PATH_MAX];
 
 	memset(&s, 0, sizeof(s));
 	s.m = m;
 	s.o = o;
+	s.tty = s.reserve_fd = -1;
 	*status = 0;
 	err[0] = 0;
+	/* a signal from here on ends the run cleanly, however early: it
+	 * waits until the machine is built (early_interrupt) */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	/* tcsetpgrp from the background (the terminal taken back at the
+	 * end) is not stopped by SIGTTOU */
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, NULL);
 	if ((rc = check_program(o->argv[0], err, n, 0)))
-		return rc;
-	if (access(o->preload, R_OK)) {
+		goto out_sig;
+	/* absolute: a process of the program that changes directory must
+	 * still find it */
+	if (!realpath(o->preload, lib)) {
 		snprintf(err, n, "the preload library %s: %s (set UNCORE_RUN_LIB)", o->preload, strerror(errno));
-		return -ENOENT;
+		rc = -ENOENT;
+		goto out_sig;
+	}
+	if (access(lib, R_OK)) {
+		snprintf(err, n, "the preload library %s: %s (set UNCORE_RUN_LIB)", o->preload, strerror(errno));
+		rc = -ENOENT;
+		goto out_sig;
 	}
 	s.entry_ns = host_ns(CLOCK_MONOTONIC);
+	raise_nofile(&s);
 	tmp = run_base(tmp);
+	clean_stale(tmp);
 	snprintf(s.dir, sizeof(s.dir), "%s/uncore-run.XXXXXX", tmp);
 	if (!mkdtemp(s.dir)) {
-		snprintf(err, n, "%s: %s", s.dir, strerror(errno));
-		return -errno;
+		rc = -errno;
+		if (tmp == getenv("TMPDIR"))
+			snprintf(err, n, "TMPDIR %s: %s (where the run's directory goes)", tmp, strerror(errno));
+		else
+			snprintf(err, n, "%s: %s", s.dir, strerror(errno));
+		s.dir[0] = 0;
+		goto out_sig;
+	}
+	if ((lock = lock_dir(s.dir)) < 0) {
+		rc = -errno;
+		snprintf(err, n, "%s/lock: %s", s.dir, strerror(errno));
+		goto out;
 	}
 	snprintf(root, sizeof(root), "%s/root", s.dir);
 	snprintf(sock, sizeof(sock), "%s/sock", s.dir);
@@ -964,13 +1341,6 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 		snprintf(err, n, "%s: %s", sock, strerror(-rc));
 		goto out;
 	}
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGCHLD);
-	sigaddset(&mask, SIGUSR1);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_BLOCK, &mask, &old);
 	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
 		rc = -errno;
 		snprintf(err, n, "signalfd: %s", strerror(errno));
@@ -979,13 +1349,19 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	{
 		const char *p = getenv("LD_PRELOAD");
 
-		if (asprintf(&pre, "%s%s%s", o->preload, p && *p ? " " : "", p ? p : "") < 0) {
+		if (asprintf(&pre, "%s%s%s", lib, p && *p ? " " : "", p ? p : "") < 0) {
 			rc = -ENOMEM;
 			pre = NULL;
 			goto out_mask;
 		}
 	}
 	snprintf(env_ncpu, sizeof(env_ncpu), "%u", ucp_ncpu(s.mc));
+	if ((s.interrupted = early_interrupt(o, sfd))) {
+		done = 1;
+		goto run;
+	}
+	s.tty = fg_terminal();
+	s.jobctl = isatty(0) || isatty(1) || isatty(2);
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {
@@ -994,6 +1370,13 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 		goto out_mask;
 	}
 	if (!child) {
+		/* a process group of its own, in the terminal's foreground if
+		 * the run is: a signal to the run reaches all of it */
+		setpgid(0, 0);
+		if (s.tty >= 0)
+			tcsetpgrp(s.tty, getpid());
+		if (s.nofile_raised)
+			setrlimit(RLIMIT_NOFILE, &s.nofile);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		signal(SIGPIPE, SIG_DFL);
 		setenv("LD_PRELOAD", pre, 1);
@@ -1007,6 +1390,9 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 		fprintf(stderr, "uncore: error: run: %s: %s\n", o->argv[0], strerror(errno));
 		_exit(127);
 	}
+	setpgid(child, child);  /* before the first signal passed on; it may have exec'd */
+run:
+	s.reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	cap = 16;
 	pf = calloc(cap, sizeof(*pf));
 	cs = calloc(cap, sizeof(*cs));
@@ -1155,47 +1541,12 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 			/* the sleepers and timers due are woken at the top */
 			continue;
 		}
-		if (pf[0].revents) {
-			struct signalfd_siginfo si;
-			int ws;
-
-			while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-				if (si.ssi_signo == SIGUSR1) {
-					if (write_report(&s, err, n))
-						fprintf(stderr, "uncore: error: %s\n", err);
-				} else if (si.ssi_signo != SIGCHLD) {
-					kill(child, (int)si.ssi_signo);
-					s.interrupted = (int)si.ssi_signo;
-				}
-			}
-			if (waitpid(child, &ws, WNOHANG) == child) {
-				*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-				done = 1;
-				child = -1;
-			}
+		if (pf[0].revents && on_signals(&s, sfd, child, status, err, n)) {
+			done = 1;
+			child = -1;
 		}
-		if (pf[1].revents) {
-			int c;
-
-			while ((c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
-				if (npf == cap) {
-					struct pollfd *np = realloc(pf, 2 * cap * sizeof(*pf));
-					struct conn *nc = np ? realloc(cs, 2 * cap * sizeof(*cs)) : NULL;
-
-					if (np)
-						pf = np;
-					if (!nc) {
-						close(c);
-						continue;
-					}
-					cs = nc;
-					cap *= 2;
-				}
-				cs[npf] = (struct conn){ 0, 0, 0, 0, 0, 0, 0, host_ns(CLOCK_MONOTONIC) };
-				pf[npf++] = (struct pollfd){ c, POLLIN, 0 };
-				s.last_event_ns = host_ns(CLOCK_MONOTONIC);
-			}
-		}
+		if (pf[1].revents || s.listen_paused)
+			accept_all(&s, &pf, &cs, &npf, &cap);
 		for (size_t i = 2; i < npf; i++) {
 			struct ucr_req_data qd;
 			struct ucr_req q;
@@ -1215,7 +1566,8 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				snprintf(err, n, "%s", ucm_error(m));
 				goto out_kill;
 			}
-			if (got != (ssize_t)sizeof(q) && !(got > (ssize_t)sizeof(q) && q.op == UCR_PERF_OPEN)) {
+			if (got != (ssize_t)sizeof(q) &&
+			    !(got > (ssize_t)sizeof(q) && (q.op == UCR_PERF_OPEN || q.op == UCR_UNREACHED))) {
 				/* a thread or process went (exit, exec) */
 				int pid = cs[i].pid, others = 0;
 
@@ -1267,7 +1619,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 					cs[i].blocked = q.a != 0;
 				/* an interrupted sleep is answered first, then the wake */
 				gone = (q.op == UCR_WAKE && cs[i].asleep && wake(&s, pf[i].fd, &cs[i], -EINTR)) ||
-				       send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r);
+				       answer(&s, pf[i].fd, &cs[i], &r, sizeof(r));
 			} else if (q.op >= UCR_PERF_OPEN && q.op <= UCR_PERF_CLOSE) {
 				static struct ucr_rsp_data rd;
 				size_t rlen;
@@ -1275,12 +1627,17 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 				s.nreq[q.op]++;
 				memset(&rd.h, 0, sizeof(rd.h));
 				ucr_kernel_serve(s.kernel, &q, qd.data, (size_t)got - sizeof(q), &rd, &rlen);
-				gone = send(pf[i].fd, &rd, rlen, MSG_NOSIGNAL) != (ssize_t)rlen;
+				gone = answer(&s, pf[i].fd, &cs[i], &rd, rlen);
+			} else if (q.op == UCR_UNREACHED) {
+				s.nreq[q.op]++;
+				unreached(&s, &q, qd.data, (size_t)got - sizeof(q));
+				memset(&r, 0, sizeof(r));
+				gone = answer(&s, pf[i].fd, &cs[i], &r, sizeof(r));
 			} else {
 				serve(&s, &q, &r);
 				if (q.op == UCR_REPORT && write_report(&s, r.msg, sizeof(r.msg)))
 					r.rc = -EIO;
-				gone = send(pf[i].fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r);
+				gone = answer(&s, pf[i].fd, &cs[i], &r, sizeof(r));
 			}
 			if (gone) {
 				close(pf[i].fd);
@@ -1298,6 +1655,9 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	/* interrupted, the run ends as every command does: 128 + the signal */
 	if (s.interrupted)
 		*status = 128 + s.interrupted;
+	/* the machine failed a process of the program: so does the run */
+	if (!*status && (s.ndrop || s.refused || s.nunreach))
+		*status = 1;
 	rc = write_report(&s, err, n);
 out_kill:
 	if (child > 0) {
@@ -1312,7 +1672,8 @@ out_mask:
 	free(pre);
 	if (sfd >= 0)
 		close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (s.reserve_fd >= 0)
+		close(s.reserve_fd);
 out:
 	if (lfd >= 0)
 		close(lfd);
@@ -1321,5 +1682,13 @@ out:
 	ucr_timers_free(s.timers);
 	ucp_machine_destroy(s.mc);
 	nftw(s.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (lock >= 0)
+		close(lock);
+out_sig:
+	if (s.tty >= 0)
+		tcsetpgrp(s.tty, getpgrp());
+	if (s.nofile_raised)
+		setrlimit(RLIMIT_NOFILE, &s.nofile);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }

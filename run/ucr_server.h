@@ -8,6 +8,7 @@
 #ifndef UCR_SERVER_H
 #define UCR_SERVER_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "ucm.h"
@@ -20,6 +21,9 @@ struct ucr_opts {
 	const char *report_json;  /* and as JSON, or NULL */
 	const char *preload;      /* libuncore-run.so */
 	int verbose;              /* the library reports what it serves */
+	/* set by the caller's handler to SIGINT, SIGTERM or SIGHUP caught
+	 * before the run blocked them (NULL: none): the run ends at once */
+	const volatile sig_atomic_t *caught;
 };
 
 /* Runs the program on the model; *status is its exit status (128 + signal

@@ -46,7 +46,7 @@ int cmd_run(const struct opts *o, struct machine *mc)
 {
 	char lib[PATH_MAX];
 	struct ucr_opts ro = { o->run_argv, o->wall_clock, o->report, o->report_json, preload_path(lib),
-			       o->run_log };
+			       o->run_log, cli_stop_flag() };
 	char err[1024];
 	int status, rc;
 

@@ -5,6 +5,7 @@
  * child's own connections.  Part of libuncore-run.so (ucr_preload.h).
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -19,7 +20,9 @@
 static char sock_path[UCR_SOCK_MAX];
 _Static_assert(sizeof(((struct sockaddr_un *)0)->sun_path) == UCR_SOCK_MAX, "dial copies the whole sun_path");
 
-static TLS int t_fd = -1;
+/* atomic: another thread that moves this connection out of the way of
+ * dup2 (ucr_conn_protect) updates it */
+static TLS _Atomic int t_fd = -1;
 static TLS unsigned t_gen, t_busy;
 static TLS char t_err[200];
 static unsigned g_gen = 1;         /* bumped in a forked child */
@@ -27,6 +30,21 @@ static TLS int t_fork_tid;         /* the thread that forked (read in the child)
 
 #define MAXSOCKFD 4096
 static unsigned char our_fd[MAXSOCKFD]; /* the server connections: not the program's to close */
+/* whose connection each is (the owning thread's t_fd; NULL: a handler's
+ * own, for one request), under tab_lock */
+static _Atomic int *owner_of[MAXSOCKFD];
+static atomic_flag tab_lock = ATOMIC_FLAG_INIT;
+
+static void tab_enter(void)
+{
+	while (atomic_flag_test_and_set_explicit(&tab_lock, memory_order_acquire))
+		;
+}
+
+static void tab_leave(void)
+{
+	atomic_flag_clear_explicit(&tab_lock, memory_order_release);
+}
 
 /* A forked child says hello at once: the server then knows a process that
  * may yet sleep exists, and does not let time run past it. */
@@ -46,6 +64,8 @@ static void after_fork(void)
 
 	g_gen++;
 	t_busy = 0;
+	/* another thread of the parent may have held it at the fork */
+	atomic_flag_clear(&tab_lock);
 	ucr_request(UCR_HELLO, (uint64_t)getpid(), (uint64_t)t_fork_tid, 0, &r);
 	ucr_proc_after_fork();
 }
@@ -67,13 +87,19 @@ static pthread_key_t conn_key;
  * the server stops counting it among the threads that may yet run. */
 static void conn_drop(void *unused)
 {
+	int fd;
+
 	(void)unused;
-	if (t_fd >= 0) {
-		if (t_fd < MAXSOCKFD)
-			our_fd[t_fd] = 0;
-		close(t_fd);
+	tab_enter();
+	fd = t_fd;
+	if (fd >= 0 && fd < MAXSOCKFD) {
+		our_fd[fd] = 0;
+		owner_of[fd] = NULL;
 	}
 	t_fd = -1;
+	tab_leave();
+	if (fd >= 0)
+		close(fd);
 	t_busy = 0;
 }
 
@@ -103,8 +129,12 @@ static int dial(void)
 		close(fd);
 		fd = hi;
 	}
-	if (fd < MAXSOCKFD)
+	if (fd < MAXSOCKFD) {
+		tab_enter();
 		our_fd[fd] = 1;
+		owner_of[fd] = NULL;
+		tab_leave();
+	}
 	return fd;
 }
 
@@ -169,6 +199,13 @@ static _Noreturn void conn_die(int dialled, int fd, unsigned op, int e)
 	if (e == EBADF || e == ENOTSOCK)
 		ucr_die("the connection to the machine server (descriptor %d) was closed or replaced "
 			"by the program, not through close() (request %u): %s", fd, op, strerror(e));
+	/* the server's last word, if it closed the connection after one */
+	struct ucr_rsp r;
+
+	if (fd >= 0 && recv(fd, &r, sizeof(r), MSG_DONTWAIT) == (ssize_t)sizeof(r) && (r.flags & UCR_RSP_REFUSED)) {
+		r.msg[sizeof(r.msg) - 1] = 0;
+		ucr_die("the machine server refused the connection: %s", r.msg);
+	}
 	ucr_die("the machine server stopped answering (request %u): %s", op,
 		e ? strerror(e) : "connection closed");
 }
@@ -191,9 +228,14 @@ static int call(struct ucr_req *q, size_t nq, struct ucr_rsp *r, size_t nr, size
 		tmp = 1;
 	} else {
 		if (t_fd < 0 || t_gen != g_gen) {
-			t_fd = dial();
+			t_fd = fd = dial();
 			t_gen = g_gen;
 			pthread_setspecific(conn_key, (void *)1);
+			if (fd >= 0 && fd < MAXSOCKFD) {
+				tab_enter();
+				owner_of[fd] = &t_fd;
+				tab_leave();
+			}
 		}
 		fd = t_fd;
 	}
@@ -203,9 +245,16 @@ static int call(struct ucr_req *q, size_t nq, struct ucr_rsp *r, size_t nr, size
 	k = exchange(fd, q, nq, r, nr);
 	e = k < 0 ? errno : 0;
 	t_busy--;
+	if (k >= (ssize_t)sizeof(*r) && (r->flags & UCR_RSP_REFUSED)) {
+		r->msg[sizeof(r->msg) - 1] = 0;
+		ucr_die("the machine server refused the connection: %s", r->msg);
+	}
 	if (tmp) {
-		if (fd < MAXSOCKFD)
+		if (fd < MAXSOCKFD) {
+			tab_enter();
 			our_fd[fd] = 0;
+			tab_leave();
+		}
 		close(fd);
 	}
 	if (k < (ssize_t)sizeof(*r) || (nr == sizeof(*r) && k != (ssize_t)sizeof(*r)))
@@ -468,16 +517,59 @@ void ucr_timed_cancelled(void *unused)
 
 int ucr_conn_closing(int fd)
 {
-	if (fd >= 0 && fd < MAXSOCKFD && our_fd[fd] && fd != t_fd) {
+	int other = 0;
+
+	if (fd < 0 || fd >= MAXSOCKFD)
+		return 0;
+	tab_enter();
+	if (our_fd[fd] && fd != t_fd) {
 		/* another thread's connection to the server: the program
 		 * closing every descriptor must not cut it */
-		return 1;
-	}
-	if (fd >= 0 && fd < MAXSOCKFD && our_fd[fd]) {
+		other = 1;
+	} else if (our_fd[fd]) {
 		our_fd[fd] = 0;
+		owner_of[fd] = NULL;
 		t_fd = -1;
 	}
-	return 0;
+	tab_leave();
+	return other;
+}
+
+int ucr_conn_protect(int fd)
+{
+	int to;
+
+	if (fd < 0 || fd >= MAXSOCKFD || !our_fd[fd])
+		return 0;
+	tab_enter();
+	if (!our_fd[fd]) {
+		tab_leave();
+		return 0;
+	}
+	to = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
+	if (to >= MAXSOCKFD) {
+		close(to);
+		to = -1;
+		errno = EMFILE;
+	}
+	if (to >= 0) {
+		our_fd[to] = 1;
+		owner_of[to] = owner_of[fd];
+		if (owner_of[to])
+			*owner_of[to] = to;
+		our_fd[fd] = 0;
+		owner_of[fd] = NULL;
+	}
+	tab_leave();
+	return to < 0 ? -1 : 0;
+}
+
+int ucr_conn_next_ours(int from)
+{
+	for (int fd = from < 0 ? 0 : from; fd < MAXSOCKFD; fd++)
+		if (our_fd[fd])
+			return fd;
+	return -1;
 }
 
 void ucr_conn_init(const char *sock)

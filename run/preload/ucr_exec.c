@@ -7,10 +7,12 @@
  * library needs (its LD_PRELOAD entry and UNCORE_RUN_*) into the
  * environment they are given, and execv, execvp and execl* into `environ`
  * (which env -i empties before execvp: glibc's own calls between them do
- * not pass through here); everything else of it is left as it is.  A
- * statically linked image (or a script whose interpreter is one) cannot
- * load the library and would see the host: each of these warns, naming
- * it, before it runs.
+ * not pass through here); everything else of it is left as it is.
+ *
+ * A program the library cannot reach (statically linked: no dynamic
+ * loader reads LD_PRELOAD; 32-bit: the library cannot be loaded into it)
+ * would run on the host, unseen: its exec is refused (EPERM, a shell says
+ * 126), the program's stderr and the server are told, and the run fails.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -19,7 +21,6 @@
 #include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -120,94 +121,81 @@ static char **fixed_env(char *const envp[], char **buf)
 	return e;
 }
 
-/* Whether path is an ELF program without an interpreter (static, or
- * static-pie), or a script whose #! interpreter is one (depth: scripts
- * followed); *elf: that program's path. */
-static int is_static(const char *path, int depth, const char **elf)
+/* Why the program in fd cannot be reached, or NULL (also for what is not
+ * an ELF file: a script's interpreter is checked at its own exec). */
+static const char *unreachable_fd(int fd)
 {
-	static TLS char ip[PATH_MAX];
-
-	unsigned char h[256];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), interp = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = pread(fd, h, sizeof(h) - 1, 0);
-	if (n >= 2 && h[0] == '#' && h[1] == '!') {
-		size_t k = 2, e;
-
-		close(fd);
-		h[n] = 0;
-		while (h[k] == ' ' || h[k] == '\t')
-			k++;
-		e = k + strcspn((char *)h + k, " \t\n");
-		if (e == k || e - k >= sizeof(ip) || depth > 3)
-			return 0;
-		memcpy(ip, h + k, e - k);
-		ip[e - k] = 0;
-		return is_static(ip, depth + 1, elf);
-	}
-	if (n < (ssize_t)sizeof(Elf64_Ehdr) || memcmp(h, ELFMAG, SELFMAG) || h[EI_CLASS] != ELFCLASS64) {
-		close(fd);
-		return 0;
-	}
+	unsigned char h[sizeof(Elf64_Ehdr)];
 	const Elf64_Ehdr *eh = (const void *)h;
 
-	for (unsigned i = 0; i < eh->e_phnum && !interp; i++) {
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+		return NULL;
+	if (h[EI_CLASS] == ELFCLASS32)
+		return "is a 32-bit program: the machine's library (x86-64) cannot be loaded into it";
+	if (h[EI_CLASS] != ELFCLASS64 || (eh->e_type != ET_EXEC && eh->e_type != ET_DYN))
+		return NULL;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
 		Elf64_Phdr ph;
 
 		if (pread(fd, &ph, sizeof(ph), (off_t)(eh->e_phoff + i * (uint64_t)eh->e_phentsize)) != sizeof(ph))
-			break;
-		interp = ph.p_type == PT_INTERP;
+			return NULL;
+		if (ph.p_type == PT_INTERP)
+			return NULL;
 	}
-	close(fd);
-	*elf = path;
-	return (eh->e_type == ET_EXEC || eh->e_type == ET_DYN) && !interp;
+	return "is statically linked: the machine reaches a program through the dynamic loader (LD_PRELOAD), "
+	       "which it does not use";
 }
 
-/* file as execvp would find it: itself if it has a slash, else the first
- * of PATH's directories that has it executable */
-static const char *search(const char *file, char *buf, size_t n)
+/* Nonzero (errno EPERM) if the program at path (file, searched in PATH
+ * when it has no '/'; or fd) cannot be reached: said on stderr and to the
+ * server. */
+static int refuse_unreachable(const char *file, int search, int fd)
 {
-	const char *path = getenv("PATH");
+	char path[PATH_MAX];
+	const char *why;
+	int own = -1;
 
-	if (strchr(file, '/'))
-		return file;
-	for (const char *p = path ? path : "/bin:/usr/bin"; *p;) {
-		size_t k = strcspn(p, ":");
+	if (!ucr_active)
+		return 0;
+	if (fd < 0 && search && !strchr(file, '/')) {
+		const char *p = getenv("PATH");
 
-		if (snprintf(buf, n, "%.*s%s%s", (int)k, p, k ? "/" : "", file) < (int)n && !access(buf, X_OK))
-			return buf;
-		p += k;
-		p += *p == ':';
+		for (p = p ? p : "/bin:/usr/bin"; *p && own < 0;) {
+			size_t l = strcspn(p, ":");
+
+			snprintf(path, sizeof(path), "%.*s%s%s", (int)l, p, l ? "/" : "", file);
+			if (!access(path, X_OK))
+				own = open(path, O_RDONLY | O_CLOEXEC);
+			p += l + (p[l] == ':');
+		}
+		file = path;
+	} else if (fd < 0) {
+		own = open(file, O_RDONLY | O_CLOEXEC);
+	} else {
+		snprintf(path, sizeof(path), "descriptor %d", fd);
+		file = path;
 	}
-	return NULL;
-}
+	why = own >= 0 || fd >= 0 ? unreachable_fd(own >= 0 ? own : fd) : NULL;
+	if (own >= 0)
+		close(own);
+	if (!why)
+		return 0;
+	ucr_warn("%s %s; not run", file, why);
+	{
+		struct ucr_req_data q;
+		struct ucr_rsp_data r;
+		size_t n = strlen(file) + 1, got;
 
-/* The warning for a static image (docs/tools.md, "Limits") */
-static void warn_static(const char *path)
-{
-	char msg[2 * PATH_MAX + 200];
-	const char *elf = NULL;
-	int len;
-
-	if (!ucr_active || !path || !is_static(path, 0, &elf))
-		return;
-	len = snprintf(msg, sizeof(msg),
-		       "uncore run: warning: %s%s%s is statically linked: it cannot load the machine's library and "
-		       "runs on the host, unserved (its CPUID, /proc, /sys and clocks are the host's)\n",
-		       elf == path ? "" : path, elf == path ? "" : "'s interpreter ", elf);
-	if (len > 0 && write(2, msg, (size_t)len < sizeof(msg) ? (size_t)len : sizeof(msg) - 1) < 0)
-		return;
-}
-
-static void warn_static_file(const char *file)
-{
-	char buf[PATH_MAX];
-
-	if (ucr_active && file)
-		warn_static(search(file, buf, sizeof(buf)));
+		memset(&q.h, 0, sizeof(q.h));
+		q.h.op = UCR_UNREACHED;
+		if (n > sizeof(q.data))
+			n = sizeof(q.data);
+		memcpy(q.data, file, n);
+		q.data[n - 1] = 0;
+		ucr_call_data(&q, n, &r, &got);
+	}
+	errno = EPERM;
+	return 1;
 }
 
 /* The real call with the environment it was given made whole: ENV names
@@ -225,23 +213,24 @@ static void warn_static_file(const char *file)
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
 	REAL(execve);
-	warn_static(path);
+	if (refuse_unreachable(path, 0, -1))
+		return -1;
 	WITH_MACHINE_ENV(envp, real_execve(path, argv, ENV));
 }
 
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	REAL(execvpe);
-	warn_static_file(file);
+	if (refuse_unreachable(file, 1, -1))
+		return -1;
 	WITH_MACHINE_ENV(envp, real_execvpe(file, argv, ENV));
 }
 
 EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	char fdpath[64];
 	REAL(fexecve);
-	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-	warn_static(fdpath);
+	if (refuse_unreachable(NULL, 0, fd))
+		return -1;
 	WITH_MACHINE_ENV(envp, real_fexecve(fd, argv, ENV));
 }
 
@@ -249,7 +238,8 @@ EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_acti
 		       const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	REAL(posix_spawn);
-	warn_static(path);
+	if (refuse_unreachable(path, 0, -1))
+		return EPERM;
 	WITH_MACHINE_ENV(envp, real_posix_spawn(pid, path, fa, attr, argv, ENV));
 }
 
@@ -257,7 +247,8 @@ EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_act
 			const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	REAL(posix_spawnp);
-	warn_static_file(file);
+	if (refuse_unreachable(file, 1, -1))
+		return EPERM;
 	WITH_MACHINE_ENV(envp, real_posix_spawnp(pid, file, fa, attr, argv, ENV));
 }
 

@@ -292,16 +292,81 @@ EXPORT int dup(int old)
 	return dup_track(old, real_dup(old));
 }
 
+/* dup2 and dup3 onto a connection of the library move it away first */
 EXPORT int dup2(int old, int fd)
 {
 	REAL(dup2);
+	if (old != fd && ucr_conn_protect(fd))
+		return -1;
 	return dup_track(old, real_dup2(old, fd));
 }
 
 EXPORT int dup3(int old, int fd, int fl)
 {
 	REAL(dup3);
+	if (old != fd && ucr_conn_protect(fd))
+		return -1;
 	return dup_track(old, real_dup3(old, fd, fl));
+}
+
+/* close_range and closefrom (and the close_range system call through
+ * syscall(), ucr_perf.c) close the program's range around the library's
+ * connections: a program that closes every descriptor it does not know
+ * (daemons, Python's subprocess, shells) must not cut the machine off.
+ * With CLOSE_RANGE_CLOEXEC nothing closes now; ours are close-on-exec. */
+long ucr_close_range(unsigned first, unsigned last, int flags)
+{
+	REAL(syscall);
+	unsigned lo = first;
+	long rc = 0;
+
+	if (first > last)
+		return real_syscall(SYS_close_range, first, last, flags);
+	if (!(flags & CLOSE_RANGE_CLOEXEC) && lives)
+		for (unsigned fd = first; fd <= last && fd < MAXFD; fd++)
+			if (lives[fd].kind && ucr_conn_next_ours((int)fd) != (int)fd) {
+				if (lives[fd].kind == UCR_FD_PERF)
+					ucr_perf_close((int)fd, &lives[fd]);
+				lives[fd].kind = UCR_FD_NONE;
+			}
+	for (;;) {
+		int ours = ucr_conn_next_ours((int)lo);
+
+		if (ours < 0 || (unsigned)ours > last) {
+			if (real_syscall(SYS_close_range, lo, last, flags))
+				rc = -1;
+			break;
+		}
+		if ((unsigned)ours > lo && real_syscall(SYS_close_range, lo, (unsigned)ours - 1, flags))
+			rc = -1;
+		if ((unsigned)ours == last)
+			break;
+		lo = (unsigned)ours + 1;
+	}
+	return rc;
+}
+
+EXPORT int close_range(unsigned first, unsigned last, int flags)
+{
+	REAL(close_range);
+	if (!ucr_active)
+		return real_close_range(first, last, flags);
+	return (int)ucr_close_range(first, last, flags);
+}
+
+EXPORT void closefrom(int low)
+{
+	REAL(closefrom);
+	if (!ucr_active) {
+		real_closefrom(low);
+		return;
+	}
+	if (ucr_close_range(low < 0 ? 0 : (unsigned)low, ~0u, 0)) {
+		/* no close_range in this kernel: one by one, as glibc does */
+		for (int fd = low < 0 ? 0 : low; fd < MAXFD; fd++)
+			if (ucr_conn_next_ours(fd) != fd)
+				close(fd);
+	}
 }
 
 EXPORT int fcntl(int fd, int cmd, ...)

@@ -201,6 +201,10 @@ EXPORT long syscall(long nr, ...)
 	if (nr == SYS_perf_event_open && ucr_active)
 		return perf_open((struct perf_event_attr *)a[0], (pid_t)a[1], (int)a[2], (int)a[3],
 				 (unsigned long)a[4]);
+	if (nr == SYS_close_range && ucr_active)
+		return ucr_close_range((unsigned)a[0], (unsigned)a[1], (int)a[2]);
+	if (nr == SYS_rt_sigprocmask && ucr_active)
+		return ucr_trap_rt_sigprocmask((int)a[0], (const void *)a[1], (void *)a[2], (size_t)a[3]);
 	if (ucr_active) {
 		int handled;
 		long rv = ucr_proc_syscall(nr, a, &handled);

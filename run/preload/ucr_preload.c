@@ -62,6 +62,15 @@ void ucr_log(const char *fmt, ...)
 	va_end(ap);
 }
 
+void ucr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+}
+
 _Noreturn void ucr_die(const char *fmt, ...)
 {
 	va_list ap;

@@ -87,6 +87,8 @@ extern size_t ucr_root_len;
  * ucr_die ends the process (the machine cannot go on). */
 void ucr_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void ucr_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A message to the tool's stderr, always (what the library refused). */
+void ucr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- ucr_conn.c: the connection to the server ---- */
 
@@ -124,6 +126,15 @@ void ucr_timed_cancelled(void *unused);
  * open, the close is a no-op), 0 otherwise (this thread's own is
  * forgotten: the next request dials again). */
 int ucr_conn_closing(int fd);
+/* The program is about to put another file at fd (dup2, dup3): a
+ * connection of the library there moves to another descriptor first (its
+ * thread uses the new one).  -1 (errno) if it cannot move. */
+int ucr_conn_protect(int fd);
+/* The lowest descriptor >= from that is a connection of the library, or
+ * -1: close_range and closefrom close around them. */
+int ucr_conn_next_ours(int from);
+/* close_range(2) around the library's connections (ucr_fd.c) */
+long ucr_close_range(unsigned first, unsigned last, int flags);
 
 /* ---- ucr_time.c: clocks ---- */
 
@@ -255,6 +266,15 @@ void *ucr_trap_map(size_t len, uint64_t pa);
 int ucr_trap_unmap(void *p, size_t len);
 /* 0: handled (the machine's handler stays); 1: not SIGILL/SIGSEGV. */
 int ucr_trap_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+/* The program's signal mask without SIGILL and SIGSEGV (the traps' own
+ * signals: blocked, the next CPUID would kill it), what it asked for
+ * kept and shown in *old: sigprocmask and pthread_sigmask through real,
+ * and the rt_sigprocmask system call through syscall() (ucr_perf.c). */
+int ucr_trap_sigmask(int how, const sigset_t *set, sigset_t *old,
+		     int (*real)(int, const sigset_t *, sigset_t *));
+long ucr_trap_rt_sigprocmask(int how, const void *set, void *old, size_t size);
+/* act with SIGILL and SIGSEGV out of its sa_mask, in *buf */
+const struct sigaction *ucr_trap_handler_mask(const struct sigaction *act, struct sigaction *buf);
 
 #pragma GCC visibility pop
 

@@ -501,9 +501,30 @@ int ucr_real_sigaction(int sig, const struct sigaction *act, struct sigaction *o
 
 EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
+	struct sigaction buf;
+
 	if (ucr_active && !ucr_trap_sigaction(sig, act, old))
 		return 0;
+	/* a handler that blocks everything may still execute CPUID */
+	if (ucr_active)
+		act = ucr_trap_handler_mask(act, &buf);
 	return ucr_real_sigaction(sig, act, old);
+}
+
+EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	REAL(sigprocmask);
+	if (!ucr_active)
+		return real_sigprocmask(how, set, old);
+	return ucr_trap_sigmask(how, set, old, real_sigprocmask);
+}
+
+EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	REAL(pthread_sigmask);
+	if (!ucr_active)
+		return real_pthread_sigmask(how, set, old);
+	return ucr_trap_sigmask(how, set, old, real_pthread_sigmask);
 }
 
 EXPORT sighandler_t signal(int sig, sighandler_t h)

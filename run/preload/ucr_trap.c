@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -642,9 +643,97 @@ int ucr_trap_sigaction(int sig, const struct sigaction *act, struct sigaction *o
 	return 0;
 }
 
+/* ---- the program's signal mask ---- */
+
+/* SIGILL and SIGSEGV are how the machine answers CPUID, RDTSC and device
+ * memory: a synchronous signal that is blocked kills the process (the
+ * kernel forces the default action).  They stay unblocked in every
+ * thread, whatever the program blocks (sigprocmask, pthread_sigmask,
+ * rt_sigprocmask through syscall(), a handler's sa_mask, a mask inherited
+ * across exec); which of them the program wants blocked is kept per
+ * thread and shown to it in the old mask.  A new thread starts with none
+ * wanted.  A signal of the program's own among them (raise(SIGSEGV)) is
+ * then delivered rather than held. */
+static TLS unsigned t_wanted; /* 1: SIGILL, 2: SIGSEGV */
+
+static unsigned trap_bits(const sigset_t *set)
+{
+	return (sigismember(set, SIGILL) == 1) | (sigismember(set, SIGSEGV) == 1) << 1;
+}
+
+static unsigned wanted_after(int how, unsigned now, unsigned b)
+{
+	return how == SIG_BLOCK ? now | b : how == SIG_UNBLOCK ? now & ~b : b;
+}
+
+int ucr_trap_sigmask(int how, const sigset_t *set, sigset_t *old, int (*real)(int, const sigset_t *, sigset_t *))
+{
+	unsigned prev = t_wanted;
+	sigset_t s;
+	int rc;
+
+	if (set && (how == SIG_BLOCK || how == SIG_UNBLOCK || how == SIG_SETMASK)) {
+		t_wanted = wanted_after(how, prev, trap_bits(set));
+		s = *set;
+		sigdelset(&s, SIGILL);
+		sigdelset(&s, SIGSEGV);
+		set = &s;
+	}
+	if ((rc = real(how, set, old))) {
+		t_wanted = prev;
+		return rc;
+	}
+	if (old) {
+		(prev & 1 ? sigaddset : sigdelset)(old, SIGILL);
+		(prev & 2 ? sigaddset : sigdelset)(old, SIGSEGV);
+	}
+	return 0;
+}
+
+long ucr_trap_rt_sigprocmask(int how, const void *set, void *old, size_t size)
+{
+	const uint64_t ill = 1ull << (SIGILL - 1), segv = 1ull << (SIGSEGV - 1);
+	unsigned prev = t_wanted;
+	uint64_t k;
+	long rc;
+	REAL(syscall);
+
+	if (size != sizeof(k))
+		return real_syscall(SYS_rt_sigprocmask, how, set, old, size);
+	if (set && (how == SIG_BLOCK || how == SIG_UNBLOCK || how == SIG_SETMASK)) {
+		memcpy(&k, set, sizeof(k));
+		t_wanted = wanted_after(how, prev, (unsigned)((k & ill) != 0) | (unsigned)((k & segv) != 0) << 1);
+		k &= ~(ill | segv);
+		set = &k;
+	}
+	if ((rc = real_syscall(SYS_rt_sigprocmask, how, set, old, size))) {
+		t_wanted = prev;
+		return rc;
+	}
+	if (old) {
+		memcpy(&k, old, sizeof(k));
+		k = (k & ~(ill | segv)) | (prev & 1 ? ill : 0) | (prev & 2 ? segv : 0);
+		memcpy(old, &k, sizeof(k));
+	}
+	return 0;
+}
+
+const struct sigaction *ucr_trap_handler_mask(const struct sigaction *act, struct sigaction *buf)
+{
+	if (!act)
+		return act;
+	*buf = *act;
+	sigdelset(&buf->sa_mask, SIGILL);
+	sigdelset(&buf->sa_mask, SIGSEGV);
+	return buf;
+}
+
 void ucr_trap_init(void)
 {
 	struct sigaction sa;
+	sigset_t traps, was;
+	int (*real_mask)(int, const sigset_t *, sigset_t *) =
+		(int (*)(int, const sigset_t *, sigset_t *))dlsym(RTLD_NEXT, "pthread_sigmask");
 
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs_scan) != CS_ERR_OK ||
 	    cs_open(CS_ARCH_X86, CS_MODE_64, &cs_mem) != CS_ERR_OK)
@@ -660,5 +749,11 @@ void ucr_trap_init(void)
 	ucr_real_sigaction(SIGILL, &sa, NULL);
 	sa.sa_sigaction = on_sigsegv;
 	ucr_real_sigaction(SIGSEGV, &sa, NULL);
+	/* a mask inherited across exec */
+	sigemptyset(&traps);
+	sigaddset(&traps, SIGILL);
+	sigaddset(&traps, SIGSEGV);
+	if (real_mask && !real_mask(SIG_UNBLOCK, &traps, &was))
+		t_wanted = trap_bits(&was);
 	ucr_trap_scan();
 }
