@@ -14,7 +14,9 @@ Intel SDM Vol. 2A, CPUID leaf 1; docs/platform-ivt.md) from the host's.
 """
 import json
 import os
+import pty
 import re
+import select
 import signal
 import subprocess
 import time
@@ -248,6 +250,50 @@ def shell_child_signal():
             fail(f"{sig.name}: the shell went on after its sleep")
 
 
+def terminal():
+    """In a terminal's foreground the program stays in the run's process
+    group: it reads the terminal (a background group would be stopped by
+    SIGTTIN), Ctrl-C there reaches it and the run (130 at once, not after
+    a long simulated sleep), and a SIGINT sent to uncore run reaches the
+    shell's child too."""
+    for what, keys, script, want_rc, want in (
+            ("a read", b"hello\n", "read x; echo got $x", 0, b"got hello"),
+            ("Ctrl-C", b"\x03", "echo ready; sleep 30000; echo after", 130, b"ready"),
+            ("kill -INT", None, "echo ready; sleep 30000; echo after", 130, b"ready")):
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(UNCORE, [UNCORE, "run", "--platform", "skl", "--", "bash", "-c", script])
+        out, end = b"", time.monotonic() + 60
+        sent = False
+        status = None
+        while time.monotonic() < end:
+            r, _, _ = select.select([fd], [], [], 0.2)
+            if r:
+                try:
+                    data = os.read(fd, 4096)
+                except OSError:
+                    data = b""
+                out += data
+            if not sent and (what == "a read" or b"ready" in out):
+                time.sleep(0.3)
+                if keys:
+                    os.write(fd, keys)
+                else:
+                    os.kill(pid, signal.SIGINT)
+                sent = True
+            w, st = os.waitpid(pid, os.WNOHANG)
+            if w == pid:
+                status = os.waitstatus_to_exitcode(st)
+                break
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            fail(f"on a terminal, {what}: still running after 60 s: {out[-300:]!r}")
+        elif status != want_rc or want not in out or b"after" in out:
+            fail(f"on a terminal, {what}: exit {status}, {out[-300:]!r}, want {want_rc} and {want!r}")
+        os.close(fd)
+
+
 # ---- processes the library cannot reach ----
 
 def never_reaches():
@@ -357,7 +403,7 @@ def tmpdir():
 
 
 CASES = {f.__name__: f for f in (flood, fd_exhaustion, conn_survives, raw_close_blamed, blocked_signals_cpuid,
-                                 early_signals, shell_child_signal, never_reaches, stale_trees, tmpdir)}
+                                 early_signals, shell_child_signal, terminal, never_reaches, stale_trees, tmpdir)}
 
 if __name__ == "__main__":
     if not ROBUST or not STATIC:

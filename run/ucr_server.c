@@ -33,7 +33,6 @@
 #include <sys/statfs.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -188,8 +187,8 @@ struct srv {
 	int listen_paused;      /* no descriptor even for that: not listening */
 	struct rlimit nofile;   /* the program's descriptor limit (ours is raised) */
 	int nofile_raised;
-	int tty;                /* the terminal handed to the program's group, or -1 */
-	int jobctl;             /* on a terminal: a stopped program stops the run */
+	int fg;                 /* the run is in its terminal's foreground: the
+				   program stays in the run's process group */
 };
 
 static uint64_t host_ns(clockid_t c)
@@ -1179,54 +1178,46 @@ static void accept_all(struct srv *s, struct pollfd **pf, struct conn **cs, size
 	}
 }
 
-/* The terminal the run was started on, when the run is in its
- * foreground: it is handed to the program's process group while the
- * program runs, so that the program reads it and Ctrl-C reaches it as it
- * would without `uncore run`. */
+/* Whether the run is in the foreground of the terminal it was started on
+ * (an interactive shell's job): the program then stays in the run's
+ * process group, so that it reads the terminal and the terminal's Ctrl-C
+ * and Ctrl-Z reach it, and the run, as they would without `uncore run`.
+ * Elsewhere (scripts, CI) the program gets a process group of its own. */
 static int fg_terminal(void)
 {
 	for (int fd = 0; fd < 3; fd++)
 		if (isatty(fd) && tcgetpgrp(fd) == getpgrp())
-			return fd;
-	return -1;
-}
-
-/* The program stopped (Ctrl-Z, SIGTTIN): the run stops with it, as its
- * shell expects of a job, and continues it when continued itself. */
-static void program_stopped(struct srv *s, pid_t child, int sig)
-{
-	if (s->tty >= 0)
-		tcsetpgrp(s->tty, getpgrp());
-	kill(getpid(), sig == SIGSTOP ? SIGTSTP : sig);
-	/* continued (fg or bg) */
-	if ((s->tty = fg_terminal()) >= 0)
-		tcsetpgrp(s->tty, child);
-	kill(-child, SIGCONT);
+			return 1;
+	return 0;
 }
 
 /* The signals waiting on sfd: SIGUSR1 writes the report; SIGINT, SIGTERM
- * and SIGHUP go to the program's whole process group, as a terminal's
- * reach its foreground group (a shell's child as well as the shell); the
+ * and SIGHUP reach the program's whole process group, as a terminal's
+ * reach its foreground group (a shell's child as well as the shell): sent
+ * to its own group, or, in the terminal's foreground, to the run's (a
+ * signal from the terminal itself reached every process of it already,
+ * and the copy the run sends itself is not passed on again).  The
  * program's end ends the run.  Nonzero when the program ended. */
 static int on_signals(struct srv *s, int sfd, pid_t child, int *status, char *err, size_t n)
 {
 	struct signalfd_siginfo si;
 	int ws;
-	pid_t w;
 
 	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGUSR1) {
 			if (write_report(s, err, n))
 				fprintf(stderr, "uncore: error: %s\n", err);
 		} else if (si.ssi_signo != SIGCHLD) {
-			if (kill(-child, (int)si.ssi_signo))
+			if (s->fg && (int)si.ssi_pid == getpid() && si.ssi_code == SI_USER)
+				continue;
+			if (!s->fg && kill(-child, (int)si.ssi_signo))
 				kill(child, (int)si.ssi_signo);
+			else if (s->fg && si.ssi_code != SI_KERNEL)
+				kill(0, (int)si.ssi_signo);
 			s->interrupted = (int)si.ssi_signo;
 		}
 	}
-	while ((w = waitpid(child, &ws, WNOHANG | (s->jobctl ? WUNTRACED : 0))) == child && WIFSTOPPED(ws))
-		program_stopped(s, child, WSTOPSIG(ws));
-	if (w != child)
+	if (waitpid(child, &ws, WNOHANG) != child)
 		return 0;
 	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	return 1;
@@ -1257,7 +1248,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	const char *tmp = getenv("TMPDIR");
 	struct pollfd *pf = NULL;
 	struct conn *cs = NULL;
-	sigset_t mask, old, ttou;
+	sigset_t mask, old;
 	int lfd = -1, sfd = -1, rc, done = 0, lock = -1;
 	pid_t child = -1;
 	size_t npf = 0, cap = 0;
@@ -1266,7 +1257,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	memset(&s, 0, sizeof(s));
 	s.m = m;
 	s.o = o;
-	s.tty = s.reserve_fd = -1;
+	s.reserve_fd = -1;
 	*status = 0;
 	err[0] = 0;
 	/* a signal from here on ends the run cleanly, however early: it
@@ -1278,11 +1269,6 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, &old);
-	/* tcsetpgrp from the background (the terminal taken back at the
-	 * end) is not stopped by SIGTTOU */
-	sigemptyset(&ttou);
-	sigaddset(&ttou, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &ttou, NULL);
 	if ((rc = check_program(o->argv[0], err, n, 0)))
 		goto out_sig;
 	/* absolute: a process of the program that changes directory must
@@ -1360,8 +1346,7 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 		done = 1;
 		goto run;
 	}
-	s.tty = fg_terminal();
-	s.jobctl = isatty(0) || isatty(1) || isatty(2);
+	s.fg = fg_terminal();
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {
@@ -1370,11 +1355,10 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 		goto out_mask;
 	}
 	if (!child) {
-		/* a process group of its own, in the terminal's foreground if
-		 * the run is: a signal to the run reaches all of it */
-		setpgid(0, 0);
-		if (s.tty >= 0)
-			tcsetpgrp(s.tty, getpid());
+		/* a process group of its own (fg_terminal): a signal to the
+		 * run reaches all of it */
+		if (!s.fg)
+			setpgid(0, 0);
 		if (s.nofile_raised)
 			setrlimit(RLIMIT_NOFILE, &s.nofile);
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -1390,7 +1374,8 @@ int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *er
 		fprintf(stderr, "uncore: error: run: %s: %s\n", o->argv[0], strerror(errno));
 		_exit(127);
 	}
-	setpgid(child, child);  /* before the first signal passed on; it may have exec'd */
+	if (!s.fg)
+		setpgid(child, child);  /* before the first signal passed on; it may have exec'd */
 run:
 	s.reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	cap = 16;
@@ -1685,8 +1670,6 @@ out:
 	if (lock >= 0)
 		close(lock);
 out_sig:
-	if (s.tty >= 0)
-		tcsetpgrp(s.tty, getpgrp());
 	if (s.nofile_raised)
 		setrlimit(RLIMIT_NOFILE, &s.nofile);
 	sigprocmask(SIG_SETMASK, &old, NULL);
