@@ -16,8 +16,9 @@
  *                    both threads
  *   sigcpuid MODE    blocks or ignores SIGILL/SIGSEGV one way (procmask,
  *                    pthread_mask, raw_mask, ign, handler, in_handler;
- *                    inherited: as it was started), then executes CPUID
- *                    and RDTSC, and prints the mask it sees
+ *                    inherited: as it was started; thread: blocked, then
+ *                    in a new thread), then executes CPUID and RDTSC, and
+ *                    prints the mask it sees
  *
  * CPUID answers with the machine's display model (Intel SDM Vol. 2A,
  * CPUID leaf 1), so a test tells the machine's answer from the host's.
@@ -276,6 +277,15 @@ static void cpuid_in_handler(int sig)
 	fflush(stdout);
 }
 
+static int sigcpuid(const char *mode);
+
+static void *sigcpuid_thread(void *unused)
+{
+	(void)unused;
+	sigcpuid("in_thread");
+	return NULL;
+}
+
 static int sigcpuid(const char *mode)
 {
 	sigset_t all, now;
@@ -301,7 +311,14 @@ static int sigcpuid(const char *mode)
 		sigfillset(&sa.sa_mask);
 		sigaction(SIGUSR1, &sa, NULL);
 		raise(SIGUSR1);
-	} else if (strcmp(mode, "inherited")) {
+	} else if (!strcmp(mode, "thread")) {
+		pthread_t th;
+
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		if (pthread_create(&th, NULL, sigcpuid_thread, NULL) || pthread_join(th, NULL))
+			return 2;
+		return 0;
+	} else if (strcmp(mode, "inherited") && strcmp(mode, "in_thread")) {
 		fprintf(stderr, "sigcpuid: unknown mode %s\n", mode);
 		return 2;
 	}

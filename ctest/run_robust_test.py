@@ -178,21 +178,21 @@ def raw_close_blamed():
 def blocked_signals_cpuid():
     """SIGILL and SIGSEGV blocked (sigprocmask, pthread_sigmask, the raw
     rt_sigprocmask, a handler's sa_mask, every signal blocked by whoever
-    started uncore run), ignored or handled by the program: CPUID and RDTSC
+    started uncore run, a thread created with them blocked), ignored or handled by the program: CPUID and RDTSC
     still get the machine's answer, and the program sees the mask it set."""
     def block_all():
         signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
 
-    for mode in ("procmask", "pthread_mask", "raw_mask", "inherited", "ign", "handler", "in_handler"):
+    for mode in ("procmask", "pthread_mask", "raw_mask", "inherited", "thread", "ign", "handler", "in_handler"):
         r = run([ROBUST, "sigcpuid", mode], preexec=block_all if mode == "inherited" else None)
         if not r:
             continue
         rc, out, err, _ = r
-        name = mode
+        name = "in_thread" if mode == "thread" else mode
         if rc:
             fail(f"sigcpuid {mode}: exit {rc} (SIGILL is 132): {out!r} {err[-500:]!r}")
             continue
-        mask = "blocked" if mode in ("procmask", "pthread_mask", "raw_mask", "inherited") else "unblocked"
+        mask = "blocked" if mode in ("procmask", "pthread_mask", "raw_mask", "inherited", "thread") else "unblocked"
         want = (f"sigcpuid {name}: model {IVT_MODEL}, rdtsc advances, SIGILL {mask}, SIGSEGV {mask}, "
                 "handler not called")
         if want not in out:

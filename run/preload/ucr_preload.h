@@ -273,6 +273,9 @@ int ucr_trap_sigaction(int sig, const struct sigaction *act, struct sigaction *o
 int ucr_trap_sigmask(int how, const sigset_t *set, sigset_t *old,
 		     int (*real)(int, const sigset_t *, sigset_t *));
 long ucr_trap_rt_sigprocmask(int how, const void *set, void *old, size_t size);
+/* this thread's "blocked" trap signals, for a new thread to inherit */
+unsigned ucr_trap_wanted(void);
+void ucr_trap_wanted_set(unsigned w);
 /* act with SIGILL and SIGSEGV out of its sa_mask, in *buf */
 const struct sigaction *ucr_trap_handler_mask(const struct sigaction *act, struct sigaction *buf);
 

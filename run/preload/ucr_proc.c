@@ -319,6 +319,7 @@ struct start {
 	uint64_t mask;     /* the creator's binding, inherited */
 	int vcpu;
 	int announced;     /* the server knows it is coming (UCR_FORK) */
+	unsigned traps;    /* the trap signals it has "blocked", inherited */
 };
 
 static void *thread_start(void *p)
@@ -329,6 +330,7 @@ static void *thread_start(void *p)
 	ucr_t_creator = s.creator;
 	ucr_t_mask = s.mask;
 	ucr_t_vcpu = s.vcpu;
+	ucr_trap_wanted_set(s.traps);
 	if (s.announced) {
 		struct ucr_rsp r;
 
@@ -438,7 +440,7 @@ EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 	REAL(pthread_create);
 	if (!ucr_active || !(s = malloc(sizeof(*s))))
 		return real_pthread_create(th, attr, fn, arg);
-	*s = (struct start){ fn, arg, gettid(), ucr_t_mask, ucr_t_vcpu, 0 };
+	*s = (struct start){ fn, arg, gettid(), ucr_t_mask, ucr_t_vcpu, 0, ucr_trap_wanted() };
 	/* the new thread may yet sleep: the server holds machine time until
 	 * it says hello, as for a forked child (if it is never created, for
 	 * at most 2 s of real time) */

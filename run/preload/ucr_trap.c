@@ -650,11 +650,22 @@ int ucr_trap_sigaction(int sig, const struct sigaction *act, struct sigaction *o
  * kernel forces the default action).  They stay unblocked in every
  * thread, whatever the program blocks (sigprocmask, pthread_sigmask,
  * rt_sigprocmask through syscall(), a handler's sa_mask, a mask inherited
- * across exec); which of them the program wants blocked is kept per
- * thread and shown to it in the old mask.  A new thread starts with none
- * wanted.  A signal of the program's own among them (raise(SIGSEGV)) is
+ * from whoever started the run); which of them the program wants blocked
+ * is kept per thread, inherited by a new thread, and shown to it in the
+ * old mask (a new image after an exec inside the run starts with none).
+ * A signal of the program's own among them (raise(SIGSEGV)) is
  * then delivered rather than held. */
 static TLS unsigned t_wanted; /* 1: SIGILL, 2: SIGSEGV */
+
+unsigned ucr_trap_wanted(void)
+{
+	return t_wanted;
+}
+
+void ucr_trap_wanted_set(unsigned w)
+{
+	t_wanted = w;
+}
 
 static unsigned trap_bits(const sigset_t *set)
 {
