@@ -319,6 +319,11 @@ def never_reaches():
                                                            "libuncore-run.so")
     lib = os.path.realpath(lib)
     rel = os.path.relpath(lib, WORK)
+    # the dynamic loader run as a program (ldd) has no PT_INTERP either, but
+    # reads LD_PRELOAD: not refused
+    r = run(["ldd", ROBUST], platform="skl")
+    if r and (r[0] or "libc.so.6" not in r[1]):
+        fail(f"ldd under uncore run: exit {r[0]}, {r[1]!r} {r[2][-300:]!r}")
     r = run(["sh", "-c", f'cd / && exec "{ROBUST}" sigcpuid ign'], env=env_with(UNCORE_RUN_LIB=rel), cwd=WORK)
     if r:
         rc, out, err, _ = r

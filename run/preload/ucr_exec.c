@@ -20,6 +20,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +123,18 @@ static char **fixed_env(char *const envp[], char **buf)
 	return e;
 }
 
+/* Whether fd is the dynamic loader itself (run as a program, as ldd
+ * does: it has no PT_INTERP, but reads LD_PRELOAD). */
+static int is_loader(int fd)
+{
+	Dl_info di;
+	struct stat a, b;
+	unsigned long base = getauxval(AT_BASE);
+
+	return base && dladdr((void *)base, &di) && di.dli_fname && !stat(di.dli_fname, &a) && !fstat(fd, &b) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* Why the program in fd cannot be reached, or NULL (also for what is not
  * an ELF file: a script's interpreter is checked at its own exec). */
 static const char *unreachable_fd(int fd)
@@ -130,8 +144,27 @@ static const char *unreachable_fd(int fd)
 
 	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
 		return NULL;
-	if (h[EI_CLASS] == ELFCLASS32)
+	if (h[EI_CLASS] == ELFCLASS32) {
+		const Elf32_Ehdr *e32 = (const void *)h;
+
+		/* a 32-bit dynamic loader run as a program (ldd tries each it
+		 * knows with --verify) is let be: what it loads is its own */
+		if (e32->e_type == ET_DYN) {
+			int interp = 0;
+
+			for (unsigned i = 0; i < e32->e_phnum && !interp; i++) {
+				Elf32_Phdr ph;
+
+				if (pread(fd, &ph, sizeof(ph), (off_t)(e32->e_phoff + i * (uint32_t)e32->e_phentsize)) !=
+				    sizeof(ph))
+					return NULL;
+				interp = ph.p_type == PT_INTERP;
+			}
+			if (!interp)
+				return NULL;
+		}
 		return "is a 32-bit program: the machine's library (x86-64) cannot be loaded into it";
+	}
 	if (h[EI_CLASS] != ELFCLASS64 || (eh->e_type != ET_EXEC && eh->e_type != ET_DYN))
 		return NULL;
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
@@ -142,6 +175,8 @@ static const char *unreachable_fd(int fd)
 		if (ph.p_type == PT_INTERP)
 			return NULL;
 	}
+	if (is_loader(fd))
+		return NULL;
 	return "is statically linked: the machine reaches a program through the dynamic loader (LD_PRELOAD), "
 	       "which it does not use";
 }
