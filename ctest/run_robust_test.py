@@ -82,6 +82,39 @@ def wait_for(path, text, bound=60):
     return False
 
 
+def wait_sleeping(top, cmdline=b"sleep\x0030000\x00", bound=60):
+    """Wait until a descendant of process top runs cmdline: a signal sent
+    before the shell's fork of its child would reach the shell alone, on a
+    terminal as here."""
+    end = time.monotonic() + bound
+    while time.monotonic() < end:
+        parent = {}
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    parent[int(d)] = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    if f.read() != cmdline:
+                        parent.pop(int(d))
+            except (OSError, IndexError, ValueError):
+                parent.pop(int(d), None)
+        for pid, pp in parent.items():
+            for _ in range(8):
+                if pp == top:
+                    time.sleep(0.1)
+                    return True
+                try:
+                    with open(f"/proc/{pp}/stat") as f:
+                        pp = int(f.read().rsplit(")", 1)[1].split()[1])
+                except (OSError, IndexError, ValueError):
+                    break
+        time.sleep(0.02)
+    fail(f"no {cmdline!r} under process {top} after {bound} s")
+    return False
+
+
 def finish_run(p, bound=BOUND):
     try:
         return p.wait(timeout=bound)
@@ -236,11 +269,10 @@ def shell_child_signal():
     `bash -c 'sleep 30000; echo after'` stops at once."""
     for sig in (signal.SIGINT, signal.SIGTERM):
         p, out, _ = start(["bash", "-c", "echo started; sleep 30000; echo after"], None)
-        if not wait_for(out.name, "started"):
+        if not wait_for(out.name, "started") or not wait_sleeping(p.pid):
             p.kill()
             p.wait()
             continue
-        time.sleep(0.2)
         p.send_signal(sig)
         rc = finish_run(p, 30)
         out.seek(0)
@@ -275,7 +307,10 @@ def terminal():
                     data = b""
                 out += data
             if not sent and (what == "a read" or b"ready" in out):
-                time.sleep(0.3)
+                if what == "a read":
+                    time.sleep(0.3)
+                else:
+                    wait_sleeping(pid)
                 if keys:
                     os.write(fd, keys)
                 else:
