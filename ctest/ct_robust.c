@@ -97,6 +97,9 @@ static void *holder(void *unused)
 	(void)unused;
 	clock_gettime(CLOCK_MONOTONIC, &ts);  /* this thread's connection */
 	pthread_barrier_wait(&bar);
+	/* it stays open until the process ends (a thread's end closes it) */
+	for (;;)
+		pause();
 	return NULL;
 }
 
