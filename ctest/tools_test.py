@@ -1073,10 +1073,12 @@ def run_host_hidden():
 
 def run_static_helper():
     """A statically linked program cannot load the machine's library: started
-    by the program (a shell, Python's posix_spawn, a #! script whose
-    interpreter is static), it runs on the host, and each start is named on
-    stderr; the program itself is refused (docs/tools.md, "Limits").  Before
-    issue #32's change the helper ran unserved without a word."""
+    by the program (a shell's exec, a #! script whose interpreter is static,
+    Python's posix_spawn), it is not run on the host: each start is refused
+    (EPERM: a shell says 126) and named on stderr, the report lists it, the
+    run fails; the program itself is refused (docs/tools.md, "Hostile
+    programs").  Before issues #32 and #34 the helper ran unserved without a
+    word."""
     static = os.environ.get("CT_STATIC")
     if not static or not os.path.exists(static):
         fail("CT_STATIC (ctest/ct_static.c, built statically) is not set or missing")
@@ -1086,13 +1088,21 @@ def run_static_helper():
         f.write(f"#!{static}\n")
     os.chmod(script, 0o755)
     py = f"import os; os.waitpid(os.posix_spawn({static!r}, [{static!r}], {{}}), 0)"
-    out, err, _ = run("ivt", ["sh", "-c", f"{static}; {script}; python3 -c \"{py}\"; nproc"])
-    warn = [f"uncore run: warning: {w} is statically linked" for w in
-            (static, f"{script}'s interpreter {static}", static)]
-    got = [ln for ln in err.splitlines() if ln.startswith("uncore run: warning:")]
-    eq("warnings, one for each start of the static program", [ln[:len(w)] for ln, w in zip(got, warn)], warn)
-    eq("warnings", len(got), 3)
-    eq("the dynamically linked nproc after them: the machine's cpus", out.splitlines()[-1:], ["24"])
+    out, err, rep = run("ivt", ["sh", "-c", f"{static}; echo $?; {script}; echo $?; python3 -c \"{py}\"; nproc"],
+                        expect_rc=1)
+    said = [f"{static} is statically linked", f"{script}'s interpreter {static} is statically linked",
+            f"{static} is statically linked"]
+    got = [ln for ln in err.splitlines() if "statically linked" in ln and "not run" in ln]
+    eq("refusals, one for each start of the static program", len(got), 3)
+    for ln, w in zip(got, said):
+        if w not in ln:
+            fail(f"refusal {ln!r} does not say {w!r}")
+    if "ct_static ran" in out:
+        fail(f"the static program ran on the host: {out!r}")
+    eq("the shell's status of each refused start, then the machine's cpus (nproc)", out.split()[:2] + out.split()[-1:],
+       ["126", "126", "24"])
+    if rep and len(rep.get("unreached", [])) != 3:
+        fail(f"the report's unreached: {rep.get('unreached')!r}, want the 3 starts")
     p = subprocess.run([UNCORE, "run", "--platform", "ivt", "--", static], capture_output=True, text=True, timeout=600)
     if p.returncode == 0 or "statically linked" not in p.stderr:
         fail(f"uncore run of the static program itself: exit {p.returncode}, {p.stderr[-300:]!r}")

@@ -135,14 +135,39 @@ static int is_loader(int fd)
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-/* Why the program in fd cannot be reached, or NULL (also for what is not
- * an ELF file: a script's interpreter is checked at its own exec). */
-static const char *unreachable_fd(int fd)
+/* Why the program in fd cannot be reached, or NULL.  A #! script is its
+ * interpreter's (the kernel starts the interpreter itself, not through
+ * this library's exec), followed as the kernel does, 4 deep; *interp: the
+ * interpreter that cannot be reached, or "" for the file itself. */
+static const char *unreachable_fd(int fd, char *interp, size_t n, int depth)
 {
 	unsigned char h[sizeof(Elf64_Ehdr)];
 	const Elf64_Ehdr *eh = (const void *)h;
+	ssize_t got = pread(fd, h, sizeof(h), 0);
 
-	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+	if (!depth)
+		interp[0] = 0;
+	if (got >= 2 && h[0] == '#' && h[1] == '!' && depth < 4) {
+		char line[PATH_MAX + 3];
+		ssize_t k = pread(fd, line, sizeof(line) - 1, 0);
+		size_t i = 2, e;
+		const char *why = NULL;
+		int ifd;
+
+		line[k > 0 ? k : 0] = 0;
+		i += strspn(line + i, " \t");
+		e = i + strcspn(line + i, " \t\n");
+		if (e == i || e - i >= n)
+			return NULL;
+		memcpy(interp, line + i, e - i);
+		interp[e - i] = 0;
+		if ((ifd = open(interp, O_RDONLY | O_CLOEXEC)) < 0)
+			return NULL;
+		why = unreachable_fd(ifd, interp, n, depth + 1);
+		close(ifd);
+		return why;
+	}
+	if (got != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
 		return NULL;
 	if (h[EI_CLASS] == ELFCLASS32) {
 		const Elf32_Ehdr *e32 = (const void *)h;
@@ -150,17 +175,17 @@ static const char *unreachable_fd(int fd)
 		/* a 32-bit dynamic loader run as a program (ldd tries each it
 		 * knows with --verify) is let be: what it loads is its own */
 		if (e32->e_type == ET_DYN) {
-			int interp = 0;
+			int has = 0;
 
-			for (unsigned i = 0; i < e32->e_phnum && !interp; i++) {
+			for (unsigned i = 0; i < e32->e_phnum && !has; i++) {
 				Elf32_Phdr ph;
 
 				if (pread(fd, &ph, sizeof(ph), (off_t)(e32->e_phoff + i * (uint32_t)e32->e_phentsize)) !=
 				    sizeof(ph))
 					return NULL;
-				interp = ph.p_type == PT_INTERP;
+				has = ph.p_type == PT_INTERP;
 			}
-			if (!interp)
+			if (!has)
 				return NULL;
 		}
 		return "is a 32-bit program: the machine's library (x86-64) cannot be loaded into it";
@@ -210,12 +235,17 @@ static int refuse_unreachable(const char *file, int search, int fd)
 		snprintf(path, sizeof(path), "descriptor %d", fd);
 		file = path;
 	}
-	why = own >= 0 || fd >= 0 ? unreachable_fd(own >= 0 ? own : fd) : NULL;
+	char interp[PATH_MAX];
+
+	why = own >= 0 || fd >= 0 ? unreachable_fd(own >= 0 ? own : fd, interp, sizeof(interp), 0) : NULL;
 	if (own >= 0)
 		close(own);
 	if (!why)
 		return 0;
-	ucr_warn("%s %s; not run", file, why);
+	if (interp[0])
+		ucr_warn("%s's interpreter %s %s; not run", file, interp, why);
+	else
+		ucr_warn("%s %s; not run", file, why);
 	{
 		struct ucr_req_data q;
 		struct ucr_rsp_data r;
