@@ -817,9 +817,14 @@ def turbostat(platform):
     need("turbostat", "linux-cpupower")
     need("rdmsr", "msr-tools")
     cores, pkgs, mhz = PARTS[platform]
+    # the temperature follows the power (docs/invariants.md): every
+    # package's is read at once after turbostat's, before the energy's
+    # second of sleep
+    firsts = " ".join(str(k * cores) for k in range(pkgs))
     script = ("turbostat --quiet --num_iterations 1 --interval 1 && "
-              "for p in " + " ".join(str(k * cores) for k in range(pkgs)) + "; do "
-              "rdmsr -p $p -0 -u 0x606; rdmsr -p $p -0 -u 0x1a2; rdmsr -p $p -0 -u 0x1b1; "
+              "for p in " + firsts + "; do rdmsr -p $p -0 -u 0x1b1; done; "
+              "for p in " + firsts + "; do "
+              "rdmsr -p $p -0 -u 0x606; rdmsr -p $p -0 -u 0x1a2; "
               "rdmsr -p $p -0 -u 0x611; sleep 1; rdmsr -p $p -0 -u 0x611; done")
     out, err, _ = run(platform, ["sh", "-c", script])
     lines = out.splitlines()
@@ -840,7 +845,8 @@ def turbostat(platform):
         eq(f"cpu {r['CPU']}: TSC_MHz", r["TSC_MHz"], str(mhz))
         eq(f"cpu {r['CPU']}: IRQ (the machine's kernel counts none)", r["IRQ"], "0")
     for k in range(pkgs):
-        unit, target, therm, e0, e1 = msrs[5 * k:5 * k + 5]
+        therm = msrs[k]
+        unit, target, e0, e1 = msrs[pkgs + 4 * k:pkgs + 4 * k + 4]
         row = cpus[k * cores]
         # SDM Vol. 3B 14.7.1/14.9.1: energy unit 2^-ESU J (bits 12:8);
         # PkgTmp = TjMax (MSR_TEMPERATURE_TARGET 23:16) - digital readout

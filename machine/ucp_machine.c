@@ -11,6 +11,7 @@
  */
 #include <cpuid.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,32 @@ struct msrstate {
 	uint64_t acc_ps;     /* counting time before since_ps (FIXED) */
 	uint64_t since_ps;   /* when counting last started (FIXED) */
 	uint64_t off;        /* value - counted(time) (TIME, FIXED) */
+	double acc_q, since_q; /* the same in units of the row's activity (FIXED) */
 	int on;
+};
+
+/* A term of an activity resolved to one box of a socket. */
+struct actbox {
+	int box;
+	unsigned sub;
+	uint8_t act;
+	double per;          /* per increment (an occupancy's already per cycle) */
+};
+
+/* A cpu on which a program's thread runs under `uncore run` is in C0
+ * whatever the workload says of its socket's cores: the time it ran, and
+ * the workload's C0 (a core's share) over that time, which it replaces. */
+struct cpustate {
+	int busy, mark;
+	uint64_t since_ps, acc_ps;
+	double since_q, acc_q;
+};
+
+/* A socket's package temperature, brought forward at each look. */
+struct thermstate {
+	uint64_t ps;         /* when last brought forward (machine time) */
+	double pkg_j;        /* package energy then */
+	double temp_c;
 };
 
 struct ucp_machine {
@@ -32,6 +58,11 @@ struct ucp_machine {
 	uint64_t boot_ps;
 	size_t nstate;               /* per cpu: one per MSR of the tables */
 	struct msrstate *st;
+	unsigned nab;                /* per socket: the activity terms' boxes */
+	struct actbox *ab;
+	struct thermstate *therm;    /* per socket */
+	struct cpustate *cpu;        /* per cpu */
+	double c0w[UCM_NACT];        /* per activity: what a core-second of C0 adds */
 };
 
 static unsigned bits_for(unsigned n)
@@ -51,6 +82,70 @@ static const struct ucm_cpuid *leaf_of(const struct ucm_machine *d, uint32_t lea
 	return NULL;
 }
 
+static double act_of(const struct ucp_machine *mc, unsigned socket, unsigned act);
+static double ucp_idle_w(const struct ucp_machine *mc, unsigned act);
+
+/* Each activity term's boxes, socket by socket (the same count on each):
+ * a term naming a box type or sub-event the platform lacks is an error in
+ * the tables. */
+static int act_resolve(struct ucp_machine *mc, char *err, size_t n)
+{
+	const struct ucm_machine *d = mc->def;
+	unsigned ns = ucm_nsockets(mc->m), cap = 0;
+
+	for (unsigned s = 0; s < ns; s++)
+		for (unsigned i = 0; i < d->nact; i++) {
+			const struct ucm_act_term *t = &d->act[i];
+			int found = 0;
+
+			for (unsigned j = 0;; j++) {
+				int b = ucm_box_find(mc->m, s, t->box, j), sub;
+				const struct ucm_boxinst *bi;
+
+				if (b < 0)
+					break;
+				bi = ucm_box_def(mc->m, b);
+				if ((sub = ucm_subev_find(bi->type, t->sub)) < 0) {
+					snprintf(err, n, "machine table of %s: activity term %s.%s: no such sub-event",
+						 ucm_platform_of(mc->m)->name, t->box, t->sub);
+					return -EINVAL;
+				}
+				if (mc->nab == cap) {
+					struct actbox *nb = realloc(mc->ab, (cap = cap ? 2 * cap : 16) * sizeof(*nb));
+
+					if (!nb)
+						return -ENOMEM;
+					mc->ab = nb;
+				}
+				mc->ab[mc->nab++] = (struct actbox){
+					b, (unsigned)sub, t->act,
+					t->occ ? t->per / (double)ucm_clock_hz(mc->m, bi->type->clock) : t->per
+				};
+				found = 1;
+			}
+			if (!found) {
+				snprintf(err, n, "machine table of %s: activity term %s.%s: no %s box on socket %u",
+					 ucm_platform_of(mc->m)->name, t->box, t->sub, t->box, s);
+				return -EINVAL;
+			}
+		}
+	mc->nab /= ns ? ns : 1;
+	/* a term on the sub-event that measures C0 weighs a core-second */
+	for (unsigned i = 0; i < d->nact; i++)
+		for (unsigned j = 0; j < d->nact; j++)
+			if (d->act[i].act == UCM_ACT_C0 && d->act[j].act != UCM_ACT_C0 && d->act[j].occ &&
+			    strcmp(d->act[i].box, d->act[j].box) == 0 && strcmp(d->act[i].sub, d->act[j].sub) == 0)
+				mc->c0w[d->act[j].act] += d->act[j].per;
+	if (d->thermal) {
+		if (!(mc->therm = calloc(ns, sizeof(*mc->therm))))
+			return -ENOMEM;
+		/* at power-on each package sits at its idle steady state */
+		for (unsigned s = 0; s < ns; s++)
+			mc->therm[s].temp_c = d->thermal->amb_c + d->thermal->rth_c_per_w * ucp_idle_w(mc, UCM_ACT_PKG);
+	}
+	return 0;
+}
+
 int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine **out, char *err,
 		       size_t n)
 {
@@ -58,6 +153,7 @@ int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine
 	const struct ucm_cpuid *l1;
 	struct ucp_machine *mc;
 	unsigned ids;
+	int rc;
 
 	*out = NULL;
 	if (!p->machine) {
@@ -89,9 +185,14 @@ int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine
 	for (unsigned i = 0; i < mc->def->nsysmsr; i++)
 		mc->nstate += mc->def->sysmsr[i].count;
 	mc->st = calloc(mc->nstate * mc->ncpu, sizeof(*mc->st));
-	if (!mc->st) {
-		free(mc);
+	mc->cpu = calloc(mc->ncpu, sizeof(*mc->cpu));
+	if (!mc->st || !mc->cpu) {
+		ucp_machine_destroy(mc);
 		return -ENOMEM;
+	}
+	if ((rc = act_resolve(mc, err, n))) {
+		ucp_machine_destroy(mc);
+		return rc;
 	}
 	for (unsigned c = 0; c < mc->ncpu; c++) {
 		size_t k = 0;
@@ -106,8 +207,12 @@ int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine
 
 void ucp_machine_destroy(struct ucp_machine *mc)
 {
-	if (mc)
+	if (mc) {
 		free(mc->st);
+		free(mc->ab);
+		free(mc->therm);
+		free(mc->cpu);
+	}
 	free(mc);
 }
 
@@ -278,6 +383,85 @@ static uint64_t fixed_time(const struct msrstate *s, uint64_t now)
 	return s->acc_ps + (s->on ? now - s->since_ps : 0);
 }
 
+static double fixed_q(const struct msrstate *s, double q)
+{
+	return s->acc_q + (s->on ? q - s->since_q : 0);
+}
+
+/* How long cpu has run a program's thread, and the workload's C0 over
+ * that time, in seconds. */
+static void busy_of(const struct ucp_machine *mc, unsigned cpu, uint64_t now, double *ran, double *wl)
+{
+	const struct cpustate *c = &mc->cpu[cpu];
+
+	*ran = (double)(c->acc_ps + (c->busy ? now - c->since_ps : 0)) / 1e12;
+	*wl = c->acc_q + (c->busy ? act_of(mc, ucp_cpu_socket(mc, cpu), UCM_ACT_C0) - c->since_q : 0);
+}
+
+/* An activity of a socket at now, with the cpus that ran a program's
+ * threads in C0 meanwhile. */
+static double socket_act(const struct ucp_machine *mc, unsigned socket, unsigned act, uint64_t now)
+{
+	double q = act_of(mc, socket, act), ran, wl;
+
+	if (mc->c0w[act] != 0)
+		for (unsigned c = socket * mc->ncores; c < (socket + 1) * mc->ncores; c++) {
+			busy_of(mc, c, now, &ran, &wl);
+			q += mc->c0w[act] * (ran - wl);
+		}
+	return q;
+}
+
+/* What a counting row counts in its activity since power-on: C0 is the
+ * cpu's own. */
+static double row_q(const struct ucp_machine *mc, const struct ucm_sysmsr *s, unsigned cpu, uint64_t now)
+{
+	double ran, wl;
+
+	if (s->act != UCM_ACT_C0)
+		return s->act ? socket_act(mc, ucp_cpu_socket(mc, cpu), s->act, now) : 0;
+	busy_of(mc, cpu, now, &ran, &wl);
+	return act_of(mc, ucp_cpu_socket(mc, cpu), UCM_ACT_C0) - wl + ran;
+}
+
+void ucp_cpu_runs(struct ucp_machine *mc, unsigned cpu)
+{
+	if (cpu < mc->ncpu)
+		mc->cpu[cpu].mark = 1;
+}
+
+void ucp_cpus_update(struct ucp_machine *mc, uint64_t now)
+{
+	for (unsigned cpu = 0; cpu < mc->ncpu; cpu++) {
+		struct cpustate *c = &mc->cpu[cpu];
+		double q;
+
+		if (c->mark != c->busy) {
+			q = act_of(mc, ucp_cpu_socket(mc, cpu), UCM_ACT_C0);
+			if (c->mark) {
+				c->since_ps = now;
+				c->since_q = q;
+			} else {
+				c->acc_ps += now - c->since_ps;
+				c->acc_q += q - c->since_q;
+			}
+			c->busy = c->mark;
+		}
+		c->mark = 0;
+	}
+}
+
+/* A counting row's count at now before its offset. */
+static uint64_t row_count(const struct ucp_machine *mc, const struct ucm_sysmsr *s, const struct msrstate *st,
+			  unsigned cpu, uint64_t now)
+{
+	if (s->kind == UCM_SM_TIME)
+		return counted(s->rate, mc->boot_ps + now) + (uint64_t)((double)s->act_rate * row_q(mc, s, cpu, now));
+	if (s->act)
+		return (uint64_t)((double)s->act_rate * fixed_q(st, row_q(mc, s, cpu, now)));
+	return counted(s->rate, fixed_time(st, now));
+}
+
 /* After a write to a control register: each fixed counter starts or
  * stops counting from now. */
 static void fixed_update(struct ucp_machine *mc, unsigned cpu, uint64_t now)
@@ -290,13 +474,35 @@ static void fixed_update(struct ucp_machine *mc, unsigned cpu, uint64_t now)
 			continue;
 		struct msrstate *st = &mc->st[cpu * mc->nstate + k];
 		int on = fixed_on(mc, cpu, s->arg);
+		double q = row_q(mc, s, cpu, now);
 
 		if (on == st->on)
 			continue;
 		st->acc_ps = fixed_time(st, now);
 		st->since_ps = now;
+		st->acc_q = fixed_q(st, q);
+		st->since_q = q;
 		st->on = on;
 	}
+}
+
+/* The socket's package temperature at now: the first-order model brought
+ * forward from its last look with the mean package power since. */
+static double pkg_temp(struct ucp_machine *mc, unsigned socket, uint64_t now)
+{
+	const struct ucm_thermal *th = mc->def->thermal;
+	struct thermstate *t = &mc->therm[socket];
+	double j = ucp_idle_w(mc, UCM_ACT_PKG) * (double)now / 1e12 + socket_act(mc, socket, UCM_ACT_PKG, now);
+
+	if (now > t->ps) {
+		double dt = (double)(now - t->ps) / 1e12, w = (j - t->pkg_j) / dt;
+		double ss = th->amb_c + th->rth_c_per_w * w;
+
+		t->temp_c = ss + (t->temp_c - ss) * exp(-dt / th->tau_s);
+		t->ps = now;
+		t->pkg_j = j;
+	}
+	return t->temp_c;
 }
 
 int ucp_sysmsr_read(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64_t now, uint64_t *v)
@@ -310,16 +516,45 @@ int ucp_sysmsr_read(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64_
 	st = &mc->st[cpu * mc->nstate + k];
 	switch (s->kind) {
 	case UCM_SM_TIME:
-		*v = (st->off + counted(s->rate, mc->boot_ps + now)) & wmask(s->width);
-		break;
 	case UCM_SM_FIXED:
-		*v = (st->off + counted(s->rate, fixed_time(st, now))) & wmask(s->width);
+		*v = (st->off + row_count(mc, s, st, cpu, now)) & wmask(s->width);
 		break;
+	case UCM_SM_THERM: {
+		/* digital readout: whole degrees below TjMax, 7 bits (SDM
+		 * Vol. 3B 14.7.5.2) */
+		double below = mc->def->thermal->tjmax_c - pkg_temp(mc, ucp_cpu_socket(mc, cpu), now);
+		uint64_t r = below <= 0 ? 0 : below >= 127 ? 127 : (uint64_t)(below + 0.5);
+
+		*v = (s->value & ~(0x7Full << 16)) | r << 16;
+		break;
+	}
 	default:
 		*v = st->val;
 		break;
 	}
 	return 0;
+}
+
+static double ucp_idle_w(const struct ucp_machine *mc, unsigned act)
+{
+	for (unsigned i = 0; i < mc->def->nsysmsr; i++) {
+		const struct ucm_sysmsr *s = &mc->def->sysmsr[i];
+
+		if (s->kind == UCM_SM_TIME && s->act == act && s->act_rate)
+			return (double)s->rate / (double)s->act_rate;
+	}
+	return 0;
+}
+
+static double act_of(const struct ucp_machine *mc, unsigned socket, unsigned act)
+{
+	const struct actbox *a = mc->ab + (size_t)socket * mc->nab;
+	double q = 0;
+
+	for (unsigned i = 0; i < mc->nab; i++)
+		if (a[i].act == act)
+			q += a[i].per * (double)ucm_fed(mc->m, a[i].box, a[i].sub);
+	return act == UCM_ACT_C0 ? q / mc->ncores : q;
 }
 
 int ucp_sysmsr_write(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64_t now, uint64_t v,
@@ -337,16 +572,17 @@ int ucp_sysmsr_write(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64
 		snprintf(why, n, "%s (0x%x) is read-only", s->name, addr);
 		return -EIO;
 	case UCM_SM_WI:
+	case UCM_SM_THERM:
 		return 0;
 	case UCM_SM_TIME:
-		st->off = v - counted(s->rate, mc->boot_ps + now);
+		st->off = v - row_count(mc, s, st, cpu, now);
 		return 0;
 	case UCM_SM_FIXED:
 		if (v & ~wmask(s->width)) {
 			snprintf(why, n, "%s (0x%x): bits above %u set", s->name, addr, s->width);
 			return -EIO;
 		}
-		st->off = v - counted(s->rate, fixed_time(st, now));
+		st->off = v - row_count(mc, s, st, cpu, now);
 		return 0;
 	default:
 		if (v & ~s->mask) {

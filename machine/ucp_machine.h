@@ -33,6 +33,13 @@ void ucp_cpuid_of(const struct ucp_machine *mc, unsigned cpu, uint32_t leaf, uin
 int ucp_sysmsr_read(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64_t now_ps, uint64_t *v);
 int ucp_sysmsr_write(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64_t now_ps, uint64_t v,
 		     char *why, size_t n);
+/* Which cpus run a program's thread from now on (`uncore run`): each
+ * ucp_cpu_runs() marks one, ucp_cpus_update() takes the marks as the new
+ * state and clears them.  Such a cpu's core is in C0 (APERF, MPERF, the
+ * fixed counters, RAPL, the temperature follow); any other in what the
+ * workload says of its socket's cores. */
+void ucp_cpu_runs(struct ucp_machine *mc, unsigned cpu);
+void ucp_cpus_update(struct ucp_machine *mc, uint64_t now_ps);
 
 /* The whole machine as a backend (driver/backend/ucb.h): MSRs of the model
  * then of the machine tables (a #GP: -EIO), PCI configuration and MMIO of

@@ -12,9 +12,17 @@
 
 /* read-only value; per-cpu read/write value (reset, writable bits); a
  * counter of rate per second and width bits */
-#define RO(a, v, n) { a, 1, UCM_SM_CONST, 0, 0, v, 0, 0, n }
-#define RW(a, c, v, m, n) { a, c, UCM_SM_RW, 0, 0, v, m, 0, n }
-#define TIME(a, c, w, rate, n) { a, c, UCM_SM_TIME, w, 0, 0, 0, rate, n }
+#define RO(a, v, n) { a, 1, UCM_SM_CONST, 0, 0, v, 0, 0, n, 0, 0 }
+#define RW(a, c, v, m, n) { a, c, UCM_SM_RW, 0, 0, v, m, 0, n, 0, 0 }
+#define TIME(a, c, w, rate, n) { a, c, UCM_SM_TIME, w, 0, 0, 0, rate, n, 0, 0 }
+/* a counter of rate per second plus act_rate per unit of activity act
+ * (enum ucm_act: seconds of C0 a core, joules above idle) */
+#define ACT(a, w, rate, act, act_rate, n) { a, 1, UCM_SM_TIME, w, 0, 0, 0, rate, n, act, (uint64_t)(act_rate) }
+#define FIXED_C0(a, i, act_rate, n) { a, 1, UCM_SM_FIXED, 48, i, 0, 0, 0, n, UCM_ACT_C0, act_rate }
+#define THERM(a, n) { a, 1, UCM_SM_THERM, 0, 0, 0x88000000, 0, 0, n, 0, 0 }
+/* RAPL energy units: 2^-16 J (MSR_RAPL_POWER_UNIT 0xA1003, bits 12:8) */
+#define RAPL_J 65536.0
+#define RAPL_W(w) ((uint64_t)((w) * RAPL_J))
 
 /* Architectural thermal controls that CPUID advertises on all three parts
  * (Intel SDM Vol. 4, Table 2-2), each cpu's, off at reset:
@@ -62,8 +70,11 @@
 /* The MSRs outside the uncore PMU that the Xeon E5-2600 and E5-2600 v2
  * machine tables (Intel SDM Vol. 4, Tables 2-2, 2-20, 2-24) have in common,
  * in three runs around the rows that differ per part (IA32_BIOS_SIGN_ID at
- * 0x8B, the turbo ratios at 0x1AD/0x1AE), in address order.  TSC_HZ must be
- * defined by the including table. */
+ * 0x8B, the turbo ratios at 0x1AD/0x1AE), in address order.  TSC_HZ, TDP_W and
+ * the idle powers PKG_IDLE_W, PP0_IDLE_W, DRAM_IDLE_W must be defined by
+ * the including table: the counters of core activity (APERF, MPERF, the
+ * fixed counters) count only in C0, the RAPL energy counters the idle
+ * power plus the activity of UCM_XEON_ACT (docs/invariants.md). */
 /* 0x10 .. 0x48 */
 #define UCM_XEON_SYSMSR_LOW \
 	TIME(0x10, 1, 64, TSC_HZ, "IA32_TIME_STAMP_COUNTER"), \
@@ -80,33 +91,38 @@
 	 * auto-demotion on (bits 26, 25), locked (bit 15: bits 15:0 read \
 	 * only until reset; Table 2-20) */ \
 	RW(0xE2, 1, (1ull << 26) | (1ull << 25) | (1ull << 15) | 0x3, 0x1E000000, "MSR_PKG_CST_CONFIG_CONTROL"), \
-	TIME(0xE7, 1, 64, TSC_HZ, "IA32_MPERF"), \
-	TIME(0xE8, 1, 64, TSC_HZ, "IA32_APERF"), \
+	/* at the nominal ratio (never in turbo): both at TSC_HZ in C0 */ \
+	ACT(0xE7, 64, 0, UCM_ACT_C0, TSC_HZ, "IA32_MPERF"), \
+	ACT(0xE8, 64, 0, UCM_ACT_C0, TSC_HZ, "IA32_APERF"), \
 	RW(0xC1, 8, 0, 0xFFFFFFFFFFFFull, "IA32_PMC0..7"), \
 	RW(0x186, 8, 0, 0xFFFFFFFFull, "IA32_PERFEVTSEL0..7"), \
 	RO(0x198, 27ull << 8, "IA32_PERF_STATUS"), \
 	RW(0x199, 1, 27ull << 8, 0x10000FFFFull, "IA32_PERF_CTL"), \
 	UCM_SYSMSR_THERM_CTL \
-	{ 0x19C, 1, UCM_SM_WI, 0, 0, 0x883C0000, 0, 0, "IA32_THERM_STATUS" }, \
+	/* reading valid (bit 31), 1 degree resolution (30:27), the \
+	 * package's temperature below TjMax in 22:16 (SDM Vol. 3B \
+	 * 14.7.5.2): a core reads its package's */ \
+	THERM(0x19C, "IA32_THERM_STATUS"), \
 	RO(0x1A0, 0x850089, "IA32_MISC_ENABLE"), \
-	RO(0x1A2, 92ull << 16, "MSR_TEMPERATURE_TARGET"), \
+	RO(0x1A2, (uint64_t)UCM_XEON_TJMAX << 16, "MSR_TEMPERATURE_TARGET"), \
 	RW(0x1A4, 1, 0, 0xF, "MSR_MISC_FEATURE_CONTROL"), \
 	RW(0x1A6, 2, 0, 0x3FFFFFBFFFull, "MSR_OFFCORE_RSP_0..1"),
 /* 0x1B0 .. 0x639 */
 #define UCM_XEON_SYSMSR_HIGH \
 	RW(0x1B0, 1, 6, 0xF, "IA32_ENERGY_PERF_BIAS"), \
-	{ 0x1B1, 1, UCM_SM_WI, 0, 0, 0x883C0000, 0, 0, "IA32_PACKAGE_THERM_STATUS" }, \
+	THERM(0x1B1, "IA32_PACKAGE_THERM_STATUS"), \
 	UCM_SYSMSR_PKG_THERM_INT \
 	RW(0x1C8, 1, 0, 0x3FF, "MSR_LBR_SELECT"), \
 	RW(0x1D9, 1, 0, 0xFFFF, "IA32_DEBUGCTL"), \
-	{ 0x309, 1, UCM_SM_FIXED, 48, 0, 0, 0, TSC_HZ, "IA32_FIXED_CTR0" }, \
-	{ 0x30A, 1, UCM_SM_FIXED, 48, 1, 0, 0, TSC_HZ, "IA32_FIXED_CTR1" }, \
-	{ 0x30B, 1, UCM_SM_FIXED, 48, 2, 0, 0, TSC_HZ, "IA32_FIXED_CTR2" }, \
+	/* instructions (IPC 1), core and reference cycles: in C0 only */ \
+	FIXED_C0(0x309, 0, TSC_HZ, "IA32_FIXED_CTR0"), \
+	FIXED_C0(0x30A, 1, TSC_HZ, "IA32_FIXED_CTR1"), \
+	FIXED_C0(0x30B, 2, TSC_HZ, "IA32_FIXED_CTR2"), \
 	RO(0x345, 0x31C3, "IA32_PERF_CAPABILITIES"), \
 	RW(0x38D, 1, 0, 0xFFF, "IA32_FIXED_CTR_CTRL"), \
 	RO(0x38E, 0, "IA32_PERF_GLOBAL_STATUS"), \
 	RW(0x38F, 1, 0xFF, 0x7000000FFull, "IA32_PERF_GLOBAL_CTRL"), \
-	{ 0x390, 1, UCM_SM_WI, 0, 0, 0, 0, 0, "IA32_PERF_GLOBAL_OVF_CTRL" }, \
+	{ 0x390, 1, UCM_SM_WI, 0, 0, 0, 0, 0, "IA32_PERF_GLOBAL_OVF_CTRL", 0, 0 }, \
 	RW(0x3F1, 1, 0, 0xF000000FFull, "IA32_PEBS_ENABLE"), \
 	RW(0x3F6, 1, 3, 0xFFFF, "MSR_PEBS_LD_LAT"), \
 	/* no package C-state residency while the tool runs (the core \
@@ -117,12 +133,37 @@
 	/* RAPL: power 1/8 W, energy 2^-16 J, time 2^-10 s */ \
 	RO(0x606, 0xA1003, "MSR_RAPL_POWER_UNIT"), \
 	RW(0x610, 1, 0x0001820000158410ull, 0x80FFFFFF00FFFFFFull, "MSR_PKG_POWER_LIMIT"), \
-	TIME(0x611, 1, 32, 60ull << 16, "MSR_PKG_ENERGY_STATUS"),     /* 60 W */ \
+	ACT(0x611, 32, RAPL_W(PKG_IDLE_W), UCM_ACT_PKG, RAPL_J, "MSR_PKG_ENERGY_STATUS"), \
 	TIME(0x613, 1, 32, 0, "MSR_PKG_PERF_STATUS"),                 /* never throttled */ \
-	RO(0x614, 130 * 8, "MSR_PKG_POWER_INFO"),                      /* 130 W TDP */ \
-	TIME(0x619, 1, 32, 10ull << 16, "MSR_DRAM_ENERGY_STATUS"),     /* 10 W */ \
+	RO(0x614, TDP_W * 8, "MSR_PKG_POWER_INFO"),                    /* thermal spec power */ \
+	ACT(0x619, 32, RAPL_W(DRAM_IDLE_W), UCM_ACT_DRAM, RAPL_J, "MSR_DRAM_ENERGY_STATUS"), \
 	TIME(0x61B, 1, 32, 0, "MSR_DRAM_PERF_STATUS"),                /* never throttled */ \
 	RO(0x61C, 0, "MSR_DRAM_POWER_INFO"), \
-	TIME(0x639, 1, 32, 40ull << 16, "MSR_PP0_ENERGY_STATUS"),      /* 40 W */
+	ACT(0x639, 32, RAPL_W(PP0_IDLE_W), UCM_ACT_PP0, RAPL_J, "MSR_PP0_ENERGY_STATUS"),
+
+/* TjMax of both parts, MSR_TEMPERATURE_TARGET bits 23:16 (the value
+ * the tables always had; docs/invariants.md) */
+#define UCM_XEON_TJMAX 92
+
+/* Both parts: the package reaches TjMax - 10 at TDP from 30 C at no power,
+ * a time constant of 1 s (docs/invariants.md, "Thermal model"). */
+#define UCM_XEON_THERMAL(tdp) { 30.0, (UCM_XEON_TJMAX - 10 - 30.0) / (tdp), 1.0, UCM_XEON_TJMAX }
+
+/* The activity of a Xeon socket (docs/invariants.md): a core in C0 draws
+ * CORE_W on the cores' rail and in the package; each 64-byte DRAM access
+ * (a CAS) costs UNCORE_NJ in the package (ring, LLC, iMC) and DRAM_NJ in
+ * the DIMMs. */
+#define UCM_XEON_ACT \
+	{ UCM_ACT_C0, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", 1.0 }, \
+	{ UCM_ACT_PKG, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", CORE_W }, \
+	{ UCM_ACT_PP0, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", CORE_W }, \
+	{ UCM_ACT_PKG, 0, "imc", "CAS_COUNT.RD_REG", UNCORE_NJ * 1e-9 }, \
+	{ UCM_ACT_PKG, 0, "imc", "CAS_COUNT.RD_UNDERFILL", UNCORE_NJ * 1e-9 }, \
+	{ UCM_ACT_PKG, 0, "imc", "CAS_COUNT.WR_WMM", UNCORE_NJ * 1e-9 }, \
+	{ UCM_ACT_PKG, 0, "imc", "CAS_COUNT.WR_RMM", UNCORE_NJ * 1e-9 }, \
+	{ UCM_ACT_DRAM, 0, "imc", "CAS_COUNT.RD_REG", DRAM_NJ * 1e-9 }, \
+	{ UCM_ACT_DRAM, 0, "imc", "CAS_COUNT.RD_UNDERFILL", DRAM_NJ * 1e-9 }, \
+	{ UCM_ACT_DRAM, 0, "imc", "CAS_COUNT.WR_WMM", DRAM_NJ * 1e-9 }, \
+	{ UCM_ACT_DRAM, 0, "imc", "CAS_COUNT.WR_RMM", DRAM_NJ * 1e-9 },
 
 #endif

@@ -388,6 +388,42 @@ enum ucm_sysmsr_kind {
 			   IA32_FIXED_CTR_CTRL field enable it; RW */
 	UCM_SM_WI,      /* reads .value; writes accepted and ignored (W1C
 			   status registers with nothing to clear) */
+	UCM_SM_THERM,   /* thermal status: .value's flags with the digital
+			   readout (bits 22:16, degrees below TjMax) of the
+			   socket's temperature (ucm_machine.thermal); writes
+			   ignored as UCM_SM_WI */
+};
+
+/* What the workload's activity adds to a counting machine MSR (.act of a
+ * UCM_SM_TIME or UCM_SM_FIXED row): seconds of C0 (the socket's cores'
+ * average), or joules of a RAPL domain, each the sum of its terms
+ * (ucm_machine.act) over the socket's boxes. */
+enum ucm_act {
+	UCM_ACT_NONE,
+	UCM_ACT_C0,     /* core-seconds in C0 / cores of the socket */
+	UCM_ACT_PKG,    /* package energy above its idle power, J */
+	UCM_ACT_PP0,    /* cores' energy above their idle power, J */
+	UCM_ACT_DRAM,   /* DRAM energy above its idle power, J */
+	UCM_NACT
+};
+
+/* One term of an activity: what a sub-event of every box of a type was
+ * fed, times .per; an occupancy (.occ) is also divided by its box's clock
+ * rate, so that .per is then a rate (per second per unit of occupancy). */
+struct ucm_act_term {
+	uint8_t act;           /* enum ucm_act */
+	uint8_t occ;
+	const char *box, *sub; /* box type, sub-event */
+	double per;
+};
+
+/* The package's first-order thermal model: T' = (Tamb + Rth * P - T) / tau,
+ * P the package power (RAPL PKG) since the last look. */
+struct ucm_thermal {
+	double amb_c;          /* temperature at zero power, degrees C */
+	double rth_c_per_w;    /* junction-to-ambient resistance */
+	double tau_s;          /* time constant */
+	unsigned tjmax_c;      /* MSR_TEMPERATURE_TARGET bits 23:16 */
 };
 
 struct ucm_sysmsr {
@@ -398,6 +434,8 @@ struct ucm_sysmsr {
 	uint8_t arg;
 	uint64_t value, mask, rate;
 	const char *name;      /* the SDM's name, for messages and docs */
+	uint8_t act;           /* enum ucm_act: activity counted beside .rate */
+	uint64_t act_rate;     /* counts per unit (second, joule) of .act */
 };
 
 struct ucm_machine {
@@ -413,6 +451,9 @@ struct ucm_machine {
 	const struct ucm_cache *caches;
 	uint16_t nsysmsr;
 	const struct ucm_sysmsr *sysmsr;
+	uint16_t nact;             /* terms of the activities (enum ucm_act) */
+	const struct ucm_act_term *act;
+	const struct ucm_thermal *thermal; /* NULL: no UCM_SM_THERM rows */
 };
 
 /* How a counter overflow with OVF_EN propagates (ucm_platform.ovf_flags).

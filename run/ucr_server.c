@@ -474,6 +474,26 @@ static int wake(struct srv *s, int fd, struct conn *c, int rc)
 	return answer(s, fd, c, &r, sizeof(r));
 }
 
+/* What the machine is told of its cpus: a program's thread runs on a cpu
+ * (its core is in C0) while it has a connection there and none of its
+ * connections sleeps, blocks or idled through a jump of machine time
+ * (docs/invariants.md).  Every cpu, since a thread may have moved. */
+static void machine_cpus(struct srv *s, const struct conn *cs, size_t npf)
+{
+	for (size_t i = 2; i < npf; i++) {
+		int waits = 0;
+
+		if (cs[i].tid <= 0)
+			continue;
+		for (size_t j = 2; j < npf && !waits; j++)
+			if (cs[j].tid == cs[i].tid && cs[j].pid == cs[i].pid)
+				waits = cs[j].asleep || cs[j].blocked || cs[j].idle;
+		if (!waits)
+			ucp_cpu_runs(s->mc, cs[i].vcpu);
+	}
+	ucp_cpus_update(s->mc, ucm_now_ps(s->m));
+}
+
 /* What the kernel is told of thread tid (docs/linux-driver.md, "Tasks"):
  * it runs on its cpu unless one of its connections sleeps or blocks, or
  * it idled through a jump of machine time; with no connection left, an
@@ -482,6 +502,7 @@ static void sync_task(struct srv *s, const struct conn *cs, size_t npf, int pid,
 {
 	int n = 0, waits = 0;
 
+	machine_cpus(s, cs, npf);
 	if (!s->kernel || tid <= 0)
 		return;
 	for (size_t i = 2; i < npf; i++) {

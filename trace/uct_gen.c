@@ -1068,6 +1068,12 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		snprintf(err, n, "unknown generator '%s' (stream, llc, burst, idle, qpi, cstate)", o->kind);
 		return fail(m, -EINVAL);
 	}
+	/* the traffic is the cores' requests: on a platform with C-states
+	 * every core is in C0 while a traffic kind runs, a burst's for its
+	 * duty's share (docs/invariants.md) */
+	if (m->gp->cstate && strcmp(o->kind, "cstate") && strcmp(o->kind, "idle") &&
+	    (rc = add_cstate(m, strcmp(o->kind, "burst") ? 1 : o->duty, 0)))
+		return fail(m, rc);
 	{
 		/* every stream on at once must fit one segment */
 		const struct gcstate *cs = m->gp->cstate;

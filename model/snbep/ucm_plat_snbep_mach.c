@@ -9,6 +9,24 @@
 
 #define TSC_HZ 2700000000ull
 
+/* Power (docs/invariants.md): TDP from Intel's specification of the part;
+ * the idle powers (every core in C6, no package C-state) and the energy of
+ * a DRAM access are the model's figures; a core in C0 draws what keeps
+ * every core busy plus the DRAM traffic at its peak within TDP (Intel's
+ * definition of TDP: all cores at the base frequency). */
+#define TDP_W 130
+#define PKG_IDLE_W 20.0
+#define PP0_IDLE_W 2.0
+#define DRAM_IDLE_W 4.0
+#define UNCORE_NJ 5.0
+#define DRAM_NJ 35.84      /* 70 pJ/bit x 512 bits: a DDR3 RDIMM at full bandwidth */
+#define PEAK_LINES_S (4 * 1600e6 / 8)  /* four channels of DDR3-1600: 1600 MT/s x 8 B / 64 B */
+#define NCORES 8
+#define CORE_W ((TDP_W - PKG_IDLE_W - UNCORE_NJ * 1e-9 * PEAK_LINES_S) / NCORES)
+
+static const struct ucm_act_term snbep_act[] = { UCM_XEON_ACT };
+static const struct ucm_thermal snbep_thermal = UCM_XEON_THERMAL(TDP_W);
+
 static const struct ucm_cpuid snbep_cpuid[] = {
 	{ 0x0, 0, 0xD, UCM_VENDOR_INTEL },
 	/* stepping 7, model 0x2D, family 6; 32 IDs a package; no hypervisor bit */
@@ -71,4 +89,7 @@ const struct ucm_machine ucm_mach_snbep = {
 	.caches = snbep_caches,
 	.nsysmsr = ARRAY_LEN(snbep_msrs),
 	.sysmsr = snbep_msrs,
+	.nact = ARRAY_LEN(snbep_act),
+	.act = snbep_act,
+	.thermal = &snbep_thermal,
 };
