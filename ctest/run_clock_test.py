@@ -180,8 +180,50 @@ def spin_shell():
         fail(f"spin beside sleep: {t} s between the dates, want at least 1")
 
 
+def outside_signal():
+    need("bash", "bash")
+    # a SIGINT sent to the program's process group by another process (not
+    # through `uncore run` or a terminal) while machine time jumps through a
+    # long sleep: the sleeper's wake is served at once, not at the end of
+    # the jump (which took minutes of real time)
+    import signal
+    import time
+    cmd = [UNCORE, "run", "--", "bash", "-c", "sleep 100000; echo after"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        kids = []
+        for _ in range(100):
+            time.sleep(0.1)
+            try:
+                with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                    kids = [int(x) for x in f.read().split()]
+            except OSError:
+                kids = []
+            if kids:
+                break
+        if not kids:
+            fail("the program did not start")
+            return
+        time.sleep(2)  # the sleep runs: machine time jumps through it
+        os.killpg(os.getpgid(kids[0]), signal.SIGINT)
+        t0 = time.monotonic()
+        out, err = p.communicate(timeout=REAL_S)
+        dt = time.monotonic() - t0
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        fail(f"SIGINT to the program's group: still running after {REAL_S} s of real time")
+        return
+    if "after" in out:
+        fail(f"bash went on after its sleep was interrupted: {out!r}")
+    if p.returncode != 130:
+        fail(f"exit {p.returncode}, want 130 (SIGINT)\n{err[-800:]}")
+    if dt > 5:
+        fail(f"the run ended {dt:.1f} s of real time after the signal, want at once")
+
+
 CASES = {**{k: (lambda k=k: waits_case(k)) for k in WANT},
-         "timeout_cmd": timeout_cmd, "read_t": read_t, "long_sleep": long_sleep, "spin_shell": spin_shell}
+         "timeout_cmd": timeout_cmd, "read_t": read_t, "long_sleep": long_sleep, "spin_shell": spin_shell, "outside_signal": outside_signal}
 
 if __name__ == "__main__":
     if CASE not in CASES:

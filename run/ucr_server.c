@@ -531,9 +531,13 @@ static int box_of(struct ucm_model *m, const struct ucm_reginfo *ri)
 
 /* The machine runs to t while every thread sleeps, in slices of about 2 ms
  * of wall time (the slice learnt as ucb_sim.c does), and stops early when a
- * signal waits on sfd: a SIGINT in a long simulated sleep must reach the
- * program now.  Slices change nothing the model computes. */
-static int advance_to(struct srv *s, uint64_t t, int sfd)
+ * signal waits on sfd, or, given the server's descriptors (pf: sfd, the
+ * listener, the connections), when any is ready: a SIGINT in a long
+ * simulated sleep must reach the program now, and a sleeper that a signal
+ * from elsewhere woke (its wake request waits) or a new process must be
+ * served now, not at the end of the jump.  Slices change nothing the model
+ * computes. */
+static int advance_to(struct srv *s, uint64_t t, int sfd, struct pollfd *pf, size_t npf)
 {
 	if (!s->slice_ps)
 		s->slice_ps = 1000000;
@@ -542,7 +546,7 @@ static int advance_to(struct srv *s, uint64_t t, int sfd)
 		uint64_t step = t - ucm_now_ps(s->m), t0, dt, timer = ucr_kernel_next_ps(s->kernel);
 		int rc;
 
-		if (poll(&p, 1, 0) == 1)
+		if (pf ? poll(pf, npf, 0) > 0 : poll(&p, 1, 0) == 1)
 			return 0;
 		if (step > s->slice_ps)
 			step = s->slice_ps;
@@ -579,7 +583,7 @@ static int run_with_threads(struct srv *s, int sfd)
 	if (t <= ucm_now_ps(s->m))
 		return 0;
 	s->ran_ps += t - ucm_now_ps(s->m);
-	return advance_to(s, t, sfd);
+	return advance_to(s, t, sfd, NULL, 0);
 }
 
 /* Machine time has reached what it has: the timers due send their
@@ -1540,7 +1544,7 @@ run:
 						cs[j].idle = 1;
 				sync_task(&s, cs, npf, cs[i].pid, cs[i].tid, cs[i].vcpu);
 			}
-			if ((rc = advance_to(&s, t, sfd))) {
+			if ((rc = advance_to(&s, t, sfd, pf, npf))) {
 				snprintf(err, n, "%s", ucm_error(m));
 				goto out_kill;
 			}
