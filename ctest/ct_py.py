@@ -42,3 +42,17 @@ def finish():
         sys.exit(1)
     print(f"{name}: ok")
     sys.exit(0)
+
+
+def main(cases):
+    """Run the case named on the command line (an unknown one exits 2), a
+    subprocess's timeout as its failure, and finish."""
+    if CASE not in cases:
+        print(f"unknown case {CASE}", file=sys.stderr)
+        sys.exit(2)
+    import subprocess
+    try:
+        cases[CASE]()
+    except subprocess.TimeoutExpired as e:
+        fail(f"timed out: {e}")
+    finish()

@@ -33,7 +33,7 @@ import re
 import subprocess
 import sys
 
-from ct_py import CASE, UNCORE, fail, finish, need, workdir
+from ct_py import CASE, UNCORE, fail, finish, need, workdir, main
 
 WORK = workdir("uncore-machine-")
 
@@ -293,11 +293,4 @@ CASES = {
 }
 
 if __name__ == "__main__":
-    if CASE not in CASES:
-        print(f"unknown case {CASE}", file=sys.stderr)
-        sys.exit(2)
-    try:
-        CASES[CASE]()
-    except subprocess.TimeoutExpired as e:
-        fail(f"timed out: {e}")
-    finish()
+    main(CASES)

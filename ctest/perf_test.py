@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-from ct_py import CASE, fail, finish, need
+from ct_py import CASE, fail, finish, need, main
 import tools_test
 from tools_test import run
 
@@ -1005,8 +1005,4 @@ CASES = {f.__name__: f for f in (perf_task_snbep, perf_task_wall_snbep, perf_pid
                                  pcm_skl, pcm_memory_snbep, pcm_memory_ivt)}
 
 if __name__ == "__main__":
-    if CASE not in CASES:
-        print(f"unknown case {CASE}", file=sys.stderr)
-        sys.exit(2)
-    CASES[CASE]()
-    finish()
+    main(CASES)

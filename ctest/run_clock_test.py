@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 
-from ct_py import CASE, UNCORE, fail, finish, need, workdir
+from ct_py import CASE, UNCORE, fail, finish, need, workdir, main
 
 WORK = workdir("uncore-clock-")
 WAITS = os.environ.get("CT_WAITS", "")
@@ -226,8 +226,4 @@ CASES = {**{k: (lambda k=k: waits_case(k)) for k in WANT},
          "timeout_cmd": timeout_cmd, "read_t": read_t, "long_sleep": long_sleep, "spin_shell": spin_shell, "outside_signal": outside_signal}
 
 if __name__ == "__main__":
-    if CASE not in CASES:
-        print(f"unknown case {CASE}", file=sys.stderr)
-        sys.exit(2)
-    CASES[CASE]()
-    finish()
+    main(CASES)

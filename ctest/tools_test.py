@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import sys
 
-from ct_py import CASE, UNCORE, fail, finish, need, workdir
+from ct_py import CASE, UNCORE, fail, finish, need, workdir, main
 
 WORK = workdir("uncore-tools-")
 
@@ -1158,11 +1158,4 @@ CASES = {f.__name__: f for f in (turbostat_debug_skl, turbostat_debug_snbep, tur
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 
 if __name__ == "__main__":
-    if CASE not in CASES:
-        print(f"unknown case {CASE}", file=sys.stderr)
-        sys.exit(2)
-    try:
-        CASES[CASE]()
-    except subprocess.TimeoutExpired as e:
-        fail(f"timed out: {e}")
-    finish()
+    main(CASES)
