@@ -1153,7 +1153,100 @@ def run_dir_place():
             fail(f"{what}: {os.path.dirname(lines[0])} left behind")
 
 
-CASES = {f.__name__: f for f in (turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+# ---- dmidecode, biosdecode ----
+
+# The parts (docs/platform-*.md): brand string, CPUID leaf 1's model and
+# stepping (family 6), memory channels a socket drives.
+DMI_PARTS = {"skl": ("Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz", 94, 3, 2),
+             "snbep": ("Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz", 45, 7, 4),
+             "ivt": ("Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz", 62, 4, 4)}
+
+
+def dmi_sections(out):
+    """dmidecode's records: (type, {field: value})."""
+    recs = []
+    for block in out.split("\n\n"):
+        m = re.search(r"^Handle 0x[0-9A-F]+, DMI type (\d+),", block, re.M)
+        if m:
+            fields = dict(re.findall(r"^\t([^\t:]+): (.*)$", block, re.M))
+            recs.append((int(m.group(1)), fields))
+    return recs
+
+
+def dmidecode(platform):
+    """dmidecode and biosdecode, unmodified: the SMBIOS tables from
+    /sys/firmware/dmi/tables and, with --no-sysfs and biosdecode, from the
+    firmware area of /dev/mem (mmap), describe the machine: its sockets,
+    part, cores, speed and memory (docs/tools.md, "SMBIOS")."""
+    need("dmidecode", "dmidecode")
+    need("biosdecode", "dmidecode")
+    cores, pkgs, mhz = PARTS[platform]
+    brand, model, stepping, channels = DMI_PARTS[platform]
+    node_mb = NODE_MB.get(platform, 16384)
+    for argv, source in ((["dmidecode"], "Getting SMBIOS data from sysfs."),
+                         (["dmidecode", "--no-sysfs"], "Scanning /dev/mem for entry point.")):
+        out, _, _ = run(platform, ["sh", "-c", " ".join(argv) + "; grep MemTotal /proc/meminfo"])
+        what = " ".join(argv)
+        for line in (source, "SMBIOS 3.0.0 present."):
+            if line not in out.splitlines():
+                fail(f"{what}: no line {line!r} in {out[:500]!r}")
+        recs = dmi_sections(out)
+        eq(f"{what}: record types", sorted({t for t, _ in recs}), [0, 1, 2, 3, 4, 16, 17, 127])
+        cpus = [f for t, f in recs if t == 4]
+        eq(f"{what}: processors (one a socket)", len(cpus), pkgs)
+        for i, f in enumerate(cpus):
+            eq(f"{what}: CPU{i} socket", f.get("Socket Designation"), f"CPU{i}")
+            eq(f"{what}: CPU{i} version (brand string)", f.get("Version"), brand)
+            eq(f"{what}: CPU{i} signature (CPUID leaf 1)", f.get("Signature"),
+               f"Type 0, Family 6, Model {model}, Stepping {stepping}")
+            eq(f"{what}: CPU{i} core count", f.get("Core Count"), str(cores))
+            eq(f"{what}: CPU{i} thread count", f.get("Thread Count"), str(cores))
+            eq(f"{what}: CPU{i} current speed (MSR_PLATFORM_INFO)", f.get("Current Speed"), f"{mhz} MHz")
+            eq(f"{what}: CPU{i} manufacturer", f.get("Manufacturer"), "Intel(R) Corporation")
+        eq(f"{what}: system manufacturer", [f.get("Manufacturer") for t, f in recs if t in (1, 2)],
+           ["uncore simulator"] * 2)
+        arrays = [f for t, f in recs if t == 16]
+        eq(f"{what}: memory arrays (one a socket)", len(arrays), pkgs)
+        for f in arrays:
+            eq(f"{what}: memory devices of an array (channels)", f.get("Number Of Devices"), str(channels))
+        dimms = [f for t, f in recs if t == 17]
+        eq(f"{what}: memory devices", len(dimms), pkgs * channels)
+        sizes = [f.get("Size", "") for f in dimms]
+        total = 0
+        for sz in sizes:
+            m = re.fullmatch(r"(\d+) (MB|GB)", sz)
+            if not m:
+                fail(f"{what}: memory device size {sz!r}")
+                continue
+            total += int(m.group(1)) * (1024 if m.group(2) == "GB" else 1)
+        eq(f"{what}: memory (MB, all devices)", total, node_mb * pkgs)
+        m = re.search(r"^MemTotal:\s+(\d+) kB$", out, re.M)
+        eq(f"{what}: memory (MB) against /proc/meminfo", total, int(m.group(1)) // 1024 if m else None)
+    out, _, _ = run(platform, ["sh", "-c", "biosdecode; wc -c < /sys/firmware/dmi/tables/DMI"])
+    if "SMBIOS 3.0.0 present." not in out.splitlines():
+        fail(f"biosdecode: no SMBIOS entry point in {out!r}")
+    m = re.search(r"Structure Table Maximum Length: (\d+) bytes\n.*64-bit Address: 0x0*F0020\n(\d+)$", out, re.S)
+    if not m:
+        fail(f"biosdecode: no structure table at 0xF0020 in {out!r}")
+    else:
+        eq("biosdecode: structure table length against the sysfs table", m.group(1), m.group(2))
+    # read and pread of the firmware area, as a program without mmap would
+    script = ("import os; fd = os.open('/dev/mem', os.O_RDONLY); os.lseek(fd, 0xF0000, 0); "
+              "print(os.read(fd, 5).decode(), os.pread(fd, 8, 0xF0010).hex())")
+    out, _, _ = run(platform, [sys.executable, "-c", script])
+    eq("read and pread of /dev/mem at 0xF0000 (entry point, table address)", out.split(),
+       ["_SM3_", "20000f0000000000"])
+
+
+def dmidecode_skl():
+    dmidecode("skl")
+
+
+def dmidecode_ivt():
+    dmidecode("ivt")
+
+
+CASES = {f.__name__: f for f in (dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

@@ -119,4 +119,15 @@ struct ucr_rsp_data {
 	uint8_t data[UCR_PERF_DATA_MAX];
 };
 
+/* The firmware area of /dev/mem: the legacy BIOS area E0000-FFFFF that
+ * biosdecode scans (dmidecode --no-sysfs: F0000-FFFFF), holding the SMBIOS
+ * entry point at F0000 and its structure table after it
+ * (run/ucr_smbios.c).  The tree's ROOT/.firmware is its image, served by
+ * read, pread and mmap; the rest of it reads as zeros. */
+#define UCR_FW_BASE 0xE0000u
+#define UCR_FW_LEN 0x20000u
+#define UCR_FW_EP 0xF0000u
+#define UCR_FW_TABLE 0xF0020u
+#define UCR_FW_FILE ".firmware"
+
 #endif

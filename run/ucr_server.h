@@ -31,6 +31,12 @@ struct ucr_opts {
 int ucr_run(struct ucm_model *m, const struct ucr_opts *o, int *status, char *err, size_t n);
 
 /* The machine's tree under root (ucr_tree.c). */
+/* The machine's SMBIOS structure table (*table, malloc'd, *len bytes) and
+ * its SMBIOS 3.0 entry point giving it at table_pa (run/ucr_smbios.c);
+ * -1: out of memory. */
+#define UCR_SMBIOS_EP_LEN 24
+int ucr_smbios_build(struct ucm_model *m, struct ucp_machine *mc, uint64_t table_pa, uint8_t **table,
+		     size_t *len, uint8_t ep[UCR_SMBIOS_EP_LEN]);
 int ucr_tree_build(const char *root, struct ucm_model *m, struct ucp_machine *mc, char *err, size_t n);
 
 #endif

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ucr_proto.h"
 #include "ucr_server.h"
 
 /* The paths the library redirects into the tree (ROOT/.redirect). */
@@ -26,7 +27,7 @@ static const char *const redirects[] = {
 	"/proc/sys/kernel/nmi_watchdog", "/sys/fs/cgroup",
 	"/proc/sys/kernel/perf_event_paranoid",
 	"/sys/devices/system/cpu", "/sys/devices/system/node", "/sys/bus/pci",
-	"/sys/firmware/acpi/tables/MCFG", "/sys/module/msr", "/sys/bus/event_source",
+	"/sys/firmware/acpi/tables/MCFG", "/sys/firmware/dmi", "/sys/module/msr", "/sys/bus/event_source",
 	"/dev/cpu", "/dev/msr*", "/dev/mem",
 };
 
@@ -515,6 +516,56 @@ static void mcfg(struct tree *t)
 		snprintf(t->err, t->n, "%s: cannot write", p);
 }
 
+/* ROOT/rel: len bytes of data, readable by all (the kernel's firmware
+ * tables are root's; the machine's program needs no root). */
+static void blob(struct tree *t, const char *rel, const void *data, size_t len)
+{
+	char p[4096];
+	int fd;
+
+	if (t->rc)
+		return;
+	snprintf(p, sizeof(p), "%s/%s", t->root, rel);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		t->rc = -EIO;
+	if (fd >= 0 && close(fd) && !t->rc)
+		t->rc = -EIO;
+	if (t->rc)
+		snprintf(t->err, t->n, "%s: cannot write", p);
+}
+
+/* SMBIOS (run/ucr_smbios.c) where dmidecode finds it: the kernel's
+ * /sys/firmware/dmi/tables (drivers/firmware/dmi_scan.c) and the firmware
+ * area of /dev/mem, entry point at F0000 and table after it. */
+static void dmi(struct tree *t, struct ucm_model *m, struct ucp_machine *mc)
+{
+	uint8_t ep[UCR_SMBIOS_EP_LEN], *table = NULL, *fw;
+	size_t len = 0;
+
+	if (t->rc)
+		return;
+	if (ucr_smbios_build(m, mc, UCR_FW_TABLE, &table, &len, ep) ||
+	    !(fw = calloc(1, UCR_FW_LEN))) {
+		free(table);
+		t->rc = -ENOMEM;
+		snprintf(t->err, t->n, "SMBIOS tables: %s", strerror(ENOMEM));
+		return;
+	}
+	if (UCR_FW_TABLE - UCR_FW_BASE + len > UCR_FW_LEN) {
+		t->rc = -EFBIG;
+		snprintf(t->err, t->n, "SMBIOS table of %zu bytes: larger than the firmware area", len);
+	} else if (!(t->rc = mkdirs(t, "sys/firmware/dmi/tables"))) {
+		memcpy(fw + (UCR_FW_EP - UCR_FW_BASE), ep, sizeof(ep));
+		memcpy(fw + (UCR_FW_TABLE - UCR_FW_BASE), table, len);
+		blob(t, "sys/firmware/dmi/tables/smbios_entry_point", ep, sizeof(ep));
+		blob(t, "sys/firmware/dmi/tables/DMI", table, len);
+		blob(t, UCR_FW_FILE, fw, UCR_FW_LEN);
+	}
+	free(fw);
+	free(table);
+}
+
 /* The host kernel's PMUs (its /sys/bus/event_source/devices: msr, uprobe,
  * tracepoint, ...) are redirected into the tree by their /sys/devices
  * names, where only the machine's own are (run/ucr_kernel.c), so that no
@@ -551,6 +602,7 @@ int ucr_tree_build(const char *root, struct ucm_model *m, struct ucp_machine *mc
 	cpus(&t, m, mc, ucm_nsockets(m));
 	pci(&t, m, mc);
 	mcfg(&t);
+	dmi(&t, m, mc);
 	for (unsigned c = 0; c < ncpu; c++) {
 		char p[64];
 

@@ -5,13 +5,16 @@
  * /dev/mem), what stat shows of it, and its reads, writes, ioctls and
  * mappings, served by the server's model access by access as the kernel's
  * drivers would split them.  ucr_fd.c hands it the descriptors of these
- * kinds; /dev/mem's mapped loads and stores are ucr_trap.c's.
+ * kinds; /dev/mem's mapped loads and stores are ucr_trap.c's, but for its
+ * firmware area (the SMBIOS tables), which is served from the tree.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "ucr_preload.h"
 
@@ -141,11 +144,44 @@ static ssize_t pci_rw(const struct ucr_fd *l, void *buf, size_t count, off_t off
 	return (ssize_t)done;
 }
 
+/* The firmware area of /dev/mem (UCR_FW_BASE, run/ucr_smbios.c): len
+ * bytes at physical pa, all inside it, from the tree's image of it. */
+static int fw_in(uint64_t pa, size_t len)
+{
+	return pa >= UCR_FW_BASE && pa < UCR_FW_BASE + UCR_FW_LEN && len <= UCR_FW_BASE + UCR_FW_LEN - pa;
+}
+
+static ssize_t fw_read(void *buf, size_t len, uint64_t pa)
+{
+	char p[PATH_MAX + 16];
+	int fd;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "%s/" UCR_FW_FILE, ucr_root);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = pread(fd, buf, len, (off_t)(pa - UCR_FW_BASE));
+	close(fd);
+	return n;
+}
+
 /* /dev/mem by read/write: the model's 4- and 8-byte accesses. */
 static ssize_t mem_rw(void *buf, size_t count, off_t off, int write)
 {
 	size_t done = 0;
 
+	/* the firmware area, read as the kernel reads RAM or ROM: any length
+	 * (what lies beyond it is the model's) */
+	if (off >= 0 && fw_in((uint64_t)off, 1)) {
+		size_t k = UCR_FW_BASE + UCR_FW_LEN - (uint64_t)off;
+		ssize_t n;
+
+		if (write)
+			return ucr_fail(EPERM);
+		if ((n = fw_read(buf, count < k ? count : k, (uint64_t)off)) < 0)
+			return ucr_fail(EIO);
+		return n;
+	}
 	while (done < count) {
 		unsigned w = count - done >= 8 && !((off + done) % 8) ? 8 : 4;
 		uint64_t v = 0;
@@ -220,6 +256,19 @@ void *ucr_dev_mmap(const struct ucr_fd *l, size_t len, int flags, off_t off)
 		if (flags & MAP_FIXED) {
 			errno = EINVAL;
 			return MAP_FAILED;
+		}
+		/* the firmware area is memory, not registers: a read-only copy */
+		if (off >= 0 && len && fw_in((uint64_t)off, len)) {
+			void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED)
+				return p;
+			if (fw_read(p, len, (uint64_t)off) != (ssize_t)len || mprotect(p, len, PROT_READ)) {
+				munmap(p, len);
+				errno = EIO;
+				return MAP_FAILED;
+			}
+			return p;
 		}
 		return ucr_trap_map(len, (uint64_t)off);
 	}
