@@ -3,7 +3,7 @@
  * directory tree that the preload library redirects those paths to.
  *
  * Static files (cpuinfo, CPU and NUMA topology, PCI device lists, the ACPI
- * MCFG table) say what the kernel of a machine of this platform would say;
+ * MCFG table, the SMBIOS tables and /dev/mem's firmware area) say what the kernel of a machine of this platform would say;
  * the device files (MSR, msr-safe, PCI configuration, /dev/mem) are empty
  * placeholders whose accesses the library sends to the server.  The
  * formats are the kernel's (Documentation/ABI, fs/proc, drivers/pci).
