@@ -75,7 +75,7 @@ static void w32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> 8 * i);
 }
 
-/* Processor Family (DSP0134 7.5.2, Table 23) by the brand string: the
+/* Processor Family (DSP0134 7.5.2) by the brand string: the
  * values of the platforms' parts. */
 static const struct {
 	const char *in_brand;
@@ -85,7 +85,7 @@ static const struct {
 	{ "Core(TM) i7", 0xC6 },   /* Intel Core i7 processor */
 };
 
-/* Memory Type (DSP0134 7.18.2, Table 75) by the DRAM type's name. */
+/* Memory Type (DSP0134 7.18.2) by the DRAM type's name. */
 static const struct {
 	const char *prefix;
 	uint8_t type;
@@ -110,9 +110,10 @@ int ucr_smbios_build(struct ucm_model *m, struct ucp_machine *mc, uint64_t table
 	char product[96];
 	uint8_t sum = 0;
 
-	/* MSR_PLATFORM_INFO[15:8]: the maximum non-turbo ratio, of the 100 MHz
-	 * bus clock (SDM vol. 4, Table 2-24); the fastest, the 1-core turbo
-	 * ratio of MSR_TURBO_RATIO_LIMIT[7:0] where the part has it */
+	/* MSR_PLATFORM_INFO[15:8]: the maximum non-turbo ratio, of the
+	 * 100 MHz bus clock (SDM Vol. 4, the MSR tables of these parts); the
+	 * fastest, the 1-core turbo ratio of MSR_TURBO_RATIO_LIMIT[7:0] where
+	 * the part has it (as cpufreq's limits, ucr_tree.c) */
 	ucp_sysmsr_read(mc, 0, 0xCE, 0, &info);
 	base_mhz = (unsigned)(info >> 8 & 0xFF) * 100u;
 	if (!base_mhz)
