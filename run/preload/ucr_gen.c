@@ -31,6 +31,31 @@ static int host_open(const char *path)
 	return (int)real_syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 }
 
+/* The host's file open on fd copied into t, a memstream over *text, which
+ * is complete once t is closed; 0, or -errno with everything freed. */
+static int host_copy(int fd, FILE *t, char **text)
+{
+	char buf[4096];
+	ssize_t n;
+
+	if (fd < 0 || !t) {
+		int e = fd < 0 ? errno : ENOMEM;
+
+		if (t)
+			fclose(t);
+		free(*text);
+		*text = NULL;
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, t);
+	close(fd);
+	fclose(t);
+	return 0;
+}
+
 static int msr(unsigned cpu, uint32_t addr, uint64_t *v)
 {
 	struct ucr_req q = { UCR_MSR_RD, 0, addr, 0, 0, 0, 0, 0, 0 };
@@ -160,11 +185,10 @@ static TLS int other_pid;
  * bound itself, or one not of the program: every cpu). */
 static int status_of(FILE *f, int pid)
 {
-	char *text = NULL, buf[4096], *line, *save = NULL, path[64];
+	char *text = NULL, *line, *save = NULL, path[64];
 	size_t len = 0;
-	ssize_t n;
 	FILE *t = open_memstream(&text, &len);
-	int fd;
+	int fd, rc;
 	uint64_t cpus = ucr_thread_mask(), nodes = (1ull << machine_nodes()) - 1;
 
 	if (pid) {
@@ -177,20 +201,8 @@ static int status_of(FILE *f, int pid)
 		snprintf(path, sizeof(path), "/proc/thread-self/status");
 	}
 	fd = host_open(path);
-	if (fd < 0 || !t) {
-		int e = fd < 0 ? errno : ENOMEM;
-
-		if (t)
-			fclose(t);
-		free(text);
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		fwrite(buf, 1, (size_t)n, t);
-	close(fd);
-	fclose(t);
+	if ((rc = host_copy(fd, t, &text)))
+		return rc;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "Cpus_allowed:", 13)) {
 			fputs("Cpus_allowed:\t", f);
@@ -229,9 +241,7 @@ static int proc_vmstat(FILE *f)
 	unsigned long long free_kb = 0;
 	size_t len = 0;
 	FILE *mi, *t = open_memstream(&text, &len);
-	char buf[4096];
-	ssize_t n;
-	int fd = host_open("/proc/vmstat");
+	int fd = host_open("/proc/vmstat"), rc;
 
 	snprintf(p, sizeof(p), "%s/proc/meminfo", ucr_root);
 	if ((mi = fopen(p, "re"))) {
@@ -239,20 +249,8 @@ static int proc_vmstat(FILE *f)
 			sscanf(line, "MemFree: %llu", &free_kb);
 		fclose(mi);
 	}
-	if (fd < 0 || !t) {
-		int e = fd < 0 ? errno : ENOMEM;
-
-		if (t)
-			fclose(t);
-		free(text);
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		fwrite(buf, 1, (size_t)n, t);
-	close(fd);
-	fclose(t);
+	if ((rc = host_copy(fd, t, &text)))
+		return rc;
 	for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
 		size_t k;
 
