@@ -548,8 +548,12 @@ static double ucp_idle_w(const struct ucp_machine *mc, unsigned act)
 
 static double act_of(const struct ucp_machine *mc, unsigned socket, unsigned act)
 {
-	const struct actbox *a = mc->ab + (size_t)socket * mc->nab;
+	const struct actbox *a;
 	double q = 0;
+
+	if (!mc->nab) /* a part whose table has no activity terms (skl): no array */
+		return 0;
+	a = mc->ab + (size_t)socket * mc->nab;
 
 	for (unsigned i = 0; i < mc->nab; i++)
 		if (a[i].act == act)
