@@ -253,6 +253,20 @@ extern TLS int ucr_t_creator;
  * lets machine time run, and its task is off its cpu (ucr_proc.c) */
 void ucr_blocked(int on);
 
+/* The host's sleep with the wall clock: the server is told the thread
+ * waits, so that its task does not run meanwhile (the
+ * UNCORE_RUN_CLOCK=wall paths of every timed wait). */
+#define WALL_SLEEP(call)                                                         \
+	do {                                                                     \
+		int rv_, e_;                                                     \
+		ucr_blocked(1);                                                  \
+		rv_ = (call);                                                    \
+		e_ = errno;                                                      \
+		ucr_blocked(0);                                                  \
+		errno = e_;                                                      \
+		return rv_;                                                      \
+	} while (0)
+
 int ucr_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
 /* ---- ucr_trap.c: instruction traps ---- */

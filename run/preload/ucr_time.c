@@ -73,19 +73,6 @@ EXPORT time_t time(time_t *t)
 	return v;
 }
 
-/* The host's sleep with the wall clock: the server is told the thread
- * waits, so that its task does not run meanwhile. */
-#define WALL_SLEEP(call)                                                         \
-	do {                                                                     \
-		int rv_, e_;                                                     \
-		ucr_blocked(1);                                                  \
-		rv_ = (call);                                                    \
-		e_ = errno;                                                      \
-		ucr_blocked(0);                                                  \
-		errno = e_;                                                      \
-		return rv_;                                                      \
-	} while (0)
-
 EXPORT int clock_nanosleep(clockid_t c, int flags, const struct timespec *req_ts, struct timespec *rem)
 {
 	REAL(clock_nanosleep);

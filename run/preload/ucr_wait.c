@@ -403,16 +403,8 @@ static int wait_select(int nfds, fd_set *r, fd_set *w, fd_set *e, uint64_t ns, c
 EXPORT int select(int nfds, fd_set *restrict r, fd_set *restrict w, fd_set *restrict e, struct timeval *restrict tv)
 {
 	REAL(select);
-	if (ucr_active && ucr_wall_clock && tv && (tv->tv_sec || tv->tv_usec)) {
-		int rv, er;
-
-		ucr_blocked(1);
-		rv = real_select(nfds, r, w, e, tv);
-		er = errno;
-		ucr_blocked(0);
-		errno = er;
-		return rv;
-	}
+	if (ucr_active && ucr_wall_clock && tv && (tv->tv_sec || tv->tv_usec))
+		WALL_SLEEP(real_select(nfds, r, w, e, tv));
 	if (!ucr_active || ucr_wall_clock || !tv || (!tv->tv_sec && !tv->tv_usec))
 		return real_select(nfds, r, w, e, tv);
 	if (tv->tv_sec < 0 || tv->tv_usec < 0 || tv->tv_usec >= 1000000)
@@ -430,16 +422,8 @@ EXPORT int pselect(int nfds, fd_set *restrict r, fd_set *restrict w, fd_set *res
 		   const struct timespec *restrict t, const sigset_t *restrict mask)
 {
 	REAL(pselect);
-	if (ucr_active && ucr_wall_clock && t && (t->tv_sec || t->tv_nsec)) {
-		int rv, er;
-
-		ucr_blocked(1);
-		rv = real_pselect(nfds, r, w, e, t, mask);
-		er = errno;
-		ucr_blocked(0);
-		errno = er;
-		return rv;
-	}
+	if (ucr_active && ucr_wall_clock && t && (t->tv_sec || t->tv_nsec))
+		WALL_SLEEP(real_pselect(nfds, r, w, e, t, mask));
 	if (!ucr_active || ucr_wall_clock || !t || (!t->tv_sec && !t->tv_nsec))
 		return real_pselect(nfds, r, w, e, t, mask);
 	if (!valid_ts(t))
@@ -476,15 +460,8 @@ static int wait_epoll(int epfd, struct epoll_event *ev, int max, uint64_t ns, co
 /* epoll_wait and epoll_pwait: a timeout in ms; -1 waits for ever, 0 not at all */
 #define EPOLL_MS(call, timeout, real_call)                                                  \
 	do {                                                                                \
-		if (ucr_active && ucr_wall_clock && (timeout)) {                           \
-			int rv_, er_;                                                       \
-			ucr_blocked(1);                                                     \
-			rv_ = (real_call);                                                  \
-			er_ = errno;                                                        \
-			ucr_blocked(0);                                                     \
-			errno = er_;                                                        \
-			return rv_;                                                         \
-		}                                                                           \
+		if (ucr_active && ucr_wall_clock && (timeout))                             \
+			WALL_SLEEP(real_call);                                              \
 		if (!ucr_active || ucr_wall_clock || (timeout) <= 0)                       \
 			return (real_call);                                                 \
 		return (call);                                                              \
