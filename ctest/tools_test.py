@@ -1077,6 +1077,52 @@ def run_host_hidden():
     eq("what describes the machine, read every way", got, want)
 
 
+def linux_release():
+    """The release of the Linux source the driver was taken from, read here
+    from its Makefile (CT_LINUX_ORIGIN: the tarball or the tree)."""
+    origin = os.environ.get("CT_LINUX_ORIGIN", "")
+    if not origin:
+        fail("CT_LINUX_ORIGIN is not set: this build has no Linux source (kernel/)")
+    if os.path.isdir(origin):
+        with open(os.path.join(origin, "Makefile")) as f:
+            text = f.read(4096)
+    else:
+        # the first member names the top folder; tar stops at the Makefile
+        top = subprocess.run(f"tar -tJf '{origin}' | head -1", shell=True, capture_output=True,
+                             text=True).stdout.strip().rstrip("/")
+        p = subprocess.run(["tar", "-xJOf", origin, "--occurrence=1", f"{top}/Makefile"],
+                           capture_output=True, text=True)
+        if p.returncode or not top:
+            fail(f"tar {origin}: no {top}/Makefile: {p.stderr}")
+        text = p.stdout[:4096]
+    v = dict(re.findall(r"^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION) *= *(\S*)", text, re.M))
+    if "VERSION" not in v or "PATCHLEVEL" not in v:
+        fail(f"{origin}: no VERSION/PATCHLEVEL in its Makefile")
+    rel = f"{v['VERSION']}.{v['PATCHLEVEL']}" + (f".{v['SUBLEVEL']}" if v.get("SUBLEVEL") else "")
+    return rel + v.get("EXTRAVERSION", "")
+
+
+def run_uname():
+    """The machine's kernel is the Linux whose uncore driver serves
+    perf_event_open, on every platform: uname -r, uname(2) through libc
+    (Python's os.uname) and through syscall() (ctypes, SYS_uname),
+    /proc/version and /proc/sys/kernel/osrelease all give the release of its
+    source, never the host's."""
+    need("uname", "coreutils")
+    want = linux_release()
+    host = os.uname().release
+    py = ("import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); buf = ctypes.create_string_buffer(390); "
+          "print(libc.syscall(63, buf), buf.raw[130:195].split(b'\\0')[0].decode()); print(os.uname().release)")
+    script = ("uname -r; uname -s; cat /proc/sys/kernel/osrelease /proc/sys/kernel/ostype; "
+              "cut -d' ' -f1-3 /proc/version; python3 -c \"" + py + "\"")
+    for platform in ("skl", "snbep", "ivt"):
+        out, _, _ = run(platform, ["sh", "-c", script])
+        eq(f"{platform}: the kernel's release, read every way", out.splitlines(),
+           [want, "Linux", want, "Linux", f"Linux version {want}", f"0 {want}", want])
+    if host == want:
+        fail(f"the host runs {host} too: this case cannot tell the machine's release from the host's")
+
+
 def run_static_helper():
     """A statically linked program cannot load the machine's library: started
     by the program (a shell's exec, a #! script whose interpreter is static,
@@ -1246,7 +1292,7 @@ def dmidecode_ivt():
     dmidecode("ivt")
 
 
-CASES = {f.__name__: f for f in (dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (run_uname, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

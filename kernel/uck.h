@@ -38,6 +38,11 @@ struct uck_host {
  * callbacks.  0, or a negative errno with err saying why (the driver
  * found no uncore on this part: -ENODEV). */
 int uck_boot(const struct uck_host *h, char *err, size_t n);
+/* The release of the Linux source the driver was taken from, as the
+ * machine's `uname -r` reports it: "6.1.192" (its Makefile's VERSION,
+ * PATCHLEVEL, SUBLEVEL and EXTRAVERSION). */
+const char *uck_release(void);
+
 /* Module exit; every event must be closed first. */
 void uck_shutdown(void);
 int uck_booted(void);

@@ -402,6 +402,53 @@ static int write_sysfs(const char *root, char *err, size_t n)
 	return 0;
 }
 
+/* The kernel the machine runs is the one its driver was taken from: uname
+ * (the library serves uname() from these files), /proc/version and
+ * /proc/sys/kernel say its release, not the host's (docs/tools.md).  The
+ * version string has no build date: the machine's kernel was not built at
+ * a time of its own. */
+static int write_uname(const char *root, char *err, size_t n)
+{
+	static const char *const dirs[] = { "proc", "proc/sys", "proc/sys/kernel" };
+	const char *ver = "#1 SMP PREEMPT_DYNAMIC";
+	char text[4][256], d[4096 + 64];
+	const char *const files[] = { "proc/version", "proc/sys/kernel/ostype", "proc/sys/kernel/osrelease",
+				      "proc/sys/kernel/version" };
+	struct sysw w = { .rc = 0 };
+	FILE *redir;
+
+	snprintf(text[0], sizeof(text[0]), "Linux version %s (uncore@run) (Linux's uncore driver on the model) %s\n",
+		 uck_release(), ver);
+	snprintf(text[1], sizeof(text[1]), "Linux\n");
+	snprintf(text[2], sizeof(text[2]), "%s\n", uck_release());
+	snprintf(text[3], sizeof(text[3]), "%s\n", ver);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(d, sizeof(d), "%s/%s", root, dirs[i]);
+		if (mkdir(d, 0755) && errno != EEXIST) {
+			snprintf(err, n, "%s: %s", d, strerror(errno));
+			return -errno;
+		}
+	}
+	snprintf(w.dir, sizeof(w.dir), "%s", root);
+	for (size_t i = 0; i < 4; i++)
+		if (put_attr(&w, files[i], text[i])) {
+			snprintf(err, n, "%s/%s: %s", root, files[i], strerror(-w.rc));
+			return w.rc;
+		}
+	snprintf(d, sizeof(d), "%s/.redirect", root);
+	if (!(redir = fopen(d, "a"))) {
+		snprintf(err, n, "%s: %s", d, strerror(errno));
+		return -errno;
+	}
+	for (size_t i = 0; i < 4; i++)
+		fprintf(redir, "/%s\n", files[i]);
+	if (fclose(redir)) {
+		snprintf(err, n, "%s: %s", d, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
 int ucr_kernel_start(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_base_ns, const char *root,
 		     struct ucr_kernel **out, char *err, size_t n)
 {
@@ -430,6 +477,12 @@ int ucr_kernel_start(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_
 	/* The kernel boots before the program runs: its enumeration of PCI
 	 * (a vendor ID read of every function of every bus, 65,536 reads) is
 	 * over before the machine's clock starts for the program */
+	if ((rc = write_uname(root, err, n))) {
+		ucb_destroy(k->b);
+		hist_free(k);
+		free(k);
+		return rc;
+	}
 	ucp_backend_booting(k->b, 1);
 	enter(k);
 	rc = uck_boot(&h, err, n);

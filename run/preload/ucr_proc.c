@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -187,6 +188,7 @@ EXPORT int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set)
  * numa_sched_setaffinity, hwloc): the kernel's return values, not the
  * wrappers' (sched_getaffinity returns the bytes of its mask). */
 static int get_cpu(unsigned *cpu, unsigned *node);
+static int machine_uname(struct utsname *u);
 
 long ucr_proc_syscall(long nr, const long *a, int *handled)
 {
@@ -208,6 +210,8 @@ long ucr_proc_syscall(long nr, const long *a, int *handled)
 		return get_cpu((unsigned *)a[0], (unsigned *)a[1]);
 	if (nr == SYS_sysinfo)
 		return sysinfo((struct sysinfo *)a[0]);
+	if (nr == SYS_uname)
+		return machine_uname((struct utsname *)a[0]);
 	*handled = 0;
 	return 0;
 }
@@ -270,6 +274,48 @@ EXPORT long sysconf(int name)
 	if (ucr_active && (name == _SC_PHYS_PAGES || name == _SC_AVPHYS_PAGES) && !machine_mem(&total, &avail))
 		return (long)((name == _SC_PHYS_PAGES ? total : avail) * 1024 / (unsigned long long)getpagesize());
 	return real_sysconf(name);
+}
+
+/* One line of the tree's file rel into buf, without its newline; 0 if
+ * the machine has it. */
+static int tree_line(const char *rel, char *buf, size_t n)
+{
+	char p[PATH_MAX + 64];
+	FILE *f;
+	int ok;
+
+	snprintf(p, sizeof(p), "%s/%s", ucr_root, rel);
+	if (!(f = fopen(p, "re")))
+		return -1;
+	ok = fgets(buf, (int)n, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* uname(): the release and version of the machine's kernel, the Linux
+ * whose uncore driver serves perf_event_open (the server writes them into
+ * the tree's /proc/sys/kernel); the node name and the rest are the host's.
+ * Without a kernel in the build the tree has none, and uname is the host's. */
+static int machine_uname(struct utsname *u)
+{
+	char rel[sizeof(u->release)], ver[sizeof(u->version)];
+	REAL(uname);
+	int rc = real_uname(u);
+
+	if (rc || !ucr_active || tree_line("proc/sys/kernel/osrelease", rel, sizeof(rel)) ||
+	    tree_line("proc/sys/kernel/version", ver, sizeof(ver)))
+		return rc;
+	memcpy(u->release, rel, sizeof(rel));
+	memcpy(u->version, ver, sizeof(ver));
+	return 0;
+}
+
+EXPORT int uname(struct utsname *u)
+{
+	return machine_uname(u);
 }
 
 /* sysinfo(): the machine's memory (its /proc/meminfo: no swap, no shared
