@@ -1123,6 +1123,52 @@ def run_uname():
         fail(f"the host runs {host} too: this case cannot tell the machine's release from the host's")
 
 
+# Each part's caches (size in bytes, ways, line) from Intel's specifications
+# (ark.intel.com: L3 size; the optimization manual's cache tables for
+# Skylake and Sandy/Ivy Bridge: L1 32 KiB 8-way, L2 256 KiB, 4-way on
+# Skylake and 8-way before it; the LLC 16-way on the client part, 20-way on
+# the Xeons), L4 none
+CACHES = {
+    "skl": [(32768, 8, 64), (32768, 8, 64), (262144, 4, 64), (8 << 20, 16, 64), (0, 0, 0)],
+    "snbep": [(32768, 8, 64), (32768, 8, 64), (262144, 8, 64), (20 << 20, 20, 64), (0, 0, 0)],
+    "ivt": [(32768, 8, 64), (32768, 8, 64), (262144, 8, 64), (30 << 20, 20, 64), (0, 0, 0)],
+}
+
+
+def run_sysconf():
+    """What glibc computed from the host's CPUID before the library loaded
+    is the machine's: getconf's and sysconf's cache sizes, associativity and
+    line sizes; /proc/uptime is the machine's time since power-on and the
+    idle time of its cpus (the sum of /proc/stat's idle), on every platform."""
+    need("getconf", "libc-bin")
+    names = [f"LEVEL{lv}_{kind}_{what}" for lv, kind in
+             ((1, "ICACHE"), (1, "DCACHE"), (2, "CACHE"), (3, "CACHE"), (4, "CACHE"))
+             for what in ("SIZE", "ASSOC", "LINESIZE")]
+    # Python's os.sysconf does not know these names: glibc's numbers for
+    # them (bits/confname.h: _SC_LEVEL1_ICACHE_SIZE 185 ... _SC_LEVEL4_CACHE_LINESIZE 199)
+    py = ("import ctypes; libc = ctypes.CDLL(None); libc.sysconf.restype = ctypes.c_long; "
+          "print(' '.join(str(libc.sysconf(185 + i)) for i in range(15)))")
+    script = ("for n in " + " ".join(names) + "; do getconf $n; done | tr '\\n' ' '; echo; "
+              "python3 -c \"" + py + "\"; cat /proc/uptime; grep '^cpu ' /proc/stat; cat /proc/uptime; "
+              "grep -c '^cpu[0-9]' /proc/stat")
+    for platform, caches in CACHES.items():
+        out, _, _ = run(platform, ["sh", "-c", script])
+        lines = out.splitlines()
+        want = " ".join(str(v) for c in caches for v in c)
+        eq(f"{platform}: getconf's caches", lines[0].strip(), want)
+        eq(f"{platform}: sysconf's caches", lines[1].strip(), want)
+        up0, idle0 = (float(x) for x in lines[2].split())
+        up1, idle1 = (float(x) for x in lines[4].split())
+        ticks = [int(x) for x in lines[3].split()[1:]]
+        # /proc/stat was read between the two: its idle ticks (USER_HZ 100),
+        # which /proc/uptime's idle sums
+        if not (idle0 - 0.005 <= ticks[3] / 100 <= idle1 + 0.005):
+            fail(f"{platform}: /proc/uptime's idle {idle0}..{idle1} s, /proc/stat's {ticks[3] / 100} s")
+        cpus = int(lines[5])
+        if not (up0 - 0.02 <= sum(ticks) / 100 / cpus <= up1 + 0.02):
+            fail(f"{platform}: /proc/uptime {up0}..{up1} s, /proc/stat's time a cpu {sum(ticks) / 100 / cpus} s")
+
+
 def run_static_helper():
     """A statically linked program cannot load the machine's library: started
     by the program (a shell's exec, a #! script whose interpreter is static,
@@ -1292,7 +1338,7 @@ def dmidecode_ivt():
     dmidecode("ivt")
 
 
-CASES = {f.__name__: f for f in (run_uname, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (run_uname, run_sysconf, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

@@ -23,7 +23,7 @@
 
 /* The paths the library redirects into the tree (ROOT/.redirect). */
 static const char *const redirects[] = {
-	"/proc/cpuinfo", "/proc/stat", "/proc/interrupts", "/proc/meminfo", "/proc/vmstat", "/proc/bus/pci",
+	"/proc/cpuinfo", "/proc/stat", "/proc/interrupts", "/proc/meminfo", "/proc/vmstat", "/proc/uptime", "/proc/bus/pci",
 	"/proc/sys/kernel/nmi_watchdog", "/sys/fs/cgroup",
 	"/proc/sys/kernel/perf_event_paranoid",
 	"/sys/devices/system/cpu", "/sys/devices/system/node", "/sys/bus/pci",
@@ -381,6 +381,8 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucp_machine *mc, un
 		/* made when opened too (ucr_gen.c): the host kernel's counters,
 		 * the machine's values */
 		put(t, "proc/vmstat", "%s", "");
+		/* and the time since power-on (ucr_gen.c) */
+		put(t, "proc/uptime", "%s", "");
 		free(text);
 	}
 }

@@ -1,6 +1,6 @@
 /*
  * ucr_gen.c - files of the machine made when they are opened, in the
- * preload library (libuncore-run.so): /proc/stat, whose counts move with
+ * preload library (libuncore-run.so): /proc/stat and /proc/uptime, whose counts move with
  * the machine's clocks, /proc/vmstat, a process's status (its own or another's), whose
  * cpus and memory nodes are the machine's, and each cpu's energy-performance
  * bias, which is its MSR's.  The tree holds an empty /proc/stat (so
@@ -117,6 +117,32 @@ static int proc_stat(FILE *f)
 	fprintf(f, "intr 0\nctxt 0\nbtime %lld\nprocesses 0\nprocs_running 1\nprocs_blocked 0\n"
 		   "softirq 0 0 0 0 0 0 0 0 0 0 0\n",
 		(long long)now.tv_sec - (long long)(tsc0 / hz));
+	return 0;
+}
+
+/* /proc/uptime: the machine's time since power-on (CLOCK_BOOTTIME) and
+ * the idle time of all its cpus together, both in seconds with two
+ * decimals (fs/proc/uptime.c): the idle time is the sum of /proc/stat's,
+ * tick for tick. */
+static int proc_uptime(FILE *f)
+{
+	uint64_t info, hz, idle = 0;
+	struct timespec up;
+
+	if (msr(0, 0xCE, &info) || !(hz = ((info >> 8) & 0xFF) * 100000000ull))
+		return -EIO;
+	for (unsigned c = 0; c < ucr_ncpu; c++) {
+		uint64_t tsc, mperf;
+
+		if (msr(c, 0x10, &tsc) || msr(c, 0xE7, &mperf))
+			return -EIO;
+		/* in /proc/stat's ticks, as it counts them (USER_HZ is 100) */
+		idle += (uint64_t)((unsigned __int128)tsc * USER_HZ / hz) -
+			(uint64_t)((unsigned __int128)(mperf < tsc ? mperf : tsc) * USER_HZ / hz);
+	}
+	clock_gettime(CLOCK_BOOTTIME, &up);
+	fprintf(f, "%lld.%02ld %llu.%02llu\n", (long long)up.tv_sec, up.tv_nsec / 10000000,
+		(unsigned long long)(idle / 100), (unsigned long long)(idle % 100));
 	return 0;
 }
 
@@ -306,6 +332,7 @@ static const struct {
 	{ "", "proc-status", proc_status_other },
 	{ "", "energy_perf_bias", cpu_epb }, /* by ucr_gen_kind's pattern */
 	{ "/proc/vmstat", "proc-vmstat", proc_vmstat },
+	{ "/proc/uptime", "proc-uptime", proc_uptime },
 };
 
 /* A path of the process's own files that is made when opened: its status

@@ -263,9 +263,48 @@ static int machine_mem(unsigned long long *total, unsigned long long *avail)
 	return *total ? 0 : -1;
 }
 
+/* sysconf's cache figures (_SC_LEVEL1_ICACHE_SIZE ... _SC_LEVEL4_CACHE_LINESIZE,
+ * three a cache: size, associativity, line size) from the machine's CPUID
+ * leaf 4, as glibc takes them on an Intel part: glibc computed its own
+ * from the host's CPUID in ld.so, before this library was loaded.  A level
+ * the part lacks is 0, as glibc says of an Intel part without it. */
+static long machine_cache(int name)
+{
+	static const struct { int size; unsigned level, type; } want[] = {
+		{ _SC_LEVEL1_ICACHE_SIZE, 1, 2 }, { _SC_LEVEL1_DCACHE_SIZE, 1, 1 },
+		{ _SC_LEVEL2_CACHE_SIZE, 2, 3 }, { _SC_LEVEL3_CACHE_SIZE, 3, 3 },
+		{ _SC_LEVEL4_CACHE_SIZE, 4, 3 },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int what = name - want[i].size; /* 0 size, 1 associativity, 2 line size */
+
+		if (what < 0 || what > 2)
+			continue;
+		for (uint32_t sub = 0; sub < 16; sub++) {
+			uint64_t r[4];
+			unsigned type, level, ways, parts, line, sets;
+
+			if (ucr_cpuid(4, sub, r) || !(type = r[0] & 31))
+				break;
+			level = (r[0] >> 5) & 7;
+			if (level != want[i].level || type != want[i].type)
+				continue;
+			ways = (unsigned)(r[1] >> 22 & 0x3FF) + 1;
+			parts = (unsigned)(r[1] >> 12 & 0x3FF) + 1;
+			line = (unsigned)(r[1] & 0xFFF) + 1;
+			sets = (unsigned)(r[2] & 0xFFFFFFFF) + 1;
+			return what == 0 ? (long)ways * parts * line * sets : what == 1 ? (long)ways : (long)line;
+		}
+		return 0;
+	}
+	return -1;
+}
+
 EXPORT long sysconf(int name)
 {
 	unsigned long long total, avail;
+	long v;
 	REAL(sysconf);
 
 	if (ucr_active && (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF))
@@ -273,6 +312,9 @@ EXPORT long sysconf(int name)
 	/* glibc takes these from the kernel's sysinfo() */
 	if (ucr_active && (name == _SC_PHYS_PAGES || name == _SC_AVPHYS_PAGES) && !machine_mem(&total, &avail))
 		return (long)((name == _SC_PHYS_PAGES ? total : avail) * 1024 / (unsigned long long)getpagesize());
+	if (ucr_active && name >= _SC_LEVEL1_ICACHE_SIZE && name <= _SC_LEVEL4_CACHE_LINESIZE &&
+	    (v = machine_cache(name)) >= 0)
+		return v;
 	return real_sysconf(name);
 }
 
