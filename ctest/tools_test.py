@@ -1169,6 +1169,89 @@ def run_sysconf():
             fail(f"{platform}: /proc/uptime {up0}..{up1} s, /proc/stat's time a cpu {sum(ticks) / 100 / cpus} s")
 
 
+# RAPL domains (SDM Vol. 4: MSR_PKG/PP0/PP1/DRAM_ENERGY_STATUS) as perf's
+# "power" PMU names them (arch/x86/events/rapl.c); the client part has PP1
+# (the graphics) and the Xeons have DRAM
+RAPL = {"skl": {"energy-pkg": 0x611, "energy-cores": 0x639, "energy-gpu": 0x641, "energy-ram": 0x619},
+        "snbep": {"energy-pkg": 0x611, "energy-cores": 0x639, "energy-ram": 0x619},
+        "ivt": {"energy-pkg": 0x611, "energy-cores": 0x639, "energy-ram": 0x619}}
+# core C-state residency MSRs (SDM Vol. 4 Table 2-20: MSR_CORE_C3/C6_RESIDENCY)
+CSTATE_CORE = {"c3-residency": 0x3FC, "c6-residency": 0x3FD}
+
+
+def within(what, got, outer, rounding):
+    """A count taken inside a window of msr-tools' reads: no more than the
+    window's (but for the tool's rounding) and no less than 99.9 % of it."""
+    if not (outer * 0.999 - rounding <= got <= outer + rounding):
+        fail(f"{what}: tool printed {got}, msr-tools read {outer} around it (want 99.9-100 %)")
+
+
+def perf_power_cstate(platform):
+    """perf stat's RAPL ("power") and core C-state ("cstate_core") events,
+    served by Linux's own rapl.c and intel/cstate.c on the machine, equal what
+    msr-tools reads from the same MSRs over the same machine second, under the
+    idle and the stream workloads; and the two workloads' power differ."""
+    need("perf", "linux-perf")
+    need("rdmsr", "msr-tools")
+    cores, pkgs, _ = PARTS[platform]
+    firsts = [k * cores for k in range(pkgs)]
+    events = [f"power/{e}/" for e in RAPL[platform]] + [f"cstate_core/{e}/" for e in CSTATE_CORE]
+    reads = ("rdmsr -p0 -0 -u 0x606; "
+             + "".join(f"rdmsr -p{c} -0 -u {m:#x}; " for m in RAPL[platform].values() for c in firsts)
+             + "".join(f"rdmsr -a -0 -u {m:#x}; " for m in CSTATE_CORE.values()))
+    script = reads + f"perf stat -x, -a -e {','.join(events)} sleep 1 2>&1 >/dev/null; " + reads
+    pkg = {}
+    for workload in ("idle", "stream"):
+        out, _, rep = run(platform, ["sh", "-c", script], extra=("--workload", workload))
+        if rep["linux_warnings"]:
+            fail(f"{platform} {workload}: Linux's drivers warned: {rep['linux_warnings']}")
+        lines = out.splitlines()
+        nread = 1 + len(RAPL[platform]) * pkgs + len(CSTATE_CORE) * cores * pkgs
+        if len(lines) != 2 * nread + len(events):
+            fail(f"{platform} {workload}: {len(lines)} lines, want {2 * nread + len(events)}:\n{out}")
+            return
+        before = [int(v) for v in lines[:nread]]
+        perf = {}
+        for ln in lines[nread:nread + len(events)]:
+            f = ln.split(",")
+            perf[f[2]] = float(f[0])
+        after = [int(v) for v in lines[nread + len(events):]]
+        # MSR_RAPL_POWER_UNIT 12:8: energy in units of 1/2^ESU J (SDM Vol. 3B 14.10.1)
+        unit = 1.0 / (1 << ((before[0] >> 8) & 0x1F))
+        k = 1
+        for name in RAPL[platform]:
+            joules = sum(((after[k + i] - before[k + i]) & 0xFFFFFFFF) * unit for i in range(pkgs))
+            k += pkgs
+            # perf counts within the rdmsr reads around it: the machine time
+            # between them and perf's own start and end (its exec, its
+            # opening the events) is a fraction of a millisecond; perf
+            # prints Joules with two decimals
+            within(f"{platform} {workload}: perf's power/{name}/ (J), msr-tools' around it",
+                   perf.get(f"power/{name}/", -1.0), joules, 0.006)
+            if name == "energy-pkg":
+                pkg[workload] = joules
+        for name in CSTATE_CORE:
+            n = cores * pkgs
+            count = sum(after[k + i] - before[k + i] for i in range(n))
+            k += n
+            within(f"{platform} {workload}: perf's cstate_core/{name}/, msr-tools' sum over the cpus around it",
+                   perf.get(f"cstate_core/{name}/", -1.0), float(count), 0)
+    if platform != "skl" and not pkg["stream"] > 2 * pkg["idle"]:
+        fail(f"{platform}: package energy in a second: idle {pkg['idle']:.2f} J, stream {pkg['stream']:.2f} J")
+
+
+def perf_power_cstate_skl():
+    perf_power_cstate("skl")
+
+
+def perf_power_cstate_snbep():
+    perf_power_cstate("snbep")
+
+
+def perf_power_cstate_ivt():
+    perf_power_cstate("ivt")
+
+
 def run_static_helper():
     """A statically linked program cannot load the machine's library: started
     by the program (a shell's exec, a #! script whose interpreter is static,
@@ -1338,7 +1421,7 @@ def dmidecode_ivt():
     dmidecode("ivt")
 
 
-CASES = {f.__name__: f for f in (run_uname, run_sysconf, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

@@ -29,7 +29,7 @@ struct hpstate {
 	int (*teardown)(unsigned int cpu);
 	int used;
 };
-static struct hpstate hp[4];
+static struct hpstate hp[8];
 
 static unsigned cores(void)
 {
@@ -107,6 +107,8 @@ const struct x86_cpu_id *x86_match_cpu(const struct x86_cpu_id *m)
 		if (m->model != X86_MODEL_ANY && c->x86_model != m->model)
 			continue;
 		if (m->steppings != X86_STEPPING_ANY && !(m->steppings & (1u << c->x86_stepping)))
+			continue;
+		if (m->feature != X86_FEATURE_ANY && !boot_cpu_has(m->feature))
 			continue;
 		return m;
 	}
@@ -212,6 +214,13 @@ void cpuhp_remove_state(enum cpuhp_state st)
 			UCK_ON_CPU(cpu, hp[i].teardown(cpu));
 		hp[i].used = 0;
 	}
+}
+
+void cpuhp_remove_state_nocalls(enum cpuhp_state st)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(hp); i++)
+		if (hp[i].used && hp[i].st == st)
+			hp[i].used = 0;
 }
 
 int uck_rdmsr(unsigned int cpu, u32 msr, u64 *val, bool safe)

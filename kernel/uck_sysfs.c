@@ -3,7 +3,8 @@
  * made as the kernel's device core makes them: first the event_source
  * bus's own (type, perf_event_mux_interval_ms), then the PMU's attribute
  * groups and its attr_update groups, each file shown by the driver's
- * show() into a page, a group's is_visible() deciding whether it exists.
+ * show() into a page, a group's is_visible() deciding whether it exists;
+ * and the show() of PMU_EVENT_ATTR_STRING's event files.
  */
 #include <linux/perf_event.h>
 #include <linux/slab.h>
@@ -66,4 +67,15 @@ int uck_sysfs_walk(struct pmu *pmu, uck_attr_fn fn, void *ctx)
 	if ((rc = walk_groups(pmu, pmu->attr_groups, fn, ctx)))
 		return rc;
 	return walk_groups(pmu, pmu->attr_update, fn, ctx);
+}
+
+/* An event file declared with PMU_EVENT_ATTR_STRING: its encoding.  One
+ * without a string shows nothing (the kernel's generic show, for events
+ * whose file a PMU fills itself). */
+ssize_t perf_event_sysfs_show(struct device *dev, struct device_attribute *attr, char *page)
+{
+	struct perf_pmu_events_attr *pa = container_of(attr, struct perf_pmu_events_attr, attr);
+
+	(void)dev;
+	return pa->event_str ? sysfs_emit(page, "%s\n", pa->event_str) : 0;
 }

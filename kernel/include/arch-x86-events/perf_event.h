@@ -4,7 +4,7 @@
  * file at that place beside the extracted driver (kernel/CMakeLists.txt).
  * It holds what the uncore driver takes from the x86 PMU core: event
  * constraints, extra registers and the counter scheduler
- * (perf_assign_events, uck_sched.c).
+ * (perf_assign_events, uck_sched.c); and EVENT_PTR for rapl.c.
  */
 #ifndef UCK_X86_EVENTS_PERF_EVENT_H
 #define UCK_X86_EVENTS_PERF_EVENT_H
@@ -66,6 +66,9 @@ struct extra_reg {
 	{ .event = (e), .msr = (ms), .config_mask = (m), .valid_mask = (vm),     \
 	  .idx = EXTRA_REG_##i, .extra_msr_access = true }
 #define EVENT_EXTRA_END EVENT_EXTRA_REG(0, 0, 0, 0, RSP_0)
+
+/* the attribute of an event declared with PMU_EVENT_ATTR_STRING (rapl.c) */
+#define EVENT_PTR(_id) (&event_attr_##_id.attr.attr)
 
 /* Assign n events to counters within their constraints, fewest choices
  * first; returns the number left unassigned (0: all placed in assign[]). */

@@ -51,8 +51,17 @@ extern struct cpuinfo_x86 boot_cpu_data;
 extern struct cpuinfo_x86 uck_cpu_data[];
 #define cpu_data(cpu) (uck_cpu_data[cpu])
 
-#define X86_FEATURE_HYPERVISOR 0
+/* the feature bits the layer knows, numbered its own way (0 is
+ * X86_FEATURE_ANY, as in the kernel); X86_FEATURE_RAPL is AMD's RAPL
+ * interface (CPUID 0x80000007 EDX bit 14 there), never set on these parts */
+#define X86_FEATURE_HYPERVISOR 1
+#define X86_FEATURE_RAPL 2
 #define boot_cpu_has(bit) ((boot_cpu_data.features >> (bit)) & 1)
+
+#define X86_MATCH_FEATURE(f, data)                                               \
+	{ .vendor = X86_VENDOR_ANY, .family = X86_FAMILY_ANY, .model = X86_MODEL_ANY, \
+	  .steppings = X86_STEPPING_ANY, .feature = (f),                         \
+	  .flags = X86_CPU_ID_FLAG_ENTRY_VALID, .driver_data = (kernel_ulong_t)(data) }
 
 const struct x86_cpu_id *x86_match_cpu(const struct x86_cpu_id *match);
 

@@ -8,6 +8,7 @@
 #define UCK_ASM_MSR_H
 
 #include <linux/types.h>
+#include <asm/msr-index.h> /* the kernel's MSR numbers, taken with the driver */
 
 int uck_rdmsr(unsigned int cpu, u32 msr, u64 *val, bool safe);
 int uck_wrmsr(unsigned int cpu, u32 msr, u64 val, bool safe);

@@ -98,6 +98,8 @@ unsigned int topology_max_die_per_package(void);
 int topology_phys_to_logical_pkg(unsigned int pkg);
 const struct cpumask *topology_die_cpumask(unsigned int cpu);
 const struct cpumask *topology_core_cpumask(unsigned int cpu);
+/* a core's hardware threads: the cpu alone (Hyper-Threading off) */
+#define topology_sibling_cpumask(cpu) cpumask_of(cpu)
 const struct cpumask *cpumask_of_node(int node);
 int cpu_to_node(int cpu);
 #define numa_node_id() cpu_to_node(smp_processor_id())
@@ -108,9 +110,14 @@ enum cpuhp_state {
 	CPUHP_INVALID = -1,
 	CPUHP_AP_PERF_X86_UNCORE_ONLINE = 1,
 	CPUHP_AP_ONLINE_DYN = 2,
+	CPUHP_AP_PERF_X86_CSTATE_STARTING,
+	CPUHP_AP_PERF_X86_RAPL_ONLINE,
+	CPUHP_AP_PERF_X86_CSTATE_ONLINE,
 };
 int cpuhp_setup_state(enum cpuhp_state st, const char *name, int (*startup)(unsigned int cpu),
 		      int (*teardown)(unsigned int cpu));
 void cpuhp_remove_state(enum cpuhp_state st);
+/* removed without running its teardown for each cpu */
+void cpuhp_remove_state_nocalls(enum cpuhp_state st);
 
 #endif

@@ -28,6 +28,7 @@ struct hrtimer {
 };
 
 static inline ktime_t ns_to_ktime(u64 ns) { return (ktime_t)ns; }
+static inline ktime_t ms_to_ktime(u64 ms) { return (ktime_t)(ms * NSEC_PER_MSEC); }
 static inline s64 ktime_to_ns(ktime_t t) { return t; }
 ktime_t ktime_get(void);
 void hrtimer_init(struct hrtimer *t, clockid_t clock, enum hrtimer_mode mode);

@@ -84,4 +84,8 @@ void uck_warn(const char *file, int line, const char *cond);
 
 int kstrtoul(const char *s, unsigned int base, unsigned long *res);
 
+/* a busy-wait's pause (asm/vdso/processor.h): the layer runs the driver on
+ * one thread, so a retry loop never waits on another cpu */
+#define cpu_relax() do { } while (0)
+
 #endif

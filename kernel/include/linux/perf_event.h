@@ -144,6 +144,31 @@ static inline bool is_sampling_event(struct perf_event *event)
 	return event->attr.sample_period != 0;
 }
 
+/* An event's sysfs file that holds its encoding ("event=0x02"), shown by
+ * perf_event_sysfs_show (uck_sysfs.c) */
+struct perf_pmu_events_attr {
+	struct device_attribute attr;
+	u64 id;
+	const char *event_str;
+};
+ssize_t perf_event_sysfs_show(struct device *dev, struct device_attribute *attr, char *page);
+#define PMU_EVENT_ATTR_STRING(_name, _var, _str)                                 \
+	static struct perf_pmu_events_attr _var = {                              \
+		.attr = __ATTR(_name, 0444, perf_event_sysfs_show, NULL),         \
+		.id = 0,                                                          \
+		.event_str = _str,                                                \
+	}
+
+/* A format file ("config:0-7"): format_attr_<name> */
+#define PMU_FORMAT_ATTR_SHOW(_name, _format)                                     \
+	static ssize_t _name##_show(struct device *dev, struct device_attribute *attr, char *page) \
+	{                                                                         \
+		return sprintf(page, _format "\n");                               \
+	}
+#define PMU_FORMAT_ATTR(_name, _format)                                          \
+	PMU_FORMAT_ATTR_SHOW(_name, _format)                                     \
+	static struct device_attribute format_attr_##_name = __ATTR_RO(_name)
+
 int perf_pmu_register(struct pmu *pmu, const char *name, int type);
 void perf_pmu_unregister(struct pmu *pmu);
 void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu);
