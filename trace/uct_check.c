@@ -214,7 +214,7 @@ int uct_chk_add(struct uct_chk *c, const struct uct_hdr *h, const struct uct_seg
 	int found, dup, diff;
 
 	bt = in->bt < UCM_MAXBT ? c->bts[in->bt] : NULL;
-	if (!bt || !bt->nctr || in->sub >= c->nsub[in->bt]) {
+	if (!bt || !bt->ncodes || in->sub >= c->nsub[in->bt]) {
 		snprintf(err, n, "input %u: no such box type or sub-event", i + 1);
 		return -EINVAL;
 	}

@@ -601,7 +601,7 @@ int uct_replay_attach(struct ucm_model *m, struct uct_reader *r, struct uct_repl
 		const struct ucm_boxinst *bi = ucm_box_def(m, (int)b);
 		int t = ucm_boxtype_index(pl, bi->type);
 
-		if (t >= 0 && t < UCM_MAXBT && bi->type->nctr) {
+		if (t >= 0 && t < UCM_MAXBT && bi->type->ncodes) {
 			p->map[((size_t)ucm_box_socket(m, (int)b) * UCM_MAXBT + (unsigned)t) * UCT_RMAXINST +
 			       bi->inst] = (int16_t)b;
 			if (bi->inst >= p->ninst[t])

@@ -272,7 +272,7 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg,
 		const struct ucm_boxtype *t = p->boxes[i].type;
 		size_t tn;
 
-		if (!t->nctr || t == bt || (i && p->boxes[i - 1].type == t) ||
+		if (!t->ncodes || t == bt || (i && p->boxes[i - 1].type == t) ||
 		    tolower((unsigned char)*c->p) != tolower((unsigned char)t->name[0]))
 			continue;
 		tn = strlen(t->name);
@@ -496,7 +496,7 @@ int uct_text_header(struct uct_reader *r)
 				n = word(&c, &w);
 				snprintf(name, sizeof(name), "%.*s", (int)n, w);
 				bt = ucm_boxtype_find(r->hdr.plat, name);
-				if (!n || !bt || !bt->nctr)
+				if (!n || !bt || !bt->ncodes)
 					return uct_rerr(r, at, "no box type '%s'", name);
 				if (*c.p != '=')
 					return uct_rerr(r, col(&c), "expected '=' and a count");
