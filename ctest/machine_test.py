@@ -25,8 +25,17 @@ Cases:
   idle workload's 1 % of C0; one that runs keeps it in C0;
 - energy_likwid_<platform>: likwid-perfctr -g ENERGY on the idle and the
   stream workloads: different power, C0 residency and temperature, each
-  what the coefficients make of the other counters.
+  what the coefficients make of the other counters;
+- invariants_skl: the same invariants on the i7-6700K (TDP 91 W, TjMax
+  100 C, its own idle powers and the GT's energy a memory request), with
+  each core's C3/C6/C7 residency MSRs instead of the Xeon PCU's;
+- ipc_<platform>: the fixed counters (rdmsr) on every cpu but the one the
+  sampling script runs on: instructions / unhalted cycles is the IPC that
+  docs/invariants.md gives each `trace gen` kind, lies within the phases'
+  IPCs of each built-in workload, and the instructions are the model's
+  ground truth (the cores' INST_RETIRED fed, `--report-json`).
 """
+import json
 import math
 import os
 import re
@@ -40,22 +49,36 @@ WORK = workdir("uncore-machine-")
 # The parts: cores a socket, sockets, TSC (= nominal) Hz, DRAM lines a
 # second at the channels' peak (4 channels x MT/s x 8 B / 64 B: DDR3-1600,
 # DDR3-1866; the datasheets' memory sections).
-PARTS = {"snbep": (8, 2, 2.7e9, 4 * 1600e6 / 8), "ivt": (12, 2, 2.7e9, 4 * 1866.67e6 / 8)}
+PARTS = {"snbep": (8, 2, 2.7e9, 4 * 1600e6 / 8), "ivt": (12, 2, 2.7e9, 4 * 1866.67e6 / 8),
+         "skl": (4, 1, 4.0e9, 2 * 2133.33e6 / 8)}
 PCLK_HZ = 800e6            # the PCU's clock (uncore guides, 2.6.7 / CLOCKTICKS)
 TDP_W = 130.0
 TJMAX = 92
 PKG_IDLE_W, PP0_IDLE_W, DRAM_IDLE_W = 20.0, 2.0, 4.0
 UNCORE_J, DRAM_J = 5e-9, 70e-12 * 512
 AMB_C, TAU_S = 30.0, 1.0
-RTH = (TJMAX - 10 - AMB_C) / TDP_W
 LFB, DRAM_NS = 10, 60e-9
 WORKLOADS = ("idle", "stream", "mixed")
 KINDS = ("stream", "llc", "burst", "idle", "qpi", "cstate")
 
 
+# The i7-6700K (docs/invariants.md, "skl"): TDP 91 W (Intel's specification),
+# TjMax 100 C, idle powers of the package, cores, graphics and DRAM, the
+# energy of a GT memory request (the model's figures), the Xeons' DRAM and
+# uncore energies a line.
+SKL = {"tdp": 91.0, "tjmax": 100, "pkg_idle": 8.0, "pp0_idle": 0.5, "pp1_idle": 0.5, "dram_idle": 1.0,
+       "uncore_j": 5e-9, "gt_j": 5e-9, "dram_j": 70e-12 * 512}
+XEON = {"tdp": TDP_W, "tjmax": TJMAX, "pkg_idle": PKG_IDLE_W, "pp0_idle": PP0_IDLE_W, "pp1_idle": 0.0,
+        "dram_idle": DRAM_IDLE_W, "uncore_j": UNCORE_J, "gt_j": 0.0, "dram_j": DRAM_J}
+COEF = {"snbep": XEON, "ivt": XEON, "skl": SKL}
+
+
 def core_w(platform):
+    """A core's C0 power: every core in C0 with the DRAM (skl: all of it
+    the GT's) at its peak reaches TDP."""
     cores, _, _, peak = PARTS[platform]
-    return (TDP_W - PKG_IDLE_W - UNCORE_J * peak) / cores
+    c = COEF[platform]
+    return (c["tdp"] - c["pkg_idle"] - (c["uncore_j"] + c["gt_j"]) * peak) / cores
 
 
 def run(platform, src, argv):
@@ -81,20 +104,20 @@ MSRS = {"tsc": 0x10, "mperf": 0xE7, "aperf": 0xE8, "c3": 0x3FC, "c6": 0x3FD, "pk
 WINDOW_S = 0.2
 
 
-def sample_script():
-    rd = " ".join(f"rdmsr -a -0 -u {a:#x};" for a in MSRS.values())
+def sample_script(msrs):
+    rd = " ".join(f"rdmsr -a -0 -u {a:#x};" for a in msrs.values())
     return f"{rd} sleep {WINDOW_S}; {rd}"
 
 
-def parse_samples(out, ncpu):
+def parse_samples(out, ncpu, msrs):
     vals = [int(v) for v in out.split()]
-    if len(vals) != 2 * len(MSRS) * ncpu:
+    if len(vals) != 2 * len(msrs) * ncpu:
         return None
     res = []
     for k in range(2):
         d = {}
-        for i, name in enumerate(MSRS):
-            base = (k * len(MSRS) + i) * ncpu
+        for i, name in enumerate(msrs):
+            base = (k * len(msrs) + i) * ncpu
             d[name] = vals[base:base + ncpu]
         res.append(d)
     return res
@@ -176,7 +199,10 @@ def invariants(platform):
     need("rdmsr", "msr-tools")
     cores, sockets, _, _ = PARTS[platform]
     sources = [(f"workload {w}", ["--workload", w]) for w in WORKLOADS]
+    msrs = MSRS_SKL if platform == "skl" else MSRS
     for k in KINDS:
+        if k == "qpi" and platform == "skl":
+            continue  # the part has no QPI links: trace gen refuses the kind
         t = os.path.join(WORK, f"{platform}-{k}.uct")
         p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", platform, "--duration", "1", "-o", t],
                            capture_output=True, text=True, timeout=600)
@@ -185,14 +211,163 @@ def invariants(platform):
             continue
         sources.append((f"trace gen {k}", ["--trace", t]))
     for what, src in sources:
-        out = run(platform, src, ["sh", "-c", sample_script()])
+        out = run(platform, src, ["sh", "-c", sample_script(msrs)])
         if out is None:
             continue
-        smp = parse_samples(out, cores * sockets)
+        smp = parse_samples(out, cores * sockets, msrs)
         if smp is None:
             fail(f"{platform} {what}: rdmsr -a printed {out[:300]!r}")
             continue
-        check_window(platform, f"{platform} {what}", *smp)
+        if platform == "skl":
+            check_window_skl(f"{platform} {what}", *smp)
+        else:
+            check_window(platform, f"{platform} {what}", *smp)
+
+
+# skl: each core's C-state residency MSRs (Table 2-39), the graphics rail
+# (PP1), the package's weighted C0 residency
+MSRS_SKL = {"tsc": 0x10, "mperf": 0xE7, "aperf": 0xE8, "cc3": 0x3FC, "cc6": 0x3FD, "cc7": 0x3FE,
+            "pkg": 0x611, "pp0": 0x639, "pp1": 0x641, "dram": 0x619, "wc0": 0x658, "therm": 0x1B1,
+            "target": 0x1A2, "info": 0x614, "unit": 0x606}
+
+
+def check_window_skl(what, a, b):
+    """The invariants of docs/invariants.md that apply to the i7-6700K."""
+    cores, _, tsc_hz, peak = PARTS["skl"]
+    k = SKL
+    w = 32
+    unit = 2.0 ** -((a["unit"][0] >> 8) & 0x1F)
+    dtsc = b["tsc"][0] - a["tsc"][0]
+    dt = dtsc / tsc_hz
+    if not WINDOW_S <= dt < WINDOW_S * 1.5:
+        fail(f"{what}: the TSC counted {dt:.4f} s over a {WINDOW_S} s sleep")
+        return
+    c0 = []
+    for cpu in range(cores):
+        dm = b["mperf"][cpu] - a["mperf"][cpu]
+        da = b["aperf"][cpu] - a["aperf"][cpu]
+        if not 0 <= dm <= dtsc * 1.0001:
+            fail(f"{what}: cpu {cpu}: MPERF counted {dm} of {dtsc} TSC ticks")
+        if abs(da - dm) > 1e-3 * dtsc:
+            fail(f"{what}: cpu {cpu}: APERF {da} != MPERF {dm} at the nominal ratio (no turbo)")
+        # each core's C-state residencies count at the TSC's rate (SDM
+        # Vol. 4 Table 2-20): with C0 they cover at most the whole window
+        res = {x: b[x][cpu] - a[x][cpu] for x in ("cc3", "cc6", "cc7")}
+        if any(v < 0 for v in res.values()) or dm + sum(res.values()) > dtsc * 1.001:
+            fail(f"{what}: cpu {cpu}: C0 {dm} + C3 {res['cc3']} + C6 {res['cc6']} + C7 {res['cc7']} "
+                 f"above the {dtsc} TSC ticks")
+        c0.append(dm / dtsc)
+    c0avg = sum(c0) / cores
+    # the package's weighted C0 is the cores' mean (Table 2-39)
+    near(f"{what}: MSR_PKG_WEIGHTED_CORE_C0_RES", (b["wc0"][0] - a["wc0"][0]) / dtsc, c0avg, 0.001, 0.001)
+    watt = {x: ((b[x][0] - a[x][0]) % (1 << w)) * unit / dt for x in ("pkg", "pp0", "pp1", "dram")}
+    tdp = (a["info"][0] & 0x7FFF) * 2.0 ** -(a["unit"][0] & 0xF)
+    near(f"{what}: MSR_PKG_POWER_INFO's TDP", tdp, k["tdp"], 0)
+    if not k["pkg_idle"] * 0.999 <= watt["pkg"] <= k["tdp"]:
+        fail(f"{what}: package {watt['pkg']:.2f} W outside idle {k['pkg_idle']} W .. TDP {k['tdp']} W")
+    if watt["pp0"] + watt["pp1"] > watt["pkg"]:
+        fail(f"{what}: cores {watt['pp0']:.2f} W + graphics {watt['pp1']:.2f} W above the package's "
+             f"{watt['pkg']:.2f} W")
+    dram_max = k["dram_idle"] + k["dram_j"] * peak
+    if not k["dram_idle"] * 0.999 <= watt["dram"] <= dram_max:
+        fail(f"{what}: DRAM {watt['dram']:.2f} W outside {k['dram_idle']} .. {dram_max:.2f} W")
+    if not k["pp1_idle"] * 0.999 <= watt["pp1"] <= k["pp1_idle"] + k["gt_j"] * peak:
+        fail(f"{what}: graphics {watt['pp1']:.2f} W outside {k['pp1_idle']} .. "
+             f"{k['pp1_idle'] + k['gt_j'] * peak:.2f} W")
+    lines = (watt["dram"] - k["dram_idle"]) / k["dram_j"]
+    gt = (watt["pp1"] - k["pp1_idle"]) / k["gt_j"]
+    if gt > lines * 1.01 + 1e6:
+        fail(f"{what}: {gt / 1e6:.1f} M GT memory requests a second, more than the {lines / 1e6:.1f} M lines")
+    # the cores' traffic: at most 10 line fill buffers a core over 60 ns,
+    # besides the GT's requests
+    if (lines - gt) * 64 > cores * c0avg * LFB * 64 / DRAM_NS + 0.05e9:
+        fail(f"{what}: {(lines - gt) * 64 / 1e9:.2f} GB/s of the cores' DRAM traffic with {cores * c0avg:.2f} "
+             f"cores in C0")
+    near(f"{what}: cores' power from C0 {c0avg:.4f}", watt["pp0"],
+         k["pp0_idle"] + cores * core_w("skl") * c0avg, 0.01, 0.05)
+    near(f"{what}: package power from C0 {c0avg:.4f}, {lines * 64 / 1e9:.2f} GB/s and the GT's {watt['pp1']:.2f} W",
+         watt["pkg"], k["pkg_idle"] + cores * core_w("skl") * c0avg + k["uncore_j"] * lines +
+         watt["pp1"] - k["pp1_idle"], 0.01, 0.05)
+    temp = ((a["target"][0] >> 16) & 0xFF) - ((b["therm"][0] >> 16) & 0x7F)
+    if (a["target"][0] >> 16) & 0xFF != k["tjmax"]:
+        fail(f"{what}: TjMax {(a['target'][0] >> 16) & 0xFF}, want {k['tjmax']}")
+    if not AMB_C <= temp <= k["tjmax"] - 10:
+        fail(f"{what}: {temp} C outside {AMB_C:g} .. {k['tjmax'] - 10} C (steady state at TDP)")
+    print(f"{what}: C0 {100 * c0avg:.2f} %, package {watt['pkg']:.2f} W, cores {watt['pp0']:.2f} W, "
+          f"graphics {watt['pp1']:.2f} W, DRAM {watt['dram']:.2f} W ({lines * 64 / 1e9:.2f} GB/s), {temp} C")
+
+
+# ---- the cores' IPC (the fixed counters) ----
+
+# what the cores in C0 retire a cycle (docs/invariants.md, "IPC"): each
+# `trace gen` kind's, and the range of each built-in workload's phases
+KIND_IPC = {"stream": 0.5, "llc": 1.5, "burst": 0.5, "qpi": 0.3, "cstate": 1.0}
+WL_IPC = {"skl": {"idle": (0.5, 0.5), "stream": (0.2, 0.5), "mixed": (0.5, 2.0)},
+          "snbep": {"idle": (0.5, 0.5), "stream": (0.2, 0.5), "mixed": (0.5, 1.5)},
+          "ivt": {"idle": (0.5, 0.5), "stream": (0.2, 0.5), "mixed": (0.5, 1.5)}}
+# the clock the "cores" box's inputs are fed at: skl's uclk (3.0 GHz), the
+# Xeons' PCU clock
+CORES_HZ = {"skl": 3.0e9, "snbep": PCLK_HZ, "ivt": PCLK_HZ}
+# the fixed counters on (IA32_FIXED_CTR_CTRL: every ring level for the
+# three; IA32_PERF_GLOBAL_CTRL bits 32-34), then two reads 0.2 s apart
+IPC_SCRIPT = ("wrmsr -a 0x38d 0x333; wrmsr -a 0x38f 0x7000000ff; "
+              "rdmsr -a -0 -u 0x10; rdmsr -a -0 -u 0x309; rdmsr -a -0 -u 0x30a; sleep 0.2; "
+              "rdmsr -a -0 -u 0x10; rdmsr -a -0 -u 0x309; rdmsr -a -0 -u 0x30a")
+
+
+def ipc(platform):
+    need("rdmsr", "msr-tools")
+    need("wrmsr", "msr-tools")
+    need("taskset", "util-linux")
+    cores, sockets, tsc_hz, _ = PARTS[platform]
+    ncpu = cores * sockets
+    sources = [(f"workload {w}", ["--workload", w], WL_IPC[platform][w]) for w in WORKLOADS]
+    for k, want in KIND_IPC.items():
+        if k == "qpi" and platform == "skl":
+            continue  # the part has no QPI links: trace gen refuses the kind
+        t = os.path.join(WORK, f"{platform}-ipc-{k}.uct")
+        p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", platform, "--duration", "1", "-o", t],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode:
+            fail(f"trace gen {k} --platform {platform}: exit {p.returncode}: {p.stderr.strip()}")
+            continue
+        sources.append((f"trace gen {k}", ["--trace", t], (want, want)))
+    for what, src, (lo, hi) in sources:
+        rep = os.path.join(WORK, "ipc.json")
+        if os.path.exists(rep):
+            os.unlink(rep)
+        out = run(platform, [*src, "--report-json", rep], ["taskset", "-c", "0", "sh", "-c", IPC_SCRIPT])
+        if out is None:
+            continue
+        v = [int(x) for x in out.split()]
+        if len(v) != 6 * ncpu:
+            fail(f"{platform} {what}: rdmsr printed {out[:300]!r}")
+            continue
+        tsc0, ins0, cyc0, tsc1, ins1, cyc1 = (v[i * ncpu:(i + 1) * ncpu] for i in range(6))
+        with open(rep) as f:
+            r = json.load(f)
+        secs = r["machine_ns"] / 1e9
+        fed = {}
+        for e in r["fed"]:
+            if e["box"] == "cores" and e["input"] == "INST_RETIRED":
+                fed[e["socket"]] = fed.get(e["socket"], 0) + e["total"]
+        for cpu in range(1, ncpu):   # cpu 0 runs the script, at its own IPC
+            s = cpu // cores
+            di, dc, dt = ins1[cpu] - ins0[cpu], cyc1[cpu] - cyc0[cpu], (tsc1[cpu] - tsc0[cpu]) / tsc_hz
+            if dc <= 0:
+                fail(f"{platform} {what}: cpu {cpu}: no unhalted cycle counted ({dc})")
+                continue
+            got = di / dc
+            if not lo * 0.995 <= got <= hi * 1.005 or got > 4:
+                fail(f"{platform} {what}: cpu {cpu}: IPC {got:.4f}, want {lo:g} .. {hi:g} (at most 4)")
+            # the model's ground truth: the socket's INST_RETIRED (hundredths
+            # of an instruction a core cycle, per cycle of its clock) over the
+            # run, a core's share, over the window's part of the run (the
+            # phases repeat many times within it)
+            truth = fed.get(s, 0) / 100 * tsc_hz / CORES_HZ[platform] / cores * dt / secs
+            near(f"{platform} {what}: cpu {cpu}: instructions against the fed INST_RETIRED", di, truth, 0.01)
+        print(f"{platform} {what}: IPC of cpu 1 {ins1[1] - ins0[1]} / {cyc1[1] - cyc0[1]} = "
+              f"{(ins1[1] - ins0[1]) / max(1, cyc1[1] - cyc0[1]):.4f}")
 
 
 # ---- a program that sleeps leaves its core idle ----
@@ -239,8 +414,9 @@ def likwid_energy(platform, workload):
     if out is None:
         return None
     m = {}
-    for name in ("Runtime (RDTSC) [s]", "Runtime unhalted [s]", "Temperature [C]", "Power [W]",
-                 "Power PP0 [W]", "Power DRAM [W]"):
+    names = ["Runtime (RDTSC) [s]", "Runtime unhalted [s]", "Temperature [C]", "Power [W]",
+             "Power PP0 [W]", "Power DRAM [W]"]
+    for name in names + (["Power PP1 [W]"] if platform == "skl" else []):
         r = re.search(r"\|\s*" + re.escape(name) + r"\s*\|\s*([-0-9.e+]+)\s*\|", out)
         if not r:
             fail(f"{platform} {workload}: likwid printed no {name!r}:\n{out[-1500:]}")
@@ -252,6 +428,8 @@ def likwid_energy(platform, workload):
 def energy_likwid(platform):
     need("likwid-perfctr", "likwid")
     cores = PARTS[platform][0]
+    k = COEF[platform]
+    rth = (k["tjmax"] - 10 - AMB_C) / k["tdp"]
     got = {}
     for w in ("idle", "stream"):
         m = likwid_energy(platform, w)
@@ -259,25 +437,26 @@ def energy_likwid(platform):
             return
         c0 = m["Runtime unhalted [s]"] / m["Runtime (RDTSC) [s]"]
         p, pp0, dram, temp = m["Power [W]"], m["Power PP0 [W]"], m["Power DRAM [W]"], m["Temperature [C]"]
-        lines = (dram - DRAM_IDLE_W) / DRAM_J
+        gt_w = m["Power PP1 [W]"] - k["pp1_idle"] if platform == "skl" else 0.0
+        lines = (dram - k["dram_idle"]) / k["dram_j"]
         # cpu 1 runs `sleep` (likwid pins it there): its C0 is the workload's
         near(f"{platform} {w}: C0 residency", c0, 0.01 if w == "idle" else 1.0, 0.03)
         near(f"{platform} {w}: package power from C0 {c0:.4f} and {lines * 64 / 1e9:.2f} GB/s", p,
-             PKG_IDLE_W + cores * core_w(platform) * c0 + UNCORE_J * lines, 0.01, 0.05)
-        near(f"{platform} {w}: cores' power", pp0, PP0_IDLE_W + cores * core_w(platform) * c0, 0.01, 0.05)
-        if not PKG_IDLE_W <= p <= TDP_W:
-            fail(f"{platform} {w}: package {p} W outside {PKG_IDLE_W} .. {TDP_W} W")
+             k["pkg_idle"] + cores * core_w(platform) * c0 + k["uncore_j"] * lines + gt_w, 0.01, 0.05)
+        near(f"{platform} {w}: cores' power", pp0, k["pp0_idle"] + cores * core_w(platform) * c0, 0.01, 0.05)
+        if not k["pkg_idle"] <= p <= k["tdp"]:
+            fail(f"{platform} {w}: package {p} W outside {k['pkg_idle']} .. {k['tdp']} W")
         got[w] = (c0, p, dram, temp)
         print(f"{platform} {w}: C0 {100 * c0:.2f} %, package {p:.2f} W, cores {pp0:.2f} W, "
               f"DRAM {dram:.2f} W, {temp:g} C")
     (c0i, pi, di, ti), (c0s, ps, ds, ts) = got["idle"], got["stream"]
     # idle from power-on: the steady state of its power, whole degrees
-    near(f"{platform} idle: temperature", ti, AMB_C + RTH * pi, 0, 1.0)
+    near(f"{platform} idle: temperature", ti, AMB_C + rth * pi, 0, 1.0)
     # stream: on its way from the idle steady state to its own, after at
     # least the second likwid measures
-    lo = AMB_C + RTH * ps + (AMB_C + RTH * pi - (AMB_C + RTH * ps)) * math.exp(-1.0 / TAU_S)
-    if not lo - 1 <= ts <= AMB_C + RTH * ps + 1:
-        fail(f"{platform} stream: {ts} C, want {lo:.1f} .. {AMB_C + RTH * ps:.1f} C")
+    lo = AMB_C + rth * ps + (AMB_C + rth * pi - (AMB_C + rth * ps)) * math.exp(-1.0 / TAU_S)
+    if not lo - 1 <= ts <= AMB_C + rth * ps + 1:
+        fail(f"{platform} stream: {ts} C, want {lo:.1f} .. {AMB_C + rth * ps:.1f} C")
     if not (c0s > 10 * c0i and ps > pi + 50 and ds > di + 10 and ts > ti + 10):
         fail(f"{platform}: idle and stream do not differ: C0 {c0i:.4f}/{c0s:.4f}, {pi}/{ps} W, "
              f"DRAM {di}/{ds} W, {ti}/{ts} C")
@@ -290,6 +469,12 @@ CASES = {
     "sleep_idles_core_ivt": lambda: sleep_idles_core("ivt"),
     "energy_likwid_snbep": lambda: energy_likwid("snbep"),
     "energy_likwid_ivt": lambda: energy_likwid("ivt"),
+    "invariants_skl": lambda: invariants("skl"),
+    "sleep_idles_core_skl": lambda: sleep_idles_core("skl"),
+    "energy_likwid_skl": lambda: energy_likwid("skl"),
+    "ipc_skl": lambda: ipc("skl"),
+    "ipc_snbep": lambda: ipc("snbep"),
+    "ipc_ivt": lambda: ipc("ivt"),
 }
 
 if __name__ == "__main__":

@@ -37,12 +37,18 @@ struct actbox {
 
 /* A cpu on which a program's thread runs under `uncore run` is in C0
  * whatever the workload says of its socket's cores: the time it ran, and
- * the workload's C0 (a core's share) over that time, which it replaces. */
+ * the workload's per-core activities (a core's share: C0, instructions,
+ * core C-states) over that time, which it replaces. */
 struct cpustate {
 	int busy, mark;
 	uint64_t since_ps, acc_ps;
-	double since_q, acc_q;
+	double since_q[UCM_NACT], acc_q[UCM_NACT];
 };
+
+/* The IPC of a cpu while it runs a program's thread: the model does not
+ * see what the host's program retires, so it counts one instruction a
+ * cycle (docs/invariants.md, "A program that sleeps"). */
+#define RUN_IPC 1.0
 
 /* A socket's package temperature, brought forward at each look. */
 struct thermstate {
@@ -388,14 +394,15 @@ static double fixed_q(const struct msrstate *s, double q)
 	return s->acc_q + (s->on ? q - s->since_q : 0);
 }
 
-/* How long cpu has run a program's thread, and the workload's C0 over
- * that time, in seconds. */
-static void busy_of(const struct ucp_machine *mc, unsigned cpu, uint64_t now, double *ran, double *wl)
+/* How long cpu has run a program's thread, in seconds, and the workload's
+ * per-core activity act over that time. */
+static void busy_of(const struct ucp_machine *mc, unsigned cpu, unsigned act, uint64_t now, double *ran,
+		    double *wl)
 {
 	const struct cpustate *c = &mc->cpu[cpu];
 
 	*ran = (double)(c->acc_ps + (c->busy ? now - c->since_ps : 0)) / 1e12;
-	*wl = c->acc_q + (c->busy ? act_of(mc, ucp_cpu_socket(mc, cpu), UCM_ACT_C0) - c->since_q : 0);
+	*wl = c->acc_q[act] + (c->busy ? act_of(mc, ucp_cpu_socket(mc, cpu), act) - c->since_q[act] : 0);
 }
 
 /* An activity of a socket at now, with the cpus that ran a program's
@@ -406,22 +413,24 @@ static double socket_act(const struct ucp_machine *mc, unsigned socket, unsigned
 
 	if (mc->c0w[act] != 0)
 		for (unsigned c = socket * mc->ncores; c < (socket + 1) * mc->ncores; c++) {
-			busy_of(mc, c, now, &ran, &wl);
+			busy_of(mc, c, UCM_ACT_C0, now, &ran, &wl);
 			q += mc->c0w[act] * (ran - wl);
 		}
 	return q;
 }
 
-/* What a counting row counts in its activity since power-on: C0 is the
- * cpu's own. */
+/* What a counting row counts in its activity since power-on: a per-core
+ * activity is the cpu's own, which while it ran a program's thread is C0
+ * at RUN_IPC and no C-state. */
 static double row_q(const struct ucp_machine *mc, const struct ucm_sysmsr *s, unsigned cpu, uint64_t now)
 {
 	double ran, wl;
 
-	if (s->act != UCM_ACT_C0)
+	if (!UCM_ACT_PER_CORE(s->act))
 		return s->act ? socket_act(mc, ucp_cpu_socket(mc, cpu), s->act, now) : 0;
-	busy_of(mc, cpu, now, &ran, &wl);
-	return act_of(mc, ucp_cpu_socket(mc, cpu), UCM_ACT_C0) - wl + ran;
+	busy_of(mc, cpu, s->act, now, &ran, &wl);
+	return act_of(mc, ucp_cpu_socket(mc, cpu), s->act) - wl +
+	       (s->act == UCM_ACT_C0 ? ran : s->act == UCM_ACT_INST ? RUN_IPC * ran : 0);
 }
 
 void ucp_cpu_runs(struct ucp_machine *mc, unsigned cpu)
@@ -434,17 +443,23 @@ void ucp_cpus_update(struct ucp_machine *mc, uint64_t now)
 {
 	for (unsigned cpu = 0; cpu < mc->ncpu; cpu++) {
 		struct cpustate *c = &mc->cpu[cpu];
-		double q;
 
 		if (c->mark != c->busy) {
-			q = act_of(mc, ucp_cpu_socket(mc, cpu), UCM_ACT_C0);
-			if (c->mark) {
-				c->since_ps = now;
-				c->since_q = q;
-			} else {
-				c->acc_ps += now - c->since_ps;
-				c->acc_q += q - c->since_q;
+			for (unsigned a = 0; a < UCM_NACT; a++) {
+				double q;
+
+				if (!UCM_ACT_PER_CORE(a))
+					continue;
+				q = act_of(mc, ucp_cpu_socket(mc, cpu), a);
+				if (c->mark)
+					c->since_q[a] = q;
+				else
+					c->acc_q[a] += q - c->since_q[a];
 			}
+			if (c->mark)
+				c->since_ps = now;
+			else
+				c->acc_ps += now - c->since_ps;
 			c->busy = c->mark;
 		}
 		c->mark = 0;
@@ -558,7 +573,7 @@ static double act_of(const struct ucp_machine *mc, unsigned socket, unsigned act
 	for (unsigned i = 0; i < mc->nab; i++)
 		if (a[i].act == act)
 			q += a[i].per * (double)ucm_fed(mc->m, a[i].box, a[i].sub);
-	return act == UCM_ACT_C0 ? q / mc->ncores : q;
+	return UCM_ACT_PER_CORE(act) ? q / mc->ncores : q;
 }
 
 int ucp_sysmsr_write(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64_t now, uint64_t v,

@@ -5,6 +5,7 @@
 #ifndef UCM_MACH_H
 #define UCM_MACH_H
 
+#include "ucm_cores.h"
 #include "ucm_types.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -19,6 +20,9 @@
  * (enum ucm_act: seconds of C0 a core, joules above idle) */
 #define ACT(a, w, rate, act, act_rate, n) { a, 1, UCM_SM_TIME, w, 0, 0, 0, rate, n, act, (uint64_t)(act_rate) }
 #define FIXED_C0(a, i, act_rate, n) { a, 1, UCM_SM_FIXED, 48, i, 0, 0, 0, n, UCM_ACT_C0, act_rate }
+/* IA32_FIXED_CTR0: instructions retired, the IPC-weighted C0 at the
+ * nominal (TSC) rate: IPC x unhalted core cycles */
+#define FIXED_INST(a, act_rate, n) { a, 1, UCM_SM_FIXED, 48, 0, 0, 0, 0, n, UCM_ACT_INST, act_rate }
 #define THERM(a, n) { a, 1, UCM_SM_THERM, 0, 0, 0x88000000, 0, 0, n, 0, 0 }
 /* RAPL energy units: 2^-16 J (MSR_RAPL_POWER_UNIT 0xA1003, bits 12:8) */
 #define RAPL_J 65536.0
@@ -114,8 +118,9 @@
 	UCM_SYSMSR_PKG_THERM_INT \
 	RW(0x1C8, 1, 0, 0x3FF, "MSR_LBR_SELECT"), \
 	RW(0x1D9, 1, 0, 0xFFFF, "IA32_DEBUGCTL"), \
-	/* instructions (IPC 1), core and reference cycles: in C0 only */ \
-	FIXED_C0(0x309, 0, TSC_HZ, "IA32_FIXED_CTR0"), \
+	/* instructions (the phases' IPC), core and reference cycles: in C0 \
+	 * only */ \
+	FIXED_INST(0x309, TSC_HZ, "IA32_FIXED_CTR0"), \
 	FIXED_C0(0x30A, 1, TSC_HZ, "IA32_FIXED_CTR1"), \
 	FIXED_C0(0x30B, 2, TSC_HZ, "IA32_FIXED_CTR2"), \
 	RO(0x345, 0x31C3, "IA32_PERF_CAPABILITIES"), \
@@ -147,14 +152,19 @@
 
 /* Both parts: the package reaches TjMax - 10 at TDP from 30 C at no power,
  * a time constant of 1 s (docs/invariants.md, "Thermal model"). */
-#define UCM_XEON_THERMAL(tdp) { 30.0, (UCM_XEON_TJMAX - 10 - 30.0) / (tdp), 1.0, UCM_XEON_TJMAX }
+#define UCM_XEON_THERMAL(tdp) UCM_THERMAL(UCM_XEON_TJMAX, tdp)
+/* Every part's thermal model: 30 C at no power, TjMax - 10 at TDP, a time
+ * constant of 1 s (docs/invariants.md, "Thermal model") */
+#define UCM_THERMAL(tjmax, tdp) { 30.0, ((tjmax) - 10 - 30.0) / (tdp), 1.0, (tjmax) }
 
-/* The activity of a Xeon socket (docs/invariants.md): a core in C0 draws
+/* The activity of a Xeon socket (docs/invariants.md): its cores retire
+ * what the phases' IPC says (model/ucm_cores.h); a core in C0 draws
  * CORE_W on the cores' rail and in the package; each 64-byte DRAM access
  * (a CAS) costs UNCORE_NJ in the package (ring, LLC, iMC) and DRAM_NJ in
  * the DIMMs. */
 #define UCM_XEON_ACT \
 	{ UCM_ACT_C0, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", 1.0 }, \
+	{ UCM_ACT_INST, 1, "cores", "INST_RETIRED", 1.0 / UCM_CORES_IPC_UNIT }, \
 	{ UCM_ACT_PKG, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", CORE_W }, \
 	{ UCM_ACT_PP0, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", CORE_W }, \
 	{ UCM_ACT_PKG, 0, "imc", "CAS_COUNT.RD_REG", UNCORE_NJ * 1e-9 }, \

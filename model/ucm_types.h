@@ -404,8 +404,21 @@ enum ucm_act {
 	UCM_ACT_PKG,    /* package energy above its idle power, J */
 	UCM_ACT_PP0,    /* cores' energy above their idle power, J */
 	UCM_ACT_DRAM,   /* DRAM energy above its idle power, J */
+	UCM_ACT_INST,   /* core-seconds in C0 weighted by the IPC / cores of
+			 * the socket: instructions / (core Hz x cores) */
+	UCM_ACT_CC3,    /* core-seconds in core C3 / cores of the socket */
+	UCM_ACT_CC6,    /* the same in core C6 */
+	UCM_ACT_CC7,    /* the same in core C7 */
+	UCM_ACT_PKG_C0, /* core-seconds in C0 / cores, the package's (each
+			 * cpu that runs a program's thread counted in C0) */
+	UCM_ACT_PP1,    /* graphics' energy above its idle power, J */
 	UCM_NACT
 };
+/* The activities that are a core's own: each cpu counts its share of the
+ * socket's, and a cpu that runs a program's thread its own (ucp_machine.c). */
+#define UCM_ACT_PER_CORE(a) \
+	((a) == UCM_ACT_C0 || (a) == UCM_ACT_INST || (a) == UCM_ACT_CC3 || (a) == UCM_ACT_CC6 || \
+	 (a) == UCM_ACT_CC7)
 
 /* One term of an activity: what a sub-event of every box of a type was
  * fed, times .per; an occupancy (.occ) is also divided by its box's clock

@@ -389,14 +389,33 @@ static const struct gcstate ivt_cstate = {
 	27, 12,
 };
 
+/* Skylake client: no PCU events; the cores' states are the "cores" box's
+ * (model/ucm_cores.h), which only the machine's MSRs show. */
+static const struct gcstate skl_cstate = {
+	"cores",
+	{ "CORE_STATE.C0", "CORE_STATE.C3", "CORE_STATE.C6" },
+	NULL,
+	{ NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL },
+	40, 8,
+};
+
 static const struct gplat gplats[] = {
-	{ "skl", skl_stream, skl_llc, NULL, N(skl_stream), N(skl_llc), 0, NULL },
+	{ "skl", skl_stream, skl_llc, NULL, N(skl_stream), N(skl_llc), 0, &skl_cstate },
 	{ "snbep", snbep_stream, snbep_llc, snbep_qpi, N(snbep_stream), N(snbep_llc), N(snbep_qpi),
 	  &snbep_cstate },
 	{ "ivt", ivt_stream, ivt_llc, ivt_qpi, N(ivt_stream), N(ivt_llc), N(ivt_qpi), &ivt_cstate },
 };
 
 static const char *const kinds[] = { "stream", "llc", "burst", "idle", "qpi", "cstate", NULL };
+/* What each kind's cores in C0 retire a cycle, x 100 (the "cores" box's
+ * INST_RETIRED, model/ucm_cores.h; docs/invariants.md): stream and burst
+ * wait on DRAM (0.5), llc loops on LLC hits (1.5), idle has no core in C0,
+ * qpi waits on the other socket's memory, further away (0.3), cstate's
+ * busy windows run ordinary code without memory traffic (1.0). */
+static const uint16_t kind_ipc[] = { 50, 150, 50, 0, 30, 100 };
+#define CORES_BOX "cores"
+#define CORES_INST "INST_RETIRED"
 
 const char *const *uct_gen_kinds(void)
 {
@@ -440,6 +459,8 @@ struct mix {
 	int tids;                      /* some stream names the thread */
 	int cstate;                    /* the PCU inputs follow the cores' states */
 	struct uct_in cs_occ[3], cs_res[3], cs_band[4];
+	struct uct_in cs_ipc;          /* the cores' instructions, kind_ipc a core in C0 */
+	uint16_t ipc;
 	char *err;
 	size_t errn;
 	uint64_t nseg;                 /* segments written */
@@ -538,7 +559,10 @@ static void compose_cstate(const struct mix *m, const unsigned (*cnt)[NSTATE], u
 			if (n[k] && cs->res[k])
 				put(t, &m->cs_res[k], so, 1, -1, 0);
 		for (unsigned k = 0; k < 4; k++)
-			put(t, &m->cs_band[k], so, 1, UCM_AT_FREQ, n[0] ? cs->freq_busy : cs->freq_idle);
+			if (cs->band[k])
+				put(t, &m->cs_band[k], so, 1, UCM_AT_FREQ, n[0] ? cs->freq_busy : cs->freq_idle);
+		if (n[0] && m->ipc)
+			put(t, &m->cs_ipc, so, n[0] * m->ipc, -1, 0);
 		t->asleep[so] = (nc >= 64 ? ~0ull : (1ull << nc) - 1) & ~busy[so];
 	}
 }
@@ -795,8 +819,10 @@ static int add_cstate(struct mix *m, double c0, double c3)
 		    (cs->res[k] && proto(m, cs->res_box, cs->res[k], &m->cs_res[k])))
 			return -EINVAL;
 	for (unsigned k = 0; k < 4; k++)
-		if (proto(m, cs->box, cs->band[k], &m->cs_band[k]))
+		if (cs->band[k] && proto(m, cs->box, cs->band[k], &m->cs_band[k]))
 			return -EINVAL;
+	if (m->ipc && proto(m, CORES_BOX, CORES_INST, &m->cs_ipc))
+		return -EINVAL;
 	m->cstate = 1;
 	for (unsigned so = 0; so < m->nsock; so++)
 		for (unsigned c = 0; c < m->h->plat->ncores && c < 64; c++) {
@@ -937,6 +963,9 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	}
 	total = (uint64_t)llround(o->seconds * (double)hz);
 	m->total = total;
+	for (unsigned k = 0; kinds[k]; k++)
+		if (!strcmp(o->kind, kinds[k]))
+			m->ipc = kind_ipc[k];
 	if (!(m->gp = gplat_of(h->plat))) {
 		snprintf(err, n, "no generators for %s", h->plat->name);
 		return fail(m, -ENOTSUP);
@@ -1050,7 +1079,7 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		}
 	} else if (!strcmp(o->kind, "cstate")) {
 		if (!m->gp->cstate) {
-			snprintf(err, n, "%s has no PCU C-state events: the cstate generator is for snbep and ivt",
+			snprintf(err, n, "%s has no inputs for its cores' C-states: no cstate generator",
 				 h->plat->name);
 			return fail(m, -ENOTSUP);
 		}
@@ -1077,7 +1106,7 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	{
 		/* every stream on at once must fit one segment */
 		const struct gcstate *cs = m->gp->cstate;
-		unsigned most = m->cstate ? m->nsock * (unsigned)(N(cs->occ) + N(cs->res) + N(cs->band)) : 0;
+		unsigned most = m->cstate ? m->nsock * (unsigned)(N(cs->occ) + N(cs->res) + N(cs->band) + 1) : 0;
 
 		for (unsigned i = 0; i < m->n; i++)
 			most += m->s[i].nin;

@@ -14,6 +14,10 @@
 
 /* all twelve cores busy, no C-state residency */
 #define CORES_BUSY { "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C0", 12 }
+/* what the cores in C0 retire: IPC x 100 for each of the n cores
+ * (model/ucm_cores.h; at most the issue width of 4, Intel's Optimization
+ * Reference Manual); each phase's IPC with its reason, docs/invariants.md */
+#define IPC(n, ipc) { "cores", 0, "INST_RETIRED", (n) * (ipc) }
 
 static const struct uct_input hit[] = {
 	{ "cbo", -1, "LLC_LOOKUP.DATA_READ_E", 1 },
@@ -25,6 +29,7 @@ static const struct uct_input hit[] = {
 	{ "ubox", 0, "EVENT_MSG.IPI_RCVD", 1 },
 	{ "irp", 0, "TRANSACTIONS.READS", 1 },
 	CORES_BUSY,
+	IPC(12, 150), /* a loop on LLC-resident data: L2 misses that hit the LLC in about 30 cycles, mostly overlapped */
 };
 static const struct uct_input stream[] = {
 	{ "cbo", -1, "LLC_LOOKUP.DATA_READ_I", 1 },
@@ -48,6 +53,7 @@ static const struct uct_input stream[] = {
 	{ "r3qpi", -1, "RING_BL_USED.CW_VR0_EVEN", 1 },
 	{ "r2pcie", 0, "RING_AD_USED.CW_VR0_ODD", 1 },
 	CORES_BUSY,
+	IPC(12, 50), /* memory-bound streaming: each core waits on DRAM with its 10 line fill buffers full */
 };
 static const struct uct_input writeback[] = {
 	{ "cbo", -1, "LLC_LOOKUP.WRITE_M", 1 },
@@ -60,6 +66,7 @@ static const struct uct_input writeback[] = {
 	{ "imc", -1, "MAJOR_MODES.WRITE", 1 },
 	{ "qpi", -1, "TxL_FLITS_G1.HOM_REQ", 1 },
 	CORES_BUSY,
+	IPC(12, 50), /* the write half of the same streaming loop */
 };
 static const struct uct_input snoop[] = {
 	{ "cbo", -1, "LLC_LOOKUP.REMOTE_SNOOP_S", 1 },
@@ -70,6 +77,7 @@ static const struct uct_input snoop[] = {
 	{ "r3qpi", -1, "RxR_INSERTS.SNP", 1 },
 	{ "r3qpi", -1, "RING_AD_USED.CCW_VR0_EVEN", 1 },
 	CORES_BUSY,
+	IPC(12, 100), /* data shared with the other socket: remote snoops stall some loads */
 };
 /* half the cores asleep: 6 in C0, 2 in C3, 4 in C6 */
 static const struct uct_input cstates[] = {
@@ -80,6 +88,7 @@ static const struct uct_input cstates[] = {
 	{ "pcu_cstate", 0, "CORE_C3_CYCLES", 1 },
 	{ "pcu_cstate", 0, "CORE_C6_CYCLES", 1 },
 	{ "qpi", -1, "TxL0P_POWER_CYCLES", 1 },
+	IPC(6, 100), /* the awake cores run ordinary server code */
 };
 /* the whole package in C6 */
 static const struct uct_input deep[] = {
@@ -110,6 +119,7 @@ static const struct uct_input stall[] = {
 	{ "cbo", -1, "TOR_OCCUPANCY.MISS_LOCAL", 12 },
 	{ "imc", -1, "RPQ_CYCLES_NE", 1 },
 	CORES_BUSY,
+	IPC(12, 20), /* waiting on DRAM: little retires until the outstanding reads return */
 };
 
 /* A stream phase issues a CAS every dclk on every channel box, four times
@@ -131,7 +141,8 @@ const struct uct_workload_def uct_wl_ivt_stream = {
 
 /* an idle OS: its timer tick wakes every core for 1 % of the time (a
  * core's counters then move, as turbostat and PCM need to tell C0 from C6) */
-static const struct uct_input tick[] = { CORES_BUSY };
+/* the tick's kernel code runs on cold caches: IPC 0.5 */
+static const struct uct_input tick[] = { CORES_BUSY, IPC(12, 50) };
 static const struct uct_phase idle[] = { { "deep", 99000, N(deep), deep }, { "tick", 1000, N(tick), tick } };
 
 const struct uct_workload_def uct_wl_ivt_idle = {

@@ -18,6 +18,10 @@
 
 /* all eight cores busy, no C-state residency */
 #define CORES_BUSY { "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C0", 8 }
+/* what the cores in C0 retire: IPC x 100 for each of the n cores
+ * (model/ucm_cores.h; at most the issue width of 4, Intel's Optimization
+ * Reference Manual); each phase's IPC with its reason, docs/invariants.md */
+#define IPC(n, ipc) { "cores", 0, "INST_RETIRED", (n) * (ipc) }
 
 static const struct uct_input hit[] = {
 	{ "cbo", -1, "LLC_LOOKUP.DATA_READ_E", 1 },
@@ -29,6 +33,7 @@ static const struct uct_input hit[] = {
 	{ "qpi", -1, "RxL_FLITS_G0.IDLE", 2 },
 	{ "ubox", 0, "EVENT_MSG.IPI_RCVD", 1 },
 	CORES_BUSY,
+	IPC(8, 150), /* a loop on LLC-resident data: L2 misses that hit the LLC in about 30 cycles, mostly overlapped */
 };
 static const struct uct_input stream[] = {
 	{ "cbo", -1, "LLC_LOOKUP.DATA_READ_I", 1 },
@@ -53,6 +58,7 @@ static const struct uct_input stream[] = {
 	{ "r3qpi", -1, "RING_BL_USED.CW_EVEN", 1 },
 	{ "r2pcie", 0, "RING_AD_USED.CW_ODD", 1 },
 	CORES_BUSY,
+	IPC(8, 50), /* memory-bound streaming: each core waits on DRAM with its 10 line fill buffers full */
 };
 static const struct uct_input writeback[] = {
 	{ "cbo", -1, "LLC_LOOKUP.WRITE_M", 1 },
@@ -66,6 +72,7 @@ static const struct uct_input writeback[] = {
 	{ "imc", -1, "MAJOR_MODES.WRITE", 1 },
 	{ "qpi", -1, "TxL_FLITS_G1.HOM_REQ", 1 },
 	CORES_BUSY,
+	IPC(8, 50), /* the write half of the same streaming loop */
 };
 static const struct uct_input snoop[] = {
 	{ "cbo", -1, "LLC_LOOKUP.REMOTE_SNOOP_S", 1 },
@@ -77,6 +84,7 @@ static const struct uct_input snoop[] = {
 	{ "r3qpi", -1, "RxR_INSERTS.SNP", 1 },
 	{ "r3qpi", -1, "RING_AD_USED.CCW_EVEN", 1 },
 	CORES_BUSY,
+	IPC(8, 100), /* data shared with the other socket: remote snoops stall some loads */
 };
 /* half the cores asleep: 4 in C0, 1 in C3, 3 in C6 */
 static const struct uct_input cstates[] = {
@@ -88,6 +96,7 @@ static const struct uct_input cstates[] = {
 	{ "pcu_cstate", 0, "CORE_C6_CYCLES", 1 },
 	{ "pcu", 0, "DEMOTIONS_CORE1", 1 },
 	{ "qpi", -1, "TxL0P_POWER_CYCLES", 1 },
+	IPC(4, 100), /* the awake cores run ordinary server code */
 };
 /* the whole package in C6 */
 static const struct uct_input deep[] = {
@@ -119,6 +128,7 @@ static const struct uct_input stall[] = {
 	{ "imc", -1, "RPQ_OCCUPANCY", 10 },
 	{ "imc", -1, "RPQ_CYCLES_NE", 1 },
 	CORES_BUSY,
+	IPC(8, 20), /* waiting on DRAM: little retires until the outstanding reads return */
 };
 
 /* A stream phase issues a CAS every dclk on every channel box, four times
@@ -140,7 +150,8 @@ const struct uct_workload_def uct_wl_snbep_stream = {
 
 /* an idle OS: its timer tick wakes every core for 1 % of the time (a
  * core's counters then move, as turbostat and PCM need to tell C0 from C6) */
-static const struct uct_input tick[] = { CORES_BUSY };
+/* the tick's kernel code runs on cold caches: IPC 0.5 */
+static const struct uct_input tick[] = { CORES_BUSY, IPC(8, 50) };
 static const struct uct_phase idle[] = { { "deep", 99000, N(deep), deep }, { "tick", 1000, N(tick), tick } };
 
 const struct uct_workload_def uct_wl_snbep_idle = {

@@ -25,6 +25,7 @@
 #include "ucm_plat_ivt.h"
 #include "ucm_plat_ivt_metrics.h"
 #include "ucm_xeon.h"
+#include "ucm_cores.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -599,6 +600,11 @@ static const int8_t irp_gbits[] = { -1, -1, -1, -1 };
  * V16).  QPI port 2 and R3QPI link 2 exist where configured (3 instances;
  * the E5-2697 v2 has two links): port 2 at D24 (PCM) with Linux's device
  * ID 0x0E3A, link 2 at D18:F5 0x0E3E (V17). */
+/* the 12 cores' instructions (model/ucm_cores.h; their C0 is the PCU's
+ * POWER_STATE_OCCUPANCY), on the PCU's clock */
+static const struct ucm_evcode c_cores[] = { UCM_CORES_INST_CODE(12) };
+static const struct ucm_boxtype bt_cores = UCM_CORES_BOXTYPE(c_cores, IVT_CLK_PCLK);
+
 #define CB(n) { &ivt_bt_cbo, n, 0, 0, 3 + (n), 0xD00 + 0x20 * (n), 0, NULL }
 static const struct ucm_boxinst ivt_boxes[] = {
 	{ &bt_global, 0, 0, 0, -1, 0, 0, NULL },
@@ -632,6 +638,7 @@ static const struct ucm_boxinst ivt_boxes[] = {
 	{ &ivt_bt_r3qpi, 1, 19, 6, 25, 0, 0x0E37, NULL },
 	{ &ivt_bt_r3qpi, 2, 18, 5, -1, 0, 0x0E3E, NULL },
 	{ &ivt_bt_irp, 0, 5, 6, -1, 0, 0x0E39, irp_gbits },
+	{ &bt_cores, 0, 0, 0, -1, 0, 0, NULL },
 };
 
 /* Indexed by IVT_CLK_*: uclk as model/snbep (2.7 GHz, 3.8 GHz worst

@@ -7,6 +7,7 @@
  */
 #include <stddef.h>
 
+#include "ucm_cores.h"
 #include "ucm_types.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -227,6 +228,17 @@ static const struct ucm_boxtype bt_imc = {
 	ARRAY_LEN(r_imc), ARRAY_LEN(c_imc), r_imc, c_imc, fixed_imc, "SKL 3.3", 0
 };
 
+/* the four cores: their states and instructions (model/ucm_cores.h), on
+ * the uclk, the part's one clock domain */
+static const struct ucm_subev s_core_state[] = {
+	{ "C0", { 0x01 } }, { "C3", { 0x02 } }, { "C6", { 0x04 } }, { "C7", { 0x08 } },
+};
+static const struct ucm_evcode c_cores[] = {
+	UCM_CORES_STATE_CODE(4, s_core_state),
+	UCM_CORES_INST_CODE(4),
+};
+static const struct ucm_boxtype bt_cores = UCM_CORES_BOXTYPE(c_cores, 0);
+
 static const struct ucm_boxinst skl_boxes[] = {
 	{ &bt_global, 0, 0, 0, -1, 0, 0, NULL },
 	{ &bt_clock, 0, 0, 0, 0, 0, 0, NULL },
@@ -237,6 +249,7 @@ static const struct ucm_boxinst skl_boxes[] = {
 	{ &bt_cbo, 3, 0, 0, 3, 0x730, 0, NULL },
 	{ &bt_hostbridge, 0, 0, 0, -1, 0, 0, NULL },
 	{ &bt_imc, 0, 0, 0, -1, 0x5040, 0, NULL },
+	{ &bt_cores, 0, 0, 0, -1, 0, 0, NULL },
 };
 
 /* ---- named events: Tables 3-1, 3-2, 3-3 ---- */

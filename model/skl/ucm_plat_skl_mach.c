@@ -9,6 +9,51 @@
 
 #define TSC_HZ 4000000000ull
 
+/* Power (docs/invariants.md, "skl"): TDP from Intel's specification of the
+ * i7-6700K; the idle powers (every core in C6, no package C-state, the GT
+ * in RC6) and the energies of a DRAM access and of a GT memory request are
+ * the model's figures; a core in C0 draws what keeps every core busy plus
+ * the DRAM traffic (all of it the GT's) at its peak within TDP, Intel's
+ * definition of TDP. */
+#define TDP_W 91
+#define PKG_IDLE_W 8.0
+#define PP0_IDLE_W 0.5
+#define PP1_IDLE_W 0.5
+#define DRAM_IDLE_W 1.0
+#define UNCORE_NJ 5.0
+#define GT_NJ 5.0
+#define DRAM_NJ 35.84      /* 70 pJ/bit x 512 bits, the Xeons' figure */
+#define PEAK_LINES_S (2 * 2133.33e6 / 8)  /* two channels of DDR4-2133: MT/s x 8 B / 64 B */
+#define NCORES 4
+#define CORE_W ((TDP_W - PKG_IDLE_W - (UNCORE_NJ + GT_NJ) * 1e-9 * PEAK_LINES_S) / NCORES)
+#define TJMAX 100
+/* RAPL energy unit 2^-14 J (MSR_RAPL_POWER_UNIT 0xA0E03, bits 12:8) */
+#define SKL_RAPL_J 16384.0
+#define SKL_RAPL_W(w) ((uint64_t)((w) * SKL_RAPL_J))
+
+/* The activity of the socket: the cores' states and instructions are the
+ * "cores" box's (model/ucm_cores.h); a core in C0 draws CORE_W on the
+ * cores' rail and in the package; a 64-byte DRAM read or write costs
+ * UNCORE_NJ in the package and DRAM_NJ in the DIMMs; a GT request to
+ * memory GT_NJ on the graphics rail and in the package. */
+#define DRAM_TERMS(act, per) \
+	{ act, 0, "imc", "DRAM_DATA_READS", (per) * 1e-9 }, { act, 0, "imc", "DRAM_DATA_WRITES", (per) * 1e-9 }
+static const struct ucm_act_term skl_act[] = {
+	{ UCM_ACT_C0, 1, "cores", "CORE_STATE.C0", 1.0 },
+	{ UCM_ACT_INST, 1, "cores", "INST_RETIRED", 1.0 / UCM_CORES_IPC_UNIT },
+	{ UCM_ACT_CC3, 1, "cores", "CORE_STATE.C3", 1.0 },
+	{ UCM_ACT_CC6, 1, "cores", "CORE_STATE.C6", 1.0 },
+	{ UCM_ACT_CC7, 1, "cores", "CORE_STATE.C7", 1.0 },
+	{ UCM_ACT_PKG_C0, 1, "cores", "CORE_STATE.C0", 1.0 / NCORES },
+	{ UCM_ACT_PKG, 1, "cores", "CORE_STATE.C0", CORE_W },
+	{ UCM_ACT_PP0, 1, "cores", "CORE_STATE.C0", CORE_W },
+	DRAM_TERMS(UCM_ACT_PKG, UNCORE_NJ),
+	{ UCM_ACT_PKG, 0, "imc", "DRAM_GT_REQUESTS", GT_NJ * 1e-9 },
+	{ UCM_ACT_PP1, 0, "imc", "DRAM_GT_REQUESTS", GT_NJ * 1e-9 },
+	DRAM_TERMS(UCM_ACT_DRAM, DRAM_NJ),
+};
+static const struct ucm_thermal skl_thermal = UCM_THERMAL(TJMAX, TDP_W);
+
 static const struct ucm_cpuid skl_cpuid[] = {
 	{ 0x0, 0, 0x16, UCM_VENDOR_INTEL },
 	/* stepping 3, model 0x5E, family 6; 8-line CLFLUSH, 16 IDs a package;
@@ -63,28 +108,31 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	/* package C-state limit 8 (C10), C1/C3 auto-demotion and undemotion
 	 * on (bits 28:25), locked (bit 15: bits 15:0 read only until reset) */
 	RW(0xE2, 1, (0xFull << 25) | (1ull << 15) | 0x8, 0x1E000000, "MSR_PKG_CST_CONFIG_CONTROL"),
-	TIME(0xE7, 1, 64, TSC_HZ, "IA32_MPERF"),
-	TIME(0xE8, 1, 64, TSC_HZ, "IA32_APERF"),
+	/* at the nominal ratio (never in turbo): both at TSC_HZ in C0 */
+	ACT(0xE7, 64, 0, UCM_ACT_C0, TSC_HZ, "IA32_MPERF"),
+	ACT(0xE8, 64, 0, UCM_ACT_C0, TSC_HZ, "IA32_APERF"),
 	RW(0xC1, 8, 0, 0xFFFFFFFFFFFFull, "IA32_PMC0..7"),
 	RW(0x186, 8, 0, 0xFFFFFFFFull, "IA32_PERFEVTSEL0..7"),
 	RO(0x198, 40ull << 8, "IA32_PERF_STATUS"),
 	RW(0x199, 1, 40ull << 8, 0x10000FFFFull, "IA32_PERF_CTL"),
 	UCM_SYSMSR_THERM_CTL
-	{ 0x19C, 1, UCM_SM_WI, 0, 0, 0x88440000, 0, 0, "IA32_THERM_STATUS", 0, 0 },
+	/* the package's temperature below TjMax (SDM Vol. 3B 14.7.5.2) */
+	THERM(0x19C, "IA32_THERM_STATUS"),
 	RO(0x1A0, 0x850089, "IA32_MISC_ENABLE"),
-	RO(0x1A2, 100ull << 16, "MSR_TEMPERATURE_TARGET"),
+	RO(0x1A2, (uint64_t)TJMAX << 16, "MSR_TEMPERATURE_TARGET"),
 	RW(0x1A4, 1, 0, 0xF, "MSR_MISC_FEATURE_CONTROL"),
 	RW(0x1A6, 2, 0, 0x3FFFFFBFFFull, "MSR_OFFCORE_RSP_0..1"),
 	RO(0x1AD, 0x2A2A2A2A, "MSR_TURBO_RATIO_LIMIT"),
 	RW(0x1B0, 1, 6, 0xF, "IA32_ENERGY_PERF_BIAS"),
-	{ 0x1B1, 1, UCM_SM_WI, 0, 0, 0x88440000, 0, 0, "IA32_PACKAGE_THERM_STATUS", 0, 0 },
+	THERM(0x1B1, "IA32_PACKAGE_THERM_STATUS"),
 	UCM_SYSMSR_PKG_THERM_INT
 	RW(0x1C8, 1, 0, 0x3FF, "MSR_LBR_SELECT"),
 	RW(0x1D9, 1, 0, 0xFFFF, "IA32_DEBUGCTL"),
-	/* fixed counters: instructions at an IPC of 1, core and reference cycles */
-	{ 0x309, 1, UCM_SM_FIXED, 48, 0, 0, 0, TSC_HZ, "IA32_FIXED_CTR0", 0, 0 },
-	{ 0x30A, 1, UCM_SM_FIXED, 48, 1, 0, 0, TSC_HZ, "IA32_FIXED_CTR1", 0, 0 },
-	{ 0x30B, 1, UCM_SM_FIXED, 48, 2, 0, 0, TSC_HZ, "IA32_FIXED_CTR2", 0, 0 },
+	/* fixed counters: instructions (the phases' IPC), core and reference
+	 * cycles, in C0 only */
+	FIXED_INST(0x309, TSC_HZ, "IA32_FIXED_CTR0"),
+	FIXED_C0(0x30A, 1, TSC_HZ, "IA32_FIXED_CTR1"),
+	FIXED_C0(0x30B, 2, TSC_HZ, "IA32_FIXED_CTR2"),
 	RO(0x345, 0x33C5, "IA32_PERF_CAPABILITIES"),
 	RW(0x38D, 1, 0, 0xFFF, "IA32_FIXED_CTR_CTRL"),
 	RO(0x38E, 0, "IA32_PERF_GLOBAL_STATUS"),
@@ -94,21 +142,24 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RW(0x3F1, 1, 0, 0xF000000FFull, "IA32_PEBS_ENABLE"),
 	RW(0x3F6, 1, 3, 0xFFFF, "MSR_PEBS_LD_LAT"),
 	RW(0x3F7, 1, 0, 0xFFFFFF, "MSR_PEBS_FRONTEND"),
-	/* no package or core C-state residency while the tool runs */
+	/* no package C-state (not modelled); each core's C3, C6 and C7
+	 * residency at the TSC's rate (Table 2-20, 2-39) */
 	TIME(0x3F8, 3, 64, 0, "MSR_PKG_C3..C7_RESIDENCY"),
-	TIME(0x3FC, 3, 64, 0, "MSR_CORE_C3..C7_RESIDENCY"),
+	ACT(0x3FC, 64, 0, UCM_ACT_CC3, TSC_HZ, "MSR_CORE_C3_RESIDENCY"),
+	ACT(0x3FD, 64, 0, UCM_ACT_CC6, TSC_HZ, "MSR_CORE_C6_RESIDENCY"),
+	ACT(0x3FE, 64, 0, UCM_ACT_CC7, TSC_HZ, "MSR_CORE_C7_RESIDENCY"),
 	TIME(0x60D, 1, 64, 0, "MSR_PKG_C2_RESIDENCY"),
 	TIME(0x630, 3, 64, 0, "MSR_PKG_C8..C10_RESIDENCY"),
 	/* RAPL: power 1/8 W, energy 2^-14 J, time 2^-10 s */
 	RO(0x606, 0xA0E03, "MSR_RAPL_POWER_UNIT"),
 	RW(0x610, 1, 0x0042821800DD8398ull, 0x80FFFFFF00FFFFFFull, "MSR_PKG_POWER_LIMIT"),
-	TIME(0x611, 1, 32, 20ull << 14, "MSR_PKG_ENERGY_STATUS"),    /* 20 W */
+	ACT(0x611, 32, SKL_RAPL_W(PKG_IDLE_W), UCM_ACT_PKG, SKL_RAPL_J, "MSR_PKG_ENERGY_STATUS"),
 	TIME(0x613, 1, 32, 0, "MSR_PKG_PERF_STATUS"),                 /* never throttled */
-	RO(0x614, 91 * 8, "MSR_PKG_POWER_INFO"),                      /* 91 W TDP */
-	TIME(0x619, 1, 32, 2ull << 14, "MSR_DRAM_ENERGY_STATUS"),     /* 2 W */
+	RO(0x614, TDP_W * 8, "MSR_PKG_POWER_INFO"),                    /* thermal spec power */
+	ACT(0x619, 32, SKL_RAPL_W(DRAM_IDLE_W), UCM_ACT_DRAM, SKL_RAPL_J, "MSR_DRAM_ENERGY_STATUS"),
 	TIME(0x61B, 1, 32, 0, "MSR_DRAM_PERF_STATUS"),                /* never throttled */
-	TIME(0x639, 1, 32, 12ull << 14, "MSR_PP0_ENERGY_STATUS"),     /* 12 W */
-	TIME(0x641, 1, 32, 1ull << 14, "MSR_PP1_ENERGY_STATUS"),      /* 1 W */
+	ACT(0x639, 32, SKL_RAPL_W(PP0_IDLE_W), UCM_ACT_PP0, SKL_RAPL_J, "MSR_PP0_ENERGY_STATUS"),
+	ACT(0x641, 32, SKL_RAPL_W(PP1_IDLE_W), UCM_ACT_PP1, SKL_RAPL_J, "MSR_PP1_ENERGY_STATUS"),
 	/* HWP and HDC, which leaf 6 advertises (EAX bits 7-10 and 13; Table
 	 * 2-2, SDM Vol. 3B 14.4 and 14.5): HWP enabled as Linux's
 	 * intel_pstate leaves it (IA32_PM_ENABLE is write-once: a write of 0
@@ -147,10 +198,12 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RO(0x64A, 0, "MSR_CONFIG_TDP_LEVEL_2"),
 	RW(0x64B, 1, 0, 0x80000003, "MSR_CONFIG_TDP_CONTROL"),
 	RW(0x64C, 1, 0, 0x800000FF, "MSR_TURBO_ACTIVATION_RATIO"),
-	/* package C0 residencies at the TSC's rate (Table 2-39): every core
-	 * is in C0 all the time (MPERF runs with the TSC), the GT never */
-	TIME(0x658, 1, 64, TSC_HZ, "MSR_PKG_WEIGHTED_CORE_C0_RES"),
-	TIME(0x659, 1, 64, TSC_HZ, "MSR_PKG_ANY_CORE_C0_RES"),
+	/* package C0 residencies at the TSC's rate (Table 2-39): the cores'
+	 * C0 averaged over them (weighted); any core's counted the same, its
+	 * lower bound, exact while the cores are in C0 together (every
+	 * built-in phase); the GT never in C0 */
+	ACT(0x658, 64, 0, UCM_ACT_PKG_C0, TSC_HZ, "MSR_PKG_WEIGHTED_CORE_C0_RES"),
+	ACT(0x659, 64, 0, UCM_ACT_PKG_C0, TSC_HZ, "MSR_PKG_ANY_CORE_C0_RES"),
 	TIME(0x65A, 1, 64, 0, "MSR_PKG_ANY_GFXE_C0_RES"),
 	TIME(0x65B, 1, 64, 0, "MSR_PKG_BOTH_CORE_GFXE_C0_RES"),
 };
@@ -176,4 +229,7 @@ const struct ucm_machine ucm_mach_skl = {
 	.caches = skl_caches,
 	.nsysmsr = ARRAY_LEN(skl_msrs),
 	.sysmsr = skl_msrs,
+	.nact = ARRAY_LEN(skl_act),
+	.act = skl_act,
+	.thermal = &skl_thermal,
 };

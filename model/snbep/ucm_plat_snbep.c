@@ -20,6 +20,7 @@
 #include "ucm_plat_snbep.h"
 #include "ucm_plat_snbep_metrics.h"
 #include "ucm_xeon.h"
+#include "ucm_cores.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -510,6 +511,11 @@ const struct ucm_boxtype snbep_bt_r3qpi = {
  * E5-2600 systems, R7).  The UBox function reports the configured
  * identifying ID (devid 0: the platform's 0x3CE0 unless cfg.devid says
  * otherwise, R16).  SNB-EP has no global status register: status_bit -1. */
+/* the 8 cores' instructions (model/ucm_cores.h; their C0 is the PCU's
+ * POWER_STATE_OCCUPANCY), on the PCU's clock */
+static const struct ucm_evcode c_cores[] = { UCM_CORES_INST_CODE(8) };
+static const struct ucm_boxtype bt_cores = UCM_CORES_BOXTYPE(c_cores, SNBEP_CLK_PCLK);
+
 static const struct ucm_boxinst snbep_boxes[] = {
 	{ &snbep_bt_ubox, 0, 0, 0, -1, 0, 0, NULL },
 	{ &snbep_bt_cbo, 0, 0, 0, -1, 0xD00, 0, NULL },
@@ -538,6 +544,7 @@ static const struct ucm_boxinst snbep_boxes[] = {
 	{ &snbep_bt_r2pcie, 0, 19, 1, -1, 0, 0x3C43, NULL },
 	{ &snbep_bt_r3qpi, 0, 19, 5, -1, 0, 0x3C44, NULL },
 	{ &snbep_bt_r3qpi, 1, 19, 6, -1, 0, 0x3C45, NULL },
+	{ &bt_cores, 0, 0, 0, -1, 0, 0, NULL },
 };
 
 /* Indexed by SNBEP_CLK_*.  uclk "can change frequency based on system load"
