@@ -33,7 +33,11 @@ static int mach_msr_read(struct ucb *b, unsigned cpu, uint32_t a, uint64_t *v)
 	 * (ucp_backend_switching) */
 	if (mh->switching && (rc = ucp_sysmsr_read(mh->mc, cpu, a, ucm_now_ps(mh->m), v)) != -ENOENT)
 		return rc ? ucb_seterr(b, -EIO, "rdmsr 0x%x on cpu %u: #GP", a, cpu) : 0;
-	rc = ucm_msr_read(mh->m, cpu, a, v);
+	/* booting: the drivers' probes (intel_cstate reads the residency
+	 * counters to see whether they count) take no machine time and are
+	 * no reads of the program's: the counters' ground truth starts at the
+	 * program's own first read (ucp_backend_booting) */
+	rc = mh->booting ? ucm_msr_peek(mh->m, cpu, a, v) : ucm_msr_read(mh->m, cpu, a, v);
 
 	if (rc == -EIO)
 		rc = ucp_sysmsr_read(mh->mc, cpu, a, ucm_now_ps(mh->m), v);

@@ -48,8 +48,9 @@ void ucp_cpus_update(struct ucp_machine *mc, uint64_t now_ps);
  * the model.  Used by Linux's driver in `uncore run` (run/ucr_kernel.c). */
 struct ucb;
 int ucp_backend_create(struct ucm_model *m, struct ucp_machine *mc, uint64_t mono_base_ns, struct ucb **out);
-/* While on, PCI configuration reads take no machine time and have no side
- * effect (ucm_pci_peek): a boot's enumeration, over before a program runs. */
+/* While on, PCI configuration and MSR reads take no machine time and have
+ * no side effect (ucm_pci_peek, ucm_msr_peek): a boot's enumeration and
+ * the drivers' probes, over before a program runs. */
 void ucp_backend_booting(struct ucb *b, int on);
 /* While on, the machine tables' MSRs (the core PMU's, outside the uncore)
  * take no machine time: the kernel switching tasks, which happens between
