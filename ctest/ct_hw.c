@@ -224,6 +224,7 @@ const struct pfn snbep_fns[] = {
 	{ 8, 0, 0x3C80 }, { 9, 0, 0x3C90 },                                      /* QPI misc */
 	{ 19, 1, 0x3C43 },                                                       /* R2PCIe */
 	{ 19, 5, 0x3C44 }, { 19, 6, 0x3C45 },                                    /* R3QPI 0, 1 */
+	{ 10, 0, 0x3CC0 }, { 10, 1, 0x3CC1 }, { 10, 2, 0x3CC2 }, { 10, 3, 0x3CD0 }, /* PCU */
 };
 
 const struct snbep_layout SNBEP_USUAL = { { 0x3F, 0x7F }, { 0, 1 }, { 0, 1, 2, 3, 4, 5, 6, 7 }, 0, 0 };
@@ -249,6 +250,7 @@ const struct pfn ivt_fns[] = {
 	{ 19, 1, 0x0E34 },                                                       /* R2PCIe */
 	{ 19, 5, 0x0E36 }, { 19, 6, 0x0E37 },                                    /* R3QPI 0, 1 */
 	{ 5, 6, 0x0E39 },                                                        /* IRP */
+	{ 10, 0, 0x0EC0 }, { 10, 1, 0x0EC1 }, { 10, 2, 0x0EC2 }, { 10, 3, 0x0EC3 }, /* PCU */
 };
 
 void make_ivt(const char *name, int flags)
@@ -267,9 +269,9 @@ void make_ivt(const char *name, int flags)
 
 		for (unsigned i = 0; i < NIVT_FNS; i++) {
 			add_fn(bus, ivt_fns[i].dev, ivt_fns[i].fn, ivt_fns[i].did, 0);
-			/* the boxes with a box control: not the UBox function nor
-			 * the QPI misc and mask/match functions */
-			if (ivt_fns[i].dev != 11 && !((ivt_fns[i].dev == 8 || ivt_fns[i].dev == 9) &&
+			/* the boxes with a box control: not the UBox and PCU
+			 * functions nor the QPI misc and mask/match functions */
+			if (ivt_fns[i].dev != 11 && ivt_fns[i].dev != 10 && !((ivt_fns[i].dev == 8 || ivt_fns[i].dev == 9) &&
 						      (ivt_fns[i].fn == 0 || ivt_fns[i].fn == 6)))
 				put_cfg(bus, ivt_fns[i].dev, ivt_fns[i].fn, 0xF4, 0x30000, 4);
 		}

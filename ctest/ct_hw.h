@@ -23,7 +23,7 @@
 #define CFG_BYTES 4096          /* PCIe configuration space of a function */
 #define MEM_BYTES 0x8000        /* the MMIO window kept in snapshots */
 #define MAXCPU_T 16
-#define MAXFN 48
+#define MAXFN 64
 
 /* ---- the fake machine ---- */
 
@@ -81,7 +81,7 @@ struct pfn {
  * public facts list them (Linux uncore_snbep.c, pci_ids.h; QPI misc from
  * lspci) and independently of the model's tables, which are checked
  * against them this way. */
-#define NSNBEP_FNS 16
+#define NSNBEP_FNS 20
 extern const struct pfn snbep_fns[NSNBEP_FNS];
 
 /* How a two-socket E5-2600 box numbers its uncore: the bus of each UBox,
@@ -103,7 +103,7 @@ uint32_t nodemap(const struct snbep_layout *l);
 
 /* The E5-2600 v2's functions on an uncore bus (docs/platform-ivt.md;
  * ivt-facts.md §7-§13). */
-#define NIVT_FNS 21
+#define NIVT_FNS 25
 extern const struct pfn ivt_fns[NIVT_FNS];
 
 /* A two-socket E5-2600 v2 with 8 cpus a package (the tree's 16; the

@@ -337,9 +337,9 @@ CT_TEST(snbep_hw_sample_of_every_counter_is_21_system_calls)
 
 	make_snbep("snbep-syscalls", MSR_SAFE, &SNBEP_USUAL);
 	for (unsigned i = 0; i < NSNBEP_FNS; i++)
-		/* not the UBox's, the HA's own (R27), QPI misc and mask/match
-		 * functions: they hold no counter */
-		fns += snbep_fns[i].dev != 11 && !(snbep_fns[i].dev == 14 && snbep_fns[i].fn == 0) &&
+		/* not the UBox's, the PCU's, the HA's own (R27), QPI misc and
+		 * mask/match functions: they hold no counter */
+		fns += snbep_fns[i].dev != 11 && snbep_fns[i].dev != 10 && !(snbep_fns[i].dev == 14 && snbep_fns[i].fn == 0) &&
 		       !((snbep_fns[i].dev == 8 || snbep_fns[i].dev == 9) &&
 			 (snbep_fns[i].fn == 0 || snbep_fns[i].fn == 6));
 	CT_EQ(2 * fns, 20);
@@ -357,14 +357,14 @@ CT_TEST(snbep_hw_sample_of_every_counter_is_21_system_calls)
  * CBos x 4, PCU 4 + the C3/C6 residency counters), 70 in 16 PCI functions
  * (2 HAs x 4, 8 iMC channels x (4 + fixed), 2 QPI ports x 4, R2PCIe 4,
  * 2 R3QPI x 3, IRP0 2 + IRP1 2, V25): the list above without the UBox, the
- * QPI misc and mask/match functions. */
+ * PCU, the QPI misc and mask/match functions. */
 CT_TEST(ivt_hw_sample_of_every_counter_is_one_pread_per_pci_box)
 {
 	unsigned fns = 0;
 
 	make_ivt("ivt-syscalls", MSR_SAFE);
 	for (unsigned i = 0; i < NIVT_FNS; i++)
-		fns += ivt_fns[i].dev != 11 && !((ivt_fns[i].dev == 8 || ivt_fns[i].dev == 9) &&
+		fns += ivt_fns[i].dev != 11 && ivt_fns[i].dev != 10 && !((ivt_fns[i].dev == 8 || ivt_fns[i].dev == 9) &&
 						 (ivt_fns[i].fn == 0 || ivt_fns[i].fn == 6));
 	CT_EQ(2 * fns, 32);
 	check_sample_syscalls("ivt", NULL, 278, 2 * fns, 0);

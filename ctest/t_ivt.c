@@ -262,7 +262,8 @@ CT_TEST(pci_registers_keep_what_the_tables_say)
 	ucm_destroy(m);
 }
 
-/* Device IDs per function (facts §7-§13); the third QPI port and R3QPI
+/* Device IDs per function (facts §7-§13) and the rest of each header; the
+ * third QPI port and R3QPI
  * link are absent unless configured (the E5-2697 v2 has two links), then
  * at D24:F2 with 0x0E3A and D18:F5 with 0x0E3E (V17). */
 CT_TEST(device_ids_of_every_function)
@@ -271,7 +272,15 @@ CT_TEST(device_ids_of_every_function)
 	const struct pcifn q2 = { 24, 2, 0x0E3A }, r3l2 = { 18, 5, 0x0E3E };
 	const struct pcifn all[] = { HA[0], HA[1], IMC[0], IMC[1], IMC[2], IMC[3], IMC[4], IMC[5], IMC[6],
 				     IMC[7], QPI[0], QPI[1], R2, R3[0], R3[1], IRP, UBOX,
-				     { 8, 6, 0x0E86 }, { 9, 6, 0x0E96 }, { 8, 0, 0x0E80 }, { 9, 0, 0x0E90 } };
+				     { 8, 6, 0x0E86 }, { 9, 6, 0x0E96 }, { 8, 0, 0x0E80 }, { 9, 0, 0x0E90 },
+				     /* the PCU's functions (pci.ids; likwid looks for
+				      * D10:F0 and D10:F2) */
+				     { 10, 0, 0x0EC0 }, { 10, 1, 0x0EC1 }, { 10, 2, 0x0EC2 }, { 10, 3, 0x0EC3 } };
+	/* the functions whose class is "Performance counters [1101]" in lspci
+	 * of E5-2600 v2 systems; the others, the iMC's channel functions
+	 * among them, are "System peripheral [0880]" (docs/tools.md "PCI
+	 * functions") */
+	const struct pcifn pmon[] = { HA[0], HA[1], QPI[0], QPI[1], R2, R3[0], R3[1], IRP };
 	uint64_t v;
 
 	CT_REQUIRE(m != NULL);
@@ -281,6 +290,15 @@ CT_TEST(device_ids_of_every_function)
 			if (prd(m, s, all[i], 2, 2) != all[i].did)
 				ct_fail(__FILE__, __LINE__, "D%u:F%u reads DID 0x%llx, expected 0x%x", all[i].dev,
 					all[i].fn, (unsigned long long)prd(m, s, all[i], 2, 2), all[i].did);
+			uint64_t cls = 0x088000;
+
+			for (size_t k = 0; k < sizeof(pmon) / sizeof(pmon[0]); k++)
+				if (pmon[k].dev == all[i].dev && pmon[k].fn == all[i].fn)
+					cls = 0x110100;
+			/* revision 04, class, header type 0x80, subsystem 8086:0000 */
+			CT_EQ(prd(m, s, all[i], 8, 4), cls << 8 | 0x04);
+			CT_EQ(prd(m, s, all[i], 0xE, 1), 0x80);
+			CT_EQ(prd(m, s, all[i], 0x2C, 4), 0x8086);
 		}
 	CT_EQ(ucm_pci_read(m, 0, bus_of[0], q2.dev, q2.fn, 0, 4, &v), -ENODEV);
 	CT_EQ(ucm_pci_read(m, 0, bus_of[0], r3l2.dev, r3l2.fn, 0, 4, &v), -ENODEV);
@@ -289,6 +307,9 @@ CT_TEST(device_ids_of_every_function)
 	CT_REQUIRE(m != NULL);
 	CT_EQ(prd(m, 0, q2, 2, 2), 0x0E3A);
 	CT_EQ(prd(m, 0, r3l2, 2, 2), 0x0E3E);
+	/* port 2's misc function: pci.ids's "QPI Link 2", as 0x0E80/0x0E90
+	 * are links 0 and 1; not the PCU's 0x0EC0 */
+	CT_EQ(prd(m, 0, ((struct pcifn){ 24, 0, 0x0E40 }), 2, 2), 0x0E40);
 	pci_mask(m, 0, q2, X_STATUS, 0, "QPI port 2 BOX_STATUS");
 	ucm_destroy(m);
 }

@@ -197,9 +197,17 @@ static struct xreg *pci(struct xreg *x, unsigned s, unsigned dev, unsigned fn, u
 	return r;
 }
 
-/* VID/DID of a PCI function (PCI header; IDs from public facts). */
+/* Class codes of the E5-2600's functions as lspci shows them on E5-2600
+ * systems (docs/tools.md "PCI functions"): performance counters, other
+ * system peripheral. */
+#define CLS_PMON 0x110100
+#define CLS_OTHER 0x088000
+
+/* The header of a PCI function (PCI Local Bus 3.0, 6.2.1; IDs from public
+ * facts): VID/DID, revision 0x07 (C2 stepping) and class code, header type
+ * 0x80 (multi-function), subsystem 8086:0000. */
 static void ids(struct xreg *x, unsigned s, unsigned dev, unsigned fn, uint16_t did,
-		const char *prefix)
+		uint32_t cls, const char *prefix)
 {
 	struct xreg *r;
 	char pre[32];
@@ -211,6 +219,15 @@ static void ids(struct xreg *x, unsigned s, unsigned dev, unsigned fn, uint16_t 
 	r = pci(x, s, dev, fn, 0x02, 2, "PCI header", 0, 0, 0, N("%s_DID", pre));
 	r->ro = BITS(15, 0);
 	r->reset = did;
+	r = pci(x, s, dev, fn, 0x08, 4, "PCI header", 0, 0, 0, N("%s_RID_CCR", pre));
+	r->ro = BITS(31, 0);
+	r->reset = (uint64_t)cls << 8 | 0x07;
+	r = pci(x, s, dev, fn, 0x0C, 4, "PCI header", 0, 0, 0, N("%s_HDR", pre));
+	r->ro = BITS(31, 0);
+	r->reset = 0x80 << 16;
+	r = pci(x, s, dev, fn, 0x2C, 4, "PCI header", 0, 0, 0, N("%s_SVID_SID", pre));
+	r->ro = BITS(31, 0);
+	r->reset = 0x8086;
 }
 
 /* A PCI PMON box: box control, n control/counter pairs (Table 1-3
@@ -272,7 +289,7 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 		msr(x, s, P_C6, "Table 2-78", ~0ull, 0, 64, "PCU_MSR_CORE_C6_CTR");
 
 		/* UBox configuration function (public facts, R13) */
-		ids(x, s, UBOX_DEV, UBOX_FN, 0x3CE0, "UBOX");
+		ids(x, s, UBOX_DEV, UBOX_FN, 0x3CE0, CLS_OTHER, "UBOX");
 		r = pci(x, s, UBOX_DEV, UBOX_FN, CPUNODEID, 4, NULL, 0, 0, 0, "UBOX_CPUNODEID");
 		r->ro = NODEID_RO;
 		r->reset = s; /* the node ID of socket s under the identity map */
@@ -282,11 +299,11 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 
 		/* HA's own function D14:F0 (public facts): the register PCM's
 		 * JKT workaround sets, bit 1 read/write (R27) */
-		ids(x, s, 14, 0, 0x3CA0, "HA_MAIN");
+		ids(x, s, 14, 0, 0x3CA0, CLS_OTHER, "HA_MAIN");
 		pci(x, s, 14, 0, 0x84, 4, "R27", BIT(1), 0, 0, "HA_JKT_WA");
 
 		/* HA D14:F1, Tables 2-33..2-39 */
-		ids(x, s, 14, 1, 0x3C46, "HA");
+		ids(x, s, 14, 1, 0x3C46, CLS_PMON, "HA");
 		pci(x, s, 14, 1, HA_ADDRMATCH0, 4, "Table 2-39", HA_ADDR0_RW, 0, 0,
 		    "HA_PCI_PMON_BOX_ADDRMATCH0");
 		pci(x, s, 14, 1, HA_ADDRMATCH1, 4, "Table 2-38", HA_ADDR1_RW, 0, 0,
@@ -299,7 +316,7 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 		/* iMC D16:F0,1,4,5, Tables 2-59..2-63 */
 		for (unsigned c = 0; c < 4; c++) {
 			snprintf(p, sizeof(p), "MC_CH%u", c);
-			ids(x, s, 16, mc_fn[c], mc_did[c], p);
+			ids(x, s, 16, mc_fn[c], mc_did[c], CLS_OTHER, p);
 			pmon(x, s, 16, mc_fn[c], p, 4, X_CTL_RW, 0, "Table 2-61", 48, "Table 2-63",
 			     BOXCTL_FRZ_WO, "Table 2-60");
 			pci(x, s, 16, mc_fn[c], MC_FIXED_CTL, 4, "Table 2-62", MC_FIXED_CTL_RW,
@@ -312,10 +329,10 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 		 * (Tables 2-88..2-91), F0 rate status (Table 2-93, R7, R8) */
 		for (unsigned q = 0; q < 2; q++) {
 			snprintf(p, sizeof(p), "Q_P%u", q);
-			ids(x, s, 8 + q, 2, q ? 0x3C42 : 0x3C41, p);
+			ids(x, s, 8 + q, 2, q ? 0x3C42 : 0x3C41, CLS_PMON, p);
 			pmon(x, s, 8 + q, 2, p, 4, Q_CTL_RW, CTL_RST_WO, "Table 2-86", 48, "Table 2-87",
 			     BOXCTL_RST_WO, "Table 2-85");
-			ids(x, s, 8 + q, 6, q ? 0x3C96 : 0x3C86, N("Q_P%u_MM", q));
+			ids(x, s, 8 + q, 6, q ? 0x3C96 : 0x3C86, CLS_OTHER, N("Q_P%u_MM", q));
 			pci(x, s, 8 + q, 6, Q_MATCH0, 4, "Table 2-89", Q_MM0_RW, 0, 0,
 			    N("Q_P%u_PCI_PMON_PKT_MATCH0", q));
 			pci(x, s, 8 + q, 6, Q_MATCH1, 4, "Table 2-88", Q_MM1_RW, 0, 0,
@@ -324,7 +341,7 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 			    N("Q_P%u_PCI_PMON_PKT_MASK0", q));
 			pci(x, s, 8 + q, 6, Q_MASK1, 4, "Table 2-90", Q_MM1_RW, 0, 0,
 			    N("Q_P%u_PCI_PMON_PKT_MASK1", q));
-			ids(x, s, 8 + q, 0, q ? 0x3C90 : 0x3C80, N("Q_P%u_MISC", q));
+			ids(x, s, 8 + q, 0, q ? 0x3C90 : 0x3C80, CLS_OTHER, N("Q_P%u_MISC", q));
 			pci(x, s, 8 + q, 0, 0x80, 4, "R27", BIT(1), 0, 0, N("Q_P%u_JKT_WA", q));
 			r = pci(x, s, 8 + q, 0, Q_RATE_STATUS, 4, "Table 2-93", 0, 0, 0,
 				N("Q_P%u_QPI_RATE_STATUS", q));
@@ -332,14 +349,19 @@ static size_t snbep_regs(struct xreg *x, unsigned ncbo)
 			r->reset = Q_RATE_RESET;
 		}
 
+		/* the PCU's configuration functions D10:F0-F3 (pci.ids): no
+		 * registers but their headers */
+		for (unsigned f = 0; f < 4; f++)
+			ids(x, s, 10, f, f < 3 ? 0x3CC0 + f : 0x3CD0, CLS_OTHER, N("PCU_F%u", f));
+
 		/* R2PCIe D19:F1, Tables 2-104..2-107 */
-		ids(x, s, 19, 1, 0x3C43, "R2");
+		ids(x, s, 19, 1, 0x3C43, CLS_PMON, "R2");
 		pmon(x, s, 19, 1, "R2", 4, X_CTL_RW, CTL_RST_WO, "Table 2-106", 44, "Table 2-107",
 		     BOXCTL_RST_WO, "Table 2-105");
 		/* R3QPI D19:F5,6, Tables 2-118..2-121: three counters */
 		for (unsigned l = 0; l < 2; l++) {
 			snprintf(p, sizeof(p), "R3_L%u", l);
-			ids(x, s, 19, 5 + l, l ? 0x3C45 : 0x3C44, p);
+			ids(x, s, 19, 5 + l, l ? 0x3C45 : 0x3C44, CLS_PMON, p);
 			pmon(x, s, 19, 5 + l, p, 3, X_CTL_RW, CTL_RST_WO, "Table 2-120", 44, "Table 2-121",
 			     BOXCTL_RST_WO, "Table 2-119");
 		}
@@ -648,10 +670,10 @@ CT_TEST(register_map_matches_the_guide)
 	int seen[MAXREGS] = { 0 };
 
 	CT_REQUIRE(m);
-	/* per socket: UBox 6, CBo 8 x 10, PCU 10 + 2; UBox function 4, HA's
-	 * own function 3 (R27), HA 14, iMC 4 x 13, QPI 2 x (11 + 6 + 4),
-	 * R2PCIe 11, R3QPI 2 x 9 */
-	CT_EQ(n, 2 * (6 + 80 + 12 + 4 + 3 + 14 + 52 + 42 + 11 + 18));
+	/* per socket: UBox 6, CBo 8 x 10, PCU 10 + 2; UBox function 7, HA's
+	 * own function 6 (R27), HA 17, iMC 4 x 16, QPI 2 x (14 + 9 + 7),
+	 * PCU functions 4 x 5, R2PCIe 14, R3QPI 2 x 12 */
+	CT_EQ(n, 2 * (6 + 80 + 12 + 7 + 6 + 17 + 64 + 60 + 20 + 14 + 24));
 	CT_EQ(ucm_nregs(m), n);
 	for (size_t i = 0; i < ucm_nregs(m); i++) {
 		struct ucm_reginfo ri;
@@ -1236,19 +1258,28 @@ CT_TEST(pci_counter_two_dword_read_can_tear)
  * no other function. */
 CT_TEST(pci_device_and_vendor_ids)
 {
+	/* IDs (public facts, pci.ids) and the class each shows in lspci of
+	 * E5-2600 systems: "Performance counters [1101]" on the HA's, R2PCIe's
+	 * and R3QPI's PMON functions, "System peripheral [0880]" on the
+	 * iMC's (its "Thermal Control" functions), the HA's own and the
+	 * others (docs/tools.md "PCI functions") */
 	static const struct {
 		unsigned dev, fn;
 		uint16_t did;
+		uint32_t cls;
 	} fns[] = {
-		{ 11, 0, 0x3CE0 }, /* UBox (R13) */
-		{ 14, 0, 0x3CA0 }, /* HA's own function (R27) */
-		{ 14, 1, 0x3C46 }, /* HA */
-		{ 16, 0, 0x3CB0 }, { 16, 1, 0x3CB1 }, { 16, 4, 0x3CB4 }, { 16, 5, 0x3CB5 }, /* iMC */
-		{ 8, 2, 0x3C41 }, { 9, 2, 0x3C42 }, /* QPI PMON */
-		{ 8, 6, 0x3C86 }, { 9, 6, 0x3C96 }, /* QPI mask/match */
-		{ 8, 0, 0x3C80 }, { 9, 0, 0x3C90 }, /* QPI misc (R7) */
-		{ 19, 1, 0x3C43 },                  /* R2PCIe */
-		{ 19, 5, 0x3C44 }, { 19, 6, 0x3C45 }, /* R3QPI */
+		{ 11, 0, 0x3CE0, CLS_OTHER }, /* UBox (R13) */
+		{ 14, 0, 0x3CA0, CLS_OTHER }, /* HA's own function (R27) */
+		{ 14, 1, 0x3C46, CLS_PMON },  /* HA */
+		{ 16, 0, 0x3CB0, CLS_OTHER }, { 16, 1, 0x3CB1, CLS_OTHER }, /* iMC */
+		{ 16, 4, 0x3CB4, CLS_OTHER }, { 16, 5, 0x3CB5, CLS_OTHER },
+		{ 8, 2, 0x3C41, CLS_PMON }, { 9, 2, 0x3C42, CLS_PMON },   /* QPI PMON */
+		{ 8, 6, 0x3C86, CLS_OTHER }, { 9, 6, 0x3C96, CLS_OTHER }, /* QPI mask/match */
+		{ 8, 0, 0x3C80, CLS_OTHER }, { 9, 0, 0x3C90, CLS_OTHER }, /* QPI misc (R7) */
+		{ 10, 0, 0x3CC0, CLS_OTHER }, { 10, 1, 0x3CC1, CLS_OTHER }, /* PCU 0-3 */
+		{ 10, 2, 0x3CC2, CLS_OTHER }, { 10, 3, 0x3CD0, CLS_OTHER },
+		{ 19, 1, 0x3C43, CLS_PMON },  /* R2PCIe */
+		{ 19, 5, 0x3C44, CLS_PMON }, { 19, 6, 0x3C45, CLS_PMON }, /* R3QPI */
 	};
 	struct ucm_model *m = mk(1, 0);
 	const size_t nf = sizeof(fns) / sizeof(fns[0]);
@@ -1260,6 +1291,13 @@ CT_TEST(pci_device_and_vendor_ids)
 			CT_EQ(rdpci(m, s, fns[i].dev, fns[i].fn, 0x02, 2), fns[i].did);
 			CT_EQ(rdpci(m, s, fns[i].dev, fns[i].fn, 0x00, 4),
 			      (uint64_t)fns[i].did << 16 | 0x8086);
+			/* revision 07 (C2), class; header type 0x80; subsystem */
+			CT_EQ(rdpci(m, s, fns[i].dev, fns[i].fn, 0x08, 1), 0x07);
+			CT_EQ(rdpci(m, s, fns[i].dev, fns[i].fn, 0x09, 1), fns[i].cls & 0xFF);
+			CT_EQ(rdpci(m, s, fns[i].dev, fns[i].fn, 0x0A, 2), fns[i].cls >> 8);
+			CT_EQ(rdpci(m, s, fns[i].dev, fns[i].fn, 0x0E, 1), 0x80);
+			CT_EQ(rdpci(m, s, fns[i].dev, fns[i].fn, 0x2C, 2), 0x8086);
+			CT_EQ(rdpci(m, s, fns[i].dev, fns[i].fn, 0x2E, 2), 0x0000);
 		}
 	/* no function but these */
 	for (size_t r = 0; r < ucm_nregs(m); r++) {

@@ -295,6 +295,141 @@ def pci_ivt():
         close("DCLK cycles in 0.1 s", vals[1] << 32 | vals[0], 93333333, 0.01, 0)
 
 
+# ---- the PCI functions tools open ----
+
+# The functions of each socket's uncore bus on the real part, with the header
+# it reports (PCI Local Bus 3.0, 6.2.1): device ID (public facts, pci.ids),
+# class as lspci shows it on E5-2600 and E5-2600 v2 systems (1101
+# "Performance counters", 0880 "System peripheral"), and the part's
+# revision (07 on the E5-2600 C2, 04 on the v2); every function has vendor
+# 8086, header type 0x80 (multi-function) and subsystem 8086:0000
+# (docs/tools.md "PCI functions").  A function a tool opens must be here
+# and read these values; one it looks for that the part has not (PCM's QPI
+# port 2 and second iMC on the E5-2600, likwid's D10:F6 on the v2) must be
+# absent from the machine as well.
+PMON, OTHER = 0x1101, 0x0880
+PCI_PART = {
+    "snbep": (0x07, {
+        (8, 0): (0x3C80, OTHER), (8, 2): (0x3C41, PMON), (8, 6): (0x3C86, OTHER),
+        (9, 0): (0x3C90, OTHER), (9, 2): (0x3C42, PMON), (9, 6): (0x3C96, OTHER),
+        (10, 0): (0x3CC0, OTHER), (10, 1): (0x3CC1, OTHER), (10, 2): (0x3CC2, OTHER),
+        (10, 3): (0x3CD0, OTHER), (11, 0): (0x3CE0, OTHER), (14, 0): (0x3CA0, OTHER),
+        (14, 1): (0x3C46, PMON), (16, 0): (0x3CB0, OTHER), (16, 1): (0x3CB1, OTHER),
+        (16, 4): (0x3CB4, OTHER), (16, 5): (0x3CB5, OTHER), (19, 1): (0x3C43, PMON),
+        (19, 5): (0x3C44, PMON), (19, 6): (0x3C45, PMON)}),
+    "ivt": (0x04, {
+        (5, 6): (0x0E39, PMON), (8, 0): (0x0E80, OTHER), (8, 2): (0x0E32, PMON),
+        (8, 6): (0x0E86, OTHER), (9, 0): (0x0E90, OTHER), (9, 2): (0x0E33, PMON),
+        (9, 6): (0x0E96, OTHER), (10, 0): (0x0EC0, OTHER), (10, 1): (0x0EC1, OTHER),
+        (10, 2): (0x0EC2, OTHER), (10, 3): (0x0EC3, OTHER), (11, 0): (0x0E1E, OTHER),
+        (14, 1): (0x0E30, PMON), (16, 0): (0x0EB0, OTHER), (16, 1): (0x0EB1, OTHER),
+        (16, 4): (0x0EB4, OTHER), (16, 5): (0x0EB5, OTHER), (19, 1): (0x0E34, PMON),
+        (19, 5): (0x0E36, PMON), (19, 6): (0x0E37, PMON), (28, 1): (0x0E38, PMON),
+        (30, 0): (0x0EF0, OTHER), (30, 1): (0x0EF1, OTHER), (30, 4): (0x0EF4, OTHER),
+        (30, 5): (0x0EF5, OTHER)}),
+}
+PCI_PATH = re.compile(r'"[^"]*/(?:proc/bus/pci/([0-9a-f]{2})/([0-9a-f]{2})\.([0-7])|'
+                      r'sys/bus/pci/devices/0000:([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])/config)"')
+
+
+def pci_opened(platform, argv):
+    """{(bus, dev, fn)} of the uncore functions the program opens or looks
+    for (open, access) under strace, on the machine's uncore buses."""
+    need("strace", "strace")
+    trace = os.path.join(WORK, "pci.strace")
+    run(platform, ["strace", "-f", "-qq", "-e", "trace=open,openat,access,faccessat,faccessat2",
+                   "-o", trace, *argv])
+    seen = set()
+    with open(trace) as f:
+        for line in f:
+            m = PCI_PATH.search(line)
+            if m:
+                g = [x for x in m.groups() if x is not None]
+                bus, dev, fn = int(g[0], 16), int(g[1], 16), int(g[2])
+                if bus in (0x3F, 0x7F):
+                    seen.add((bus, dev, fn))
+    return seen
+
+
+def pci_functions(platform):
+    need("lspci", "pciutils")
+    need("setpci", "pciutils")
+    rev, part = PCI_PART[platform]
+    # what the tools open: likwid (direct access) every function of its
+    # PCI device table.  PCM's bus scan opens every function of buses
+    # 0-255 (65,536 opens under strace, minutes: not traced here) and
+    # reads its IDs, then the iMC, HA and QPI functions it counts with and
+    # those of larger parts it looks for (D24:F2, D30 on the E5-2600);
+    # Linux's driver under perf enumerates the buses in the server and
+    # binds by device ID: for both, the machine's list must be the part's,
+    # checked below.
+    opened = {}
+    need("likwid-perfctr", "likwid")
+    for f in pci_opened(platform, ["likwid-perfctr", "-M", "0", "-c", "0", "-g", "MEM", "true"]):
+        opened.setdefault(f, set()).add("likwid")
+    if not any((d, f) == (16, 0) for _, d, f in opened):
+        fail(f"no tool opened the iMC's D16:F0: the trace shows nothing to check ({sorted(opened)})")
+    # the machine's functions, with their headers, by lspci and setpci
+    out, _, _ = run(platform, ["lspci", "-n"])
+    listed = {(int(m.group(1), 16), int(m.group(2), 16), int(m.group(3))) for m in
+              re.finditer(r"^([0-9a-f]{2}):([0-9a-f]{2})\.([0-7]) ", out, re.M)}
+    for key in sorted(opened):
+        bus, dev, fn = key
+        want = part.get((dev, fn))
+        who = ", ".join(sorted(opened[key]))
+        if want is None:
+            if key in listed:
+                fail(f"{bus:02x}:{dev:02x}.{fn} ({who}): the machine has it, the part has not")
+        elif key not in listed:
+            fail(f"{bus:02x}:{dev:02x}.{fn} ({who}): the part's {want[0]:04x} is missing")
+    for bus in (0x3F, 0x7F):
+        for (dev, fn) in part:
+            if (bus, dev, fn) not in listed:
+                fail(f"{bus:02x}:{dev:02x}.{fn}: the part's function is not listed")
+        for (b, dev, fn) in listed:
+            if b == bus and (dev, fn) not in part:
+                fail(f"{bus:02x}:{dev:02x}.{fn}: the machine has a function the part has not")
+    args = []
+    for bus in (0x3F, 0x7F):
+        for (dev, fn) in sorted(part):
+            args += ["-s", f"{bus:02x}:{dev:02x}.{fn}", "0.l", "8.l", "e.b", "2c.l"]
+    out, _, _ = run(platform, ["setpci", *args])
+    vals = out.split()
+    i = 0
+    for bus in (0x3F, 0x7F):
+        for (dev, fn) in sorted(part):
+            did, cls = part[(dev, fn)]
+            at = f"{bus:02x}:{dev:02x}.{fn}"
+            got = [int(x, 16) for x in vals[i:i + 4]]
+            i += 4
+            if len(got) != 4:
+                fail(f"{at}: setpci printed {vals[i - 4:i]!r}")
+                continue
+            eq(f"{at} vendor:device", f"{got[0]:08x}", f"{did:04x}8086")
+            eq(f"{at} class and revision", f"{got[1]:08x}", f"{cls:04x}00{rev:02x}")
+            eq(f"{at} header type", got[2], 0x80)
+            eq(f"{at} subsystem", f"{got[3]:08x}", "00008086")
+    # lspci -vvv and -t, as a user would read them
+    out, _, _ = run(platform, ["lspci", "-vvv", "-nn", "-s", "7f:"])
+    for (dev, fn), (did, cls) in part.items():
+        name = "Performance counters" if cls == PMON else "System peripheral"
+        if not re.search(rf"^7f:{dev:02x}\.{fn} {name} \[{cls:04x}\]: .*\[8086:{did:04x}\] \(rev {rev:02x}\)$",
+                         out, re.M):
+            fail(f"lspci -vvv: no line for 7f:{dev:02x}.{fn} as {name} 8086:{did:04x} rev {rev:02x}")
+    out, _, _ = run(platform, ["lspci", "-t"])
+    for bus in (0x3F, 0x7F):
+        if f"[0000:{bus:02x}]" not in out:
+            fail(f"lspci -t: no bus {bus:02x} in {out[:400]!r}")
+
+
+def pci_functions_snbep():
+    pci_functions("snbep")
+
+
+def pci_functions_ivt():
+    pci_functions("ivt")
+
+
 # ---- likwid ----
 
 LIKWID = ["likwid-perfctr", "-M", "0", "-O"]
@@ -1421,7 +1556,7 @@ def dmidecode_ivt():
     dmidecode("ivt")
 
 
-CASES = {f.__name__: f for f in (perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

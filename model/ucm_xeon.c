@@ -14,6 +14,23 @@ static const struct ucm_field f_vid[] = { { "VID", 0, 15, UCM_A_RO, UCM_R_VALUE,
 const struct ucm_layout ucm_xeon_l_vid = { "VID", "PCI header", 16, 1, f_vid };
 static const struct ucm_field f_did[] = { { "DID", 0, 15, UCM_A_RO, UCM_R_VALUE, 0 } };
 const struct ucm_layout ucm_xeon_l_did = { "DID", "PCI header", 16, 1, f_did };
+static const struct ucm_field f_rid_ccr[] = {
+	{ "RID", 0, 7, UCM_A_RO, UCM_R_VALUE, 0 }, { "CCR", 8, 31, UCM_A_RO, UCM_R_VALUE, 1 },
+};
+const struct ucm_layout ucm_xeon_l_rid_ccr = { "RID_CCR", "PCI header", 32, ARRAY_LEN(f_rid_ccr), f_rid_ccr };
+/* cache line size, latency timer (no meaning on these functions), header
+ * type and BIST (none) */
+static const struct ucm_field f_hdr[] = {
+	{ "CLSR", 0, 7, UCM_A_RO, UCM_R_VALUE, 0 }, { "PLAT", 8, 15, UCM_A_RO, UCM_R_VALUE, 1 },
+	{ "HDR", 16, 23, UCM_A_RO, UCM_R_VALUE, 2 }, { "BIST", 24, 31, UCM_A_RO, UCM_R_VALUE, 3 },
+};
+const struct ucm_layout ucm_xeon_l_hdr = { "HDR", "PCI header", 32, ARRAY_LEN(f_hdr), f_hdr };
+static const struct ucm_field f_svid_sid[] = {
+	{ "SVID", 0, 15, UCM_A_RO, UCM_R_VALUE, 0 }, { "SDID", 16, 31, UCM_A_RO, UCM_R_VALUE, 1 },
+};
+const struct ucm_layout ucm_xeon_l_svid_sid = {
+	"SVID_SID", "PCI header", 32, ARRAY_LEN(f_svid_sid), f_svid_sid
+};
 
 static const struct ucm_field f_nodeid[] = { { "NODEID", 0, 2, UCM_A_RO, UCM_R_VALUE, 0 } };
 const struct ucm_layout ucm_xeon_l_nodeid = {

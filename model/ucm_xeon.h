@@ -11,7 +11,8 @@
 
 #include "ucm_types.h"
 
-extern const struct ucm_layout ucm_xeon_l_vid, ucm_xeon_l_did;
+extern const struct ucm_layout ucm_xeon_l_vid, ucm_xeon_l_did, ucm_xeon_l_rid_ccr, ucm_xeon_l_hdr,
+	ucm_xeon_l_svid_sid;
 extern const struct ucm_layout ucm_xeon_l_nodeid, ucm_xeon_l_nodemap;
 /* HA ADDRMATCH0/1 and OPCODEMATCH (filter .idx 0, 1, 2), QPI PKT_MATCH0/1
  * and PKT_MASK0/1 (filter .idx 0, 1, 2, 3), QPI_RATE_STATUS */
@@ -19,11 +20,26 @@ extern const struct ucm_layout ucm_xeon_l_h_addr0, ucm_xeon_l_h_addr1, ucm_xeon_
 extern const struct ucm_layout ucm_xeon_l_q_match0, ucm_xeon_l_q_match1, ucm_xeon_l_q_mask0,
 	ucm_xeon_l_q_mask1, ucm_xeon_l_q_rate;
 
-/* The two ID registers at the head of a function's configuration space;
- * DID reads the instance's devid (UCM_K_DEVID). */
-#define UCM_XEON_PCI_IDS(prefix)                                                     \
+/* The identifying registers at the head of a function's configuration
+ * space (PCI Local Bus 3.0, 6.2.1; what lspci, PCM's bus scan and Linux's
+ * enumeration read): vendor, device (the instance's devid, UCM_K_DEVID),
+ * revision and class code, header type, subsystem.  cls is the 24-bit
+ * class code: 0x110100 "performance counters" on the PMON functions,
+ * 0x088000 "other system peripheral" on the others, as real parts report
+ * them (lspci of E5-2600 and E5-2600 v2 systems; docs/tools.md "PCI
+ * functions"); rid is the part's revision ID.  Every uncore device is
+ * multi-function (header type 0x80).  The subsystem is Intel's 8086:0000:
+ * a board's firmware writes its own once (RW-O), and the machine has no
+ * board vendor's. */
+#define UCM_XEON_PCI_HDR(prefix, cls, rid)                                           \
 	{ prefix "_VID", 0x00, UCM_K_PLAIN, 0, &ucm_xeon_l_vid, 0x8086 },           \
-	{ prefix "_DID", 0x02, UCM_K_DEVID, 0, &ucm_xeon_l_did, 0 }
+	{ prefix "_DID", 0x02, UCM_K_DEVID, 0, &ucm_xeon_l_did, 0 },                \
+	{ prefix "_RID_CCR", 0x08, UCM_K_PLAIN, 0, &ucm_xeon_l_rid_ccr,               \
+	  (uint64_t)(cls) << 8 | (rid) },                                              \
+	{ prefix "_HDR", 0x0C, UCM_K_PLAIN, 0, &ucm_xeon_l_hdr, 0x00800000 },        \
+	{ prefix "_SVID_SID", 0x2C, UCM_K_PLAIN, 0, &ucm_xeon_l_svid_sid, 0x8086 }
+#define UCM_XEON_CLASS_PMON 0x110100
+#define UCM_XEON_CLASS_OTHER 0x088000
 
 /* The UBox configuration function: CPUNODEID at 0x40 (node ID in bits 2:0)
  * and GIDNIDMAP at 0x54 (the node ID of socket i in bits 3i+2:3i). */

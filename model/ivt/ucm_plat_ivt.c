@@ -370,7 +370,12 @@ static const uint8_t fixed_imc[] = { 0, 0, 0, 0, IVT_IMC_FIXED_CODE };
 
 /* ---- box types ---- */
 
-#define PCI_IDS UCM_XEON_PCI_IDS
+/* PCI header of every function (ucm_xeon.h): PMON_IDS on the functions
+ * whose class is "performance counters", PCI_IDS on the others.  Revision
+ * 0x04, what lspci shows on E5-2600 v2 systems (docs/tools.md "PCI
+ * functions"). */
+#define PCI_IDS(p) UCM_XEON_PCI_HDR(p, UCM_XEON_CLASS_OTHER, 0x04)
+#define PMON_IDS(p) UCM_XEON_PCI_HDR(p, UCM_XEON_CLASS_PMON, 0x04)
 
 /* The UBox's global registers (IVT p.18; facts §2). */
 static const struct ucm_regdef r_global[] = {
@@ -429,7 +434,7 @@ static const struct ucm_regdef r_ubox_pci[] = {
 };
 /* HA (facts §7): HA0 D14:F1, HA1 D28:F1. */
 static const struct ucm_regdef r_ha[] = {
-	PCI_IDS("HA%u"),
+	PMON_IDS("HA%u"),
 	{ "HA%u_PCI_PMON_BOX_ADDRMATCH0", 0x40, UCM_K_FILTER, 0, &ucm_xeon_l_h_addr0, 0 },
 	{ "HA%u_PCI_PMON_BOX_ADDRMATCH1", 0x44, UCM_K_FILTER, 1, &ucm_xeon_l_h_addr1, 0 },
 	{ "HA%u_PCI_PMON_BOX_OPCODEMATCH", 0x48, UCM_K_FILTER, 2, &ucm_xeon_l_h_opc, 0 },
@@ -463,7 +468,7 @@ static const struct ucm_regdef r_imc[] = {
 /* QPI port: counters on F2 of its device, match/mask on F6 (facts §9).
  * Filter .idx: 0 MATCH0, 1 MATCH1, 2 MASK0, 3 MASK1, as model/snbep. */
 static const struct ucm_regdef r_qpi[] = {
-	PCI_IDS("Q_P%u"),
+	PMON_IDS("Q_P%u"),
 	{ "Q_P%u_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_q_ctr, 0 },
 	{ "Q_P%u_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_q_ctr, 0 },
 	{ "Q_P%u_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_q_ctr, 0 },
@@ -486,9 +491,16 @@ static const struct ucm_regdef r_qpi_misc[] = {
 	PCI_IDS("Q_P%u_MISC"),
 	{ "Q_P%u_QPI_RATE_STATUS", 0xD4, UCM_K_PLAIN, 0, &ucm_xeon_l_q_rate, 0x5 },
 };
+/* D10:F0-F3, the PCU's configuration functions (pci.ids "Power Control
+ * Unit 0".."3", 0x0EC0-0x0EC3; likwid's IVB-EP table has 0x0EC0 at D10:F0
+ * and 0x0EC2 at D10:F2, which it takes for QPI port 2): no counters;
+ * likwid looks for them, lspci and PCM's bus scan read their headers. */
+static const struct ucm_regdef r_pcu_pci[] = {
+	PCI_IDS("PCU_F%u"),
+};
 /* R2PCIe (facts §10), D19:F1 */
 static const struct ucm_regdef r_r2pcie[] = {
-	PCI_IDS("R2"),
+	PMON_IDS("R2"),
 	{ "R2_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_r2_ctr, 0 },
 	{ "R2_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_r2_ctr, 0 },
 	{ "R2_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_r2_ctr, 0 },
@@ -502,7 +514,7 @@ static const struct ucm_regdef r_r2pcie[] = {
 };
 /* R3QPI link: three counters */
 static const struct ucm_regdef r_r3qpi[] = {
-	PCI_IDS("R3_L%u"),
+	PMON_IDS("R3_L%u"),
 	{ "R3_L%u_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_r3_ctr, 0 },
 	{ "R3_L%u_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_r3_ctr, 0 },
 	{ "R3_L%u_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_r3_ctr, 0 },
@@ -517,7 +529,7 @@ static const struct ucm_regdef r_r3qpi[] = {
  * "registers not properly aligned").  Its filter (UNC_I_TRANSACTIONS.
  * ORDERINGQ's IRPFilter) has no known offset and is not modelled (V15). */
 static const struct ucm_regdef r_irp[] = {
-	PCI_IDS("IRP"),
+	PMON_IDS("IRP"),
 	{ "IRP0_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_i_ctr, 0 },
 	{ "IRP0_PCI_PMON_CTR1", 0xB0, UCM_K_CTR, 1, &l_i_ctr, 0 },
 	{ "IRP1_PCI_PMON_CTR0", 0xB8, UCM_K_CTR, 2, &l_i_ctr, 0 },
@@ -574,6 +586,10 @@ static const struct ucm_boxtype bt_qpi_mm = {
 static const struct ucm_boxtype bt_qpi_misc = {
 	"qpi_misc", "QPI misc (rate status)", UCM_PCI, 0, IVT_CLK_QCLK, 0, 1, 3, 2,
 	ARRAY_LEN(r_qpi_misc), 0, r_qpi_misc, NULL, NULL, "IVT p.138 (facts §9)", 0
+};
+static const struct ucm_boxtype bt_pcu_pci = {
+	"pcu_pci", "PCU configuration functions", UCM_PCI, 0, IVT_CLK_PCLK, 0, 4, 4, 4,
+	ARRAY_LEN(r_pcu_pci), 0, r_pcu_pci, NULL, NULL, "public facts (pci.ids)", 0
 };
 const struct ucm_boxtype ivt_bt_r2pcie = {
 	"r2pcie", "R2PCIe (ring to PCIe)", UCM_PCI, 4, IVT_CLK_UCLK, 0, 1, 1, 1,
@@ -632,7 +648,11 @@ static const struct ucm_boxinst ivt_boxes[] = {
 	{ &bt_qpi_mm, 2, 24, 6, -1, 0, 0x0EC6, NULL },
 	{ &bt_qpi_misc, 0, 8, 0, -1, 0, 0x0E80, NULL },
 	{ &bt_qpi_misc, 1, 9, 0, -1, 0, 0x0E90, NULL },
-	{ &bt_qpi_misc, 2, 24, 0, -1, 0, 0x0EC0, NULL },
+	{ &bt_qpi_misc, 2, 24, 0, -1, 0, 0x0E40, NULL },
+	{ &bt_pcu_pci, 0, 10, 0, -1, 0, 0x0EC0, NULL },
+	{ &bt_pcu_pci, 1, 10, 1, -1, 0, 0x0EC1, NULL },
+	{ &bt_pcu_pci, 2, 10, 2, -1, 0, 0x0EC2, NULL },
+	{ &bt_pcu_pci, 3, 10, 3, -1, 0, 0x0EC3, NULL },
 	{ &ivt_bt_r2pcie, 0, 19, 1, 26, 0, 0x0E34, NULL },
 	{ &ivt_bt_r3qpi, 0, 19, 5, 24, 0, 0x0E36, NULL },
 	{ &ivt_bt_r3qpi, 1, 19, 6, 25, 0, 0x0E37, NULL },

@@ -331,9 +331,13 @@ static const struct ucm_regdef r_cstate[] = {
 	{ "PCU_MSR_CORE_C6_CTR", 0x3FD, UCM_K_CTR, 1, &l_p_c6, 0 },
 };
 
-/* PCI header IDs of every function (public facts), shared with the other
- * Xeon platforms (ucm_xeon.h). */
-#define PCI_IDS UCM_XEON_PCI_IDS
+/* PCI header of every function (public facts), shared with the other Xeon
+ * platforms (ucm_xeon.h): PMON_IDS on the functions whose class is
+ * "performance counters", PCI_IDS on the others.  Revision 0x07, what
+ * lspci shows on E5-2600 (C2 stepping) systems (docs/tools.md "PCI
+ * functions"). */
+#define PCI_IDS(p) UCM_XEON_PCI_HDR(p, UCM_XEON_CLASS_OTHER, 0x07)
+#define PMON_IDS(p) UCM_XEON_PCI_HDR(p, UCM_XEON_CLASS_PMON, 0x07)
 
 /* UBox configuration function, D11:F0 on each uncore bus (R13): node ID
  * and GIDNIDMAP (Linux uncore_snbep.c; ucm_xeon.h).  GIDNIDMAP holds the
@@ -345,7 +349,7 @@ static const struct ucm_regdef r_ubox_pci[] = {
 };
 /* Table 2-33, D14:F1 */
 static const struct ucm_regdef r_ha[] = {
-	PCI_IDS("HA"),
+	PMON_IDS("HA"),
 	{ "HA_PCI_PMON_BOX_ADDRMATCH0", 0x40, UCM_K_FILTER, 0, &ucm_xeon_l_h_addr0, 0 },
 	{ "HA_PCI_PMON_BOX_ADDRMATCH1", 0x44, UCM_K_FILTER, 1, &ucm_xeon_l_h_addr1, 0 },
 	{ "HA_PCI_PMON_BOX_OPCODEMATCH", 0x48, UCM_K_FILTER, 2, &ucm_xeon_l_h_opc, 0 },
@@ -380,7 +384,7 @@ static const struct ucm_regdef r_imc[] = {
  * (and Table 1-3) say match (R14).  Filter .idx: 0 MATCH0, 1 MATCH1,
  * 2 MASK0, 3 MASK1 (the named events of Table 2-92 use these). */
 static const struct ucm_regdef r_qpi[] = {
-	PCI_IDS("Q_P%u"),
+	PMON_IDS("Q_P%u"),
 	{ "Q_P%u_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_q_ctr, 0 },
 	{ "Q_P%u_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_q_ctr, 0 },
 	{ "Q_P%u_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_q_ctr, 0 },
@@ -427,9 +431,16 @@ static const struct ucm_regdef r_ha_main[] = {
 	PCI_IDS("HA_MAIN"),
 	{ "HA_JKT_WA", 0x84, UCM_K_PLAIN, 0, &l_jktwa, 0 },
 };
+/* D10:F0-F3, the PCU's configuration functions (pci.ids "Power Control
+ * Unit 0".."3"; the E5-2600 datasheet vol. 2 places them at device 10):
+ * no counters (the PCU's are MSRs); lspci and PCM's bus scan read their
+ * headers. */
+static const struct ucm_regdef r_pcu_pci[] = {
+	PCI_IDS("PCU_F%u"),
+};
 /* Table 2-104, D19:F1 */
 static const struct ucm_regdef r_r2pcie[] = {
-	PCI_IDS("R2"),
+	PMON_IDS("R2"),
 	{ "R2_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_r2_ctr, 0 },
 	{ "R2_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_r2_ctr, 0 },
 	{ "R2_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_r2_ctr, 0 },
@@ -442,7 +453,7 @@ static const struct ucm_regdef r_r2pcie[] = {
 };
 /* Table 2-118, D19:F5 (link 0), D19:F6 (link 1) */
 static const struct ucm_regdef r_r3qpi[] = {
-	PCI_IDS("R3_L%u"),
+	PMON_IDS("R3_L%u"),
 	{ "R3_L%u_PCI_PMON_CTR0", 0xA0, UCM_K_CTR, 0, &l_r3_ctr, 0 },
 	{ "R3_L%u_PCI_PMON_CTR1", 0xA8, UCM_K_CTR, 1, &l_r3_ctr, 0 },
 	{ "R3_L%u_PCI_PMON_CTR2", 0xB0, UCM_K_CTR, 2, &l_r3_ctr, 0 },
@@ -497,6 +508,10 @@ static const struct ucm_boxtype bt_ha_main = {
 	"ha_main", "Home Agent (its own function)", UCM_PCI, 0, SNBEP_CLK_UCLK, 0, 1, 1, 1,
 	ARRAY_LEN(r_ha_main), 0, r_ha_main, NULL, NULL, "public facts; R27", 0
 };
+static const struct ucm_boxtype bt_pcu_pci = {
+	"pcu_pci", "PCU configuration functions", UCM_PCI, 0, SNBEP_CLK_PCLK, 0, 4, 4, 4,
+	ARRAY_LEN(r_pcu_pci), 0, r_pcu_pci, NULL, NULL, "public facts (pci.ids)", 0
+};
 const struct ucm_boxtype snbep_bt_r2pcie = {
 	"r2pcie", "R2PCIe (ring to PCIe)", UCM_PCI, 4, SNBEP_CLK_UCLK, 0, 1, 1, 1,
 	ARRAY_LEN(r_r2pcie), SNBEP_NCODES_R2PCIE, r_r2pcie, snbep_codes_r2pcie, NULL, "SNB-EP 2.8", 0
@@ -541,6 +556,10 @@ static const struct ucm_boxinst snbep_boxes[] = {
 	{ &bt_qpi_mm, 1, 9, 6, -1, 0, 0x3C96, NULL },
 	{ &bt_qpi_misc, 0, 8, 0, -1, 0, 0x3C80, NULL },
 	{ &bt_qpi_misc, 1, 9, 0, -1, 0, 0x3C90, NULL },
+	{ &bt_pcu_pci, 0, 10, 0, -1, 0, 0x3CC0, NULL },
+	{ &bt_pcu_pci, 1, 10, 1, -1, 0, 0x3CC1, NULL },
+	{ &bt_pcu_pci, 2, 10, 2, -1, 0, 0x3CC2, NULL },
+	{ &bt_pcu_pci, 3, 10, 3, -1, 0, 0x3CD0, NULL },
 	{ &snbep_bt_r2pcie, 0, 19, 1, -1, 0, 0x3C43, NULL },
 	{ &snbep_bt_r3qpi, 0, 19, 5, -1, 0, 0x3C44, NULL },
 	{ &snbep_bt_r3qpi, 1, 19, 6, -1, 0, 0x3C45, NULL },
