@@ -1059,6 +1059,91 @@ def power_ivt():
     power("ivt")
 
 
+# Linux 6.1's intel_idle idle states of each part (drivers/idle/intel_idle.c:
+# snb_cstates for the E5-2600, without C7, which its CPUID leaf 5 lists no
+# sub-state of; ivt_cstates; skl_cstates): name, MWAIT hint, exit latency
+# and target residency in microseconds, after the kernel's POLL
+IDLE_STATES = {
+    "snbep": [("C1", "MWAIT 0x00", 2, 2), ("C1E", "MWAIT 0x01", 10, 20), ("C3", "MWAIT 0x10", 80, 211),
+              ("C6", "MWAIT 0x20", 104, 345)],
+    "ivt": [("C1", "MWAIT 0x00", 1, 1), ("C1E", "MWAIT 0x01", 10, 80), ("C3", "MWAIT 0x10", 59, 156),
+            ("C6", "MWAIT 0x20", 82, 300)],
+    "skl": [("C1", "MWAIT 0x00", 2, 2), ("C1E", "MWAIT 0x01", 10, 20), ("C3", "MWAIT 0x10", 70, 100),
+            ("C6", "MWAIT 0x20", 85, 200), ("C7s", "MWAIT 0x33", 124, 800), ("C8", "MWAIT 0x40", 200, 800),
+            ("C9", "MWAIT 0x50", 480, 5000), ("C10", "MWAIT 0x60", 890, 5000)],
+}
+
+
+def idle_info(out):
+    """[(name, description, latency, usage, duration)] of cpupower idle-info."""
+    return [(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5))) for m in
+            re.finditer(r"^(\S+):\nFlags/Description: (.*)\nLatency: (\d+)\nUsage: (\d+)\nDuration: (\d+)$",
+                        out, re.M)]
+
+
+def cpuidle(platform):
+    """cpupower idle-info (linux-cpupower 6.1) of cpu 1 before and after a
+    2 s sleep: the driver, governor and idle states of the part as
+    intel_idle lists them; the cpu's idle time is the deepest state's
+    (docs/tools.md "Idle states"), between the idle times (TSC - MPERF at
+    the base frequency, SDM Vol. 3B 15.5) rdmsr reads just before and after
+    each report."""
+    need("cpupower", "linux-cpupower")
+    need("rdmsr", "msr-tools")
+    states = IDLE_STATES[platform]
+    probe = "rdmsr -p 1 -d 0x10; rdmsr -p 1 -d 0xe7; cpupower -c 1 idle-info; rdmsr -p 1 -d 0x10; rdmsr -p 1 -d 0xe7"
+    out, _, _ = run(platform, ["sh", "-c", f"rdmsr -d 0xce; {probe}; sleep 2; {probe}"])
+    info = int(out.split()[0])
+    hz = ((info >> 8) & 0xFF) * 100e6
+    for want in ("CPUidle driver: intel_idle", "CPUidle governor: menu",
+                 f"Number of idle states: {len(states) + 1}",
+                 "Available idle states: POLL " + " ".join(n for n, _, _, _ in states)):
+        if out.count(want + "\n") != 2:
+            fail(f"cpupower idle-info: no {want!r} twice in {out[:600]!r}")
+    nums = [int(x) for x in re.findall(r"^(\d+)$", out, re.M)]
+    shown = [idle_info(part) for part in out.split("analyzing CPU 1:")[1:]]
+    if len(nums) != 9 or len(shown) != 2:
+        fail(f"expected the MSR reads and two idle-info reports: {out!r}")
+        return
+    durations = []
+    for i, rep in enumerate(shown):
+        tsc0, mperf0, tsc1, mperf1 = nums[1 + 4 * i:5 + 4 * i]
+        eq("idle-info states", [(n, d, lat) for n, d, lat, _, _ in rep],
+           [("POLL", "CPUIDLE CORE POLL IDLE", 0)] + [(n, d, lat) for n, d, lat, _ in states])
+        if len(rep) != len(states) + 1:
+            fail(f"idle-info shows {len(rep)} states, the part has {len(states) + 1}: {out[:400]!r}")
+            return
+        for n, _, _, usage, dur in rep[:-1]:
+            eq(f"{n}: usage and duration (all the idle time is the deepest state's)", (usage, dur), (0, 0))
+        name, _, _, usage, dur = rep[-1]
+        lo, hi = (tsc0 - mperf0) / hz * 1e6, (tsc1 - mperf1) / hz * 1e6
+        if not lo - 1 <= dur <= hi + 1:
+            fail(f"{name} duration {dur} us: not within the cpu's idle time {lo:.0f}..{hi:.0f} us")
+        eq(f"{name} usage: an entry a 4 ms tick of idle time", usage, (dur + 3999) // 4000)
+        durations.append(dur)
+    # the Xeon machines' cpus idle while the workload leaves them (issue
+    # #33's activity); skl's machine is static: its cpus never idle
+    if platform != "skl" and durations[1] <= durations[0]:
+        fail(f"the deepest state's time did not move over the 2 s sleep: {durations}")
+    # the per-cpu files a monitor reads (turbostat's, cpupower's)
+    out, _, _ = run(platform, ["sh", "-c", "cat /sys/devices/system/cpu/cpuidle/current_driver "
+                                          "/sys/devices/system/cpu/cpu0/cpuidle/state1/residency "
+                                          "/sys/devices/system/cpu/cpu0/cpuidle/state1/disable"])
+    eq("current_driver, C1 residency, C1 disable", out.split(), ["intel_idle", str(states[0][3]), "0"])
+
+
+def cpuidle_skl():
+    cpuidle("skl")
+
+
+def cpuidle_snbep():
+    cpuidle("snbep")
+
+
+def cpuidle_ivt():
+    cpuidle("ivt")
+
+
 # Linux 6.1's intel_idle exit latencies (drivers/idle/intel_idle.c:
 # snb_cstates, ivt_cstates, skl_cstates), microseconds, of the package
 # C-states whose interrupt response time limits turbostat prints (the
@@ -1556,7 +1641,7 @@ def dmidecode_ivt():
     dmidecode("ivt")
 
 
-CASES = {f.__name__: f for f in (pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (cpuidle_skl, cpuidle_snbep, cpuidle_ivt, pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

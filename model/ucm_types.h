@@ -451,6 +451,15 @@ struct ucm_sysmsr {
 	uint64_t act_rate;     /* counts per unit (second, joule) of .act */
 };
 
+/* An idle state of the part as Linux's intel_idle lists it (name, its
+ * MWAIT hint as desc, exit latency and target residency in microseconds):
+ * /sys/devices/system/cpu/cpuN/cpuidle/stateK, K from 1 (state 0 is the
+ * kernel's POLL). */
+struct ucm_cstate {
+	const char *name, *desc;
+	uint16_t latency_us, residency_us;
+};
+
 struct ucm_machine {
 	const char *brand;       /* CPUID 0x80000002..4, /proc/cpuinfo */
 	uint8_t stepping;
@@ -467,6 +476,8 @@ struct ucm_machine {
 	uint16_t nact;             /* terms of the activities (enum ucm_act) */
 	const struct ucm_act_term *act;
 	const struct ucm_thermal *thermal; /* NULL: no UCM_SM_THERM rows */
+	uint8_t ncstates;          /* idle states, shallowest first */
+	const struct ucm_cstate *cstates;
 };
 
 /* How a counter overflow with OVF_EN propagates (ucm_platform.ovf_flags).

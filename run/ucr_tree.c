@@ -272,6 +272,32 @@ static void cpus(struct tree *t, struct ucm_model *m, struct ucp_machine *mc, un
 		 * cpu's IA32_ENERGY_PERF_BIAS (run/preload/ucr_gen.c) */
 		snprintf(f, sizeof(f), "%s/power/energy_perf_bias", dir);
 		put(t, f, "%s", "");
+		/* cpuidle (Documentation/admin-guide/pm/cpuidle.rst): state 0
+		 * is the kernel's POLL, then intel_idle's states of the part
+		 * (the machine's table); usage and time are made when opened,
+		 * from the cpu's idle residency (run/preload/ucr_gen.c).  The
+		 * files cpupower and turbostat read, not the kernel's
+		 * statistics (above, below, rejected) nor power: each file is
+		 * start-up time ("Start-up" in docs/tools.md) */
+		for (unsigned k = 0; k <= d->ncstates; k++) {
+			const struct ucm_cstate *cs = k ? &d->cstates[k - 1] : NULL;
+
+#define IDLE(name, ...) (snprintf(f, sizeof(f), "%s/cpuidle/state%u/" name, dir, k), put(t, f, __VA_ARGS__))
+			IDLE("name", "%s\n", cs ? cs->name : "POLL");
+			IDLE("desc", "%s\n", cs ? cs->desc : "CPUIDLE CORE POLL IDLE");
+			IDLE("latency", "%u\n", cs ? cs->latency_us : 0u);
+			IDLE("residency", "%u\n", cs ? cs->residency_us : 0u);
+			IDLE("disable", "0\n");
+			IDLE("usage", "%s", "");
+			IDLE("time", "%s", "");
+#undef IDLE
+		}
+	}
+	if (d->ncstates) {
+		put(t, "sys/devices/system/cpu/cpuidle/current_driver", "intel_idle\n");
+		put(t, "sys/devices/system/cpu/cpuidle/current_governor", "menu\n");
+		put(t, "sys/devices/system/cpu/cpuidle/current_governor_ro", "menu\n");
+		put(t, "sys/devices/system/cpu/cpuidle/available_governors", "menu\n");
 	}
 	/* NUMA: one node a socket */
 	cpulist(list, sizeof(list), 0, nsock - 1);

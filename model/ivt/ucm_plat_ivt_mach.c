@@ -78,6 +78,15 @@ static const struct ucm_sysmsr ivt_msrs[] = {
 	RW(0x618, 1, 0, 0x80FFFFFF, "MSR_DRAM_POWER_LIMIT"),   /* not programmed (Table 2-24) */
 };
 
+/* Idle states: Linux intel_idle's ivt_cstates (IVYBRIDGE_X, two sockets;
+ * its _4s and _8s tables are for larger systems). */
+static const struct ucm_cstate ivt_cstates[] = {
+	{ "C1", "MWAIT 0x00", 1, 1 },
+	{ "C1E", "MWAIT 0x01", 10, 80 },
+	{ "C3", "MWAIT 0x10", 59, 156 },
+	{ "C6", "MWAIT 0x20", 82, 300 },
+};
+
 const struct ucm_machine ucm_mach_ivt = {
 	.brand = "Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz",
 	.stepping = 4,
@@ -99,4 +108,6 @@ const struct ucm_machine ucm_mach_ivt = {
 	.nact = ARRAY_LEN(ivt_act),
 	.act = ivt_act,
 	.thermal = &ivt_thermal,
+	.ncstates = ARRAY_LEN(ivt_cstates),
+	.cstates = ivt_cstates,
 };

@@ -208,6 +208,19 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	TIME(0x65B, 1, 64, 0, "MSR_PKG_BOTH_CORE_GFXE_C0_RES"),
 };
 
+/* Idle states: Linux intel_idle's skl_cstates (SKYLAKE); leaf 5 EDX lists
+ * sub-states for every one of their MWAIT hints. */
+static const struct ucm_cstate skl_cstates[] = {
+	{ "C1", "MWAIT 0x00", 2, 2 },
+	{ "C1E", "MWAIT 0x01", 10, 20 },
+	{ "C3", "MWAIT 0x10", 70, 100 },
+	{ "C6", "MWAIT 0x20", 85, 200 },
+	{ "C7s", "MWAIT 0x33", 124, 800 },
+	{ "C8", "MWAIT 0x40", 200, 800 },
+	{ "C9", "MWAIT 0x50", 480, 5000 },
+	{ "C10", "MWAIT 0x60", 890, 5000 },
+};
+
 const struct ucm_machine ucm_mach_skl = {
 	.brand = "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz",
 	.stepping = 3,
@@ -232,4 +245,6 @@ const struct ucm_machine ucm_mach_skl = {
 	.nact = ARRAY_LEN(skl_act),
 	.act = skl_act,
 	.thermal = &skl_thermal,
+	.ncstates = ARRAY_LEN(skl_cstates),
+	.cstates = skl_cstates,
 };

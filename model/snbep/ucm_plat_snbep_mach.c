@@ -71,6 +71,17 @@ static const struct ucm_sysmsr snbep_msrs[] = {
 	RW(0x618, 1, 0, 0x80FFFFFF, "MSR_DRAM_POWER_LIMIT"),   /* not programmed (Table 2-24) */
 };
 
+/* Idle states: Linux intel_idle's snb_cstates, which it uses for the
+ * E5-2600 (SANDYBRIDGE_X, idle_cpu_snx), without its C7 (MWAIT 0x30):
+ * leaf 5 EDX lists no C7 sub-state (bits 19:16 are 0), so intel_idle
+ * leaves it out. */
+static const struct ucm_cstate snbep_cstates[] = {
+	{ "C1", "MWAIT 0x00", 2, 2 },
+	{ "C1E", "MWAIT 0x01", 10, 20 },
+	{ "C3", "MWAIT 0x10", 80, 211 },
+	{ "C6", "MWAIT 0x20", 104, 345 },
+};
+
 const struct ucm_machine ucm_mach_snbep = {
 	.brand = "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz",
 	.stepping = 7,
@@ -92,4 +103,6 @@ const struct ucm_machine ucm_mach_snbep = {
 	.nact = ARRAY_LEN(snbep_act),
 	.act = snbep_act,
 	.thermal = &snbep_thermal,
+	.ncstates = ARRAY_LEN(snbep_cstates),
+	.cstates = snbep_cstates,
 };

@@ -2,8 +2,9 @@
  * ucr_gen.c - files of the machine made when they are opened, in the
  * preload library (libuncore-run.so): /proc/stat and /proc/uptime, whose counts move with
  * the machine's clocks, /proc/vmstat, a process's status (its own or another's), whose
- * cpus and memory nodes are the machine's, and each cpu's energy-performance
- * bias, which is its MSR's.  The tree holds an empty /proc/stat (so
+ * cpus and memory nodes are the machine's, each cpu's energy-performance
+ * bias, which is its MSR's, and its idle states' usage and time, which
+ * move with its idle residency.  The tree holds an empty /proc/stat (so
  * that stat and access find it); opening one of these for reading returns
  * a memfd with the file as the machine's kernel would write it at that
  * moment.
@@ -304,6 +305,66 @@ static int cpu_epb(FILE *f)
 	return 0;
 }
 
+/* The idle state of a cpuidle file being made (ucr_gen_kind) */
+static TLS unsigned gen_state;
+
+/* A cpu's idle time since power-on, microseconds: its TSC less its MPERF
+ * (C0), at the base ratio of MSR_PLATFORM_INFO 15:8 x 100 MHz, as
+ * /proc/stat counts it. */
+static int idle_us(unsigned cpu, uint64_t *us)
+{
+	uint64_t info, hz, tsc, mperf;
+
+	if (msr(cpu, 0xCE, &info) || !(hz = ((info >> 8) & 0xFF) * 100000000ull) || msr(cpu, 0x10, &tsc) ||
+	    msr(cpu, 0xE7, &mperf))
+		return -EIO;
+	*us = (uint64_t)((unsigned __int128)(tsc - (mperf > tsc ? tsc : mperf)) * 1000000u / hz);
+	return 0;
+}
+
+/* Whether gen_state is the deepest of the cpu's states: the next has no
+ * directory in the tree. */
+static int deepest_state(void)
+{
+	char p[PATH_MAX];
+	REAL(syscall);
+
+	if (snprintf(p, sizeof(p), "%s/sys/devices/system/cpu/cpu%u/cpuidle/state%u/name", ucr_root, gen_cpu,
+		     gen_state + 1) >= (int)sizeof(p))
+		return 1;
+	return real_syscall(SYS_faccessat, AT_FDCWD, p, F_OK) != 0;
+}
+
+/* cpuidle's stateK/time and usage.  The machine has a cpu's idle
+ * residency, not its idle periods, which are a program's sleeps:
+ * milliseconds and more, past every state's target residency, so the menu
+ * governor would pick the deepest state each time, and all the idle time
+ * is the deepest state's; POLL and the shallower states keep 0.  usage
+ * counts an entry a 4 ms tick of idle time (Debian's CONFIG_HZ=250), the
+ * entries of a kernel whose tick wakes the idle cpu (docs/tools.md "Idle
+ * states"). */
+#define IDLE_TICK_US 4000u
+static int cpu_idle(FILE *f, int want_usage)
+{
+	uint64_t us = 0;
+	int deepest = gen_state && deepest_state();
+
+	if (deepest && idle_us(gen_cpu, &us))
+		return -EIO;
+	fprintf(f, "%llu\n", (unsigned long long)(want_usage ? (us + IDLE_TICK_US - 1) / IDLE_TICK_US : us));
+	return 0;
+}
+
+static int cpu_idle_time(FILE *f)
+{
+	return cpu_idle(f, 0);
+}
+
+static int cpu_idle_usage(FILE *f)
+{
+	return cpu_idle(f, 1);
+}
+
 static int proc_status(FILE *f)
 {
 	return status_of(f, 0);
@@ -332,6 +393,8 @@ static const struct {
 	{ "", "proc-status", proc_status_other },
 	{ "", "energy_perf_bias", cpu_epb }, /* by ucr_gen_kind's pattern */
 	{ "/proc/vmstat", "proc-vmstat", proc_vmstat },
+	{ "", "cpuidle-usage", cpu_idle_usage }, /* by ucr_gen_kind's pattern */
+	{ "", "cpuidle-time", cpu_idle_time },
 	{ "/proc/uptime", "proc-uptime", proc_uptime },
 };
 
@@ -389,6 +452,18 @@ int ucr_gen_kind(const char *rel)
 	    end && cpu < ucr_ncpu) {
 		gen_cpu = cpu;
 		return 5;
+	}
+	{
+		unsigned k;
+		char what[8];
+
+		end = 0;
+		if (sscanf(rel, "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/%7[a-z]%n", &cpu, &k, what, &end) == 3 &&
+		    !rel[end] && cpu < ucr_ncpu && (!strcmp(what, "usage") || !strcmp(what, "time"))) {
+			gen_cpu = cpu;
+			gen_state = k;
+			return what[0] == 'u' ? 7 : 8;
+		}
 	}
 	return 0;
 }
