@@ -1557,15 +1557,55 @@ DMI_PARTS = {"skl": ("Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz", 94, 3, 2),
              "ivt": ("Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz", 62, 4, 4)}
 
 
+# The caches of each part a socket (CPUID leaf 4 as Intel documents the
+# parts, per core times the cores where per core): (level, system type,
+# kB, associativity as dmidecode names it), L1 data first
+DMI_CACHES = {
+    "skl": [(1, "Data", 4 * 32, "8-way"), (1, "Instruction", 4 * 32, "8-way"),
+            (2, "Unified", 4 * 256, "4-way"), (3, "Unified", 8192, "16-way")],
+    "snbep": [(1, "Data", 8 * 32, "8-way"), (1, "Instruction", 8 * 32, "8-way"),
+              (2, "Unified", 8 * 256, "8-way"), (3, "Unified", 20480, "20-way")],
+    "ivt": [(1, "Data", 12 * 32, "8-way"), (1, "Instruction", 12 * 32, "8-way"),
+            (2, "Unified", 12 * 256, "8-way"), (3, "Unified", 30720, "20-way")],
+}
+
+
 def dmi_sections(out):
-    """dmidecode's records: (type, {field: value})."""
+    """dmidecode's records: (type, {field: value}), the handle as "_handle"."""
     recs = []
     for block in out.split("\n\n"):
-        m = re.search(r"^Handle 0x[0-9A-F]+, DMI type (\d+),", block, re.M)
+        m = re.search(r"^Handle (0x[0-9A-F]+), DMI type (\d+),", block, re.M)
         if m:
             fields = dict(re.findall(r"^\t([^\t:]+): (.*)$", block, re.M))
-            recs.append((int(m.group(1)), fields))
+            fields["_handle"] = m.group(1)
+            recs.append((int(m.group(2)), fields))
     return recs
+
+
+def dmi_caches(what, recs, platform, pkgs):
+    """Type 7 (DSP0134 7.8): the part's caches, each socket's, and type 4's
+    L1/L2/L3 cache handles naming its socket's data/unified ones."""
+    caches = {f["_handle"]: f for t, f in recs if t == 7}
+    want = DMI_CACHES[platform]
+    eq(f"{what}: cache structures", len(caches), pkgs * len(want))
+    cpus = [f for t, f in recs if t == 4]
+    for i, cpu in enumerate(cpus):
+        mine = [f for f in caches.values() if f.get("Socket Designation", "").startswith(f"CPU{i} ")]
+        got = [(int(re.search(r"Level (\d)", f.get("Configuration", "")).group(1)), f.get("System Type"),
+                f.get("Installed Size"), f.get("Maximum Size"), f.get("Associativity"), f.get("Location"))
+               for f in mine]
+        # dmidecode 3.4 prints whole mebibytes as MB
+        size = [f"{kb // 1024} MB" if kb % 1024 == 0 else f"{kb} kB" for _, _, kb, _ in want]
+        eq(f"{what}: CPU{i} caches", got,
+           [(lv, ty, sz, sz, f"{ways} Set-associative", "Internal") for (lv, ty, _, ways), sz in zip(want, size)])
+        for lv in (1, 2, 3):
+            h = cpu.get(f"L{lv} Cache Handle")
+            f = caches.get(h or "")
+            if not f:
+                fail(f"{what}: CPU{i} L{lv} Cache Handle {h} names no cache structure")
+                continue
+            eq(f"{what}: CPU{i} L{lv} handle's structure", (f.get("Socket Designation"), f.get("System Type")),
+               (f"CPU{i} L{lv}" + (" data" if lv == 1 else ""), "Data" if lv == 1 else "Unified"))
 
 
 def dmidecode(platform):
@@ -1586,7 +1626,8 @@ def dmidecode(platform):
             if line not in out.splitlines():
                 fail(f"{what}: no line {line!r} in {out[:500]!r}")
         recs = dmi_sections(out)
-        eq(f"{what}: record types", sorted({t for t, _ in recs}), [0, 1, 2, 3, 4, 16, 17, 127])
+        eq(f"{what}: record types", sorted({t for t, _ in recs}), [0, 1, 2, 3, 4, 7, 16, 17, 127])
+        dmi_caches(what, recs, platform, pkgs)
         cpus = [f for t, f in recs if t == 4]
         eq(f"{what}: processors (one a socket)", len(cpus), pkgs)
         for i, f in enumerate(cpus):
@@ -1617,6 +1658,10 @@ def dmidecode(platform):
         eq(f"{what}: memory (MB, all devices)", total, node_mb * pkgs)
         m = re.search(r"^MemTotal:\s+(\d+) kB$", out, re.M)
         eq(f"{what}: memory (MB) against /proc/meminfo", total, int(m.group(1)) // 1024 if m else None)
+    out, _, _ = run(platform, ["dmidecode", "-t", "cache"])
+    recs = dmi_sections(out)
+    eq("dmidecode -t cache: record types", sorted({t for t, _ in recs}), [7])
+    eq("dmidecode -t cache: structures", len(recs), pkgs * len(DMI_CACHES[platform]))
     out, _, _ = run(platform, ["sh", "-c", "biosdecode; wc -c < /sys/firmware/dmi/tables/DMI"])
     if "SMBIOS 3.0.0 present." not in out.splitlines():
         fail(f"biosdecode: no SMBIOS entry point in {out!r}")
@@ -1637,11 +1682,15 @@ def dmidecode_skl():
     dmidecode("skl")
 
 
+def dmidecode_snbep():
+    dmidecode("snbep")
+
+
 def dmidecode_ivt():
     dmidecode("ivt")
 
 
-CASES = {f.__name__: f for f in (cpuidle_skl, cpuidle_snbep, cpuidle_ivt, pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (cpuidle_skl, cpuidle_snbep, cpuidle_ivt, pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_snbep, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

@@ -1,8 +1,8 @@
 /*
  * ucr_smbios.c - the simulated machine's SMBIOS tables (DMTF DSP0134
  * 3.0.0), made from the machine's own tables: the part's brand string,
- * CPUID leaf 1, its sockets and cores, MSR_PLATFORM_INFO, its memory per
- * socket and channels.  ucr_tree.c writes them where the kernel shows them
+ * CPUID leaf 1, its sockets and cores, MSR_PLATFORM_INFO, its caches, its
+ * memory per socket and channels.  ucr_tree.c writes them where the kernel shows them
  * (/sys/firmware/dmi/tables) and as the firmware area of /dev/mem that
  * dmidecode --no-sysfs and biosdecode scan (run/preload/ucr_dev.c).
  * Vendor strings name the simulator: no board of Intel's is claimed.
@@ -84,6 +84,22 @@ static const struct {
 	{ "Xeon", 0xB3 },          /* Intel Xeon processor */
 	{ "Core(TM) i7", 0xC6 },   /* Intel Core i7 processor */
 };
+
+/* Associativity (DSP0134 7.8.6) by the number of ways; any other: Other */
+static const struct {
+	uint16_t ways;
+	uint8_t code;
+} assoc[] = {
+	{ 1, 0x03 }, { 2, 0x04 }, { 4, 0x05 }, { 8, 0x07 }, { 16, 0x08 }, { 12, 0x09 },
+	{ 24, 0x0A }, { 32, 0x0B }, { 48, 0x0C }, { 64, 0x0D }, { 20, 0x0E },
+};
+
+/* A cache size field (7.8.4): kilobytes in bits 14:0, or with bit 15 set
+ * 64 KiB units where it does not fit */
+static unsigned cache_size(uint32_t kb)
+{
+	return kb < 0x8000 ? kb : 0x8000u | (kb / 64 > 0x7FFF ? 0x7FFFu : kb / 64);
+}
 
 /* Memory Type (DSP0134 7.18.2) by the DRAM type's name. */
 static const struct {
@@ -168,13 +184,52 @@ int ucr_smbios_build(struct ucm_model *m, struct ucp_machine *mc, uint64_t table
 
 		structure(&s, f, str, 1);
 	}
+	/* Type 7, Cache Information (7.8), one a cache of the machine's table
+	 * a socket, at handle 0x700 + 0x10 socket + its index: internal,
+	 * enabled, its level, its type as System Cache Type (7.8.5), its ways
+	 * as Associativity, the socket's size (a per-core cache's times the
+	 * cores).  The table has no write policy, SRAM type, speed or ECC:
+	 * Unknown (operational mode 11b, SRAM bit 1, speed 0, ECC 0x02). */
+	for (unsigned k = 0; k < nsock; k++)
+		for (unsigned i = 0; i < d->ncaches && i < 0x10; i++) {
+			const struct ucm_cache *c = &d->caches[i];
+			static const char *const kind[] = { "", " data", " instruction", "" };
+			static const uint8_t systype[] = { 0x02, 0x04, 0x03, 0x05 };
+			uint8_t f[0x13] = { 7, 0x13 };
+			uint32_t kb = c->size_kb * (c->per_package ? 1u : ncores);
+			char name[48];
+			const char *str[] = { name };
+
+			snprintf(name, sizeof(name), "CPU%u L%u%s", k, c->level, kind[c->type & 3]);
+			w16(f + 2, 0x700 + 0x10 * k + i);
+			f[4] = 1;
+			w16(f + 5, (unsigned)(c->level - 1) | 0x80u | 0x300u);
+			w16(f + 7, cache_size(kb));
+			w16(f + 9, cache_size(kb));
+			w16(f + 0x0B, 0x0002);
+			w16(f + 0x0D, 0x0002);
+			f[0x10] = 0x02;
+			f[0x11] = systype[c->type & 3];
+			f[0x12] = 0x01;
+			for (size_t a = 0; a < sizeof(assoc) / sizeof(assoc[0]); a++)
+				if (assoc[a].ways == c->ways)
+					f[0x12] = assoc[a].code;
+			structure(&s, f, str, 1);
+		}
 	/* Type 4, Processor Information (7.5), one a socket: CPUID leaf 1's
 	 * EAX and EDX as the processor ID (7.5.3), the brand string as its
-	 * version, cores and threads of a socket (one thread a core) */
+	 * version, cores and threads of a socket (one thread a core); its L1,
+	 * L2 and L3 cache handles name the socket's type 7 structures (L1:
+	 * the data cache's, one handle for both L1s) */
 	for (unsigned k = 0; k < nsock; k++) {
 		uint8_t f[0x30] = { 4, 0x30 };
 		char sock[16];
 		const char *str[] = { sock, "Intel(R) Corporation", d->brand };
+		unsigned cache_h[3] = { 0xFFFF, 0xFFFF, 0xFFFF };
+
+		for (unsigned i = d->ncaches < 0x10 ? d->ncaches : 0x10; i-- > 0;)
+			if (d->caches[i].level >= 1 && d->caches[i].level <= 3 && d->caches[i].type != 2)
+				cache_h[d->caches[i].level - 1] = 0x700 + 0x10 * k + i;
 
 		snprintf(sock, sizeof(sock), "CPU%u", k);
 		w16(f + 2, 0x100 + k);
@@ -190,9 +245,9 @@ int ucr_smbios_build(struct ucm_model *m, struct ucp_machine *mc, uint64_t table
 		w16(f + 0x16, base_mhz);
 		f[0x18] = 0x41;   /* populated, enabled */
 		f[0x19] = 0x02;   /* upgrade: unknown */
-		w16(f + 0x1A, 0xFFFF);
-		w16(f + 0x1C, 0xFFFF);
-		w16(f + 0x1E, 0xFFFF);
+		w16(f + 0x1A, cache_h[0]);
+		w16(f + 0x1C, cache_h[1]);
+		w16(f + 0x1E, cache_h[2]);
 		f[0x23] = (uint8_t)(ncores > 255 ? 0xFF : ncores);
 		f[0x24] = f[0x23];
 		f[0x25] = f[0x23];
