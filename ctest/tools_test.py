@@ -848,6 +848,43 @@ def run_lscpu():
             fail(f"{plat}: lscpu shows the hypervisor flag")
 
 
+# Leaf 0xD.0 of each part (SDM Vol. 1 13.2; the machine tables' sources):
+# the components it supports (EAX) and the sizes for them (EBX for XCR0's
+# at reset, ECX for all)
+XSAVE_PARTS = {"skl": (0x1F, 0x340, 0x440), "snbep": (0x7, 0x340, 0x340), "ivt": (0x7, 0x340, 0x340)}
+
+
+def cpuid_xsave(platform):
+    """Leaf 0xD.0 under uncore run (docs/tools.md, CPUID): the part's
+    components, and sizes that are the larger of the part's and the host's,
+    because XGETBV and XSAVE are not trapped and store what the host's XCR0
+    enables; an XSAVE into an area of the size EBX says stays within it."""
+    prog = os.environ.get("CT_CPUID")
+    if not prog or not os.path.exists(prog):
+        fail(f"CT_CPUID does not name the test program ct_cpuid: {prog!r}")
+        return
+    pat = r"^0xd\.0 eax 0x([0-9a-f]+) ebx (\d+) ecx (\d+) fits (\d)$"
+    host = re.match(pat, subprocess.run([prog, "xsave"], capture_output=True, text=True, timeout=60).stdout)
+    out, _, _ = run(platform, [prog, "xsave"])
+    got = re.match(pat, out)
+    if not host or not got:
+        fail(f"ct_cpuid xsave printed {out!r} (host: {host})")
+        return
+    eax, ebx, ecx = XSAVE_PARTS[platform]
+    eq("leaf 0xD.0 EAX: the part's components", int(got.group(1), 16), eax)
+    eq("leaf 0xD.0 EBX: the larger of the part's and the host's", int(got.group(2)), max(ebx, int(host.group(2))))
+    eq("leaf 0xD.0 ECX: the larger of the part's and the host's", int(got.group(3)), max(ecx, int(host.group(3))))
+    eq("an XSAVE into an area of EBX bytes stays within it", got.group(4), "1")
+
+
+def cpuid_xsave_skl():
+    cpuid_xsave("skl")
+
+
+def cpuid_xsave_snbep():
+    cpuid_xsave("snbep")
+
+
 def run_scan_cache():
     """The preload library rewrites a program's CPUID by disassembling it;
     a second process of the run that loads the same file takes what the
@@ -1690,7 +1727,7 @@ def dmidecode_ivt():
     dmidecode("ivt")
 
 
-CASES = {f.__name__: f for f in (cpuidle_skl, cpuidle_snbep, cpuidle_ivt, pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_snbep, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (cpuid_xsave_skl, cpuid_xsave_snbep, cpuidle_skl, cpuidle_snbep, cpuidle_ivt, pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_snbep, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 
