@@ -335,9 +335,10 @@ static void check_cpuid_every_cpu(struct machine *m)
 /* What CPUID advertises is backed (issue #32 item 2): the MSRs whose
  * condition in Intel SDM Vol. 4 Table 2-2 a feature bit is, read on cpu 0
  * through its msr device; leaves 5 and 0xD where leaf 1 advertises
- * MONITOR and XSAVE; the perfmon MSRs leaf 0xA counts.  VMX's capability
- * MSRs, the MTRRs, machine check and SYSENTER MSRs are not in the list: no
- * monitoring tool reads them (docs/tools.md). */
+ * MONITOR and XSAVE; the perfmon MSRs leaf 0xA counts; VMX's basic
+ * capability MSR where VMX is advertised (the machine clears the bit).
+ * The MTRRs, machine check and SYSENTER MSRs are not in the list: the
+ * machine does not serve them yet (docs/tools.md). */
 enum { EAX, EBX, ECX, EDX };
 static const struct {
 	unsigned leaf, reg, bit;
@@ -347,6 +348,7 @@ static const struct {
 	{ 1, EDX, 5, 0x10, 1, "IA32_TIME_STAMP_COUNTER" },
 	{ 1, EDX, 9, 0x1B, 1, "IA32_APIC_BASE" },
 	{ 1, ECX, 5, 0x3A, 1, "IA32_FEATURE_CONTROL" },
+	{ 1, ECX, 5, 0x480, 1, "IA32_VMX_BASIC" },
 	{ 1, ECX, 7, 0x198, 2, "IA32_PERF_STATUS, IA32_PERF_CTL (EIST)" },
 	{ 1, ECX, 15, 0x345, 1, "IA32_PERF_CAPABILITIES" },
 	{ 1, EDX, 21, 0x600, 1, "IA32_DS_AREA" },

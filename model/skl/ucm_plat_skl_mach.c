@@ -57,8 +57,10 @@ static const struct ucm_thermal skl_thermal = UCM_THERMAL(TJMAX, TDP_W);
 static const struct ucm_cpuid skl_cpuid[] = {
 	{ 0x0, 0, 0x16, UCM_VENDOR_INTEL },
 	/* stepping 3, model 0x5E, family 6; 8-line CLFLUSH, 16 IDs a package;
-	 * ECX without the hypervisor bit (31) */
-	{ 0x1, 0, 0x000506E3, 0x00100800, 0x7FFAFBBF, 0xBFEBFBFF },
+	 * ECX without the hypervisor bit (31); VMX (ECX 5)
+	 * clear: the machine runs no virtual machines and has none of VMX's
+	 * capability MSRs, 0x480-0x491 (docs/tools.md, CPUID) */
+	{ 0x1, 0, 0x000506E3, 0x00100800, 0x7FFAFB9F, 0xBFEBFBFF },
 	{ 0x2, 0, 0x76036301, 0x00F0B5FF, 0x00000000, 0x00C30000 },
 	/* MONITOR/MWAIT (leaf 1 ECX bit 3): 64-byte monitor lines, MWAIT
 	 * extensions and interrupt break-event; sub-C-states C1 2, C2 1, C3 2,
@@ -230,7 +232,7 @@ const struct ucm_machine ucm_mach_skl = {
 	.cpuinfo_flags =
 		"fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx "
 		"fxsr sse sse2 ss ht tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc art arch_perfmon pebs bts "
-		"rep_good nopl xtopology nonstop_tsc cpuid aperfmperf pni pclmulqdq dtes64 monitor ds_cpl vmx "
+		"rep_good nopl xtopology nonstop_tsc cpuid aperfmperf pni pclmulqdq dtes64 monitor ds_cpl "
 		"est tm2 ssse3 sdbg fma cx16 xtpr pdcm pcid sse4_1 sse4_2 x2apic movbe popcnt "
 		"tsc_deadline_timer aes xsave avx f16c rdrand lahf_lm abm 3dnowprefetch epb invpcid_single "
 		"fsgsbase tsc_adjust bmi1 hle avx2 smep bmi2 erms invpcid rtm mpx rdseed adx smap clflushopt "

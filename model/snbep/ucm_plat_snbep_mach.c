@@ -29,8 +29,10 @@ static const struct ucm_thermal snbep_thermal = UCM_XEON_THERMAL(TDP_W);
 
 static const struct ucm_cpuid snbep_cpuid[] = {
 	{ 0x0, 0, 0xD, UCM_VENDOR_INTEL },
-	/* stepping 7, model 0x2D, family 6; 32 IDs a package; no hypervisor bit */
-	{ 0x1, 0, 0x000206D7, 0x00200800, 0x1FBEE3FF, 0xBFEBFBFF },
+	/* stepping 7, model 0x2D, family 6; 32 IDs a package; no hypervisor
+	 * bit; VMX (ECX 5) clear: the machine runs no virtual machines and has
+	 * none of VMX's capability MSRs, 0x480-0x491 (docs/tools.md, CPUID) */
+	{ 0x1, 0, 0x000206D7, 0x00200800, 0x1FBEE3DF, 0xBFEBFBFF },
 	{ 0x2, 0, 0x76035A01, 0x00F0B2FF, 0x00000000, 0x00CA0000 },
 	/* MONITOR/MWAIT (leaf 1 ECX bit 3): 64-byte monitor lines, MWAIT
 	 * extensions and interrupt break-event; sub-C-states C1 2, C2 1, C3 2
@@ -91,7 +93,7 @@ const struct ucm_machine ucm_mach_snbep = {
 	.cpuinfo_flags =
 		"fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx "
 		"fxsr sse sse2 ss ht tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc arch_perfmon pebs bts "
-		"rep_good nopl xtopology nonstop_tsc cpuid aperfmperf pni pclmulqdq dtes64 monitor ds_cpl vmx "
+		"rep_good nopl xtopology nonstop_tsc cpuid aperfmperf pni pclmulqdq dtes64 monitor ds_cpl "
 		"smx est tm2 ssse3 cx16 xtpr pdcm pcid dca sse4_1 sse4_2 x2apic popcnt tsc_deadline_timer aes "
 		"xsave avx lahf_lm epb xsaveopt dtherm ida arat pln pts",
 	.ncpuid = ARRAY_LEN(snbep_cpuid),
