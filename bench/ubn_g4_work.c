@@ -17,6 +17,7 @@
 #include "ucd.h"
 #include "ucm.h"
 #include "uct.h"
+#include "uct_derive.h"
 #include "uct_trace.h"
 
 /* The reference fed a trace's segments as the replay feeds the model: each
@@ -168,24 +169,23 @@ static void near_wrap(struct ucm_model *m, struct ucb *be)
 	}
 }
 
-/* A workload's phase k as a segment of the reference's feed: its inputs on
- * every socket. */
+/* A workload's phase k as a segment of the reference's feed: its inputs
+ * and those the platform's rules derive from them (uct_phase_vector, as
+ * uct_attach feeds the model), on every socket. */
 static void wl_seg(const struct ucm_model *m, const struct uct_workload_def *wd, unsigned k,
 		   struct uct_seg *s)
 {
-	const struct ucm_platform *p = ucm_platform_of(m);
-	const struct uct_phase *ph = &wd->phases[k];
+	struct uct_in v[UCT_MAXIN];
+	unsigned nv;
+	char err[256];
 
+	if (uct_phase_vector(m, wd, k, v, &nv, err, sizeof(err)))
+		ubn_die("workload", err);
 	memset(s, 0, sizeof(*s));
 	for (unsigned so = 0; so < ucm_nsockets(m); so++)
-		for (unsigned i = 0; i < ph->nin && s->nin < UCT_MAXIN; i++) {
-			const struct ucm_boxtype *bt = ucm_boxtype_find(p, ph->in[i].box);
-
-			s->in[s->nin++] = (struct uct_in){ .socket = (uint8_t)so,
-							   .bt = (uint8_t)ucm_boxtype_index(p, bt),
-							   .inst = (int16_t)ph->in[i].inst,
-							   .sub = (uint16_t)ucm_subev_find(bt, ph->in[i].sub),
-							   .inc = ph->in[i].inc };
+		for (unsigned i = 0; i < nv && s->nin < UCT_MAXIN; i++) {
+			s->in[s->nin] = v[i];
+			s->in[s->nin++].socket = (uint8_t)so;
 		}
 }
 

@@ -157,7 +157,8 @@ def perf_stat_ivt():
 
 def perf_interval_snbep():
     """-I on the machine's clock: an interval each 20 ms of machine time, and
-    the intervals add up to the truth of the run."""
+    the intervals add up to the truth of the run up to the last interval's
+    read."""
     need("perf", "linux-perf")
     e = "uncore_imc_0/event=0x4,umask=0x3/"
     out, err, rep = run("snbep", ["perf", "stat", "-a", "-A", "-x;", "-I", "20", "-e", e, "--", "sleep", "0.1"])
@@ -172,8 +173,15 @@ def perf_interval_snbep():
                 fail(f"cpu {cpu}: interval {k} ends at {t} s of machine time, want {0.02 * (k + 1)}")
         got = sum(int(r[2]) for r in mine)
         want = truth(rep, [("imc", 0)], sock)
-        if got != want:
-            fail(f"cpu {cpu}: the intervals add up to {got}, ground truth {want}")
+        # perf prints no partial interval after the last one: what the
+        # channel counts between 0.1 s and perf's closing read is the
+        # truth's alone (at most a CAS a dclk of 800 MHz), and the intervals
+        # add up to the value of a read the driver made
+        c = [c for c in rep["counters"] if c["box"] == "imc" and c["instance"] == 0 and c["socket"] == sock]
+        after = (c[0]["last_ns"] - 100e6) * 0.8 if c else 0
+        if not c or got not in c[0]["linux_reads"] or not 0 <= want - got <= after:
+            fail(f"cpu {cpu}: the intervals add up to {got}, ground truth {want} at {c[0]['last_ns'] if c else '?'} ns "
+                 f"(reads {c[0]['linux_reads'] if c else '?'})")
 
 
 def perf_refuses_skl():

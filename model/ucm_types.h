@@ -510,6 +510,11 @@ struct ucm_limits {
 	const char *dram_in[2];
 	double llc_lookups;         /* LLC lookups a CBo starts per uclk cycle */
 	const char *llc_cite;
+	/* the LLC reads a socket's cores can have in flight: line fill buffers a
+	 * core, over the least time an LLC hit takes (0: not given) */
+	uint8_t core_lfb;
+	double llc_hit_ns;
+	const char *core_cite;
 	uint8_t qpi_links;          /* QPI links a socket has (0: none); the model's
 				     * port count where it varies (ivt --qpi-links) */
 	uint16_t qpi_mts;           /* transfer rate, MT/s; 2 data bytes a transfer

@@ -26,9 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uct_derive.h"
 #include "uct_gen.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
+/* idle: the share of each core's time the OS's timer tick keeps in C0 */
+#define IDLE_TICK 0.01
 
 /* ---- the tables ---- */
 
@@ -79,15 +82,13 @@ struct grow {
 };
 
 /* Core C-state patterns: the PCU's view of how many cores are in each
- * state, with the residency counters and the frequency-band inputs. */
+ * state, with the residency counters (the frequency bands are derived,
+ * uct_derive.c). */
 struct gcstate {
 	const char *box;           /* the PCU */
 	const char *occ[3];        /* inputs: cores in C0, C3, C6 */
 	const char *res_box;       /* the residency counters */
 	const char *res[3];        /* inputs: cycles with a core in C0 (none), C3, C6 */
-	const char *band[4];       /* inputs: cycles at or above a frequency band */
-	uint16_t freq_busy;        /* frequency attribute (100 MHz) with a core in C0 */
-	uint16_t freq_idle;        /* and with every core asleep */
 };
 
 struct gplat {
@@ -270,17 +271,13 @@ static const struct grow snbep_qpi[] = {
 
 /* PCU 2.6: POWER_STATE_OCCUPANCY's sub-counters count the cores in C0, C3
  * and C6 (Table 2-81), the residency counters the cycles with a core in C3
- * or C6 (2.6.3.3), the band events cycles at or above a frequency (2.6.3.2):
- * 2.7 GHz while a core works, 1.2 GHz when every core sleeps. */
+ * or C6 (2.6.3.3). */
 static const struct gcstate snbep_cstate = {
 	"pcu",
 	{ "POWER_STATE_OCCUPANCY.CORES_C0", "POWER_STATE_OCCUPANCY.CORES_C3",
 	  "POWER_STATE_OCCUPANCY.CORES_C6" },
 	"pcu_cstate",
 	{ NULL, "CORE_C3_CYCLES", "CORE_C6_CYCLES" },
-	{ "FREQ_BAND0_CYCLES.CYCLES", "FREQ_BAND1_CYCLES.CYCLES", "FREQ_BAND2_CYCLES.CYCLES",
-	  "FREQ_BAND3_CYCLES.CYCLES" },
-	27, 12,
 };
 
 /* Xeon E5-2600 v2, per socket: the E5-2600's streams in the v2's inputs
@@ -376,17 +373,13 @@ static const struct grow ivt_qpi[] = {
 	    { NULL, G_SAME, "TxL_FLITS_G2.NDR_AK", 2, 0, 0 } } },
 };
 
-/* The v2's PCU: as the E5-2600's (the same occupancy sub-counters and
- * bands); 2.7 GHz busy, 1.2 GHz with every core asleep (E5-2697 v2). */
+/* The v2's PCU: as the E5-2600's (the same occupancy sub-counters). */
 static const struct gcstate ivt_cstate = {
 	"pcu",
 	{ "POWER_STATE_OCCUPANCY.CORES_C0", "POWER_STATE_OCCUPANCY.CORES_C3",
 	  "POWER_STATE_OCCUPANCY.CORES_C6" },
 	"pcu_cstate",
 	{ NULL, "CORE_C3_CYCLES", "CORE_C6_CYCLES" },
-	{ "FREQ_BAND0_CYCLES.CYCLES", "FREQ_BAND1_CYCLES.CYCLES", "FREQ_BAND2_CYCLES.CYCLES",
-	  "FREQ_BAND3_CYCLES.CYCLES" },
-	27, 12,
 };
 
 /* Skylake client: no PCU events; the cores' states are the "cores" box's
@@ -458,9 +451,11 @@ struct mix {
 	unsigned nsock;
 	int tids;                      /* some stream names the thread */
 	int cstate;                    /* the PCU inputs follow the cores' states */
-	struct uct_in cs_occ[3], cs_res[3], cs_band[4];
+	struct uct_in cs_occ[3], cs_res[3];
 	struct uct_in cs_ipc;          /* the cores' instructions, kind_ipc a core in C0 */
 	uint16_t ipc;
+	struct uct_derive *der;        /* the inputs that follow from the others */
+	unsigned ninst[UCM_MAXBT];
 	char *err;
 	size_t errn;
 	uint64_t nseg;                 /* segments written */
@@ -558,9 +553,6 @@ static void compose_cstate(const struct mix *m, const unsigned (*cnt)[NSTATE], u
 		for (unsigned k = 1; k < 3; k++)
 			if (n[k] && cs->res[k])
 				put(t, &m->cs_res[k], so, 1, -1, 0);
-		for (unsigned k = 0; k < 4; k++)
-			if (cs->band[k])
-				put(t, &m->cs_band[k], so, 1, UCM_AT_FREQ, n[0] ? cs->freq_busy : cs->freq_idle);
 		if (n[0] && m->ipc)
 			put(t, &m->cs_ipc, so, n[0] * m->ipc, -1, 0);
 		t->asleep[so] = (nc >= 64 ? ~0ull : (1ull << nc) - 1) & ~busy[so];
@@ -659,6 +651,9 @@ static int slice(struct mix *m, uint64_t p)
 		}
 		if (m->cstate)
 			compose_cstate(m, (const unsigned (*)[NSTATE])cnt, busy, tmpl);
+		if ((rc = uct_derive_apply(m->der, tmpl->in, &tmpl->nin, UCT_MAXIN, m->nsock, m->ninst, 0,
+					   m->err, m->errn)))
+			return rc;
 		if ((rc = emit(m, m->t + from, to - from, tmpl)))
 			return rc;
 	}
@@ -818,9 +813,6 @@ static int add_cstate(struct mix *m, double c0, double c3)
 		if (proto(m, cs->box, cs->occ[k], &m->cs_occ[k]) ||
 		    (cs->res[k] && proto(m, cs->res_box, cs->res[k], &m->cs_res[k])))
 			return -EINVAL;
-	for (unsigned k = 0; k < 4; k++)
-		if (cs->band[k] && proto(m, cs->box, cs->band[k], &m->cs_band[k]))
-			return -EINVAL;
 	if (m->ipc && proto(m, CORES_BOX, CORES_INST, &m->cs_ipc))
 		return -EINVAL;
 	m->cstate = 1;
@@ -896,6 +888,7 @@ void uct_gen_on_progress(void (*fn)(void *ctx, double done), void *ctx)
 
 static int fail(struct mix *m, int rc)
 {
+	uct_derive_free(m->der);
 	free(m);
 	return rc;
 }
@@ -970,6 +963,20 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		snprintf(err, n, "no generators for %s", h->plat->name);
 		return fail(m, -ENOTSUP);
 	}
+	{
+		uint64_t chz[UCM_MAXCLK] = { 0 };
+
+		for (unsigned c = 0; c < h->plat->nclocks && c < UCM_MAXCLK; c++)
+			chz[c] = hz_of(h, c);
+		for (unsigned b = 0; b < h->plat->nboxes; b++) {
+			int t = ucm_boxtype_index(h->plat, h->plat->boxes[b].type);
+
+			if (t >= 0 && t < UCM_MAXBT)
+				m->ninst[t] = ninst(h, h->plat->boxes[b].type);
+		}
+		if ((rc = uct_derive_new(h->plat, chz, &m->der, err, n)))
+			return fail(m, rc);
+	}
 	if (sockets > UCT_MAXSOCK) {
 		snprintf(err, n, "%u sockets (at most %d)", sockets, UCT_MAXSOCK);
 		return fail(m, -ERANGE);
@@ -998,6 +1005,7 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		}
 	} else if (!strcmp(o->kind, "llc")) {
 		double hit = o->hit_ratio, look = o->lookups;
+		const struct ucm_limits *l = h->plat->limits;
 		const struct ucm_boxtype *cbo = box(h, "cbo");
 		unsigned nc = cbo ? ninst(h, cbo) : 0;
 
@@ -1018,6 +1026,22 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		if ((rc = over_dram(h, o->exceed, q[GQ_MISS], "the misses of --lookups and --hit-ratio",
 				    err, n)))
 			return fail(m, rc);
+		/* the lookups are the cores' reads: at most the line fill buffers of
+		 * every core (all in C0) each LLC hit time */
+		if (l && l->core_lfb && !o->exceed && cbo &&
+		    look * nc * (double)hz_of(h, cbo->clock) >
+			    h->plat->ncores * l->core_lfb / (l->llc_hit_ns * 1e-9) * (1 + 1e-9)) {
+			snprintf(err, n, "--lookups %.3f on %u CBos is %.2fe9 lookups a second a socket, more "
+				 "than %u cores with %u line fill buffers each ask for in an LLC hit's %.1f ns "
+				 "(%.2fe9, --lookups %.3f; %s); --exceed-limits allows it",
+				 look, nc, look * nc * (double)hz_of(h, cbo->clock) / 1e9, h->plat->ncores,
+				 l->core_lfb, l->llc_hit_ns,
+				 h->plat->ncores * l->core_lfb / (l->llc_hit_ns * 1e-9) / 1e9,
+				 h->plat->ncores * l->core_lfb / (l->llc_hit_ns * 1e-9) / nc /
+					 (double)hz_of(h, cbo->clock),
+				 l->core_cite);
+			return fail(m, -ERANGE);
+		}
 		if ((rc = add_rows(m, m->gp->llc, m->gp->nllc, q)))
 			return fail(m, rc);
 		if (worst(m, &why) > 1) {
@@ -1090,8 +1114,10 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 		if ((rc = add_cstate(m, o->duty, o->hit_ratio)))
 			return fail(m, rc);
 	} else if (!strcmp(o->kind, "idle")) {
-		/* a platform with C-states idles with every core in C6 */
-		if (m->gp->cstate && (rc = add_cstate(m, 0, 0)))
+		/* a platform with C-states idles with every core in C6 but for the
+		 * OS's timer tick, 1 % of each core's time in C0 (as the idle
+		 * workload, uct_wl_snbep.c) */
+		if (m->gp->cstate && (rc = add_cstate(m, IDLE_TICK, 0)))
 			return fail(m, rc);
 	} else {
 		snprintf(err, n, "unknown generator '%s' (stream, llc, burst, idle, qpi, cstate)", o->kind);
@@ -1106,7 +1132,10 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	{
 		/* every stream on at once must fit one segment */
 		const struct gcstate *cs = m->gp->cstate;
-		unsigned most = m->cstate ? m->nsock * (unsigned)(N(cs->occ) + N(cs->res) + N(cs->band) + 1) : 0;
+		/* the PCU's occupancies and residencies, and the cores' instructions */
+		unsigned most = m->cstate ? m->nsock * (unsigned)(N(cs->occ) + N(cs->res) + 1) : 0;
+
+		most += uct_derive_most(m->der, m->nsock, m->ninst);
 
 		for (unsigned i = 0; i < m->n; i++)
 			most += m->s[i].nin;
@@ -1140,6 +1169,5 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	}
 	if (!rc)
 		rc = flush(m);
-	free(m);
-	return rc;
+	return fail(m, rc);
 }

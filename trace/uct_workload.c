@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "uct.h"
+#include "uct_derive.h"
 
 extern const struct uct_workload_def uct_wl_skl_mixed, uct_wl_skl_idle, uct_wl_skl_stream;
 extern const struct uct_workload_def uct_wl_snbep_mixed, uct_wl_snbep_idle, uct_wl_snbep_stream;
@@ -66,12 +67,96 @@ static int step(struct ucm_model *m, void *ctx, uint64_t now, uint64_t *next)
 	return 0;
 }
 
+/* The clocks and box counts of model m the rules are applied with. */
+static void model_dims(const struct ucm_model *m, uint64_t *hz, unsigned *ninst)
+{
+	const struct ucm_platform *pl = ucm_platform_of(m);
+
+	for (unsigned c = 0; c < pl->nclocks && c < UCM_MAXCLK; c++)
+		hz[c] = ucm_clock_hz(m, c);
+	for (unsigned b = 0; b < ucm_box_count(m); b++) {
+		int t = ucm_boxtype_index(pl, ucm_box_def(m, (int)b)->type);
+
+		if (t >= 0 && t < UCM_MAXBT)
+			ninst[t] = ucm_ninst(m, ucm_box_def(m, (int)b)->type);
+	}
+}
+
+/* Phase k's inputs (socket 0's) and the derived ones, with the rules der
+ * resolved for model m. */
+static int phase_vector(const struct ucm_model *m, const struct uct_derive *der, const unsigned *ninst,
+			const struct uct_workload_def *def, unsigned k, struct uct_in *vec, unsigned *nv,
+			char *err, size_t n)
+{
+	const struct ucm_platform *pl = ucm_platform_of(m);
+	const struct uct_phase *ph = &def->phases[k];
+	char msg[256];
+	int rc;
+
+	*nv = 0;
+	for (unsigned i = 0; i < ph->nin; i++) {
+		const struct uct_input *u = &ph->in[i];
+		const struct ucm_boxtype *bt = ucm_boxtype_find(pl, u->box);
+		int sub = bt ? ucm_subev_find(bt, u->sub) : -1;
+
+		if (!bt) {
+			snprintf(err, n, "workload %s phase %s: no box type %s", def->name, ph->name, u->box);
+			return -EINVAL;
+		}
+		if (sub < 0) {
+			snprintf(err, n, "workload %s phase %s: %s has no sub-event %s", def->name, ph->name,
+				 u->box, u->sub);
+			return -EINVAL;
+		}
+		if (*nv == UCT_MAXIN) {
+			snprintf(err, n, "workload %s phase %s: more than %d inputs", def->name, ph->name,
+				 UCT_MAXIN);
+			return -ENOSPC;
+		}
+		memset(&vec[*nv], 0, sizeof(vec[*nv]));
+		vec[*nv].bt = (uint8_t)ucm_boxtype_index(pl, bt);
+		vec[*nv].inst = (int16_t)u->inst;
+		vec[*nv].sub = (uint16_t)sub;
+		vec[(*nv)++].inc = u->inc;
+	}
+	/* the phase is the same on every socket: derived on socket 0's */
+	if ((rc = uct_derive_apply(der, vec, nv, UCT_MAXIN, 1, ninst, 1, msg, sizeof(msg))))
+		snprintf(err, n, "workload %s phase %s: %s", def->name, ph->name, msg);
+	return rc;
+}
+
+int uct_phase_vector(const struct ucm_model *m, const struct uct_workload_def *def, unsigned k,
+		     struct uct_in *vec, unsigned *nv, char *err, size_t n)
+{
+	unsigned ninst[UCM_MAXBT] = { 0 };
+	uint64_t hz[UCM_MAXCLK] = { 0 };
+	struct uct_derive *der = NULL;
+	int rc;
+
+	*nv = 0;
+	if (k >= def->nphases) {
+		snprintf(err, n, "workload %s has no phase %u", def->name, k);
+		return -EINVAL;
+	}
+	model_dims(m, hz, ninst);
+	if (!(rc = uct_derive_new(ucm_platform_of(m), hz, &der, err, n)))
+		rc = phase_vector(m, der, ninst, def, k, vec, nv, err, n);
+	uct_derive_free(der);
+	return rc;
+}
+
 int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t seed,
 	       struct uct_wl **out, char *err, size_t n)
 {
 	struct uct_wl *w = calloc(1, sizeof(*w));
 	struct ucm_phase_in *in;
-	unsigned cap = 0;
+	struct ucm_phase_attr *at;
+	struct uct_in *vec;
+	struct uct_derive *der = NULL;
+	const struct ucm_platform *pl = ucm_platform_of(m);
+	unsigned cap, ninst[UCM_MAXBT] = { 0 };
+	uint64_t hz[UCM_MAXCLK] = { 0 };
+	int rc;
 
 	*out = NULL;
 	if (!w)
@@ -79,70 +164,62 @@ int uct_attach(struct ucm_model *m, const struct uct_workload_def *def, uint64_t
 	w->m = m;
 	w->def = def;
 	w->rng = seed;
-	/* room for every box an input of the largest phase can name, in every
-	 * socket */
-	for (unsigned p = 0; p < def->nphases; p++) {
-		unsigned k = 0;
-
-		for (unsigned i = 0; i < def->phases[p].nin; i++)
-			for (unsigned b = 0; b < ucm_box_count(m); b++)
-				k += !strcmp(ucm_box_def(m, (int)b)->type->name, def->phases[p].in[i].box);
-		cap = k > cap ? k : cap;
-	}
+	model_dims(m, hz, ninst);
+	/* room for a phase's inputs and the derived ones (at most UCT_MAXIN),
+	 * each on every box */
+	cap = UCT_MAXIN * (ucm_box_count(m) ? ucm_box_count(m) : 1);
 	w->pid = calloc(def->nphases, sizeof(int));
-	in = calloc(cap ? cap : 1, sizeof(*in));
-	if (!w->pid || !in) {
+	in = calloc(cap, sizeof(*in));
+	at = calloc(cap, sizeof(*at));
+	vec = calloc(UCT_MAXIN, sizeof(*vec));
+	if (!w->pid || !in || !at || !vec) {
 		free(in);
+		free(at);
+		free(vec);
 		uct_detach(w);
 		return -ENOMEM;
 	}
-	/* each phase's inputs on the boxes it names, made a model phase (checked
+	/* each phase's inputs, with those the platform's rules derive from
+	 * them (uct_derive.c), on the boxes they name: a model phase (checked
 	 * against the event maxima once) */
-	for (unsigned p = 0; p < def->nphases; p++) {
+	rc = uct_derive_new(pl, hz, &der, err, n);
+	for (unsigned p = 0; !rc && p < def->nphases; p++) {
 		const struct uct_phase *ph = &def->phases[p];
-		unsigned nin = 0;
+		unsigned nin = 0, nat = 0, nv = 0;
 		int id;
 
-		for (unsigned i = 0; i < ph->nin; i++) {
-			const struct uct_input *u = &ph->in[i];
-			int found = 0;
-
+		if ((rc = phase_vector(m, der, ninst, def, p, vec, &nv, err, n)))
+			break;
+		for (unsigned i = 0; i < nv; i++)
 			for (unsigned b = 0; b < ucm_box_count(m); b++) {
 				const struct ucm_boxinst *bi = ucm_box_def(m, (int)b);
-				int sub;
 
-				if (strcmp(bi->type->name, u->box) ||
-				    (u->inst >= 0 && bi->inst != (unsigned)u->inst))
+				/* an instance the configured model lacks (e.g. cbo3
+				 * with two CBos) is skipped */
+				if (ucm_boxtype_index(pl, bi->type) != vec[i].bt ||
+				    (vec[i].inst >= 0 && bi->inst != (unsigned)vec[i].inst))
 					continue;
-				found = 1;
-				sub = ucm_subev_find(bi->type, u->sub);
-				if (sub < 0) {
-					snprintf(err, n, "workload %s phase %s: %s has no sub-event %s",
-						 def->name, ph->name, u->box, u->sub);
-					free(in);
-					uct_detach(w);
-					return -EINVAL;
-				}
-				in[nin++] = (struct ucm_phase_in){ (int)b, (unsigned)sub, u->inc };
+				in[nin++] = (struct ucm_phase_in){ (int)b, vec[i].sub, vec[i].inc };
+				for (unsigned a = 0; a < UCM_NATTR; a++)
+					if (vec[i].amask >> a & 1)
+						at[nat++] = (struct ucm_phase_attr){ (int)b, vec[i].sub, a,
+										     vec[i].attr[a] };
 			}
-			/* an instance the configured model lacks (e.g. cbo3 with
-			 * two CBos) is skipped; an unknown box type is an error */
-			if (!found && !ucm_boxtype_find(ucm_platform_of(m), u->box)) {
-				snprintf(err, n, "workload %s phase %s: no box type %s", def->name,
-					 ph->name, u->box);
-				free(in);
-				uct_detach(w);
-				return -EINVAL;
-			}
-		}
-		id = ucm_phase_define(m, in, nin);
+		id = ucm_phase_define_attrs(m, in, nin, at, nat);
 		if (id < 0) {
 			snprintf(err, n, "workload %s phase %s: %s", def->name, ph->name, ucm_error(m));
-			free(in);
-			uct_detach(w);
-			return id;
+			rc = id;
+			break;
 		}
 		w->pid[p] = id;
+	}
+	uct_derive_free(der);
+	free(vec);
+	free(at);
+	if (rc) {
+		free(in);
+		uct_detach(w);
+		return rc;
 	}
 	free(in);
 	ucm_set_workload(m, step, w);

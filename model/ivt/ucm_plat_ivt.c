@@ -755,6 +755,10 @@ static const struct ucm_limits ivt_limits = {
 	.llc_lookups = 1,
 	.llc_cite = "as the E5-2600 (uncore guide 2.3.5): LLC_LOOKUP's maximum increment is 1 a "
 		    "cycle on each CBo",
+	.core_lfb = 10,
+	.llc_hit_ns = 26 / 2.7,
+	.core_cite = "as the E5-2600 (Optimization Reference Manual: Ivy Bridge keeps Sandy Bridge's "
+		     "10 line fill buffers and LLC latency): 26 core cycles at 2.7 GHz",
 	.qpi_links = 2,
 	.qpi_mts = 8000,
 	.qpi_cite = "Xeon E5-2600 v2 datasheet, Vol. 1 (329187): QPI 1.1 at up to 8.0 GT/s; a flit "

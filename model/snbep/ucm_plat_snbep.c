@@ -665,6 +665,11 @@ static const struct ucm_limits snbep_limits = {
 	.llc_lookups = 1,
 	.llc_cite = "Xeon E5-2600 uncore guide 2.3.5 (CBo events by code): LLC_LOOKUP's maximum "
 		    "increment is 1 a cycle on each CBo",
+	.core_lfb = 10,
+	.llc_hit_ns = 26 / 2.7,
+	.core_cite = "Intel 64 and IA-32 Architectures Optimization Reference Manual, Sandy Bridge "
+		     "microarchitecture: 10 L1D line fill buffers a core, LLC load latency 26-31 core "
+		     "cycles (26 at the 2.7 GHz base: 9.6 ns)",
 	.qpi_links = 2,
 	.qpi_mts = 8000,
 	.qpi_cite = "Xeon E5-2600 uncore guide 2.7 (QPI_RATE up to 8 GT/s on the E5-2600; a flit "

@@ -1,0 +1,339 @@
+/*
+ * uct_derive.c - the uncore inputs that follow from the traffic, as rules
+ * in a table per platform, applied to each input vector a built-in
+ * workload's phase or a trace generator's segment defines.
+ *
+ * A rule reads the inputs of one box instance (a sum of sub-events) and
+ * sets another sub-event of the same box; an input given for every
+ * instance (inst -1) counts on each.  A derived sub-event replaces what the
+ * vector gave it (or, for the "at least" rules, is raised to the derived
+ * value), so a phase table cannot contradict its own traffic.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uct_derive.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define NSRC 10
+#define NTGT 4
+
+enum ukind {
+	UD_BAND,   /* targets: 1 a cycle, the frequency attribute at the clock's */
+	UD_ATLEAST,/* target >= ceil(sum of src x num / den) */
+	UD_FILL,   /* target = cap - sum of src; cap is when[k]'s value while it is fed */
+	UD_ON,     /* targets = val while some src is fed */
+	UD_OFF,    /* targets = val while no src and no when[] is fed */
+};
+
+struct urule {
+	uint8_t kind;
+	uint8_t steady;             /* only in constant-rate phases (uct_derive.h) */
+	const char *box;
+	const char *tgt[NTGT];
+	const char *src[NSRC];
+	const char *when[2];        /* UD_FILL: inputs that lower the capacity; UD_OFF: that forbid */
+	uint32_t when_cap[2];
+	uint32_t num, den, val;     /* UD_ATLEAST: num/den; UD_FILL: capacity; UD_ON/OFF: value */
+	const char *clock;          /* UD_BAND */
+};
+
+/* ---- the tables ---- */
+
+/* PCU (SNB-EP 2.6.6, FREQ_BAND0..3_CYCLES): "the number of cycles that the
+ * uncore was running at a frequency greater than or equal to the frequency
+ * that is configured in the filter" (100 MHz units, Table 2-77).  The
+ * uncore runs at uclk, whose frequency is the model's clock (2.7 GHz unless
+ * --uclk-mhz): every pclk cycle carries it, in every core C-state (the
+ * model's uclk counters count on in package idle too). */
+#define BAND { UD_BAND, 0, "pcu", { "FREQ_BAND0_CYCLES.CYCLES", "FREQ_BAND1_CYCLES.CYCLES", \
+	"FREQ_BAND2_CYCLES.CYCLES", "FREQ_BAND3_CYCLES.CYCLES" }, { 0 }, { 0 }, { 0 }, 0, 0, 1, "uclk" }
+
+/* QPI (SNB-EP 2.7.7, RxL_FLITS_G0/G1/G2): a 64-byte line crosses as 9 flits,
+ * 1 header and 8 data, so a data packet (DRS, NCB) brings a non-data header
+ * flit for each 8 data flits; every SNP, HOM and NDR flit is non-data; G0's
+ * NON_DATA is all of them.  The link carries 2 flits a qfclk in L0 (2.7.6
+ * QPI_LINK_UTIL: flits / (2 x CLOCKTICKS)), half as many in L0p ("fits are
+ * only 10 bits, and therefore it takes twice as many fits"), none in L1;
+ * what it does not fill are idle flits (2.7.4.1: utilization is the clocks
+ * less the idle flits). */
+#define HDR(d)                                                                          \
+	{ UD_ATLEAST, 1, "qpi", { d "L_FLITS_G1.DRS_NONDATA" }, { d "L_FLITS_G1.DRS_DATA" },  \
+	  { 0 }, { 0 }, 1, 8, 0, NULL },                                                     \
+	{ UD_ATLEAST, 1, "qpi", { d "L_FLITS_G2.NCB_NONDATA" }, { d "L_FLITS_G2.NCB_DATA" },  \
+	  { 0 }, { 0 }, 1, 8, 0, NULL }
+#define NONDATA(d)                                                                      \
+	{ UD_ATLEAST, 0, "qpi", { d "L_FLITS_G0.NON_DATA" },                               \
+	  { d "L_FLITS_G1.SNP", d "L_FLITS_G1.HOM_REQ", d "L_FLITS_G1.HOM_NONREQ",            \
+	    d "L_FLITS_G1.DRS_NONDATA", d "L_FLITS_G2.NDR_AD", d "L_FLITS_G2.NDR_AK",         \
+	    d "L_FLITS_G2.NCB_NONDATA", d "L_FLITS_G2.NCS" }, { 0 }, { 0 }, 1, 1, 0, NULL }
+#define IDLE(d)                                                                         \
+	{ UD_FILL, 0, "qpi", { d "L_FLITS_G0.IDLE" }, { d "L_FLITS_G0.DATA", d "L_FLITS_G0.NON_DATA" }, \
+	  { "L1_POWER_CYCLES", d "L0P_POWER_CYCLES" }, { 0, 1 }, 0, 0, 2, NULL }
+
+/* iMC (SNB-EP 2.5.8): POWER_CKE_CYCLES counts a rank's cycles with CKE on,
+ * POWER_CHANNEL_PPD those with every rank of the channel in precharge
+ * power-down, POWER_SELF_REFRESH those in self-refresh (which a phase
+ * feeds: the package's deep idle).  A channel with a CAS to issue or a
+ * request queued has CKE on; an idle one is powered down unless it is in
+ * self-refresh.  Each channel has one DIMM of two ranks (model's figure:
+ * the dual-rank RDIMM of these platforms; PCM's memory power profiles
+ * count ranks 0 and 1). */
+#define DRAM_BUSY "CAS_COUNT.RD_REG", "CAS_COUNT.RD_UNDERFILL", "CAS_COUNT.WR_WMM", \
+	"CAS_COUNT.WR_RMM", "RPQ_CYCLES_NE", "WPQ_CYCLES_NE"
+#define CKE                                                                             \
+	{ UD_ON, 0, "imc", { "POWER_CKE_CYCLES.RANK0", "POWER_CKE_CYCLES.RANK1" }, { DRAM_BUSY }, \
+	  { 0 }, { 0 }, 0, 0, 1, NULL },                                                     \
+	{ UD_OFF, 0, "imc", { "POWER_CHANNEL_PPD" }, { DRAM_BUSY }, { "POWER_SELF_REFRESH" },  \
+	  { 0 }, 0, 0, 1, NULL }
+
+static const struct urule snbep_rules[] = { BAND, HDR("Tx"), HDR("Rx"), NONDATA("Tx"), NONDATA("Rx"),
+					    IDLE("Tx"), IDLE("Rx"), CKE };
+/* The v2 (Intel's v2 list, docs/platform-ivt.md): the same, but it lists no
+ * TxL_FLITS_G0.IDLE, so the Tx side has no idle-flit input. */
+static const struct urule ivt_rules[] = { BAND, HDR("Tx"), HDR("Rx"), NONDATA("Tx"), NONDATA("Rx"),
+					  IDLE("Rx"), CKE };
+
+static const struct {
+	const char *platform;
+	const struct urule *r;
+	unsigned n;
+} tables[] = {
+	{ "snbep", snbep_rules, N(snbep_rules) },
+	{ "ivt", ivt_rules, N(ivt_rules) },
+};
+
+/* ---- resolved rules ---- */
+
+struct rrule {
+	const struct urule *u;
+	int bt;
+	int tgt[NTGT], src[NSRC], when[2];
+	unsigned ntgt, nsrc, nwhen;
+	uint64_t freq;              /* UD_BAND: 100 MHz units */
+};
+
+struct uct_derive {
+	unsigned n;
+	struct rrule r[];
+};
+
+static int sub_of(const struct ucm_boxtype *bt, const char *platform, const char *name, char *err,
+		  size_t n)
+{
+	int s = ucm_subev_find(bt, name);
+
+	if (s < 0)
+		snprintf(err, n, "derived inputs of %s: %s has no sub-event %s", platform, bt->name, name);
+	return s;
+}
+
+int uct_derive_new(const struct ucm_platform *p, const uint64_t *hz, struct uct_derive **out,
+		   char *err, size_t n)
+{
+	const struct urule *t = NULL;
+	unsigned nt = 0;
+	struct uct_derive *d;
+
+	*out = NULL;
+	for (unsigned i = 0; i < N(tables); i++)
+		if (!strcmp(tables[i].platform, p->name)) {
+			t = tables[i].r;
+			nt = tables[i].n;
+		}
+	if (!t)
+		return 0;
+	d = calloc(1, sizeof(*d) + nt * sizeof(d->r[0]));
+	if (!d)
+		return -ENOMEM;
+	for (unsigned i = 0; i < nt; i++) {
+		struct rrule *r = &d->r[d->n++];
+		const struct ucm_boxtype *bt = ucm_boxtype_find(p, t[i].box);
+
+		r->u = &t[i];
+		if (!bt) {
+			snprintf(err, n, "derived inputs of %s: no box type %s", p->name, t[i].box);
+			free(d);
+			return -EINVAL;
+		}
+		r->bt = ucm_boxtype_index(p, bt);
+		for (unsigned k = 0; k < NTGT && t[i].tgt[k]; k++)
+			if ((r->tgt[r->ntgt++] = sub_of(bt, p->name, t[i].tgt[k], err, n)) < 0) {
+				free(d);
+				return -EINVAL;
+			}
+		for (unsigned k = 0; k < NSRC && t[i].src[k]; k++)
+			if ((r->src[r->nsrc++] = sub_of(bt, p->name, t[i].src[k], err, n)) < 0) {
+				free(d);
+				return -EINVAL;
+			}
+		for (unsigned k = 0; k < 2 && t[i].when[k]; k++)
+			if ((r->when[r->nwhen++] = sub_of(bt, p->name, t[i].when[k], err, n)) < 0) {
+				free(d);
+				return -EINVAL;
+			}
+		if (t[i].kind == UD_BAND) {
+			unsigned c = 0;
+
+			while (c < p->nclocks && strcmp(p->clocks[c].name, t[i].clock))
+				c++;
+			if (c == p->nclocks) {
+				snprintf(err, n, "derived inputs of %s: no clock %s", p->name, t[i].clock);
+				free(d);
+				return -EINVAL;
+			}
+			r->freq = (hz[c] + 50000000) / 100000000;
+		}
+	}
+	*out = d;
+	return 0;
+}
+
+void uct_derive_free(struct uct_derive *d)
+{
+	free(d);
+}
+
+unsigned uct_derive_most(const struct uct_derive *d, unsigned nsock, const unsigned *ninst)
+{
+	unsigned most = 0;
+
+	for (unsigned i = 0; d && i < d->n; i++)
+		most += d->r[i].ntgt * (ninst[d->r[i].bt] ? ninst[d->r[i].bt] : 1) * nsock;
+	return most;
+}
+
+/* Where sub sits in a rule's list of n, or -1. */
+static int at(const int *list, unsigned n, unsigned sub)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (list[k] == (int)sub)
+			return (int)k;
+	return -1;
+}
+
+/* Add inc to v[i] for the instance an input names (every one for -1). */
+static void add(uint64_t *v, unsigned ni, int inst, uint32_t inc)
+{
+	if (inst < 0)
+		for (unsigned i = 0; i < ni; i++)
+			v[i] += inc;
+	else if ((unsigned)inst < ni)
+		v[inst] += inc;
+}
+
+int uct_derive_apply(const struct uct_derive *d, struct uct_in *in, unsigned *nin, unsigned cap,
+		     unsigned nsock, const unsigned *ninst, int steady, char *err, size_t n)
+{
+	for (unsigned ri = 0; d && ri < d->n; ri++) {
+		const struct rrule *r = &d->r[ri];
+		const struct urule *u = r->u;
+		unsigned ni = ninst[r->bt];
+
+		if (u->steady && !steady)
+			continue;
+		if (ni > 64)
+			ni = 64;
+		for (unsigned so = 0; so < nsock; so++) {
+			/* one pass over the vector: the rule's sums on each instance */
+			uint64_t src[64], fed[NTGT][64], when[2][64];
+
+			memset(src, 0, ni * sizeof(src[0]));
+			for (unsigned k = 0; k < NTGT; k++)
+				memset(fed[k], 0, ni * sizeof(fed[k][0]));
+			for (unsigned k = 0; k < 2; k++)
+				memset(when[k], 0, ni * sizeof(when[k][0]));
+
+			for (unsigned i = 0; i < *nin; i++) {
+				const struct uct_in *x = &in[i];
+				int k;
+
+				if (x->socket != so || x->bt != r->bt)
+					continue;
+				if (at(r->src, r->nsrc, x->sub) >= 0)
+					add(src, ni, x->inst, x->inc);
+				if ((k = at(r->tgt, r->ntgt, x->sub)) >= 0)
+					add(fed[k], ni, x->inst, x->inc);
+				if ((k = at(r->when, r->nwhen, x->sub)) >= 0)
+					add(when[k], ni, x->inst, x->inc);
+			}
+			for (unsigned t = 0; t < r->ntgt; t++) {
+				uint64_t want[64];
+				unsigned same = 1, k = 0;
+
+				for (unsigned i = 0; i < ni; i++) {
+					uint64_t w = 0;
+
+					switch (u->kind) {
+					case UD_BAND:
+						w = u->val;
+						break;
+					case UD_ATLEAST:
+						w = (src[i] * u->num + u->den - 1) / u->den;
+						w = w > fed[t][i] ? w : fed[t][i];
+						break;
+					case UD_FILL: {
+						uint64_t c = u->val;
+
+						for (unsigned k2 = 0; k2 < r->nwhen; k2++)
+							if (when[k2][i] && u->when_cap[k2] < c)
+								c = u->when_cap[k2];
+						if (src[i] > c) {
+							snprintf(err, n,
+								 "%s %u in socket %u: %llu flits a cycle where the "
+								 "link carries %llu (%s)",
+								 u->box, i, so, (unsigned long long)src[i],
+								 (unsigned long long)c, u->src[0]);
+							return -ERANGE;
+						}
+						w = c - src[i];
+						break;
+					}
+					case UD_ON:
+						w = src[i] ? u->val : 0;
+						break;
+					case UD_OFF: {
+						int forbid = src[i] != 0;
+
+						for (unsigned k2 = 0; k2 < r->nwhen; k2++)
+							forbid |= when[k2][i] != 0;
+						w = forbid ? 0 : u->val;
+						break;
+					}
+					}
+					want[i] = w;
+					same &= want[i] == want[0];
+				}
+				/* the target's inputs on this socket give way to the derived ones */
+				for (unsigned i = 0; i < *nin; i++)
+					if (!(in[i].socket == so && in[i].bt == r->bt && in[i].sub == r->tgt[t]))
+						in[k++] = in[i];
+				*nin = k;
+				for (unsigned i = 0; i < ni; i++) {
+					struct uct_in *x;
+
+					if (!want[i] || (same && i))
+						continue;
+					if (*nin == cap) {
+						snprintf(err, n, "more than %u inputs with the derived ones", cap);
+						return -ENOSPC;
+					}
+					x = &in[(*nin)++];
+					memset(x, 0, sizeof(*x));
+					x->socket = (uint8_t)so;
+					x->bt = (uint8_t)r->bt;
+					x->inst = (int16_t)(same ? -1 : (int)i);
+					x->sub = (uint16_t)r->tgt[t];
+					x->inc = (uint32_t)want[i];
+					if (u->kind == UD_BAND) {
+						x->amask = 1u << UCM_AT_FREQ;
+						x->attr[UCM_AT_FREQ] = r->freq;
+					}
+				}
+			}
+		}
+	}
+	return 0;
+}
