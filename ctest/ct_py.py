@@ -1,8 +1,8 @@
 """ct_py.py - what the Python CTest scripts (tools_test.py, vcd_test.py,
-limits_test.py, progress_test.py) share: their arguments (UNCORE [CASE]), a
-scratch directory, reporting a broken expectation, requiring an external
-tool (missing, the case fails naming its Debian package), and the end of a
-case.  Imported, never run."""
+limits_test.py, progress_test.py, uncore_invariants_test.py) share: their
+arguments (UNCORE [CASE]), a scratch directory, reporting a broken
+expectation, requiring an external tool (missing, the case fails naming its
+Debian package), and the end of a case.  Imported, never run."""
 import atexit
 import shutil
 import sys
