@@ -303,8 +303,8 @@ def check_window_skl(what, a, b):
 # `trace gen` kind's, and the range of each built-in workload's phases
 KIND_IPC = {"stream": 0.5, "llc": 1.5, "burst": 0.5, "qpi": 0.3, "cstate": 1.0}
 WL_IPC = {"skl": {"idle": (0.5, 0.5), "stream": (0.2, 0.5), "mixed": (0.5, 2.0)},
-          "snbep": {"idle": (0.5, 0.5), "stream": (0.2, 0.5), "mixed": (0.5, 1.5)},
-          "ivt": {"idle": (0.5, 0.5), "stream": (0.2, 0.5), "mixed": (0.5, 1.5)}}
+          "snbep": {"idle": (0.5, 0.5), "stream": (0.2, 0.5), "mixed": (0.5, 2.0)},
+          "ivt": {"idle": (0.5, 0.5), "stream": (0.2, 0.5), "mixed": (0.5, 2.0)}}
 # the clock the "cores" box's inputs are fed at: skl's uclk (3.0 GHz), the
 # Xeons' PCU clock
 CORES_HZ = {"skl": 3.0e9, "snbep": PCLK_HZ, "ivt": PCLK_HZ}

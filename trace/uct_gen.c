@@ -389,8 +389,6 @@ static const struct gcstate skl_cstate = {
 	{ "CORE_STATE.C0", "CORE_STATE.C3", "CORE_STATE.C6" },
 	NULL,
 	{ NULL, NULL, NULL },
-	{ NULL, NULL, NULL, NULL },
-	40, 8,
 };
 
 static const struct gplat gplats[] = {

@@ -37,6 +37,7 @@ static const struct uct_input hit[] = {
  * between, mixed's lookups stay within what its cores in C0 issue. */
 static const struct uct_input compute[] = {
 	CORES_BUSY,
+	IPC(12, 200), /* work on data in the core's own caches: no LLC traffic, half the issue width */
 };
 static const struct uct_input stream[] = {
 	{ "cbo", -1, "LLC_LOOKUP.DATA_READ_I", 1 },
