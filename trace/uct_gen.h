@@ -1,7 +1,7 @@
 /*
  * uct_gen.h - generators of event traces for realistic workloads, for every
  * platform whose generator tables (uct_gen.c) have the kind: stream, llc,
- * burst, idle (skl, snbep), qpi and cstate (snbep).  docs/formats.md,
+ * burst, idle and cstate (every platform), qpi (snbep, ivt).  docs/formats.md,
  * "Generators", says what each feeds.
  */
 #ifndef UCT_GEN_H

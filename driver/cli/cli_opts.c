@@ -53,7 +53,7 @@ static const struct cli_cmd cmds[] = {
 	{ "regs", C_REGS, "[options]", "read and decode every uncore PMU register",
 	  "Read and decode every uncore PMU register." },
 	{ "trace gen", C_GEN, "KIND -o FILE [options]", "generate an event trace",
-	  "Generate an event trace. KIND: stream, llc, burst, idle (every platform), qpi, cstate "
+	  "Generate an event trace. KIND: stream, llc, burst, idle, cstate (every platform), qpi "
 	  "(snbep, ivt). A trace is at most 1e5 s long, 2,000,000 slices (--duration x clock / "
 	  "--period; UCT_GEN_MAX_SLICES) and 2,000,000 segments (UCT_GEN_MAX_SEGMENTS). SIGINT or SIGTERM stops it and removes the partial "
 	  "file." },
