@@ -29,6 +29,8 @@ Cases:
 - invariants_skl: the same invariants on the i7-6700K (TDP 91 W, TjMax
   100 C, its own idle powers and the GT's energy a memory request), with
   each core's C3/C6/C7 residency MSRs instead of the Xeon PCU's;
+- pkg_pcu_ivt: the v2's PCU counts the package's C-states (through the
+  driver) as MSR_PKG_Cn_RESIDENCY do (rdmsr) on every built-in workload;
 - ipc_<platform>: the fixed counters (rdmsr) on every cpu but the one the
   sampling script runs on: instructions / unhalted cycles is the IPC that
   docs/invariants.md gives each `trace gen` kind, lies within the phases'
@@ -100,8 +102,12 @@ def near(what, got, want, rel, absolute=0.0):
 # ---- invariants over every workload and trace kind (rdmsr) ----
 
 MSRS = {"tsc": 0x10, "mperf": 0xE7, "aperf": 0xE8, "c3": 0x3FC, "c6": 0x3FD, "pkg": 0x611,
-        "pp0": 0x639, "dram": 0x619, "therm": 0x1B1, "target": 0x1A2, "info": 0x614, "unit": 0x606}
+        "pp0": 0x639, "dram": 0x619, "therm": 0x1B1, "target": 0x1A2, "info": 0x614, "unit": 0x606,
+        "pc2": 0x60D, "pc3": 0x3F8, "pc6": 0x3F9}
 WINDOW_S = 0.2
+# a generated trace covers the window and the reads around it (past its end
+# the machine idles)
+TRACE_S = "0.3"
 
 
 def sample_script(msrs):
@@ -160,6 +166,11 @@ def check_window(platform, what, a, b):
         if c0avg + (share["c3"] + share["c6"]) / cores > 1.001:
             fail(f"{what}: socket {s}: C0 {c0avg:.4f} + (C3 {share['c3']:.4f} + C6 {share['c6']:.4f}) / "
                  f"{cores} cores is above 100 %")
+        # the package's C-states (docs/invariants.md, "Package C-states"):
+        # at the TSC's rate, within 100 %, only while every core is out of
+        # C0, and in C6 only while some core is (the PCU's C6 residency)
+        pc = {k: (b[k][c] - a[k][c]) / dtsc for k in ("pc2", "pc3", "pc6")}
+        check_pkg_states(f"{what}: socket {s}", pc, max(c0), {"pc6": share["c6"]})
         watt = {k: ((b[k][c] - a[k][c]) % (1 << w)) * unit / dt for k in ("pkg", "pp0", "dram")}
         tdp = (a["info"][c] & 0x7FFF) * 2.0 ** -(a["unit"][c] & 0xF)
         near(f"{what}: socket {s}: MSR_PKG_POWER_INFO's TDP", tdp, TDP_W, 0)
@@ -195,6 +206,21 @@ def check_window(platform, what, a, b):
               f"DRAM {watt['dram']:.2f} W ({lines * 64 / 1e9:.2f} GB/s), {temp} C")
 
 
+def check_pkg_states(what, pc, c0max, bound):
+    """The package's C-state shares pc: each at least 0, together at most
+    100 % and at most the time no core is in C0; pc[k] at most bound[k]."""
+    if min(pc.values()) < 0 or sum(pc.values()) > 1.001:
+        fail(f"{what}: package C-state shares {pc} outside 0 .. 100 %")
+    if sum(pc.values()) > 1 - c0max + 0.001:
+        fail(f"{what}: the package in C2..C7 {100 * sum(pc.values()):.2f} % of the time while a core is in "
+             f"C0 {100 * c0max:.2f} %")
+    for k, v in bound.items():
+        if pc[k] > v + 0.001:
+            fail(f"{what}: the package in {k[1:].upper()} {100 * pc[k]:.2f} % of the time, a core only "
+                 f"{100 * v:.2f} %")
+    print(f"{what}: package " + ", ".join(f"{k[1:].upper()} {100 * v:.2f} %" for k, v in pc.items()))
+
+
 def invariants(platform):
     need("rdmsr", "msr-tools")
     cores, sockets, _, _ = PARTS[platform]
@@ -204,7 +230,7 @@ def invariants(platform):
         if k == "qpi" and platform == "skl":
             continue  # the part has no QPI links: trace gen refuses the kind
         t = os.path.join(WORK, f"{platform}-{k}.uct")
-        p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", platform, "--duration", "1", "-o", t],
+        p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", platform, "--duration", TRACE_S, "-o", t],
                            capture_output=True, text=True, timeout=600)
         if p.returncode:
             fail(f"trace gen {k} --platform {platform}: exit {p.returncode}: {p.stderr.strip()}")
@@ -228,7 +254,8 @@ def invariants(platform):
 # (PP1), the package's weighted C0 residency
 MSRS_SKL = {"tsc": 0x10, "mperf": 0xE7, "aperf": 0xE8, "cc3": 0x3FC, "cc6": 0x3FD, "cc7": 0x3FE,
             "pkg": 0x611, "pp0": 0x639, "pp1": 0x641, "dram": 0x619, "wc0": 0x658, "therm": 0x1B1,
-            "target": 0x1A2, "info": 0x614, "unit": 0x606}
+            "target": 0x1A2, "info": 0x614, "unit": 0x606,
+            "pc2": 0x60D, "pc3": 0x3F8, "pc6": 0x3F9, "pc7": 0x3FA}
 
 
 def check_window_skl(what, a, b):
@@ -242,7 +269,7 @@ def check_window_skl(what, a, b):
     if not WINDOW_S <= dt < WINDOW_S * 1.5:
         fail(f"{what}: the TSC counted {dt:.4f} s over a {WINDOW_S} s sleep")
         return
-    c0 = []
+    c0, deep = [], []
     for cpu in range(cores):
         dm = b["mperf"][cpu] - a["mperf"][cpu]
         da = b["aperf"][cpu] - a["aperf"][cpu]
@@ -257,7 +284,18 @@ def check_window_skl(what, a, b):
             fail(f"{what}: cpu {cpu}: C0 {dm} + C3 {res['cc3']} + C6 {res['cc6']} + C7 {res['cc7']} "
                  f"above the {dtsc} TSC ticks")
         c0.append(dm / dtsc)
+        deep.append({"c3": sum(res.values()) / dtsc, "c6": (res["cc6"] + res["cc7"]) / dtsc,
+                     "c7": res["cc7"] / dtsc})
     c0avg = sum(c0) / cores
+    # the package in Cn or deeper only while every core is (Table 2-39's
+    # core residencies)
+    pc = {k: (b[k][0] - a[k][0]) / dtsc for k in ("pc2", "pc3", "pc6", "pc7")}
+    check_pkg_states(what, pc, max(c0), {})
+    for st, states in (("c3", ("pc3", "pc6", "pc7")), ("c6", ("pc6", "pc7")), ("c7", ("pc7",))):
+        least = min(d[st] for d in deep)
+        if sum(pc[x] for x in states) > least + 0.001:
+            fail(f"{what}: the package in {st.upper()} or deeper {100 * sum(pc[x] for x in states):.2f} % of "
+                 f"the time, a core only {100 * least:.2f} %")
     # the package's weighted C0 is the cores' mean (Table 2-39)
     near(f"{what}: MSR_PKG_WEIGHTED_CORE_C0_RES", (b["wc0"][0] - a["wc0"][0]) / dtsc, c0avg, 0.001, 0.001)
     watt = {x: ((b[x][0] - a[x][0]) % (1 << w)) * unit / dt for x in ("pkg", "pp0", "pp1", "dram")}
@@ -326,7 +364,7 @@ def ipc(platform):
         if k == "qpi" and platform == "skl":
             continue  # the part has no QPI links: trace gen refuses the kind
         t = os.path.join(WORK, f"{platform}-ipc-{k}.uct")
-        p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", platform, "--duration", "1", "-o", t],
+        p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", platform, "--duration", TRACE_S, "-o", t],
                            capture_output=True, text=True, timeout=600)
         if p.returncode:
             fail(f"trace gen {k} --platform {platform}: exit {p.returncode}: {p.stderr.strip()}")
@@ -462,6 +500,59 @@ def energy_likwid(platform):
              f"DRAM {di}/{ds} W, {ti}/{ts} C")
 
 
+# ---- the v2's PCU counts the package's C-states as the MSRs do ----
+
+PKG_PCU = ["UNC_P_PKG_C_STATE_RESIDENCY_C0_CYCLES", "UNC_P_PKG_C_STATE_RESIDENCY_C2_CYCLES",
+           "UNC_P_PKG_C_STATE_RESIDENCY_C3_CYCLES", "UNC_P_PKG_C_STATE_RESIDENCY_C6_CYCLES"]
+PKG_MSRS = ("0x10", "0x60d", "0x3f8", "0x3f9")
+
+
+def pkg_pcu_ivt():
+    """The E5-2600 v2's PCU counts the package in C0, C2, C3 and C6 (Intel's
+    v2 list), one state a pclk: through the driver (`uncore stat`) the four
+    add up to the PCU's clock, 800 MHz a socket, and each state's share of a
+    second equals what MSR_PKG_Cn_RESIDENCY (rdmsr under `uncore run`, at the
+    TSC's rate) counts over a second of the same workload."""
+    need("rdmsr", "msr-tools")
+    cores, sockets, tsc_hz, _ = PARTS["ivt"]
+    for w in WORKLOADS:
+        p = subprocess.run([UNCORE, "stat", "--platform", "ivt", "--workload", w, "-x,", "-e", ",".join(PKG_PCU)],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode:
+            fail(f"uncore stat --workload {w}: exit {p.returncode}: {p.stderr.strip()}")
+            continue
+        cnt = {}
+        for ln in p.stdout.splitlines():
+            f = ln.split(",")
+            if len(f) > 3 and f[2] in PKG_PCU:
+                cnt[f[2]] = (int(f[0]), int(f[3]) / 1e9)
+        if len(cnt) != len(PKG_PCU):
+            fail(f"uncore stat --workload {w}: printed {p.stdout!r}")
+            continue
+        secs = cnt[PKG_PCU[0]][1]
+        pclks = PCLK_HZ * secs * sockets
+        # the time the driver reports is its window's, some microseconds
+        # longer than the counters' enabled time
+        near(f"ivt {w}: the PCU's package C0+C2+C3+C6 cycles", sum(v for v, _ in cnt.values()), pclks, 1e-4)
+        pcu = [cnt[e][0] / pclks for e in PKG_PCU[1:]]
+        rd = " ".join(f"rdmsr -p{s * cores} -0 -u {m};" for m in PKG_MSRS for s in range(sockets))
+        out = run("ivt", ["--workload", w], ["sh", "-c", f"{rd} sleep 1; {rd}"])
+        if out is None:
+            continue
+        v = [int(x) for x in out.split()]
+        n = len(PKG_MSRS) * sockets
+        if len(v) != 2 * n:
+            fail(f"ivt {w}: rdmsr printed {out!r}")
+            continue
+        d = [b - a for a, b in zip(v[:n], v[n:])]
+        tsc = sum(d[:sockets])
+        msr = [sum(d[k * sockets:(k + 1) * sockets]) / tsc for k in range(1, len(PKG_MSRS))]
+        for name, a, b in zip(("C2", "C3", "C6"), pcu, msr):
+            near(f"ivt {w}: the package in {name}, the PCU's share against MSR_PKG_{name}_RESIDENCY's", a, b, 0, 0.002)
+        print(f"ivt {w}: package C2/C3/C6: PCU {', '.join(f'{100 * x:.2f} %' for x in pcu)}; "
+              f"MSRs {', '.join(f'{100 * x:.2f} %' for x in msr)}")
+
+
 CASES = {
     "invariants_snbep": lambda: invariants("snbep"),
     "invariants_ivt": lambda: invariants("ivt"),
@@ -475,6 +566,7 @@ CASES = {
     "ipc_skl": lambda: ipc("skl"),
     "ipc_snbep": lambda: ipc("snbep"),
     "ipc_ivt": lambda: ipc("ivt"),
+    "pkg_pcu_ivt": pkg_pcu_ivt,
 }
 
 if __name__ == "__main__":

@@ -1434,6 +1434,10 @@ RAPL = {"skl": {"energy-pkg": 0x611, "energy-cores": 0x639, "energy-gpu": 0x641,
         "ivt": {"energy-pkg": 0x611, "energy-cores": 0x639, "energy-ram": 0x619}}
 # core C-state residency MSRs (SDM Vol. 4 Table 2-20: MSR_CORE_C3/C6_RESIDENCY)
 CSTATE_CORE = {"c3-residency": 0x3FC, "c6-residency": 0x3FD}
+# package C-state residency MSRs (Table 2-20: MSR_PKG_C2/C3/C6/C7_RESIDENCY),
+# as Linux's cstate_pkg names them on all three parts (the desktop Skylake
+# shares the Sandy Bridge list: no C8-C10 events)
+CSTATE_PKG = {"c2-residency": 0x60D, "c3-residency": 0x3F8, "c6-residency": 0x3F9, "c7-residency": 0x3FA}
 
 
 def within(what, got, outer, rounding):
@@ -1447,15 +1451,19 @@ def perf_power_cstate(platform):
     """perf stat's RAPL ("power") and core C-state ("cstate_core") events,
     served by Linux's own rapl.c and intel/cstate.c on the machine, equal what
     msr-tools reads from the same MSRs over the same machine second, under the
-    idle and the stream workloads; and the two workloads' power differ."""
+    idle and the stream workloads; and the two workloads' power differ.  The
+    package C-states ("cstate_pkg") too: idle leaves the package in C6 but for
+    the timer tick, stream never."""
     need("perf", "linux-perf")
     need("rdmsr", "msr-tools")
     cores, pkgs, _ = PARTS[platform]
     firsts = [k * cores for k in range(pkgs)]
-    events = [f"power/{e}/" for e in RAPL[platform]] + [f"cstate_core/{e}/" for e in CSTATE_CORE]
-    reads = ("rdmsr -p0 -0 -u 0x606; "
+    events = ([f"power/{e}/" for e in RAPL[platform]] + [f"cstate_core/{e}/" for e in CSTATE_CORE]
+              + [f"cstate_pkg/{e}/" for e in CSTATE_PKG])
+    reads = ("rdmsr -p0 -0 -u 0x606; rdmsr -p0 -0 -u 0x10; "
              + "".join(f"rdmsr -p{c} -0 -u {m:#x}; " for m in RAPL[platform].values() for c in firsts)
-             + "".join(f"rdmsr -a -0 -u {m:#x}; " for m in CSTATE_CORE.values()))
+             + "".join(f"rdmsr -a -0 -u {m:#x}; " for m in CSTATE_CORE.values())
+             + "".join(f"rdmsr -p{c} -0 -u {m:#x}; " for m in CSTATE_PKG.values() for c in firsts))
     script = reads + f"perf stat -x, -a -e {','.join(events)} sleep 1 2>&1 >/dev/null; " + reads
     pkg = {}
     for workload in ("idle", "stream"):
@@ -1463,7 +1471,7 @@ def perf_power_cstate(platform):
         if rep["linux_warnings"]:
             fail(f"{platform} {workload}: Linux's drivers warned: {rep['linux_warnings']}")
         lines = out.splitlines()
-        nread = 1 + len(RAPL[platform]) * pkgs + len(CSTATE_CORE) * cores * pkgs
+        nread = 2 + len(RAPL[platform]) * pkgs + len(CSTATE_CORE) * cores * pkgs + len(CSTATE_PKG) * pkgs
         if len(lines) != 2 * nread + len(events):
             fail(f"{platform} {workload}: {len(lines)} lines, want {2 * nread + len(events)}:\n{out}")
             return
@@ -1475,7 +1483,8 @@ def perf_power_cstate(platform):
         after = [int(v) for v in lines[nread + len(events):]]
         # MSR_RAPL_POWER_UNIT 12:8: energy in units of 1/2^ESU J (SDM Vol. 3B 14.10.1)
         unit = 1.0 / (1 << ((before[0] >> 8) & 0x1F))
-        k = 1
+        tsc = after[1] - before[1]
+        k = 2
         for name in RAPL[platform]:
             joules = sum(((after[k + i] - before[k + i]) & 0xFFFFFFFF) * unit for i in range(pkgs))
             k += pkgs
@@ -1493,6 +1502,23 @@ def perf_power_cstate(platform):
             k += n
             within(f"{platform} {workload}: perf's cstate_core/{name}/, msr-tools' sum over the cpus around it",
                    perf.get(f"cstate_core/{name}/", -1.0), float(count), 0)
+        for name in CSTATE_PKG:
+            count = sum(after[k + i] - before[k + i] for i in range(pkgs))
+            k += pkgs
+            within(f"{platform} {workload}: perf's cstate_pkg/{name}/, msr-tools' sum over the packages around it",
+                   perf.get(f"cstate_pkg/{name}/", -1.0), float(count), 0)
+        # the share of the packages' time (the TSC over msr-tools' window) in
+        # each state: the idle workload's timer tick keeps the package in C0
+        # 1 % of the time (docs/invariants.md, "Package C-states"), perf's
+        # own start a little more; stream keeps every core in C0
+        share = {n: perf.get(f"cstate_pkg/{n}/", -1.0) / (tsc * pkgs) for n in CSTATE_PKG}
+        print(f"{platform} {workload}: package C-states " + ", ".join(f"{n} {100 * v:.2f} %" for n, v in share.items()))
+        want6 = (0.97, 0.991) if workload == "idle" else (0.0, 0.0)
+        if not want6[0] <= share["c6-residency"] <= want6[1]:
+            fail(f"{platform} {workload}: the packages in C6 {100 * share['c6-residency']:.2f} % of the time, "
+                 f"want {100 * want6[0]:g}..{100 * want6[1]:g} %")
+        if sum(share.values()) > 1.0001 or min(share.values()) < 0:
+            fail(f"{platform} {workload}: package C-state shares {share} do not fit in 100 %")
     if platform != "skl" and not pkg["stream"] > 2 * pkg["idle"]:
         fail(f"{platform}: package energy in a second: idle {pkg['idle']:.2f} J, stream {pkg['stream']:.2f} J")
 

@@ -45,6 +45,13 @@ struct cpustate {
 	double since_q[UCM_NACT], acc_q[UCM_NACT];
 };
 
+/* A socket with a cpu that runs a program's thread is in package C0: the
+ * workload's package C-state residency over that time is taken back. */
+struct pkgstate {
+	int busy;
+	double since_q[UCM_NACT], acc_q[UCM_NACT];
+};
+
 /* The IPC of a cpu while it runs a program's thread: the model does not
  * see what the host's program retires, so it counts one instruction a
  * cycle (docs/invariants.md, "A program that sleeps"). */
@@ -68,6 +75,7 @@ struct ucp_machine {
 	struct actbox *ab;
 	struct thermstate *therm;    /* per socket */
 	struct cpustate *cpu;        /* per cpu */
+	struct pkgstate *pkg;        /* per socket */
 	double c0w[UCM_NACT];        /* per activity: what a core-second of C0 adds */
 };
 
@@ -192,7 +200,8 @@ int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine
 		mc->nstate += mc->def->sysmsr[i].count;
 	mc->st = calloc(mc->nstate * mc->ncpu, sizeof(*mc->st));
 	mc->cpu = calloc(mc->ncpu, sizeof(*mc->cpu));
-	if (!mc->st || !mc->cpu) {
+	mc->pkg = calloc(ucm_nsockets(m), sizeof(*mc->pkg));
+	if (!mc->st || !mc->cpu || !mc->pkg) {
 		ucp_machine_destroy(mc);
 		return -ENOMEM;
 	}
@@ -218,6 +227,7 @@ void ucp_machine_destroy(struct ucp_machine *mc)
 		free(mc->ab);
 		free(mc->therm);
 		free(mc->cpu);
+		free(mc->pkg);
 	}
 	free(mc);
 }
@@ -426,6 +436,13 @@ static double row_q(const struct ucp_machine *mc, const struct ucm_sysmsr *s, un
 {
 	double ran, wl;
 
+	if (UCM_ACT_PKG_IDLE(s->act)) {
+		unsigned so = ucp_cpu_socket(mc, cpu);
+		const struct pkgstate *p = &mc->pkg[so];
+		double q = act_of(mc, so, s->act);
+
+		return p->busy ? p->since_q[s->act] - p->acc_q[s->act] : q - p->acc_q[s->act];
+	}
 	if (!UCM_ACT_PER_CORE(s->act))
 		return s->act ? socket_act(mc, ucp_cpu_socket(mc, cpu), s->act, now) : 0;
 	busy_of(mc, cpu, s->act, now, &ran, &wl);
@@ -464,6 +481,37 @@ void ucp_cpus_update(struct ucp_machine *mc, uint64_t now)
 		}
 		c->mark = 0;
 	}
+	for (unsigned so = 0; so * mc->ncores < mc->ncpu; so++) {
+		struct pkgstate *p = &mc->pkg[so];
+		int any = 0;
+
+		for (unsigned cpu = so * mc->ncores; cpu < (so + 1) * mc->ncores && cpu < mc->ncpu; cpu++)
+			any |= mc->cpu[cpu].busy;
+		if (any == p->busy)
+			continue;
+		for (unsigned a = 0; a < UCM_NACT; a++) {
+			double q;
+
+			if (!UCM_ACT_PKG_IDLE(a))
+				continue;
+			q = act_of(mc, so, a);
+			if (any)
+				p->since_q[a] = q;
+			else
+				p->acc_q[a] += q - p->since_q[a];
+		}
+		p->busy = any;
+	}
+}
+
+/* Counts from an activity: a count that is a whole number in exact
+ * arithmetic (whole cycles of a clock at the TSC's rate) must not read one
+ * less for the last bit of a sum that took another path (a socket's
+ * package C-states, frozen and running), so the value is raised by more
+ * than the sums' rounding, a relative 1e-14 (0.1 count after an hour). */
+static uint64_t act_count(double x)
+{
+	return x <= 0 ? 0 : (uint64_t)(x + x * 1e-14);
 }
 
 /* A counting row's count at now before its offset. */
@@ -471,9 +519,9 @@ static uint64_t row_count(const struct ucp_machine *mc, const struct ucm_sysmsr 
 			  unsigned cpu, uint64_t now)
 {
 	if (s->kind == UCM_SM_TIME)
-		return counted(s->rate, mc->boot_ps + now) + (uint64_t)((double)s->act_rate * row_q(mc, s, cpu, now));
+		return counted(s->rate, mc->boot_ps + now) + act_count((double)s->act_rate * row_q(mc, s, cpu, now));
 	if (s->act)
-		return (uint64_t)((double)s->act_rate * fixed_q(st, row_q(mc, s, cpu, now)));
+		return act_count((double)s->act_rate * fixed_q(st, row_q(mc, s, cpu, now)));
 	return counted(s->rate, fixed_time(st, now));
 }
 

@@ -11,6 +11,9 @@
  * cores in C0, in hundredths (a phase of 8 cores at IPC 1.5 feeds 1200 a
  * cycle of the box's clock); CORE_STATE.Cn counts the cores in Cn, as the
  * Xeon PCU's POWER_STATE_OCCUPANCY does (the Xeons keep C0 there).
+ * PKG_STATE.Cn counts the cycles the package is in Cn, which the workload
+ * does not say: trace/uct_derive.c derives it from the cores' states and
+ * the memory traffic (docs/invariants.md, "Package C-states").
  */
 #ifndef UCM_CORES_H
 #define UCM_CORES_H
@@ -37,6 +40,12 @@
 #define UCM_CORES_STATE_CODE(ncores, subs) \
 	{ 0x00, "CORE_STATE", (ncores), 0, 1, { 0xFF }, 4, UCM_EC_FIXED, subs, UCM_CORES_CITE, 0, 0, \
 	  NULL, NULL }
+
+/* subs: the package C-states the part has (C2, C3, C6, ...; a const array
+ * of the including file); one package, in one state a cycle */
+#define UCM_CORES_PKG_CODE(subs)                                                        \
+	{ 0x02, "PKG_STATE", 1, 0, 1, { 0xFF }, sizeof(subs) / sizeof((subs)[0]), UCM_EC_FIXED, \
+	  subs, UCM_CORES_CITE, 0, 0, NULL, NULL }
 
 #define UCM_CORES_BOXTYPE(codes, clock) \
 	{ "cores", "The socket's cores (no PMU registers: the machine's MSRs show them)", UCM_MSR, 0, \

@@ -130,10 +130,14 @@
 	{ 0x390, 1, UCM_SM_WI, 0, 0, 0, 0, 0, "IA32_PERF_GLOBAL_OVF_CTRL", 0, 0 }, \
 	RW(0x3F1, 1, 0, 0xF000000FFull, "IA32_PEBS_ENABLE"), \
 	RW(0x3F6, 1, 3, 0xFFFF, "MSR_PEBS_LD_LAT"), \
-	/* no package C-state residency while the tool runs (the core \
-	 * residency counters 0x3FC/0x3FD are the model's PCU boxes) */ \
-	TIME(0x3F8, 3, 64, 0, "MSR_PKG_C3..C7_RESIDENCY"), \
-	TIME(0x60D, 1, 64, 0, "MSR_PKG_C2_RESIDENCY"), \
+	/* the package's C-state residency at the TSC's rate (Table 2-20), \
+	 * derived from the cores' states (docs/invariants.md, "Package \
+	 * C-states"); no C7 below the C6 limit of 0xE2 (the core residency \
+	 * counters 0x3FC/0x3FD are the model's PCU boxes) */ \
+	ACT(0x3F8, 64, 0, UCM_ACT_PC3, TSC_HZ, "MSR_PKG_C3_RESIDENCY"), \
+	ACT(0x3F9, 64, 0, UCM_ACT_PC6, TSC_HZ, "MSR_PKG_C6_RESIDENCY"), \
+	TIME(0x3FA, 1, 64, 0, "MSR_PKG_C7_RESIDENCY"), \
+	ACT(0x60D, 64, 0, UCM_ACT_PC2, TSC_HZ, "MSR_PKG_C2_RESIDENCY"), \
 	TIME(0x3FE, 1, 64, 0, "MSR_CORE_C7_RESIDENCY"), \
 	/* RAPL: power 1/8 W, energy 2^-16 J, time 2^-10 s */ \
 	RO(0x606, 0xA1003, "MSR_RAPL_POWER_UNIT"), \
@@ -164,6 +168,9 @@
  * the DIMMs. */
 #define UCM_XEON_ACT \
 	{ UCM_ACT_C0, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", 1.0 }, \
+	{ UCM_ACT_PC2, 1, "cores", "PKG_STATE.C2", 1.0 }, \
+	{ UCM_ACT_PC3, 1, "cores", "PKG_STATE.C3", 1.0 }, \
+	{ UCM_ACT_PC6, 1, "cores", "PKG_STATE.C6", 1.0 }, \
 	{ UCM_ACT_INST, 1, "cores", "INST_RETIRED", 1.0 / UCM_CORES_IPC_UNIT }, \
 	{ UCM_ACT_PKG, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", CORE_W }, \
 	{ UCM_ACT_PP0, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", CORE_W }, \

@@ -412,10 +412,17 @@ enum ucm_act {
 	UCM_ACT_PKG_C0, /* core-seconds in C0 / cores, the package's (each
 			 * cpu that runs a program's thread counted in C0) */
 	UCM_ACT_PP1,    /* graphics' energy above its idle power, J */
+	UCM_ACT_PC2,    /* seconds the package is in C2 */
+	UCM_ACT_PC3,    /* the same in C3 */
+	UCM_ACT_PC6,    /* the same in C6 */
+	UCM_ACT_PC7,    /* the same in C7 */
 	UCM_NACT
 };
 /* The activities that are a core's own: each cpu counts its share of the
  * socket's, and a cpu that runs a program's thread its own (ucp_machine.c). */
+/* The package's C-states: a socket's, and none while a cpu of the socket
+ * runs a program's thread (ucp_machine.c). */
+#define UCM_ACT_PKG_IDLE(a) ((a) >= UCM_ACT_PC2 && (a) <= UCM_ACT_PC7)
 #define UCM_ACT_PER_CORE(a) \
 	((a) == UCM_ACT_C0 || (a) == UCM_ACT_INST || (a) == UCM_ACT_CC3 || (a) == UCM_ACT_CC6 || \
 	 (a) == UCM_ACT_CC7)

@@ -5,7 +5,8 @@
  *
  * A rule reads the inputs of one box instance (a sum of sub-events) and
  * sets another sub-event of the same box; an input given for every
- * instance (inst -1) counts on each.  A derived sub-event replaces what the
+ * instance (inst -1) counts on each.  The package C-state rule reads the
+ * socket's cores' states and memory traffic, in other box types.  A derived sub-event replaces what the
  * vector gave it (or, for the "at least" rules, is raised to the derived
  * value), so a phase table cannot contradict its own traffic.
  */
@@ -26,6 +27,7 @@ enum ukind {
 	UD_FILL,   /* target = cap - sum of src; cap is when[k]'s value while it is fed */
 	UD_ON,     /* targets = val while some src is fed */
 	UD_OFF,    /* targets = val while no src and no when[] is fed */
+	UD_PKG,    /* the target of the package's C-state 1 a cycle (below) */
 };
 
 struct urule {
@@ -38,6 +40,12 @@ struct urule {
 	uint32_t when_cap[2];
 	uint32_t num, den, val;     /* UD_ATLEAST: num/den; UD_FILL: capacity; UD_ON/OFF: value */
 	const char *clock;          /* UD_BAND */
+	/* UD_PKG: src are the cores' state counts on srcbox, sdepth[k] the
+	 * C-state of src[k]; tdepth[k] the package C-state of tgt[k]; busy
+	 * the inputs on busybox that keep the uncore awake */
+	const char *srcbox, *busybox;
+	uint8_t sdepth[NSRC], tdepth[NTGT];
+	const char *busy[NSRC];
 };
 
 /* ---- the tables ---- */
@@ -48,8 +56,8 @@ struct urule {
  * uncore runs at uclk, whose frequency is the model's clock (2.7 GHz unless
  * --uclk-mhz): every pclk cycle carries it, in every core C-state (the
  * model's uclk counters count on in package idle too). */
-#define BAND { UD_BAND, 0, "pcu", { "FREQ_BAND0_CYCLES.CYCLES", "FREQ_BAND1_CYCLES.CYCLES", \
-	"FREQ_BAND2_CYCLES.CYCLES", "FREQ_BAND3_CYCLES.CYCLES" }, { 0 }, { 0 }, { 0 }, 0, 0, 1, "uclk" }
+#define BAND { .kind = UD_BAND, .box = "pcu", .tgt = { "FREQ_BAND0_CYCLES.CYCLES", "FREQ_BAND1_CYCLES.CYCLES", \
+	"FREQ_BAND2_CYCLES.CYCLES", "FREQ_BAND3_CYCLES.CYCLES" }, .val = 1, .clock = "uclk" }
 
 /* QPI (SNB-EP 2.7.7, RxL_FLITS_G0/G1/G2): a 64-byte line crosses as 9 flits,
  * 1 header and 8 data, so a data packet (DRS, NCB) brings a non-data header
@@ -59,19 +67,21 @@ struct urule {
  * only 10 bits, and therefore it takes twice as many fits"), none in L1;
  * what it does not fill are idle flits (2.7.4.1: utilization is the clocks
  * less the idle flits). */
-#define HDR(d)                                                                          \
-	{ UD_ATLEAST, 1, "qpi", { d "L_FLITS_G1.DRS_NONDATA" }, { d "L_FLITS_G1.DRS_DATA" },  \
-	  { 0 }, { 0 }, 1, 8, 0, NULL },                                                     \
-	{ UD_ATLEAST, 1, "qpi", { d "L_FLITS_G2.NCB_NONDATA" }, { d "L_FLITS_G2.NCB_DATA" },  \
-	  { 0 }, { 0 }, 1, 8, 0, NULL }
+#define HDR(d)                                                                                 \
+	{ .kind = UD_ATLEAST, .steady = 1, .box = "qpi", .tgt = { d "L_FLITS_G1.DRS_NONDATA" },     \
+	  .src = { d "L_FLITS_G1.DRS_DATA" }, .num = 1, .den = 8 },                                 \
+	{ .kind = UD_ATLEAST, .steady = 1, .box = "qpi", .tgt = { d "L_FLITS_G2.NCB_NONDATA" },     \
+	  .src = { d "L_FLITS_G2.NCB_DATA" }, .num = 1, .den = 8 }
 #define NONDATA(d)                                                                      \
-	{ UD_ATLEAST, 0, "qpi", { d "L_FLITS_G0.NON_DATA" },                               \
-	  { d "L_FLITS_G1.SNP", d "L_FLITS_G1.HOM_REQ", d "L_FLITS_G1.HOM_NONREQ",            \
-	    d "L_FLITS_G1.DRS_NONDATA", d "L_FLITS_G2.NDR_AD", d "L_FLITS_G2.NDR_AK",         \
-	    d "L_FLITS_G2.NCB_NONDATA", d "L_FLITS_G2.NCS" }, { 0 }, { 0 }, 1, 1, 0, NULL }
+	{ .kind = UD_ATLEAST, .box = "qpi", .tgt = { d "L_FLITS_G0.NON_DATA" },             \
+	  .src = { d "L_FLITS_G1.SNP", d "L_FLITS_G1.HOM_REQ", d "L_FLITS_G1.HOM_NONREQ",     \
+		   d "L_FLITS_G1.DRS_NONDATA", d "L_FLITS_G2.NDR_AD", d "L_FLITS_G2.NDR_AK",  \
+		   d "L_FLITS_G2.NCB_NONDATA", d "L_FLITS_G2.NCS" },                          \
+	  .num = 1, .den = 1 }
 #define IDLE(d)                                                                         \
-	{ UD_FILL, 0, "qpi", { d "L_FLITS_G0.IDLE" }, { d "L_FLITS_G0.DATA", d "L_FLITS_G0.NON_DATA" }, \
-	  { "L1_POWER_CYCLES", d "L0P_POWER_CYCLES" }, { 0, 1 }, 0, 0, 2, NULL }
+	{ .kind = UD_FILL, .box = "qpi", .tgt = { d "L_FLITS_G0.IDLE" },                    \
+	  .src = { d "L_FLITS_G0.DATA", d "L_FLITS_G0.NON_DATA" },                           \
+	  .when = { "L1_POWER_CYCLES", d "L0P_POWER_CYCLES" }, .when_cap = { 0, 1 }, .val = 2 }
 
 /* iMC (SNB-EP 2.5.8): POWER_CKE_CYCLES counts a rank's cycles with CKE on,
  * POWER_CHANNEL_PPD those with every rank of the channel in precharge
@@ -84,17 +94,45 @@ struct urule {
 #define DRAM_BUSY "CAS_COUNT.RD_REG", "CAS_COUNT.RD_UNDERFILL", "CAS_COUNT.WR_WMM", \
 	"CAS_COUNT.WR_RMM", "RPQ_CYCLES_NE", "WPQ_CYCLES_NE"
 #define CKE                                                                             \
-	{ UD_ON, 0, "imc", { "POWER_CKE_CYCLES.RANK0", "POWER_CKE_CYCLES.RANK1" }, { DRAM_BUSY }, \
-	  { 0 }, { 0 }, 0, 0, 1, NULL },                                                     \
-	{ UD_OFF, 0, "imc", { "POWER_CHANNEL_PPD" }, { DRAM_BUSY }, { "POWER_SELF_REFRESH" },  \
-	  { 0 }, 0, 0, 1, NULL }
+	{ .kind = UD_ON, .box = "imc", .tgt = { "POWER_CKE_CYCLES.RANK0", "POWER_CKE_CYCLES.RANK1" }, \
+	  .src = { DRAM_BUSY }, .val = 1 },                                                  \
+	{ .kind = UD_OFF, .box = "imc", .tgt = { "POWER_CHANNEL_PPD" }, .src = { DRAM_BUSY },  \
+	  .when = { "POWER_SELF_REFRESH" }, .val = 1 }
+
+/* The package's C-state (docs/invariants.md, "Package C-states"): the
+ * package can be no deeper than its shallowest core (Intel SDM Vol. 3B
+ * 14.5, package C-states follow the cores'), so while a core is in C0 or
+ * C1 (the cores the occupancy leaves uncounted) it is in C0.  With every
+ * core in C3 or deeper it is in the shallowest core's state, but in C2
+ * while the memory controller serves accesses (C2: the cores asleep, the
+ * uncore awake for traffic).  A cycle of the box's clock in a state counts
+ * 1 on that state's target. */
+#define XEON_CAS "CAS_COUNT.RD_REG", "CAS_COUNT.RD_UNDERFILL", "CAS_COUNT.WR_WMM", "CAS_COUNT.WR_RMM"
+#define XEON_PKG(b, c0, c2, c3, c6)                                                           \
+	{ .kind = UD_PKG, .box = b, .tgt = { c0, c2, c3, c6 }, .tdepth = { 0, 2, 3, 6 },          \
+	  .srcbox = "pcu", .src = { "POWER_STATE_OCCUPANCY.CORES_C0", "POWER_STATE_OCCUPANCY.CORES_C3", \
+				    "POWER_STATE_OCCUPANCY.CORES_C6" }, .sdepth = { 0, 3, 6 },     \
+	  .busybox = "imc", .busy = { XEON_CAS } }
 
 static const struct urule snbep_rules[] = { BAND, HDR("Tx"), HDR("Rx"), NONDATA("Tx"), NONDATA("Rx"),
-					    IDLE("Tx"), IDLE("Rx"), CKE };
+					    IDLE("Tx"), IDLE("Rx"), CKE,
+					    XEON_PKG("cores", NULL, "PKG_STATE.C2", "PKG_STATE.C3", "PKG_STATE.C6") };
 /* The v2 (Intel's v2 list, docs/platform-ivt.md): the same, but it lists no
- * TxL_FLITS_G0.IDLE, so the Tx side has no idle-flit input. */
-static const struct urule ivt_rules[] = { BAND, HDR("Tx"), HDR("Rx"), NONDATA("Tx"), NONDATA("Rx"),
-					  IDLE("Rx"), CKE };
+ * TxL_FLITS_G0.IDLE, so the Tx side has no idle-flit input; its PCU counts
+ * the package's C-states itself (PKG_C_STATE_RESIDENCY_Cn_CYCLES, C0 too). */
+static const struct urule ivt_rules[] = {
+	BAND, HDR("Tx"), HDR("Rx"), NONDATA("Tx"), NONDATA("Rx"), IDLE("Rx"), CKE,
+	XEON_PKG("cores", NULL, "PKG_STATE.C2", "PKG_STATE.C3", "PKG_STATE.C6"),
+	XEON_PKG("pcu", "PKG_C_STATE_RESIDENCY_C0_CYCLES", "PKG_C_STATE_RESIDENCY_C2_CYCLES",
+		 "PKG_C_STATE_RESIDENCY_C3_CYCLES", "PKG_C_STATE_RESIDENCY_C6_CYCLES"),
+};
+/* Skylake client: its cores' states are the "cores" box's own; C7 too. */
+static const struct urule skl_rules[] = {
+	{ .kind = UD_PKG, .box = "cores",
+	  .tgt = { "PKG_STATE.C2", "PKG_STATE.C3", "PKG_STATE.C6", "PKG_STATE.C7" }, .tdepth = { 2, 3, 6, 7 },
+	  .srcbox = "cores", .src = { "CORE_STATE.C0", "CORE_STATE.C3", "CORE_STATE.C6", "CORE_STATE.C7" },
+	  .sdepth = { 0, 3, 6, 7 }, .busybox = "imc", .busy = { "DRAM_DATA_READS", "DRAM_DATA_WRITES" } },
+};
 
 static const struct {
 	const char *platform;
@@ -103,20 +141,22 @@ static const struct {
 } tables[] = {
 	{ "snbep", snbep_rules, N(snbep_rules) },
 	{ "ivt", ivt_rules, N(ivt_rules) },
+	{ "skl", skl_rules, N(skl_rules) },
 };
 
 /* ---- resolved rules ---- */
 
 struct rrule {
 	const struct urule *u;
-	int bt;
-	int tgt[NTGT], src[NSRC], when[2];
-	unsigned ntgt, nsrc, nwhen;
+	int bt, sbt, wbt;           /* the target's box type; UD_PKG: the sources', busy's */
+	int tgt[NTGT], src[NSRC], when[2], busy[NSRC];
+	unsigned ntgt, nsrc, nwhen, nbusy;
 	uint64_t freq;              /* UD_BAND: 100 MHz units */
 };
 
 struct uct_derive {
 	unsigned n;
+	unsigned ncores;            /* a socket's, as the workloads count them */
 	struct rrule r[];
 };
 
@@ -148,24 +188,40 @@ int uct_derive_new(const struct ucm_platform *p, const uint64_t *hz, struct uct_
 	d = calloc(1, sizeof(*d) + nt * sizeof(d->r[0]));
 	if (!d)
 		return -ENOMEM;
+	d->ncores = p->ncores;
 	for (unsigned i = 0; i < nt; i++) {
 		struct rrule *r = &d->r[d->n++];
+		const char *sname = t[i].srcbox ? t[i].srcbox : t[i].box;
 		const struct ucm_boxtype *bt = ucm_boxtype_find(p, t[i].box);
+		const struct ucm_boxtype *sbt = ucm_boxtype_find(p, sname);
+		const struct ucm_boxtype *wbt = t[i].busybox ? ucm_boxtype_find(p, t[i].busybox) : NULL;
 
 		r->u = &t[i];
-		if (!bt) {
-			snprintf(err, n, "derived inputs of %s: no box type %s", p->name, t[i].box);
+		if (!bt || !sbt || (t[i].busybox && !wbt)) {
+			snprintf(err, n, "derived inputs of %s: no box type %s", p->name,
+				 !bt ? t[i].box : !sbt ? sname : t[i].busybox);
 			free(d);
 			return -EINVAL;
 		}
 		r->bt = ucm_boxtype_index(p, bt);
-		for (unsigned k = 0; k < NTGT && t[i].tgt[k]; k++)
-			if ((r->tgt[r->ntgt++] = sub_of(bt, p->name, t[i].tgt[k], err, n)) < 0) {
+		r->sbt = ucm_boxtype_index(p, sbt);
+		r->wbt = wbt ? ucm_boxtype_index(p, wbt) : -1;
+		/* a package rule's targets keep their places (tdepth): a state
+		 * without a target is a hole (-1) */
+		for (unsigned k = 0; k < NTGT && (t[i].tgt[k] || t[i].kind == UD_PKG); k++)
+			if (!t[i].tgt[k])
+				r->tgt[r->ntgt++] = -1;
+			else if ((r->tgt[r->ntgt++] = sub_of(bt, p->name, t[i].tgt[k], err, n)) < 0) {
 				free(d);
 				return -EINVAL;
 			}
 		for (unsigned k = 0; k < NSRC && t[i].src[k]; k++)
-			if ((r->src[r->nsrc++] = sub_of(bt, p->name, t[i].src[k], err, n)) < 0) {
+			if ((r->src[r->nsrc++] = sub_of(sbt, p->name, t[i].src[k], err, n)) < 0) {
+				free(d);
+				return -EINVAL;
+			}
+		for (unsigned k = 0; k < NSRC && wbt && t[i].busy[k]; k++)
+			if ((r->busy[r->nbusy++] = sub_of(wbt, p->name, t[i].busy[k], err, n)) < 0) {
 				free(d);
 				return -EINVAL;
 			}
@@ -224,6 +280,76 @@ static void add(uint64_t *v, unsigned ni, int inst, uint32_t inc)
 		v[inst] += inc;
 }
 
+/* Drop the inputs of sub-event sub of box type bt on socket so. */
+static void drop(struct uct_in *in, unsigned *nin, unsigned so, int bt, int sub)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < *nin; i++)
+		if (!(in[i].socket == so && in[i].bt == bt && in[i].sub == sub))
+			in[k++] = in[i];
+	*nin = k;
+}
+
+/* The package C-state rule on each socket: the cores' counts in each state
+ * (an input for every instance counts on each), whether memory is
+ * accessed, and the one target of the package's state. */
+static int apply_pkg(const struct uct_derive *d, const struct rrule *r, struct uct_in *in, unsigned *nin,
+		     unsigned cap, unsigned nsock, const unsigned *ninst, char *err, size_t n)
+{
+	const struct urule *u = r->u;
+
+	for (unsigned so = 0; so < nsock; so++) {
+		uint64_t cnt[NSRC] = { 0 }, counted = 0;
+		int busy = 0;
+		unsigned state = 0;
+
+		for (unsigned i = 0; i < *nin; i++) {
+			const struct uct_in *x = &in[i];
+			int k;
+
+			if (x->socket != so)
+				continue;
+			if (x->bt == r->sbt && (k = at(r->src, r->nsrc, x->sub)) >= 0)
+				cnt[k] += (uint64_t)x->inc * (x->inst < 0 && ninst[r->sbt] ? ninst[r->sbt] : 1);
+			if ((int)x->bt == r->wbt && x->inc && at(r->busy, r->nbusy, x->sub) >= 0)
+				busy = 1;
+		}
+		for (unsigned k = 0; k < r->nsrc; k++)
+			counted += cnt[k];
+		/* a core in C0, or in C1 (not counted in any state): C0 */
+		if (counted >= d->ncores) {
+			state = UINT8_MAX;
+			for (unsigned k = 0; k < r->nsrc; k++)
+				if (cnt[k] && u->sdepth[k] < state)
+					state = u->sdepth[k];
+			if (state && busy)
+				state = 2;
+		}
+		for (unsigned t = 0; t < r->ntgt; t++)
+			if (r->tgt[t] >= 0)
+				drop(in, nin, so, r->bt, r->tgt[t]);
+		for (unsigned t = 0; t < r->ntgt; t++) {
+			struct uct_in *x;
+
+			if (r->tgt[t] < 0 || u->tdepth[t] != state)
+				continue;
+			if (*nin == cap) {
+				snprintf(err, n, "more than %u inputs with the derived ones", cap);
+				return -ENOSPC;
+			}
+			x = &in[(*nin)++];
+			memset(x, 0, sizeof(*x));
+			x->socket = (uint8_t)so;
+			x->bt = (uint8_t)r->bt;
+			x->inst = -1;
+			x->sub = (uint16_t)r->tgt[t];
+			x->inc = 1;
+		}
+	}
+	return 0;
+}
+
 int uct_derive_apply(const struct uct_derive *d, struct uct_in *in, unsigned *nin, unsigned cap,
 		     unsigned nsock, const unsigned *ninst, int steady, char *err, size_t n)
 {
@@ -234,6 +360,13 @@ int uct_derive_apply(const struct uct_derive *d, struct uct_in *in, unsigned *ni
 
 		if (u->steady && !steady)
 			continue;
+		if (u->kind == UD_PKG) {
+			int rc = apply_pkg(d, r, in, nin, cap, nsock, ninst, err, n);
+
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (ni > 64)
 			ni = 64;
 		for (unsigned so = 0; so < nsock; so++) {
@@ -261,7 +394,7 @@ int uct_derive_apply(const struct uct_derive *d, struct uct_in *in, unsigned *ni
 			}
 			for (unsigned t = 0; t < r->ntgt; t++) {
 				uint64_t want[64];
-				unsigned same = 1, k = 0;
+				unsigned same = 1;
 
 				for (unsigned i = 0; i < ni; i++) {
 					uint64_t w = 0;
@@ -307,10 +440,7 @@ int uct_derive_apply(const struct uct_derive *d, struct uct_in *in, unsigned *ni
 					same &= want[i] == want[0];
 				}
 				/* the target's inputs on this socket give way to the derived ones */
-				for (unsigned i = 0; i < *nin; i++)
-					if (!(in[i].socket == so && in[i].bt == r->bt && in[i].sub == r->tgt[t]))
-						in[k++] = in[i];
-				*nin = k;
+				drop(in, nin, so, r->bt, r->tgt[t]);
 				for (unsigned i = 0; i < ni; i++) {
 					struct uct_in *x;
 

@@ -616,9 +616,13 @@ static const int8_t irp_gbits[] = { -1, -1, -1, -1 };
  * V16).  QPI port 2 and R3QPI link 2 exist where configured (3 instances;
  * the E5-2697 v2 has two links): port 2 at D24 (PCM) with Linux's device
  * ID 0x0E3A, link 2 at D18:F5 0x0E3E (V17). */
-/* the 12 cores' instructions (model/ucm_cores.h; their C0 is the PCU's
- * POWER_STATE_OCCUPANCY), on the PCU's clock */
-static const struct ucm_evcode c_cores[] = { UCM_CORES_INST_CODE(12) };
+/* the 12 cores' instructions and the package's C-states (model/ucm_cores.h;
+ * the cores' C0 is the PCU's POWER_STATE_OCCUPANCY), on the PCU's clock:
+ * package C2, C3 and C6, the states the PCU's PKG_C_STATE_RESIDENCY
+ * events count (Intel's v2 list; MSR_PKG_CST_CONFIG_CONTROL's limit goes
+ * no deeper than C6) */
+static const struct ucm_subev s_pkg_state[] = { { "C2", { 0x01 } }, { "C3", { 0x02 } }, { "C6", { 0x04 } } };
+static const struct ucm_evcode c_cores[] = { UCM_CORES_INST_CODE(12), UCM_CORES_PKG_CODE(s_pkg_state) };
 static const struct ucm_boxtype bt_cores = UCM_CORES_BOXTYPE(c_cores, IVT_CLK_PCLK);
 
 #define CB(n) { &ivt_bt_cbo, n, 0, 0, 3 + (n), 0xD00 + 0x20 * (n), 0, NULL }

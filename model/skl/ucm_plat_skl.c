@@ -233,9 +233,16 @@ static const struct ucm_boxtype bt_imc = {
 static const struct ucm_subev s_core_state[] = {
 	{ "C0", { 0x01 } }, { "C3", { 0x02 } }, { "C6", { 0x04 } }, { "C7", { 0x08 } },
 };
+/* the package's C-states that its cores' states reach (SDM Vol. 4, Table
+ * 2-39's MSR_PKG_C2..C7_RESIDENCY); C8-C10 also need the display and the
+ * platform idle, which the model does not have (docs/invariants.md) */
+static const struct ucm_subev s_pkg_state[] = {
+	{ "C2", { 0x01 } }, { "C3", { 0x02 } }, { "C6", { 0x04 } }, { "C7", { 0x08 } },
+};
 static const struct ucm_evcode c_cores[] = {
 	UCM_CORES_STATE_CODE(4, s_core_state),
 	UCM_CORES_INST_CODE(4),
+	UCM_CORES_PKG_CODE(s_pkg_state),
 };
 static const struct ucm_boxtype bt_cores = UCM_CORES_BOXTYPE(c_cores, 0);
 

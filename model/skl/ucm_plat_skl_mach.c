@@ -45,6 +45,10 @@ static const struct ucm_act_term skl_act[] = {
 	{ UCM_ACT_CC6, 1, "cores", "CORE_STATE.C6", 1.0 },
 	{ UCM_ACT_CC7, 1, "cores", "CORE_STATE.C7", 1.0 },
 	{ UCM_ACT_PKG_C0, 1, "cores", "CORE_STATE.C0", 1.0 / NCORES },
+	{ UCM_ACT_PC2, 1, "cores", "PKG_STATE.C2", 1.0 },
+	{ UCM_ACT_PC3, 1, "cores", "PKG_STATE.C3", 1.0 },
+	{ UCM_ACT_PC6, 1, "cores", "PKG_STATE.C6", 1.0 },
+	{ UCM_ACT_PC7, 1, "cores", "PKG_STATE.C7", 1.0 },
 	{ UCM_ACT_PKG, 1, "cores", "CORE_STATE.C0", CORE_W },
 	{ UCM_ACT_PP0, 1, "cores", "CORE_STATE.C0", CORE_W },
 	DRAM_TERMS(UCM_ACT_PKG, UNCORE_NJ),
@@ -144,13 +148,17 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RW(0x3F1, 1, 0, 0xF000000FFull, "IA32_PEBS_ENABLE"),
 	RW(0x3F6, 1, 3, 0xFFFF, "MSR_PEBS_LD_LAT"),
 	RW(0x3F7, 1, 0, 0xFFFFFF, "MSR_PEBS_FRONTEND"),
-	/* no package C-state (not modelled); each core's C3, C6 and C7
-	 * residency at the TSC's rate (Table 2-20, 2-39) */
-	TIME(0x3F8, 3, 64, 0, "MSR_PKG_C3..C7_RESIDENCY"),
+	/* the package's C2..C7 residency, derived from the cores' states
+	 * (docs/invariants.md, "Package C-states"), and each core's C3, C6
+	 * and C7 residency, at the TSC's rate (Table 2-20, 2-39); C8-C10
+	 * need the display and platform idle the model lacks: 0 */
+	ACT(0x3F8, 64, 0, UCM_ACT_PC3, TSC_HZ, "MSR_PKG_C3_RESIDENCY"),
+	ACT(0x3F9, 64, 0, UCM_ACT_PC6, TSC_HZ, "MSR_PKG_C6_RESIDENCY"),
+	ACT(0x3FA, 64, 0, UCM_ACT_PC7, TSC_HZ, "MSR_PKG_C7_RESIDENCY"),
 	ACT(0x3FC, 64, 0, UCM_ACT_CC3, TSC_HZ, "MSR_CORE_C3_RESIDENCY"),
 	ACT(0x3FD, 64, 0, UCM_ACT_CC6, TSC_HZ, "MSR_CORE_C6_RESIDENCY"),
 	ACT(0x3FE, 64, 0, UCM_ACT_CC7, TSC_HZ, "MSR_CORE_C7_RESIDENCY"),
-	TIME(0x60D, 1, 64, 0, "MSR_PKG_C2_RESIDENCY"),
+	ACT(0x60D, 64, 0, UCM_ACT_PC2, TSC_HZ, "MSR_PKG_C2_RESIDENCY"),
 	TIME(0x630, 3, 64, 0, "MSR_PKG_C8..C10_RESIDENCY"),
 	/* RAPL: power 1/8 W, energy 2^-14 J, time 2^-10 s */
 	RO(0x606, 0xA0E03, "MSR_RAPL_POWER_UNIT"),

@@ -526,9 +526,12 @@ const struct ucm_boxtype snbep_bt_r3qpi = {
  * E5-2600 systems, R7).  The UBox function reports the configured
  * identifying ID (devid 0: the platform's 0x3CE0 unless cfg.devid says
  * otherwise, R16).  SNB-EP has no global status register: status_bit -1. */
-/* the 8 cores' instructions (model/ucm_cores.h; their C0 is the PCU's
- * POWER_STATE_OCCUPANCY), on the PCU's clock */
-static const struct ucm_evcode c_cores[] = { UCM_CORES_INST_CODE(8) };
+/* the 8 cores' instructions and the package's C-states (model/ucm_cores.h;
+ * the cores' C0 is the PCU's POWER_STATE_OCCUPANCY), on the PCU's clock:
+ * package C2, C3 and C6 (SDM Vol. 4, Table 2-20: MSR_PKG_C2/C3/C6_RESIDENCY;
+ * MSR_PKG_CST_CONFIG_CONTROL's limit goes no deeper than C6) */
+static const struct ucm_subev s_pkg_state[] = { { "C2", { 0x01 } }, { "C3", { 0x02 } }, { "C6", { 0x04 } } };
+static const struct ucm_evcode c_cores[] = { UCM_CORES_INST_CODE(8), UCM_CORES_PKG_CODE(s_pkg_state) };
 static const struct ucm_boxtype bt_cores = UCM_CORES_BOXTYPE(c_cores, SNBEP_CLK_PCLK);
 
 static const struct ucm_boxinst snbep_boxes[] = {
