@@ -99,6 +99,24 @@ def near(what, got, want, rel, absolute=0.0):
         fail(f"{what}: {got:.6g}, want {want:.6g} (within {absolute:g} + {rel:g} relative)")
 
 
+def gen_traces(platform, kinds):
+    """(kind, file) of a TRACE_S `trace gen` of each kind the platform
+    has (skl has no QPI links: trace gen refuses qpi); a kind that fails
+    to generate fails the case and is left out."""
+    out = []
+    for k in kinds:
+        if k == "qpi" and platform == "skl":
+            continue
+        t = os.path.join(WORK, f"{platform}-{k}.uct")
+        p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", platform, "--duration", TRACE_S, "-o", t],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode:
+            fail(f"trace gen {k} --platform {platform}: exit {p.returncode}: {p.stderr.strip()}")
+            continue
+        out.append((k, t))
+    return out
+
+
 # ---- invariants over every workload and trace kind (rdmsr) ----
 
 MSRS = {"tsc": 0x10, "mperf": 0xE7, "aperf": 0xE8, "c3": 0x3FC, "c6": 0x3FD, "pkg": 0x611,
@@ -226,15 +244,7 @@ def invariants(platform):
     cores, sockets, _, _ = PARTS[platform]
     sources = [(f"workload {w}", ["--workload", w]) for w in WORKLOADS]
     msrs = MSRS_SKL if platform == "skl" else MSRS
-    for k in KINDS:
-        if k == "qpi" and platform == "skl":
-            continue  # the part has no QPI links: trace gen refuses the kind
-        t = os.path.join(WORK, f"{platform}-{k}.uct")
-        p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", platform, "--duration", TRACE_S, "-o", t],
-                           capture_output=True, text=True, timeout=600)
-        if p.returncode:
-            fail(f"trace gen {k} --platform {platform}: exit {p.returncode}: {p.stderr.strip()}")
-            continue
+    for k, t in gen_traces(platform, KINDS):
         sources.append((f"trace gen {k}", ["--trace", t]))
     for what, src in sources:
         out = run(platform, src, ["sh", "-c", sample_script(msrs)])
@@ -360,16 +370,8 @@ def ipc(platform):
     cores, sockets, tsc_hz, _ = PARTS[platform]
     ncpu = cores * sockets
     sources = [(f"workload {w}", ["--workload", w], WL_IPC[platform][w]) for w in WORKLOADS]
-    for k, want in KIND_IPC.items():
-        if k == "qpi" and platform == "skl":
-            continue  # the part has no QPI links: trace gen refuses the kind
-        t = os.path.join(WORK, f"{platform}-ipc-{k}.uct")
-        p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", platform, "--duration", TRACE_S, "-o", t],
-                           capture_output=True, text=True, timeout=600)
-        if p.returncode:
-            fail(f"trace gen {k} --platform {platform}: exit {p.returncode}: {p.stderr.strip()}")
-            continue
-        sources.append((f"trace gen {k}", ["--trace", t], (want, want)))
+    for k, t in gen_traces(platform, KIND_IPC):
+        sources.append((f"trace gen {k}", ["--trace", t], (KIND_IPC[k], KIND_IPC[k])))
     for what, src, (lo, hi) in sources:
         rep = os.path.join(WORK, "ipc.json")
         if os.path.exists(rep):
