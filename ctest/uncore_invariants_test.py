@@ -5,32 +5,40 @@ the activity, within physics, read through the driver (docs/invariants.md,
 
 Every built-in workload and every `trace gen` kind of snbep or ivt runs
 under `uncore stat` (the driver programs the boxes' counters and reads
-them, as on a real machine; nothing here asks the model what it fed), and
-the counts, summed over the boxes of a type and the sockets, must obey a
-table of invariants whose limits come from the uncore guides and the parts'
-datasheets, restated here:
+them, as on a real machine; nothing here asks the model what it fed).  Each
+event is counted on each box instance (`cbo3/LLC_LOOKUP.DATA_READ/`) of
+each socket (`--per-socket`), and the counts must obey a table of
+invariants on every box as well as summed over the boxes and the sockets:
+an invariant that holds on the sum can be broken by one box.  The limits
+come from the uncore guides and the parts' datasheets, restated here:
 
-- DRAM: 64 bytes a CAS (a DDR3 BL8 burst), 4 channels x MT/s x 8 bytes a
-  socket: DDR3-1600 (E5-2680 datasheet), DDR3-1866 (E5-2697 v2).
+- DRAM: 64 bytes a CAS (a DDR3 BL8 burst), MT/s x 8 bytes a channel, 4
+  channels a socket: DDR3-1600 (E5-2680 datasheet), DDR3-1866 (E5-2697 v2).
 - PCU (guide 2.6): the occupancy sub-counters count the cores in C0, C3 and
   C6 each pclk, so they sum to the socket's cores a pclk (8, 12); the band
   events count the cycles the uncore runs at or above the filter's
   frequency (100 MHz units, Table 2-77): the uncore runs at 2.7 GHz, so a
   band of 1.2 or 2.7 GHz counts every pclk and one of 2.8 GHz none.
-- CBo (guide 2.3): at most one LLC lookup a uclk on each CBo; the cores'
-  data reads at most what their line fill buffers hold over an LLC hit's
-  time (Optimization Reference Manual: 10 a core, 26 cycles); every DRAM
-  read is the fill of a lookup that missed, so data-read lookups are at
-  least the CAS reads (summed over both sockets: the other socket's reads
-  of this one's memory are looked up there).
-- QPI (guide 2.7.6, 2.7.7): 2 flits a qfclk each way in L0, half in L0p,
-  none in L1; idle flits are what data and non-data flits leave; every SNP,
-  HOM, NDR, NCS and header flit is a non-data flit; a 64-byte line is 8 data
-  flits and a header flit.
-- iMC (guide 2.5.8): each dclk a rank's CKE is on (POWER_CKE_CYCLES) or off;
-  a CAS needs it on, so cycles with CKE off plus CAS commands are at most
-  the dclks; a channel with CKE off is in power-down (POWER_CHANNEL_PPD) or
-  self-refresh, so CKE-on, PPD and self-refresh cycles add up to the dclks.
+- CBo (guide 2.3): at most one LLC lookup a uclk on each CBo; a socket's
+  data reads at most what its cores' line fill buffers hold over an LLC
+  hit's time (Optimization Reference Manual: 10 a core, 26 cycles); every
+  DRAM read is the fill of a lookup that missed, so data-read lookups are
+  at least the CAS reads (summed over both sockets: the other socket's
+  reads of this one's memory are looked up there).
+- QPI (guide 2.7.6, 2.7.7), each link: 2 flits a qfclk each way in L0, half
+  in L0p, none in L1; idle flits are what data and non-data flits leave;
+  every SNP, HOM, NDR, NCS and header flit is a non-data flit; a 64-byte
+  line is 8 data flits and a header flit.
+- iMC (guide 2.5.8), each channel: each dclk a rank's CKE is on
+  (POWER_CKE_CYCLES) or off; a CAS needs it on, so cycles with CKE off plus
+  CAS commands are at most the dclks; a channel with CKE off is in
+  power-down (POWER_CHANNEL_PPD) or self-refresh, so CKE-on, PPD and
+  self-refresh cycles add up to the dclks.
+
+A control shows the per-box checks see what the sums cannot: a
+hand-written trace drives one channel at twice its peak while its socket's
+sum stays within the socket's; the bandwidth check must fail on that
+channel alone.
 """
 import os
 import subprocess
@@ -38,8 +46,10 @@ import subprocess
 from ct_py import CASE, UNCORE, fail, main, workdir
 
 WORK = workdir("uncore-uinv-")
-PLAT = {"snbep": dict(cores=8, dram=4 * 1600e6 * 8, tx_idle=True),
-        "ivt": dict(cores=12, dram=4 * 1866.67e6 * 8, tx_idle=False)}
+# box instances a socket: a CBo a core (the parts' specifications), four
+# DDR3 channels, two QPI links (the datasheets)
+PLAT = {"snbep": dict(cores=8, inst={"cbo": 8, "imc": 4, "qpi": 2, "pcu": 1}, chan=1600e6 * 8, tx_idle=True),
+        "ivt": dict(cores=12, inst={"cbo": 12, "imc": 4, "qpi": 2, "pcu": 1}, chan=1866.67e6 * 8, tx_idle=False)}
 SOCKETS = 2
 PCLK_HZ = 800e6   # the PCU's fixed clock (guide 2.6.7, CLOCKTICKS)
 # Optimization Reference Manual, Sandy Bridge (Ivy Bridge alike): 10 L1D
@@ -49,10 +59,11 @@ SECONDS = {"workload": 0.2, "trace": 0.02}
 WORKLOADS = ("idle", "stream", "mixed")
 KINDS = ("stream", "llc", "burst", "idle", "qpi", "cstate")
 TOL = 0.005   # the last slice of a run, the jitter of phase changes
+BOX = {"UNC_C_": "cbo", "UNC_M_": "imc", "UNC_Q_": "qpi", "UNC_P_": "pcu"}
 
-# the events a run counts, at most 4 a box type (each box has 4 counters;
-# LLC_LOOKUP only on a CBo's counters 0 and 1, Table 2-14):
-# the same source counted twice runs the same machine (same seed)
+# the events a run counts, at most 4 a box (each box has 4 counters;
+# LLC_LOOKUP only on a CBo's counters 0 and 1, Table 2-14): the same source
+# counted twice runs the same machine (same seed)
 GROUPS = [
     ["UNC_P_CLOCKTICKS", "UNC_P_POWER_STATE_OCCUPANCY.CORES_C0", "UNC_P_POWER_STATE_OCCUPANCY.CORES_C3",
      "UNC_P_POWER_STATE_OCCUPANCY.CORES_C6",
@@ -77,119 +88,199 @@ GROUPS = [
 ]
 
 
-def stat(src, seconds, events):
+def split(ev):
+    """An event's box type and its name within the box."""
+    if ev.startswith("UNC_"):
+        return BOX[ev[:6]], ev[6:]
+    box = ev.split("/")[0]
+    return box, ev[len(box) + 1:-1]
+
+
+def stat(src, seconds, specs, sockets):
+    """Each spec's count on each socket, in the order given."""
     p = subprocess.run([UNCORE, "stat", "--platform", CASE] + src +
-                       ["--duration", str(seconds), "-x", ",", "-e", ",".join(events)],
+                       ["--duration", str(seconds), "--per-socket", "-x", ";", "-e", ",".join(specs)],
                        capture_output=True, text=True, timeout=600)
     if p.returncode:
         fail(f"uncore stat {' '.join(src)}: exit {p.returncode}: {p.stderr.strip()}")
         return None
-    rows = [l for l in p.stdout.splitlines() if l and not l.startswith("#")]
-    if len(rows) != len(events):
-        fail(f"uncore stat {' '.join(src)}: {len(rows)} counts for {len(events)} events")
+    rows = [l.split(";") for l in p.stdout.splitlines() if l and not l.startswith("#")]
+    want = [(f"S{s}", e) for e in specs for s in range(sockets)]
+    got = [(r[0], r[4]) for r in rows if len(r) > 4]
+    if got != want:
+        fail(f"uncore stat {' '.join(src)}: printed {got[:4]}..., want {want[:4]}... ({len(want)} rows)")
         return None
-    return {e: float(r.split(",")[0]) for e, r in zip(events, rows)}
+    return [float(r[2]) for r in rows]
 
 
 def counts(src, seconds):
+    """c[event][(socket, instance)]: each event on each box of each socket."""
+    inst = PLAT[CASE]["inst"]
     c = {}
     for g in GROUPS:
         if not PLAT[CASE]["tx_idle"]:
             g = [e for e in g if e != "UNC_Q_TxL_FLITS_G0.IDLE"]
-        got = stat(src, seconds, g)
+        specs, keys = [], []
+        for e in g:
+            box, name = split(e)
+            for i in range(inst[box]):
+                specs.append(f"{box}/{name}/" if inst[box] == 1 else f"{box}{i}/{name}/")
+                keys += [(e, s, i) for s in range(SOCKETS)]
+        got = stat(src, seconds, specs, SOCKETS)
         if got is None:
             return None
-        c.update(got)
+        for (e, s, i), v in zip(keys, got):
+            c.setdefault(e, {})[(s, i)] = v
     return c
+
+
+class Checks:
+    """Counts the checks made and keeps the broken ones: (where, name,
+    detail), where is a box (`S1 imc2`) or a sum (`all imc`)."""
+
+    def __init__(self, what):
+        self.what, self.n, self.bad = what, 0, []
+
+    def want(self, ok, where, name, detail):
+        self.n += 1
+        if not ok:
+            self.bad.append((where, name, detail))
 
 
 def check(what, c, secs):
     p = PLAT[CASE]
-    checked = 0
-
-    def want(ok, name, detail):
-        nonlocal checked
-        checked += 1
-        if not ok:
-            fail(f"{what}: {name}: {detail}")
-
+    k = Checks(what)
+    tot = {e: sum(v.values()) for e, v in c.items()}
     # the clocks while the source runs: a trace's replay counts on for a
     # moment after its end, with nothing fed (the PCU: one box a socket)
-    run = min(1.0, PCLK_HZ * secs * SOCKETS / c["UNC_P_CLOCKTICKS"])
-    pclk, dclk, uclk, qclk = (c["UNC_P_CLOCKTICKS"] * run, c["UNC_M_DCLOCKTICKS"] * run,
-                              c["UNC_C_CLOCKTICKS"] * run, c["UNC_Q_CLOCKTICKS"] * run)
-    # DRAM within the channels' peak
-    bw = c["UNC_M_CAS_COUNT.ALL"] * 64 / secs / SOCKETS
-    want(bw <= p["dram"] * (1 + TOL), "DRAM bandwidth", f"{bw / 1e9:.2f} GB/s a socket, peak {p['dram'] / 1e9:.2f}")
-    # C-states: the cores of each socket, each pclk
-    occ = sum(c[f"UNC_P_POWER_STATE_OCCUPANCY.CORES_C{k}"] for k in (0, 3, 6))
-    want(abs(occ - p["cores"] * pclk) <= TOL * p["cores"] * pclk, "C0 + C3 + C6 = 100 % of the cores",
-         f"{100 * occ / (p['cores'] * pclk):.2f} %")
-    # frequency bands at the uncore's 2.7 GHz
-    for ev, lo, hi in (("pcu/FREQ_BAND0_CYCLES,filter_band0=12/", 1, 1),
-                       ("pcu/FREQ_BAND1_CYCLES,filter_band1=27/", 1, 1),
-                       ("pcu/FREQ_BAND2_CYCLES,filter_band2=28/", 0, 0)):
-        r = c[ev] / pclk
-        want(lo - TOL <= r <= hi + TOL, f"{ev} at 2.7 GHz", f"{100 * r:.2f} % of the pclks, want {100 * lo} %")
-    # LLC lookups
-    look = sum(c[f"UNC_C_LLC_LOOKUP.{u}"] for u in ("DATA_READ", "WRITE", "REMOTE_SNOOP"))
-    want(look <= uclk * (1 + TOL), "lookups <= 1 a uclk a CBo", f"{look / uclk:.3f} a cycle")
-    # the cores' reads: each core in C0 keeps at most LFB lines in flight, for
-    # at least an LLC hit's time
-    c0s = c["UNC_P_POWER_STATE_OCCUPANCY.CORES_C0"] / PCLK_HZ
-    most = c0s * LFB / LLC_HIT_S
-    want(c["UNC_C_LLC_LOOKUP.DATA_READ"] <= most * (1 + TOL), "data-read lookups within the cores' fill buffers",
-         f"{c['UNC_C_LLC_LOOKUP.DATA_READ'] / secs / 1e9:.2f}e9 a second, {c0s / secs:.2f} cores in C0 "
-         f"ask for at most {most / secs / 1e9:.2f}e9")
-    want(c["UNC_C_LLC_LOOKUP.DATA_READ"] >= c["UNC_M_CAS_COUNT.RD"] * (1 - TOL), "data-read lookups >= DRAM reads",
-         f"{c['UNC_C_LLC_LOOKUP.DATA_READ']:.0f} < {c['UNC_M_CAS_COUNT.RD']:.0f}")
-    # QPI: each direction's flits are the link's, idle the rest
-    l1 = c["UNC_Q_L1_POWER_CYCLES"]
-    for d in ("Rx", "Tx"):
-        used = c[f"UNC_Q_{d}L_FLITS_G0.DATA"] + c[f"UNC_Q_{d}L_FLITS_G0.NON_DATA"]
-        cap = 2 * (qclk - l1) - c[f"UNC_Q_{d}L0P_POWER_CYCLES"]
-        want(used <= cap * (1 + TOL) + 1, f"{d} flits within 2 a qfclk", f"{used:.0f} > {cap:.0f}")
-        if d == "Rx" or p["tx_idle"]:
-            tot = used + c[f"UNC_Q_{d}L_FLITS_G0.IDLE"]
-            want(abs(tot - cap) <= TOL * 2 * qclk, f"{d} idle flits are the rest of the link",
-                 f"data + non-data + idle {tot:.0f}, the link {cap:.0f}")
-        proto = sum(c[f"UNC_Q_{d}L_FLITS_{e}"] for e in ("G1.SNP", "G1.HOM", "G1.DRS_NONDATA", "G2.NDR_AD",
-                                                        "G2.NDR_AK", "G2.NCB_NONDATA", "G2.NCS"))
-        want(c[f"UNC_Q_{d}L_FLITS_G0.NON_DATA"] >= proto * (1 - TOL), f"{d} non-data flits >= protocol flits",
-             f"{c[f'UNC_Q_{d}L_FLITS_G0.NON_DATA']:.0f} < {proto:.0f}")
-        want(c[f"UNC_Q_{d}L_FLITS_G1.DRS_NONDATA"] >= c[f"UNC_Q_{d}L_FLITS_G1.DRS_DATA"] / 8 * (1 - TOL),
-             f"{d} a header flit a data packet", f"DRS non-data {c[f'UNC_Q_{d}L_FLITS_G1.DRS_NONDATA']:.0f}, "
-             f"data {c[f'UNC_Q_{d}L_FLITS_G1.DRS_DATA']:.0f}")
-    # iMC: CKE off never with a CAS; CKE on, power-down or self-refresh
-    off = c["imc/event=0x83,umask=0x1,inv,thresh=1/"]
-    # (all the dclks counted: CKE is off after a trace's end too)
-    alld = c["UNC_M_DCLOCKTICKS"]
-    want(off + c["UNC_M_CAS_COUNT.ALL"] <= alld * (1 + TOL), "CKE-off + CAS <= dclks",
-         f"{100 * off / alld:.2f} % + {100 * c['UNC_M_CAS_COUNT.ALL'] / alld:.2f} %")
-    acc = c["UNC_M_POWER_CKE_CYCLES.RANK0"] + c["UNC_M_POWER_CHANNEL_PPD"] + c["UNC_M_POWER_SELF_REFRESH"]
-    want(abs(acc - dclk) <= TOL * dclk, "CKE on + power-down + self-refresh = dclks",
-         f"{100 * acc / dclk:.2f} %")
-    print(f"{what}: {checked} checks; DRAM {bw / 1e9:.2f} GB/s a socket, C0 "
-          f"{100 * c['UNC_P_POWER_STATE_OCCUPANCY.CORES_C0'] / (p['cores'] * pclk):.1f} %, "
-          f"{look / uclk:.3f} lookups a uclk a CBo, Rx link {100 * (c['UNC_Q_RxL_FLITS_G0.DATA'] + c['UNC_Q_RxL_FLITS_G0.NON_DATA']) / (2 * qclk):.1f} % used, "
-          f"CKE off {100 * off / alld:.1f} %, PPD {100 * c['UNC_M_POWER_CHANNEL_PPD'] / dclk:.1f} %")
+    run = min(1.0, PCLK_HZ * secs * SOCKETS / tot["UNC_P_CLOCKTICKS"])
+
+    def scopes(box):
+        """(where, boxes summed, count of an event there): each box of each
+        socket, then all of them summed."""
+        n = p["inst"][box]
+        for s in range(SOCKETS):
+            for i in range(n):
+                yield f"S{s} {box}{i}" if n > 1 else f"S{s} {box}", 1, lambda e, s=s, i=i: c[e][(s, i)]
+        yield f"all {box}", n * SOCKETS, lambda e: tot[e]
+
+    # PCU: the C-states and the frequency bands of each socket
+    for where, nb, g in scopes("pcu"):
+        pclk = g("UNC_P_CLOCKTICKS") * run
+        occ = sum(g(f"UNC_P_POWER_STATE_OCCUPANCY.CORES_C{x}") for x in (0, 3, 6))
+        k.want(abs(occ - p["cores"] * pclk) <= TOL * p["cores"] * pclk, where,
+               "C0 + C3 + C6 = 100 % of the cores", f"{100 * occ / (p['cores'] * pclk):.2f} %")
+        for ev, want in (("pcu/FREQ_BAND0_CYCLES,filter_band0=12/", 1), ("pcu/FREQ_BAND1_CYCLES,filter_band1=27/", 1),
+                         ("pcu/FREQ_BAND2_CYCLES,filter_band2=28/", 0)):
+            r = g(ev) / pclk
+            k.want(abs(r - want) <= TOL, where, f"{ev} at 2.7 GHz", f"{100 * r:.2f} % of the pclks, want {100 * want} %")
+    # CBo: lookups a uclk on each CBo
+    for where, nb, g in scopes("cbo"):
+        uclk = g("UNC_C_CLOCKTICKS") * run
+        look = sum(g(f"UNC_C_LLC_LOOKUP.{u}") for u in ("DATA_READ", "WRITE", "REMOTE_SNOOP"))
+        k.want(look <= uclk * (1 + TOL), where, "lookups <= 1 a uclk a CBo", f"{look / uclk:.3f} a cycle")
+    # the cores' reads: each core in C0 keeps at most LFB lines in flight,
+    # for at least an LLC hit's time (a socket's CBos and its cores)
+    for s in list(range(SOCKETS)) + [None]:
+        sel = (lambda key: True) if s is None else (lambda key, s=s: key[0] == s)
+        rd = sum(v for key, v in c["UNC_C_LLC_LOOKUP.DATA_READ"].items() if sel(key))
+        c0s = sum(v for key, v in c["UNC_P_POWER_STATE_OCCUPANCY.CORES_C0"].items() if sel(key)) / PCLK_HZ
+        most = c0s * LFB / LLC_HIT_S
+        k.want(rd <= most * (1 + TOL), "all" if s is None else f"S{s}", "data-read lookups within the cores' fill buffers",
+               f"{rd / secs / 1e9:.2f}e9 a second, {c0s / secs:.2f} cores in C0 ask for at most {most / secs / 1e9:.2f}e9")
+    # every DRAM read is a lookup that missed, in either socket
+    k.want(tot["UNC_C_LLC_LOOKUP.DATA_READ"] >= tot["UNC_M_CAS_COUNT.RD"] * (1 - TOL), "all", "data-read lookups >= DRAM reads",
+           f"{tot['UNC_C_LLC_LOOKUP.DATA_READ']:.0f} < {tot['UNC_M_CAS_COUNT.RD']:.0f}")
+    # QPI: each link's flits, each way, are the link's, idle the rest
+    for where, nb, g in scopes("qpi"):
+        qclk, l1 = g("UNC_Q_CLOCKTICKS") * run, g("UNC_Q_L1_POWER_CYCLES")
+        for d in ("Rx", "Tx"):
+            used = g(f"UNC_Q_{d}L_FLITS_G0.DATA") + g(f"UNC_Q_{d}L_FLITS_G0.NON_DATA")
+            cap = 2 * (qclk - l1) - g(f"UNC_Q_{d}L0P_POWER_CYCLES")
+            k.want(used <= cap * (1 + TOL) + 1, where, f"{d} flits within 2 a qfclk", f"{used:.0f} > {cap:.0f}")
+            if d == "Rx" or p["tx_idle"]:
+                all_ = used + g(f"UNC_Q_{d}L_FLITS_G0.IDLE")
+                k.want(abs(all_ - cap) <= TOL * 2 * qclk, where, f"{d} idle flits are the rest of the link",
+                       f"data + non-data + idle {all_:.0f}, the link {cap:.0f}")
+            proto = sum(g(f"UNC_Q_{d}L_FLITS_{e}") for e in ("G1.SNP", "G1.HOM", "G1.DRS_NONDATA", "G2.NDR_AD",
+                                                             "G2.NDR_AK", "G2.NCB_NONDATA", "G2.NCS"))
+            nd = g(f"UNC_Q_{d}L_FLITS_G0.NON_DATA")
+            k.want(nd >= proto * (1 - TOL), where, f"{d} non-data flits >= protocol flits", f"{nd:.0f} < {proto:.0f}")
+            hdr, data = g(f"UNC_Q_{d}L_FLITS_G1.DRS_NONDATA"), g(f"UNC_Q_{d}L_FLITS_G1.DRS_DATA")
+            k.want(hdr >= data / 8 * (1 - TOL), where, f"{d} a header flit a data packet",
+                   f"DRS non-data {hdr:.0f}, data {data:.0f}")
+    # iMC: each channel's bandwidth; CKE off never with a CAS; CKE on,
+    # power-down or self-refresh
+    for where, nb, g in scopes("imc"):
+        dclk = g("UNC_M_DCLOCKTICKS") * run
+        bw = g("UNC_M_CAS_COUNT.ALL") * 64 / secs / nb
+        k.want(bw <= p["chan"] * (1 + TOL), where, "DRAM bandwidth",
+               f"{bw / 1e9:.2f} GB/s a channel, peak {p['chan'] / 1e9:.2f}")
+        off = g("imc/event=0x83,umask=0x1,inv,thresh=1/")
+        alld = g("UNC_M_DCLOCKTICKS")   # every dclk counted: CKE is off after a trace's end too
+        k.want(off + g("UNC_M_CAS_COUNT.ALL") <= alld * (1 + TOL), where, "CKE-off + CAS <= dclks",
+               f"{100 * off / alld:.2f} % + {100 * g('UNC_M_CAS_COUNT.ALL') / alld:.2f} %")
+        acc = g("UNC_M_POWER_CKE_CYCLES.RANK0") + g("UNC_M_POWER_CHANNEL_PPD") + g("UNC_M_POWER_SELF_REFRESH")
+        k.want(abs(acc - dclk) <= TOL * dclk, where, "CKE on + power-down + self-refresh = dclks",
+               f"{100 * acc / dclk:.2f} %")
+    pclk = tot["UNC_P_CLOCKTICKS"] * run
+    print(f"{what}: {k.n} checks, {len(k.bad)} failed; DRAM {tot['UNC_M_CAS_COUNT.ALL'] * 64 / secs / SOCKETS / 1e9:.2f} GB/s "
+          f"a socket, C0 {100 * tot['UNC_P_POWER_STATE_OCCUPANCY.CORES_C0'] / (p['cores'] * pclk):.1f} %, busiest CBo "
+          f"{max(sum(c[f'UNC_C_LLC_LOOKUP.{u}'][b] for u in ('DATA_READ', 'WRITE', 'REMOTE_SNOOP')) / (c['UNC_C_CLOCKTICKS'][b] * run) for b in c['UNC_C_CLOCKTICKS']):.3f} "
+          f"lookups a uclk, Rx link {100 * (tot['UNC_Q_RxL_FLITS_G0.DATA'] + tot['UNC_Q_RxL_FLITS_G0.NON_DATA']) / (2 * tot['UNC_Q_CLOCKTICKS'] * run):.1f} % used, "
+          f"CKE off {100 * tot['imc/event=0x83,umask=0x1,inv,thresh=1/'] / tot['UNC_M_DCLOCKTICKS']:.1f} %")
+    return k.bad
 
 
-def run():
-    for w in WORKLOADS:
-        c = counts(["--workload", w], SECONDS["workload"])
-        if c:
-            check(f"{CASE} workload {w}", c, SECONDS["workload"])
-    for k in KINDS:
+def sources(kinds):
+    """Every built-in workload and every trace gen kind: (what, source
+    options, seconds)."""
+    out = [(f"workload {w}", ["--workload", w], SECONDS["workload"]) for w in WORKLOADS]
+    for k in kinds:
         t = os.path.join(WORK, f"{k}.uct")
         p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", CASE, "--duration", str(SECONDS["trace"]),
                             "-o", t], capture_output=True, text=True, timeout=600)
         if p.returncode:
             fail(f"trace gen {k}: exit {p.returncode}: {p.stderr.strip()}")
             continue
-        c = counts(["--trace", t], SECONDS["trace"])
+        out.append((f"trace gen {k}", ["--trace", t], SECONDS["trace"]))
+    return out
+
+
+def report(what, bad):
+    for where, name, detail in bad:
+        fail(f"{what}: {where}: {name}: {detail}")
+
+
+def one_channel_over():
+    """The control: a hand-written trace in which iMC channel 0 of socket 0
+    issues a CAS a dclk half the time (snbep: 25.6 GB/s, twice a DDR3-1600
+    channel's 12.8) while the socket's other channels idle, so the socket's
+    sum (25.6 of 51.2 GB/s) holds. The per-box check must name the channel and
+    the sum's must pass: a check of the sums alone would miss it."""
+    t = os.path.join(WORK, "one-channel.txt")
+    with open(t, "w") as f:
+        f.write(f"uncore-trace 2\nplatform {CASE}\nsockets 2\n")
+        # a CAS each dclk of half the time: 0.5 a dclk on the channel
+        for _ in range(200):
+            f.write("run 3375: imc0.CAS_COUNT.RD_REG=1\nrun 3375:\n")
+    secs = 400 * 3375 / 2.7e9
+    c = counts(["--trace", t], secs)
+    if not c:
+        return
+    bad = [b for b in check(f"{CASE} control (one channel over its peak)", c, secs) if b[1] == "DRAM bandwidth"]
+    where = [b[0] for b in bad]
+    if where != ["S0 imc0"]:
+        fail(f"control: the DRAM bandwidth check failed on {where or 'nothing'}, want on S0 imc0 only "
+             f"(the channel over its peak, the socket's sum within it)")
+
+
+def run():
+    for what, src, secs in sources(KINDS):
+        c = counts(src, secs)
         if c:
-            check(f"{CASE} trace gen {k}", c, SECONDS["trace"])
+            report(f"{CASE} {what}", check(f"{CASE} {what}", c, secs))
+    one_channel_over()
 
 
 if __name__ == "__main__":
