@@ -3,15 +3,16 @@
 the activity, within physics, read through the driver (docs/invariants.md,
 "The uncore's invariants").
 
-Every built-in workload and every `trace gen` kind of snbep or ivt runs
+Every built-in workload and every `trace gen` kind of the platform runs
 under `uncore stat` (the driver programs the boxes' counters and reads
 them, as on a real machine; nothing here asks the model what it fed).  Each
 event is counted on each box instance (`cbo3/LLC_LOOKUP.DATA_READ/`) of
 each socket (`--per-socket`), and the counts must obey a table of
 invariants on every box as well as summed over the boxes and the sockets:
 an invariant that holds on the sum can be broken by one box.  The limits
-come from the uncore guides and the parts' datasheets, restated here:
+come from the uncore manuals and the parts' datasheets, restated here.
 
+snbep and ivt:
 - DRAM: 64 bytes a CAS (a DDR3 BL8 burst), MT/s x 8 bytes a channel, 4
   channels a socket: DDR3-1600 (E5-2680 datasheet), DDR3-1866 (E5-2697 v2).
 - PCU (guide 2.6): the occupancy sub-counters count the cores in C0, C3 and
@@ -39,6 +40,27 @@ A control shows the per-box checks see what the sums cannot: a
 hand-written trace drives one channel at twice its peak while its socket's
 sum stays within the socket's; the bandwidth check must fail on that
 channel alone.
+
+skl (6th Generation Intel Core uncore manual 331051; docs/platform-skl.md):
+- CBo: at most one lookup a uclk on each CBo (CACHE_LOOKUP's maximum
+  increment, the model's decision in platform-skl.md "Physical limits").
+- DRAM: DRAM_DATA_READS + DRAM_DATA_WRITES are 64-byte transfers (Table
+  3-3), two channels of DDR4-2133 x 8 bytes (the part's datasheet, 332687
+  Vol. 1, System Memory Interface).
+- Requests (Table 3-3): every RdCAS and WrCAS serves a request that the GT,
+  IA or IO counter counted (partial writes to one line are several
+  requests and one transfer), so GT + IA + IO requests >= reads + writes.
+- The IA's DRAM reads (the reads less every GT and IO request) are LLC
+  read lookups that missed: CACHE_LOOKUP.READ_I summed over the CBos is at
+  least that. The L3 of the Core i3/i5/i7 families is inclusive (SDM
+  Vol. 3A 11.1; only the Xeon Scalable parts' is not), so a read that
+  misses it is in no core's cache and reads DRAM: READ_I is at most
+  DRAM_DATA_READS.
+- The ARB's trackers carry every DRAM request (platform-skl.md D17; Intel's
+  DRAM_BW_Use metric is 64 B x (TRK_REQUESTS.ALL + COH_TRK_REQUESTS.ALL)),
+  so the two trackers' requests are the IMC's reads and writes; the cores'
+  data reads the ARB sends to memory (TRK_REQUESTS umask 0x02, D16) are IA
+  requests.
 """
 import os
 import subprocess
@@ -283,5 +305,83 @@ def run():
     one_channel_over()
 
 
+# ---- skl ----
+
+SKL_CBOS = 4                # the i7-6700K's four slices (Core i7-6700K specification: 4 cores)
+SKL_UCLK_HZ = 3.0e9         # the model's default uclk (docs/platform-skl.md D8)
+SKL_DRAM = 2 * 2133.33e6 * 8   # two DDR4-2133 channels x 8 bytes (datasheet 332687 Vol. 1)
+# a CBo has 2 counters, the ARB 2 (Table 2-1); the fixed UCLK counter and
+# the IMC's free-running counters count beside them
+SKL_GROUPS = [
+    ["cbo/CACHE_LOOKUP.ANY_MESI/", "cbo/CACHE_LOOKUP.READ_I/", "UNC_CLOCK.SOCKET",
+     "arb/TRK_REQUESTS.ALL/", "arb/COH_TRK_REQUESTS.ALL/",
+     "imc/DRAM_DATA_READS/", "imc/DRAM_DATA_WRITES/", "imc/DRAM_GT_REQUESTS/", "imc/DRAM_IA_REQUESTS/",
+     "imc/DRAM_IO_REQUESTS/"],
+    # the cores' data reads sent to memory (D16: Intel's event file's
+    # UNC_ARB_TRK_REQUESTS.DATA_READ)
+    ["arb/event=0x81,umask=0x02/"],
+]
+
+
+def counts_skl(src, seconds):
+    """c[event][instance]: each CBo's events on each CBo, the others once."""
+    c = {}
+    for g in SKL_GROUPS:
+        specs, keys = [], []
+        for e in g:
+            n = SKL_CBOS if e.startswith("cbo/") else 1
+            for i in range(n):
+                specs.append(f"cbo{i}/{e[4:]}" if n > 1 else e)
+                keys.append((e, i))
+        got = stat(src, seconds, specs, 1)
+        if got is None:
+            return None
+        for (e, i), v in zip(keys, got):
+            c.setdefault(e, {})[i] = v
+    return c
+
+
+def check_skl(what, c, secs):
+    k = Checks(what)
+    v = {e: sum(x.values()) for e, x in c.items()}
+    uclk = min(v["UNC_CLOCK.SOCKET"], SKL_UCLK_HZ * secs)   # a trace's replay counts on after its end
+    for i in range(SKL_CBOS):
+        look = c["cbo/CACHE_LOOKUP.ANY_MESI/"][i]
+        k.want(look <= uclk * (1 + TOL), f"cbo{i}", "lookups <= 1 a uclk", f"{look / uclk:.3f} a cycle")
+    look = v["cbo/CACHE_LOOKUP.ANY_MESI/"]
+    k.want(look <= SKL_CBOS * uclk * (1 + TOL), "all cbo", "lookups <= 1 a uclk a CBo",
+           f"{look / (SKL_CBOS * uclk):.3f} a cycle")
+    rd, wr = v["imc/DRAM_DATA_READS/"], v["imc/DRAM_DATA_WRITES/"]
+    bw = (rd + wr) * 64 / secs
+    k.want(bw <= SKL_DRAM * (1 + TOL), "imc", "DRAM bandwidth", f"{bw / 1e9:.2f} GB/s, peak {SKL_DRAM / 1e9:.2f}")
+    gt, ia, io = v["imc/DRAM_GT_REQUESTS/"], v["imc/DRAM_IA_REQUESTS/"], v["imc/DRAM_IO_REQUESTS/"]
+    k.want(gt + ia + io >= (rd + wr) * (1 - TOL), "imc", "GT + IA + IO requests >= reads + writes",
+           f"requests {gt:.0f} + {ia:.0f} + {io:.0f}, transfers {rd:.0f} + {wr:.0f}")
+    miss = v["cbo/CACHE_LOOKUP.READ_I/"]
+    k.want(miss >= (rd - gt - io) * (1 - TOL), "all cbo", "read misses >= the IA's DRAM reads",
+           f"READ_I {miss:.0f}, DRAM reads {rd:.0f} less GT and IO requests {gt + io:.0f}")
+    k.want(miss <= rd * (1 + TOL), "all cbo", "read misses <= DRAM reads (the LLC is inclusive)",
+           f"READ_I {miss:.0f}, DRAM reads {rd:.0f}")
+    trk = v["arb/TRK_REQUESTS.ALL/"] + v["arb/COH_TRK_REQUESTS.ALL/"]
+    k.want(abs(trk - (rd + wr)) <= TOL * max(rd + wr, 1), "arb", "the trackers' requests are the DRAM's transfers",
+           f"TRK {v['arb/TRK_REQUESTS.ALL/']:.0f} + COH_TRK {v['arb/COH_TRK_REQUESTS.ALL/']:.0f}, "
+           f"reads + writes {rd + wr:.0f}")
+    drd = v["arb/event=0x81,umask=0x02/"]
+    k.want(drd <= ia * (1 + TOL), "arb", "the cores' data reads to memory are IA requests",
+           f"TRK_REQUESTS.DATA_READ {drd:.0f}, IA requests {ia:.0f}")
+    print(f"{what}: {k.n} checks, {len(k.bad)} failed; DRAM {bw / 1e9:.2f} GB/s, busiest CBo "
+          f"{max(c['cbo/CACHE_LOOKUP.ANY_MESI/'].values()) / uclk:.3f} lookups a uclk, requests GT {gt:.0f} "
+          f"IA {ia:.0f} IO {io:.0f} for {rd:.0f} reads and {wr:.0f} writes, read misses {miss:.0f}")
+    return k.bad
+
+
+def run_skl():
+    # the part has no QPI links: trace gen refuses the kind
+    for what, src, secs in sources([k for k in KINDS if k != "qpi"]):
+        c = counts_skl(src, secs)
+        if c:
+            report(f"skl {what}", check_skl(f"skl {what}", c, secs))
+
+
 if __name__ == "__main__":
-    main({"snbep": run, "ivt": run})
+    main({"snbep": run, "ivt": run, "skl": run_skl})

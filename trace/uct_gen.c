@@ -117,13 +117,16 @@ static const struct grow skl_stream[] = {
 };
 
 /* LLC: hits on every CBo together; each CBo's misses in cycles of their
- * own, each with its DRAM read (the IMC reads one line per cycle). */
+ * own, each with its DRAM read (the IMC reads one line per cycle), which
+ * is an IA request (Table 3-3) the ARB's tracker carries to memory (D16),
+ * as stream's reads are. */
 static const struct grow skl_llc[] = {
 	{ GQ_HIT, 1, G_ALL, 1, 0, "one DRAM read per cycle",
 	  { { "cbo", G_SAME, "CACHE_LOOKUP.READ_E", 1, 0, 0 } } },
 	{ GQ_MISS, 1, G_EACH, 1, 0, NULL,
 	  { { "cbo", G_SAME, "CACHE_LOOKUP.READ_I", 1, 0, 0 },
-	    { "imc", 0, "DRAM_DATA_READS", 1, 0, 0 } } },
+	    { "imc", 0, "DRAM_DATA_READS", 1, 0, 0 }, { "imc", 0, "DRAM_IA_REQUESTS", 1, 0, 0 },
+	    { "arb", 0, "TRK_REQUESTS.DATA_READS", 1, 0, 0 } } },
 };
 
 /* Xeon E5-2600, per socket.  Latencies (uclk cycles, for TOR occupancy by

@@ -26,18 +26,29 @@ static const struct uct_input hit[] = {
 	CORES_BUSY,
 	IPC(200), /* a loop on LLC-resident data: Skylake's wider back end overlaps the LLC's latency */
 };
-static const struct uct_input stream[] = {
-	{ "cbo", -1, "CACHE_LOOKUP.READ_I", 1 },
-	{ "arb", 0, "TRK_REQUESTS.DATA_READS", 1 }, { "arb", 0, "TRK_OCCUPANCY.DATA_READS", 24 },
-	{ "imc", 0, "DRAM_DATA_READS", 1 }, { "imc", 0, "DRAM_IA_REQUESTS", 1 },
-	{ "cbo", -1, "XSNP_RESPONSE.XCORE_MISS", 1 },
-	CORES_BUSY,
-	IPC(50), /* memory-bound streaming: each core waits on DRAM with its line fill buffers full */
-};
+/* A line read from DRAM a cycle: one read that misses the LLC, on the
+ * slice its address maps to. The LLC is inclusive, so each miss is one
+ * DRAM read (docs/invariants.md, skl); the lines' addresses spread over
+ * the slices, so the streaming phases below take the four CBos in turn. */
+#define STREAM_ON(cbo) { \
+	{ "cbo", cbo, "CACHE_LOOKUP.READ_I", 1 }, \
+	{ "arb", 0, "TRK_REQUESTS.DATA_READS", 1 }, { "arb", 0, "TRK_OCCUPANCY.DATA_READS", 24 }, \
+	{ "imc", 0, "DRAM_DATA_READS", 1 }, { "imc", 0, "DRAM_IA_REQUESTS", 1 }, \
+	{ "cbo", cbo, "XSNP_RESPONSE.XCORE_MISS", 1 }, \
+	CORES_BUSY, \
+	IPC(50), /* memory-bound streaming: each core waits on DRAM with its line fill buffers full */ \
+}
+static const struct uct_input stream0[] = STREAM_ON(0), stream1[] = STREAM_ON(1),
+	stream2[] = STREAM_ON(2), stream3[] = STREAM_ON(3);
+#define STREAM_PHASES(ns) \
+	{ "stream", (ns) / 4, N(stream0), stream0 }, { "stream", (ns) / 4, N(stream1), stream1 }, \
+	{ "stream", (ns) / 4, N(stream2), stream2 }, { "stream", (ns) / 4, N(stream3), stream3 }
+/* the writes are the IA's requests too (Table 3-3: DRAM_IA_REQUESTS counts
+ * every read and write request from the IA) */
 static const struct uct_input writeback[] = {
 	{ "cbo", -1, "CACHE_LOOKUP.WRITE_M", 1 }, { "cbo", -1, "XSNP_RESPONSE.EVICTION_MISS", 1 },
 	{ "arb", 0, "TRK_REQUESTS.WRITES", 1 }, { "arb", 0, "TRK_OCCUPANCY.ALL", 8 },
-	{ "imc", 0, "DRAM_DATA_WRITES", 1 },
+	{ "imc", 0, "DRAM_DATA_WRITES", 1 }, { "imc", 0, "DRAM_IA_REQUESTS", 1 },
 	CORES_BUSY,
 	IPC(50), /* the write half of the same streaming loop */
 };
@@ -63,7 +74,7 @@ static const struct uct_input deep[] = { CORES_C6 };
 
 static const struct uct_phase mixed[] = {
 	{ "hit", 60000, N(hit), hit },
-	{ "stream", 5000, N(stream), stream },
+	STREAM_PHASES(5000),
 	{ "writeback", 2000, N(writeback), writeback },
 	{ "snoop", 2000, N(snoop), snoop },
 	{ "display", 1000, N(display), display },
@@ -83,7 +94,7 @@ static const struct uct_input stall[] = {
 };
 
 static const struct uct_phase streaming[] = {
-	{ "stream", 2000, N(stream), stream },
+	STREAM_PHASES(2000),
 	{ "stall", 7000, N(stall), stall },
 	{ "writeback", 700, N(writeback), writeback },
 	{ "stall", 7000, N(stall), stall },
