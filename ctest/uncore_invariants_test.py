@@ -63,6 +63,7 @@ skl (6th Generation Intel Core uncore manual 331051; docs/platform-skl.md):
   requests.
 """
 import os
+import re
 import subprocess
 
 from ct_py import CASE, UNCORE, fail, main, workdir
@@ -118,11 +119,18 @@ def split(ev):
     return box, ev[len(box) + 1:-1]
 
 
+def sanitizer(what, p):
+    """A sanitized build's report fails the case, whatever the exit status."""
+    if re.search(r"AddressSanitizer|LeakSanitizer|runtime error:", p.stderr):
+        fail(f"{what}: sanitizer report:\n{p.stderr}")
+
+
 def stat(src, seconds, specs, sockets):
     """Each spec's count on each socket, in the order given."""
     p = subprocess.run([UNCORE, "stat", "--platform", CASE] + src +
                        ["--duration", str(seconds), "--per-socket", "-x", ";", "-e", ",".join(specs)],
                        capture_output=True, text=True, timeout=600)
+    sanitizer(f"uncore stat {' '.join(src)}", p)
     if p.returncode:
         fail(f"uncore stat {' '.join(src)}: exit {p.returncode}: {p.stderr.strip()}")
         return None
@@ -262,6 +270,7 @@ def sources(kinds):
         t = os.path.join(WORK, f"{k}.uct")
         p = subprocess.run([UNCORE, "trace", "gen", k, "--platform", CASE, "--duration", str(SECONDS["trace"]),
                             "-o", t], capture_output=True, text=True, timeout=600)
+        sanitizer(f"trace gen {k}", p)
         if p.returncode:
             fail(f"trace gen {k}: exit {p.returncode}: {p.stderr.strip()}")
             continue
