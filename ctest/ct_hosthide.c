@@ -336,9 +336,12 @@ static void check_cpuid_every_cpu(struct machine *m)
  * condition in Intel SDM Vol. 4 Table 2-2 a feature bit is, read on cpu 0
  * through its msr device; leaves 5 and 0xD where leaf 1 advertises
  * MONITOR and XSAVE; the perfmon MSRs leaf 0xA counts; VMX's basic
- * capability MSR where VMX is advertised (the machine clears the bit).
- * The MTRRs, machine check and SYSENTER MSRs are not in the list: the
- * machine does not serve them yet (docs/tools.md). */
+ * capability MSR where VMX is advertised (the machine clears the bit);
+ * the MTRRs (as many variable pairs as IA32_MTRRCAP counts, the fixed
+ * ranges where it has them), the PAT, and machine check (IA32_MCG_CAP's
+ * banks, IA32_MCG_CTL and each bank's IA32_MCi_CTL2 where it says so:
+ * SDM Vol. 3A 11.11.1, Vol. 3B 15.3.1).  The SYSENTER MSRs are not in the
+ * list: the machine does not serve them (docs/tools.md). */
 enum { EAX, EBX, ECX, EDX };
 static const struct {
 	unsigned leaf, reg, bit;
@@ -347,6 +350,10 @@ static const struct {
 } backed[] = {
 	{ 1, EDX, 5, 0x10, 1, "IA32_TIME_STAMP_COUNTER" },
 	{ 1, EDX, 9, 0x1B, 1, "IA32_APIC_BASE" },
+	{ 1, EDX, 12, 0xFE, 1, "IA32_MTRRCAP" },
+	{ 1, EDX, 12, 0x2FF, 1, "IA32_MTRR_DEF_TYPE" },
+	{ 1, EDX, 14, 0x179, 2, "IA32_MCG_CAP, IA32_MCG_STATUS" },
+	{ 1, EDX, 16, 0x277, 1, "IA32_PAT" },
 	{ 1, ECX, 5, 0x3A, 1, "IA32_FEATURE_CONTROL" },
 	{ 1, ECX, 5, 0x480, 1, "IA32_VMX_BASIC" },
 	{ 1, ECX, 7, 0x198, 2, "IA32_PERF_STATUS, IA32_PERF_CTL (EIST)" },
@@ -371,6 +378,39 @@ static int msr_ok(int fd, uint32_t msr)
 	uint64_t v;
 
 	return pread(fd, &v, 8, msr) == 8;
+}
+
+/* The MSRs whose number a capability MSR gives: the variable MTRR pairs
+ * (IA32_MTRRCAP[7:0]) and the fixed ranges (bit 8) where CPUID advertises
+ * MTRR; the banks (IA32_MCG_CAP[7:0]: CTL and STATUS of each),
+ * IA32_MCG_CTL (bit 8) and the banks' IA32_MCi_CTL2 (bit 10, CMCI) where
+ * it advertises MCA. */
+static void check_backed_counted(int fd, const unsigned l1[4])
+{
+	static const uint32_t fixed[] = { 0x250, 0x258, 0x259, 0x268, 0x269, 0x26A, 0x26B,
+					  0x26C, 0x26D, 0x26E, 0x26F };
+	uint64_t cap;
+
+	if (l1[3] >> 12 & 1 && pread(fd, &cap, 8, 0xFE) == 8) {
+		for (uint32_t k = 0; k < 2 * (cap & 0xFF); k++)
+			check(msr_ok(fd, 0x200 + k), "IA32_MTRRCAP %#llx counts %u variable MTRRs, but MSR %#x is a #GP",
+			      (unsigned long long)cap, (unsigned)(cap & 0xFF), 0x200 + k);
+		for (size_t k = 0; cap >> 8 & 1 && k < sizeof(fixed) / sizeof(fixed[0]); k++)
+			check(msr_ok(fd, fixed[k]), "IA32_MTRRCAP %#llx has the fixed ranges, but MSR %#x is a #GP",
+			      (unsigned long long)cap, fixed[k]);
+	}
+	if (l1[3] >> 14 & 1 && pread(fd, &cap, 8, 0x179) == 8) {
+		check(!(cap >> 8 & 1) || msr_ok(fd, 0x17B), "IA32_MCG_CAP %#llx has IA32_MCG_CTL, but it is a #GP",
+		      (unsigned long long)cap);
+		for (uint32_t i = 0; i < (cap & 0xFF); i++) {
+			check(msr_ok(fd, 0x400 + 4 * i) && msr_ok(fd, 0x401 + 4 * i),
+			      "IA32_MCG_CAP %#llx counts %u banks, but IA32_MC%u_CTL or _STATUS (%#x) is a #GP",
+			      (unsigned long long)cap, (unsigned)(cap & 0xFF), i, 0x400 + 4 * i);
+			check(!(cap >> 10 & 1) || msr_ok(fd, 0x280 + i),
+			      "IA32_MCG_CAP %#llx has CMCI, but IA32_MC%u_CTL2 (%#x) is a #GP", (unsigned long long)cap, i,
+			      0x280 + i);
+		}
+	}
 }
 
 static void check_backed(const struct machine *m)
@@ -406,8 +446,9 @@ static void check_backed(const struct machine *m)
 		      k);
 	for (uint32_t a = 0x38D; (pm[0] & 0xFF) > 1 && a <= 0x390; a++)
 		check(msr_ok(fd, a), "CPUID.0AH: perfmon version %u, but MSR %#x is a #GP", pm[0] & 0xFF, a);
-	close(fd);
 	cpuid(1, 0, l1);
+	check_backed_counted(fd, l1);
+	close(fd);
 	if (l1[2] >> 3 & 1) {
 		cpuid(5, 0, r);
 		check((r[0] & 0xFFFF) && (r[1] & 0xFFFF) >= (r[0] & 0xFFFF),

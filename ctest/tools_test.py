@@ -1753,7 +1753,142 @@ def dmidecode_ivt():
     dmidecode("ivt")
 
 
-CASES = {f.__name__: f for f in (cpuid_xsave_skl, cpuid_xsave_snbep, cpuidle_skl, cpuidle_snbep, cpuidle_ivt, pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_snbep, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+
+# ---- MTRRs, PAT and machine check (issue #32) ----
+
+# What a real part reads, each from its source (docs/tools.md, "MTRRs and
+# machine check"):
+# - IA32_MTRRCAP 0xD0A: 10 variable ranges, fixed ranges, WC, SMRR, as
+#   published rdmsr 0xFE output of Sandy Bridge-family parts reads;
+# - IA32_MCG_CAP: mcelog's records of a model 0x2D (E5-2600) print MCGCAP
+#   1000c14 (20 banks, CMCI, TES, SER); the E5-2600 v2 datasheet vol. 1
+#   2.5.2.7.4 gives banks 0-19; a Kaby Lake's (the Skylake client core)
+#   MCGCAP c0a (10 banks, CMCI, TES);
+# - MAXPHYADDR: /proc/cpuinfo's "address sizes" of real i7-6700K (39 bits)
+#   and E5-2680 / E5-2697 v2 (46 bits) machines;
+# - IA32_PAT: Linux 6.1's pat_init (arch/x86/mm/pat/memtype.c): WB WC UC-
+#   UC WB WP UC- WT, types 6 1 7 0 6 5 7 4 (SDM Vol. 3A Table 11-10).
+MTRR_PARTS = {"skl": (0xD0A, 0xC0A, 39), "snbep": (0xD0A, 0x1000C14, 46), "ivt": (0xD0A, 0x1000C14, 46)}
+LINUX_PAT = 0x0407050600070106
+FIXED_MTRRS = [0x250, 0x258, 0x259] + list(range(0x268, 0x270))
+
+
+def mtrr_type(addr, var, default):
+    """The memory type of a physical address by the variable ranges and
+    the default (SDM Vol. 3A 11.11.4.1: UC wins, WT over WB)."""
+    hit = {base & 0xFF for base, mask in var
+           if mask >> 11 & 1 and (addr & mask & ~0xFFF) == (base & mask & ~0xFFF)}
+    if not hit:
+        return default
+    return 0 if 0 in hit else 4 if hit == {4, 6} else hit.pop() if len(hit) == 1 else None
+
+
+def mtrr_mca(platform):
+    """rdmsr reads the MTRRs, the PAT and the machine-check MSRs that
+    CPUID advertises (MTRR, PAT, MCA) on every cpu, each with the real
+    part's value; the variable ranges make the machine's RAM (/proc/meminfo,
+    the nodes' meminfo) write-back and the rest, the MMIO hole below 4 GiB
+    and the local APIC (IA32_APIC_BASE) among it, uncacheable; wrmsr takes
+    what the SDM allows and refuses the rest (reserved bits and memory
+    types, a non-zero IA32_MCi_STATUS)."""
+    need("rdmsr", "msr-tools")
+    need("wrmsr", "msr-tools")
+    cap, mcg, maxphy = MTRR_PARTS[platform]
+    banks = mcg & 0xFF
+    addrs = ([0xFE, 0x2FF, 0x277, 0x179, 0x17A, 0x17B, 0x1B] + FIXED_MTRRS + list(range(0x200, 0x200 + 2 * (cap & 0xFF)))
+             + list(range(0x400, 0x400 + 4 * banks)) + list(range(0x280, 0x280 + banks)))
+    reads = "; ".join(f"echo {a:#x} $(rdmsr -p 0 -0 -x {a:#x} 2>/dev/null || echo GP)" for a in addrs)
+    every = "; ".join(f"echo all {a:#x} $(rdmsr -a -0 -x {a:#x} | sort -u | wc -l)" for a in addrs)
+    b = 0x401 + 4 * (banks - 1)   # the last bank's STATUS
+    writes = ("; ".join(f"wrmsr -p 1 {a} {v} 2>/dev/null && echo w {a} $(rdmsr -p 1 -0 -x {a}) || echo w {a} GP"
+                        for a, v in [(f"{b:#x}", "0"), (f"{b:#x}", "1"), ("0x402", "0x1"), ("0x400", "0x3"),
+                                     ("0x212", "0x100000005"), ("0x212", "0x2"), ("0x212", "0x106"),
+                                     ("0x213", f"{(1 << maxphy) - (1 << 20) | 0x800:#x}"),
+                                     ("0x213", f"{1 << maxphy | 0x800:#x}"), ("0x277", "0x0407050600070107"),
+                                     ("0x277", "0x0407050600070102"), ("0x250", "0x0606060606060605"),
+                                     ("0x250", "0x0606060606060603"), ("0x2ff", "0xc06"), ("0x2ff", "0x1c00"),
+                                     ("0x17a", "0x7"), ("0x17a", "0x8"), ("0x179", "0")])
+              + "; echo cpu0 $(rdmsr -p 0 -0 -x 0x212) $(rdmsr -p 0 -0 -x 0x277)")
+    script = (f"{reads}; {every}; {writes}; grep MemTotal /proc/meminfo; "
+              "cat /sys/devices/system/node/node*/meminfo | grep MemTotal")
+    out, _, _ = run(platform, ["sh", "-c", script])
+    got, n_cpus, wrote = {}, {}, []
+    for ln in out.splitlines():
+        f = ln.split()
+        if f[0] == "all":
+            n_cpus[int(f[1], 16)] = f[2]
+        elif f[0] in ("w", "cpu0"):
+            wrote.append(ln)
+        elif len(f) == 2 and f[0].startswith("0x"):
+            got[int(f[0], 16)] = None if f[1] == "GP" else int(f[1], 16)
+    for a in addrs:
+        if a == 0x17B:
+            continue
+        if got.get(a) is None:
+            fail(f"{platform}: rdmsr {a:#x} is a #GP though CPUID advertises it (MTRR, PAT, MCA)")
+        eq(f"{platform}: rdmsr -a {a:#x}: distinct values over the cpus", n_cpus.get(a), "1")
+    eq(f"{platform}: IA32_MTRRCAP", got.get(0xFE), cap)
+    eq(f"{platform}: IA32_MCG_CAP", got.get(0x179), mcg)
+    eq(f"{platform}: IA32_MCG_STATUS (no machine check in progress)", got.get(0x17A), 0)
+    eq(f"{platform}: IA32_MCG_CTL, absent as IA32_MCG_CAP[8] says", got.get(0x17B), None)
+    eq(f"{platform}: IA32_PAT as Linux programs it", got.get(0x277), LINUX_PAT)
+    eq(f"{platform}: IA32_MTRR_DEF_TYPE: MTRRs and fixed ranges on, default UC", got.get(0x2FF), 0xC00)
+    # below 1 MiB: RAM WB to 0x9FFFF, the legacy video window UC, ROM
+    # shadows WP (SDM Vol. 3A Table 11-9 lays the ranges out)
+    eq(f"{platform}: the fixed-range MTRRs", [got.get(a) for a in FIXED_MTRRS],
+       [0x0606060606060606] * 2 + [0] + [0x0505050505050505] * 8)
+    for i in range(banks):
+        eq(f"{platform}: IA32_MC{i}_CTL, STATUS, ADDR, MISC after Linux's boot",
+           [got.get(0x400 + 4 * i + k) for k in range(4)], [(1 << 64) - 1, 0, 0, 0])
+        eq(f"{platform}: IA32_MC{i}_CTL2 (CMCI on at threshold 1, as Linux sets it)", got.get(0x280 + i), 0x40000001)
+    # the memory map: the machine's RAM write-back, nothing else
+    m = re.search(r"^MemTotal:\s+(\d+) kB$", out, re.M)
+    ram = int(m.group(1)) * 1024 if m else 0
+    nodes = sum(int(x) for x in re.findall(r"^Node \d+ MemTotal:\s+(\d+) kB$", out, re.M)) * 1024
+    eq(f"{platform}: the nodes' memory against /proc/meminfo", nodes, ram)
+    var = [(got.get(0x200 + 2 * i) or 0, got.get(0x201 + 2 * i) or 0) for i in range(cap & 0xFF)]
+    wb, ranges = 0, []
+    for base, mask in var:
+        if not mask >> 11 & 1:
+            continue
+        size = ((~mask & ((1 << maxphy) - 1)) | 0xFFF) + 1
+        if size & (size - 1) or base & ~0xFFF & (size - 1):
+            fail(f"{platform}: variable MTRR {base:#x}/{mask:#x}: not a naturally aligned power of two")
+        ranges.append((base & ~0xFFF, size, base & 0xFF))
+        wb += size if base & 0xFF == 6 else 0
+    for i, (a, sa, _) in enumerate(ranges):
+        for c, sc, _ in ranges[i + 1:]:
+            if a < c + sc and c < a + sa:
+                fail(f"{platform}: variable MTRRs at {a:#x} and {c:#x} overlap")
+    eq(f"{platform}: bytes the variable MTRRs make write-back against MemTotal", wb, ram)
+    low = 2 << 30    # top of low memory: the 2 GiB MMIO hole (docs/tools.md)
+    top = (4 << 30) + ram - low
+    apic = (got.get(0x1B) or 0) & ~0xFFF
+    probes = [(0, 6), (low - 4096, 6), (low, 0), (apic, 0), ((4 << 30) - 4096, 0), (4 << 30, 6),
+              (top - 4096, 6), (top, 0), ((1 << maxphy) - 4096, 0)]
+    eq(f"{platform}: memory types at {[hex(a) for a, _ in probes]}",
+       [mtrr_type(a, var, 0) for a, _ in probes], [t for _, t in probes])
+    want = [f"w {b:#x} 0000000000000000", f"w {b:#x} GP", "w 0x402 GP", "w 0x400 0000000000000003",
+            "w 0x212 0000000100000005", "w 0x212 GP", "w 0x212 GP",
+            f"w 0x213 {(1 << maxphy) - (1 << 20) | 0x800:016x}", "w 0x213 GP", "w 0x277 0407050600070107",
+            "w 0x277 GP", "w 0x250 0606060606060605", "w 0x250 GP", "w 0x2ff 0000000000000c06", "w 0x2ff GP",
+            "w 0x17a 0000000000000007", "w 0x17a GP", "w 0x179 GP",
+            f"cpu0 {got.get(0x212, 0) or 0:016x} {LINUX_PAT:016x}"]
+    eq(f"{platform}: wrmsr of what the SDM allows and refuses (cpu 1; cpu 0 unchanged)", wrote, want)
+
+
+def mtrr_mca_skl():
+    mtrr_mca("skl")
+
+
+def mtrr_mca_snbep():
+    mtrr_mca("snbep")
+
+
+def mtrr_mca_ivt():
+    mtrr_mca("ivt")
+
+CASES = {f.__name__: f for f in (mtrr_mca_skl, mtrr_mca_snbep, mtrr_mca_ivt, cpuid_xsave_skl, cpuid_xsave_snbep, cpuidle_skl, cpuidle_snbep, cpuidle_ivt, pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_snbep, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

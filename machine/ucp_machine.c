@@ -160,6 +160,60 @@ static int act_resolve(struct ucp_machine *mc, char *err, size_t n)
 	return 0;
 }
 
+static const struct ucm_sysmsr *msr_of(const struct ucp_machine *mc, uint32_t addr, size_t *k);
+
+/* The variable-range MTRRs at power-on (SDM Vol. 3A 11.11.2.3): write-back
+ * over the machine's RAM, mem_mb a socket, the part below tolm_mb and the
+ * rest from 4 GiB, each range a naturally aligned power of two, as
+ * firmware programs them; the MMIO hole and everything above the RAM are
+ * IA32_MTRR_DEF_TYPE's uncacheable.  Every cpu the same. */
+static int mtrr_map(struct ucp_machine *mc, char *err, size_t n)
+{
+	const struct ucm_machine *d = mc->def;
+	uint64_t ram = (uint64_t)d->mem_mb * ucm_nsockets(mc->m) << 20, low = (uint64_t)d->tolm_mb << 20;
+	uint64_t from[2], len[2];
+
+	low = ram < low ? ram : low;
+	from[0] = 0;
+	len[0] = low;
+	from[1] = 4ull << 30;
+	len[1] = ram - low;
+	for (unsigned i = 0; i < d->nsysmsr; i++) {
+		const struct ucm_sysmsr *s = &d->sysmsr[i];
+		unsigned pair = 0;
+		size_t k;
+
+		if (s->kind != UCM_SM_VMTRR || !msr_of(mc, s->addr, &k))
+			continue;
+		if (!low || low > 4ull << 30) {
+			snprintf(err, n, "machine table of %s: top of low memory %u MiB is not in (0, 4096]",
+				 ucm_platform_of(mc->m)->name, d->tolm_mb);
+			return -EINVAL;
+		}
+		for (unsigned r = 0; r < 2; r++)
+			for (uint64_t a = from[r], left = len[r]; left; pair++) {
+				uint64_t size = 1ull << 63;
+
+				while (size > left || (a & (size - 1)))
+					size >>= 1;
+				if (2 * pair + 1 >= s->count || ((a + size - 1) & ~s->mask & ~0xFFFull)) {
+					snprintf(err, n, "machine table of %s: %llu MiB of RAM (%u MiB below 4 GiB) need more "
+						 "variable MTRRs than the %u of IA32_MTRRCAP, or addresses past MAXPHYADDR",
+						 ucm_platform_of(mc->m)->name, (unsigned long long)(ram >> 20),
+						 (unsigned)(low >> 20), s->count / 2);
+					return -EINVAL;
+				}
+				for (unsigned c = 0; c < mc->ncpu; c++) {
+					mc->st[c * mc->nstate + k + 2 * pair].val = a | 6;            /* WB */
+					mc->st[c * mc->nstate + k + 2 * pair + 1].val = (~(size - 1) & s->mask) | 0x800;
+				}
+				a += size;
+				left -= size;
+			}
+	}
+	return 0;
+}
+
 int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine **out, char *err,
 		       size_t n)
 {
@@ -213,8 +267,17 @@ int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine
 		size_t k = 0;
 
 		for (unsigned i = 0; i < mc->def->nsysmsr; i++)
-			for (unsigned j = 0; j < mc->def->sysmsr[i].count; j++, k++)
-				mc->st[c * mc->nstate + k].val = mc->def->sysmsr[i].value;
+			for (unsigned j = 0; j < mc->def->sysmsr[i].count; j++, k++) {
+				const struct ucm_sysmsr *s = &mc->def->sysmsr[i];
+
+				/* a bank's STATUS, ADDR and MISC: no error logged */
+				mc->st[c * mc->nstate + k].val =
+					s->kind == UCM_SM_MCBANK && ((s->addr + j) & 3) ? 0 : s->value;
+			}
+	}
+	if ((rc = mtrr_map(mc, err, n))) {
+		ucp_machine_destroy(mc);
+		return rc;
 	}
 	*out = mc;
 	return 0;
@@ -634,6 +697,16 @@ int ucp_sysmsr_write(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64
 	if (!s || cpu >= mc->ncpu)
 		return -ENOENT;
 	st = &mc->st[cpu * mc->nstate + k];
+	/* memory types: each byte .arg names one of the set .width; then
+	 * the reserved bits as a UCM_SM_RW row's */
+	for (unsigned b = 0; s->kind == UCM_SM_MTYPE && b < 8; b++) {
+		unsigned t = (unsigned)(v >> 8 * b) & 0xFF;
+
+		if ((s->arg >> b & 1) && (t > 7 || !(s->width >> t & 1))) {
+			snprintf(why, n, "%s (0x%x): memory type %u in byte %u is reserved", s->name, addr, t, b);
+			return -EIO;
+		}
+	}
 	switch (s->kind) {
 	case UCM_SM_CONST:
 		snprintf(why, n, "%s (0x%x) is read-only", s->name, addr);
@@ -651,6 +724,34 @@ int ucp_sysmsr_write(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64
 		}
 		st->off = v - row_count(mc, s, st, cpu, now);
 		return 0;
+	case UCM_SM_MCBANK:
+		/* IA32_MCi_STATUS, _ADDR, _MISC: cleared by writing 0, a #GP
+		 * otherwise (SDM Vol. 3B 15.3.2.2-4) */
+		if ((addr & 3) && v) {
+			snprintf(why, n, "%s (0x%x): only 0 can be written", s->name, addr);
+			return -EIO;
+		}
+		st->val = v;
+		return 0;
+	case UCM_SM_VMTRR: {
+		/* PHYSBASE: type 7:0 and the base; PHYSMASK: valid 11 and the
+		 * mask (SDM Vol. 3A Figure 11-7) */
+		int base = !((addr - s->addr) & 1);
+		uint64_t allowed = s->mask | (base ? 0xFF : 0x800);
+
+		if (v & ~allowed) {
+			snprintf(why, n, "%s (0x%x): reserved bits 0x%llx set", s->name, addr,
+				 (unsigned long long)(v & ~allowed));
+			return -EIO;
+		}
+		if (base && ((v & 0xFF) > 7 || !(s->width >> (v & 0xFF) & 1))) {
+			snprintf(why, n, "%s (0x%x): memory type %llu is reserved", s->name, addr,
+				 (unsigned long long)(v & 0xFF));
+			return -EIO;
+		}
+		st->val = v;
+		return 0;
+	}
 	default:
 		if (v & ~s->mask) {
 			snprintf(why, n, "%s (0x%x): reserved bits 0x%llx set", s->name, addr,

@@ -71,6 +71,60 @@
 #define UCM_SYSMSR_DS_AREA \
 	RW(0x600, 1, 0, ~0ull, "IA32_DS_AREA"),
 
+/* Memory types (Intel SDM Vol. 3A Tables 11-8 and 11-10): UC 0, WC 1,
+ * WT 4, WP 5, WB 6 in the MTRRs; the PAT also UC- 7.  Bit t of a set:
+ * type t allowed (UCM_SM_MTYPE's .width). */
+#define UCM_MT_MTRR 0x73
+#define UCM_MT_PAT 0xF3
+#define MTYPE(a, c, v, m, bytes, types, n) { a, c, UCM_SM_MTYPE, types, bytes, v, m, 0, n, 0, 0 }
+#define UCM_MT_BYTES(t) (0x0101010101010101ull * (t))
+
+/* The MTRRs (CPUID.01H:EDX[12]; SDM Vol. 3A 11.11, Vol. 4 Table 2-2) and
+ * the PAT (CPUID.01H:EDX[16]; 11.12), each cpu's, as firmware and Linux
+ * leave them:
+ * - IA32_MTRRCAP cap: the parts' 0xD0A, 10 variable ranges (7:0), the
+ *   fixed ranges (8), write-combining (10), SMRR (11) (docs/tools.md,
+ *   "MTRRs and machine check": the source of each part's value);
+ * - the variable ranges (0x200 up, VCNT pairs), address bits 12 to
+ *   maxphy - 1 (CPUID.80000008H:EAX[7:0]): write-back over the machine's
+ *   RAM, set at power-on from its memory map (ucp_machine.c);
+ * - the fixed ranges below 1 MiB: RAM write-back to 0x9FFFF, the legacy
+ *   video window 0xA0000-0xBFFFF uncacheable, the option ROM and BIOS
+ *   shadows 0xC0000-0xFFFFF write-protected;
+ * - IA32_PAT as Linux 6.1 programs it (arch/x86/mm/pat/memtype.c,
+ *   pat_init: WB WC UC- UC WB WP UC- WT), each entry 3 bits;
+ * - IA32_MTRR_DEF_TYPE: MTRRs on (11), fixed ranges on (10), default
+ *   type uncacheable: what no variable range covers (the MMIO hole, the
+ *   space above the RAM) is UC. */
+#define UCM_SYSMSR_MTRR(cap, maxphy) \
+	RO(0xFE, cap, "IA32_MTRRCAP"), \
+	{ 0x200, 2 * ((cap) & 0xFF), UCM_SM_VMTRR, UCM_MT_MTRR, 0, 0, ((1ull << (maxphy)) - 1) & ~0xFFFull, 0, \
+	  "IA32_MTRR_PHYSBASEn/PHYSMASKn", 0, 0 }, \
+	MTYPE(0x250, 1, UCM_MT_BYTES(6), ~0ull, 0xFF, UCM_MT_MTRR, "IA32_MTRR_FIX64K_00000"), \
+	MTYPE(0x258, 1, UCM_MT_BYTES(6), ~0ull, 0xFF, UCM_MT_MTRR, "IA32_MTRR_FIX16K_80000"), \
+	MTYPE(0x259, 1, UCM_MT_BYTES(0), ~0ull, 0xFF, UCM_MT_MTRR, "IA32_MTRR_FIX16K_A0000"), \
+	MTYPE(0x268, 8, UCM_MT_BYTES(5), ~0ull, 0xFF, UCM_MT_MTRR, "IA32_MTRR_FIX4K_C0000..F8000"), \
+	MTYPE(0x277, 1, 0x0407050600070106ull, UCM_MT_BYTES(7), 0xFF, UCM_MT_PAT, "IA32_PAT"), \
+	MTYPE(0x2FF, 1, 0xC00, 0xCFF, 0x01, UCM_MT_MTRR, "IA32_MTRR_DEF_TYPE"),
+
+/* Machine-check architecture (CPUID.01H:EDX[7, 14]; SDM Vol. 3B 15.3,
+ * Vol. 4 Table 2-2), each cpu's, as Linux 6.1 leaves it after boot
+ * (arch/x86/kernel/cpu/mce/core.c, intel.c):
+ * - IA32_MCG_CAP cap: the part's (docs/tools.md, "MTRRs and machine
+ *   check"); no IA32_MCG_CTL (bit 8 clear) nor extended state (bit 9);
+ * - IA32_MCG_STATUS: no machine check in progress; RIPV, EIPV, MCIP
+ *   (2:0) writable, the rest reserved;
+ * - banks cap[7:0] from 0x400 (UCM_SM_MCBANK): every error-reporting
+ *   enable set (Linux writes all ones to each IA32_MCi_CTL), no error
+ *   logged;
+ * - IA32_MCi_CTL2 where cap[10] (CMCI) says: CMCI enabled (30) at a
+ *   threshold of 1 (14:0), as Linux's cmci_discover sets it. */
+#define UCM_SYSMSR_MCA(cap) \
+	RO(0x179, cap, "IA32_MCG_CAP"), \
+	RW(0x17A, 1, 0, 0x7, "IA32_MCG_STATUS"), \
+	{ 0x400, 4 * ((cap) & 0xFF), UCM_SM_MCBANK, 0, 0, ~0ull, 0, 0, "IA32_MCi_CTL/STATUS/ADDR/MISC", 0, 0 }, \
+	RW(0x280, (cap) >> 10 & 1 ? (cap) & 0xFF : 0, 0x40000001, 0x40007FFF, "IA32_MCi_CTL2"),
+
 /* The MSRs outside the uncore PMU that the Xeon E5-2600 and E5-2600 v2
  * machine tables (Intel SDM Vol. 4, Tables 2-2, 2-20, 2-24) have in common,
  * in three runs around the rows that differ per part (IA32_BIOS_SIGN_ID at

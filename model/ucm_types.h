@@ -392,6 +392,21 @@ enum ucm_sysmsr_kind {
 			   readout (bits 22:16, degrees below TjMax) of the
 			   socket's temperature (ucm_machine.thermal); writes
 			   ignored as UCM_SM_WI */
+	UCM_SM_MTYPE,   /* UCM_SM_RW holding memory types (MTRRs, PAT): each
+			   byte set in .arg must also be a type of the set
+			   .width (bit t: type t allowed), else a #GP */
+	UCM_SM_VMTRR,   /* .count / 2 variable-range MTRR pairs (SDM Vol. 3A
+			   11.11.2.3): IA32_MTRR_PHYSBASEn at even offsets
+			   (type 7:0, one of the set .width as UCM_SM_MTYPE's),
+			   IA32_MTRR_PHYSMASKn at odd
+			   ones (valid 11); .mask the address bits 12 to
+			   MAXPHYADDR - 1; reset: the machine's memory map,
+			   write-back over its RAM (ucp_machine.c) */
+	UCM_SM_MCBANK,  /* .count / 4 machine-check banks from a multiple of
+			   4 (SDM Vol. 3B 15.3.2): IA32_MCi_CTL at offsets
+			   0 mod 4, reset .value, every bit writable;
+			   IA32_MCi_STATUS, _ADDR and _MISC, 0 and writable
+			   only with 0 (anything else is a #GP) */
 };
 
 /* What the workload's activity adds to a counting machine MSR (.act of a
@@ -473,6 +488,9 @@ struct ucm_machine {
 	uint32_t tsc_mhz;        /* nominal frequency = TSC rate */
 	uint32_t core_mhz;       /* what the core clock runs at */
 	uint32_t mem_mb;         /* memory per socket (NUMA node) */
+	uint32_t tolm_mb;        /* top of low memory: RAM below it, the PCI
+				  * MMIO hole from it to 4 GiB, the rest of
+				  * the RAM from 4 GiB (the MTRRs' map) */
 	const char *cpuinfo_flags;
 	uint16_t ncpuid;
 	const struct ucm_cpuid *cpuid;

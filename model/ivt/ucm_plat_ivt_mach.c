@@ -75,6 +75,13 @@ static const struct ucm_sysmsr ivt_msrs[] = {
 	RO(0x1AE, 0x1E1E1E1Eull, "MSR_TURBO_RATIO_LIMIT1"),
 	UCM_XEON_SYSMSR_HIGH
 	UCM_SYSMSR_DS_AREA
+	/* as the E5-2600's: 10 variable MTRRs, fixed ranges, WC, SMRR; 46
+	 * address bits (leaf 0x80000008) */
+	UCM_SYSMSR_MTRR(0xD0A, 46)
+	/* 20 banks (the E5-2600 v2 datasheet vol. 1, 2.5.2.7.4: banks 0-19),
+	 * with the E5-2600's capabilities: CMCI, threshold-based error
+	 * status, software error recovery */
+	UCM_SYSMSR_MCA(0x1000C14)
 	UCM_SYSMSR_SNB_PM
 	UCM_SYSMSR_IRTL(58, 81, 81)
 	RW(0x618, 1, 0, 0x80FFFFFF, "MSR_DRAM_POWER_LIMIT"),   /* not programmed (Table 2-24) */
@@ -95,6 +102,7 @@ const struct ucm_machine ucm_mach_ivt = {
 	.tsc_mhz = 2700,
 	.core_mhz = 2700,
 	.mem_mb = 65536, /* four channels of 16 GiB DDR3-1866 RDIMMs a socket */
+	.tolm_mb = 2048, /* a 2 GiB PCI MMIO hole below 4 GiB (docs/tools.md) */
 	.cpuinfo_flags =
 		"fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx "
 		"fxsr sse sse2 ss ht tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc arch_perfmon pebs bts "

@@ -189,6 +189,14 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RW(0xDB1, 1, 1, 0x1, "IA32_PM_CTL1"),
 	TIME(0xDB2, 1, 64, 0, "IA32_THREAD_STALL"),
 	UCM_SYSMSR_DS_AREA
+	/* 10 variable MTRRs, fixed ranges, WC, SMRR (bit 12, PRMRR, clear:
+	 * the machine serves no PRMRR; docs/tools.md); 39 address bits (leaf
+	 * 0x80000008) */
+	UCM_SYSMSR_MTRR(0xD0A, 39)
+	/* 10 banks, CMCI (10), threshold-based error status (11): 0xC0A, as
+	 * mcelog prints a Kaby Lake's (model 0x9E, the Skylake client's core
+	 * and uncore) */
+	UCM_SYSMSR_MCA(0xC0A)
 	UCM_SYSMSR_SNB_PM
 	/* C3 70 us, C6 85, C7s 124; C8 200, C9 480, C10 890 (0x633-0x635,
 	 * Table 2-39) */
@@ -237,6 +245,7 @@ const struct ucm_machine ucm_mach_skl = {
 	.tsc_mhz = 4000,
 	.core_mhz = 4000,
 	.mem_mb = 16384,
+	.tolm_mb = 2048, /* a 2 GiB PCI MMIO hole below 4 GiB (docs/tools.md) */
 	.cpuinfo_flags =
 		"fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx "
 		"fxsr sse sse2 ss ht tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc art arch_perfmon pebs bts "

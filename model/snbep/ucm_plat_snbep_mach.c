@@ -68,6 +68,13 @@ static const struct ucm_sysmsr snbep_msrs[] = {
 	RW(0x39C, 1, 0, 0x1, "MSR_PEBS_NUM_ALT"),
 	UCM_XEON_SYSMSR_HIGH
 	UCM_SYSMSR_DS_AREA
+	/* 10 variable MTRRs, fixed ranges, WC, SMRR; 46 address bits (leaf
+	 * 0x80000008) */
+	UCM_SYSMSR_MTRR(0xD0A, 46)
+	/* 20 banks (the E5-2600 datasheet vol. 1, 2.5.2.7.4: banks 0-19),
+	 * CMCI (10), threshold-based error status (11), software error
+	 * recovery (24): 0x1000C14, as mcelog prints a model 0x2D's */
+	UCM_SYSMSR_MCA(0x1000C14)
 	UCM_SYSMSR_SNB_PM
 	UCM_SYSMSR_IRTL(79, 102, 107)
 	RW(0x618, 1, 0, 0x80FFFFFF, "MSR_DRAM_POWER_LIMIT"),   /* not programmed (Table 2-24) */
@@ -90,6 +97,7 @@ const struct ucm_machine ucm_mach_snbep = {
 	.tsc_mhz = 2700,
 	.core_mhz = 2700,
 	.mem_mb = 32768, /* four channels of 8 GiB DDR3-1600 RDIMMs a socket */
+	.tolm_mb = 2048, /* a 2 GiB PCI MMIO hole below 4 GiB (docs/tools.md) */
 	.cpuinfo_flags =
 		"fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx "
 		"fxsr sse sse2 ss ht tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc arch_perfmon pebs bts "
