@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ct.h"
 #include "ucm.h"
@@ -341,5 +342,35 @@ CT_TEST(getters_answer_bad_handles_without_reading_past_the_model)
 	CT_EQ(ucm_get_input_attr(m, box, nsub, 0), UCM_ATTR_NONE);
 	CT_EQ(ucm_get_input_attr(m, box, 0, UCM_NATTR), UCM_ATTR_NONE);
 	CT_EQ(ucm_set_input_attr(m, box, nsub, 0, 1), -ENOENT);
+	ucm_destroy(m);
+}
+
+/* A platform of more box types than the model's per-type arrays hold is
+ * refused with its name, not written past them (ivt's 17th type, the Home
+ * Agents' own functions, overran the 16 once). */
+CT_TEST(a_platform_of_too_many_box_types_is_refused)
+{
+	static struct ucm_boxtype bts[UCM_MAXBT + 1];
+	static struct ucm_boxinst insts[UCM_MAXBT + 1];
+	static char names[UCM_MAXBT + 1][8];
+	struct ucm_platform many = tst;
+	struct ucm_config cfg;
+	struct ucm_model *m = NULL;
+
+	for (unsigned i = 0; i <= UCM_MAXBT; i++) {
+		snprintf(names[i], sizeof(names[i]), "d%u", i);
+		bts[i] = bt_dbox;
+		bts[i].name = names[i];
+		insts[i] = (struct ucm_boxinst){ &bts[i], 0, 0, 0, -1, 0x100 + 0x10 * i, 0, NULL };
+	}
+	many.boxes = insts;
+	many.nboxes = UCM_MAXBT + 1;
+	ucm_config_init(&cfg, &many);
+	CT_EQ(ucm_create(&cfg, &m), -EINVAL);
+	CT_CONTAINS(m ? ucm_error(m) : NULL, "the model holds");
+	ucm_destroy(m);
+	many.nboxes = UCM_MAXBT;
+	ucm_config_init(&cfg, &many);
+	CT_EQ(ucm_create(&cfg, &m), 0);
 	ucm_destroy(m);
 }

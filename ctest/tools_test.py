@@ -322,7 +322,7 @@ PCI_PART = {
         (8, 6): (0x0E86, OTHER), (9, 0): (0x0E90, OTHER), (9, 2): (0x0E33, PMON),
         (9, 6): (0x0E96, OTHER), (10, 0): (0x0EC0, OTHER), (10, 1): (0x0EC1, OTHER),
         (10, 2): (0x0EC2, OTHER), (10, 3): (0x0EC3, OTHER), (11, 0): (0x0E1E, OTHER),
-        (14, 1): (0x0E30, PMON), (16, 0): (0x0EB0, OTHER), (16, 1): (0x0EB1, OTHER),
+        (14, 0): (0x0EA0, OTHER), (14, 1): (0x0E30, PMON), (28, 0): (0x0E60, OTHER), (16, 0): (0x0EB0, OTHER), (16, 1): (0x0EB1, OTHER),
         (16, 4): (0x0EB4, OTHER), (16, 5): (0x0EB5, OTHER), (19, 1): (0x0E34, PMON),
         (19, 5): (0x0E36, PMON), (19, 6): (0x0E37, PMON), (28, 1): (0x0E38, PMON),
         (30, 0): (0x0EF0, OTHER), (30, 1): (0x0EF1, OTHER), (30, 4): (0x0EF4, OTHER),

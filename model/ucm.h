@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define UCM_MAXCLK 4
-#define UCM_MAXBT 16
+#define UCM_MAXBT 24     /* box types of a platform (ivt: 17) */
 #define UCM_MAXCORES 64
 #define UCM_MAXSOCK 8   /* node IDs are 3 bits (Xeon GIDNIDMAP) */
 

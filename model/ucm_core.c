@@ -420,7 +420,17 @@ int ucm_create(const struct ucm_config *cfg, struct ucm_model **out)
 	for (unsigned i = 0; i < p->nboxes; i++) {
 		const struct ucm_boxtype *bt = p->boxes[i].type;
 		int ti = ucm_boxtype_index(p, bt);
-		unsigned want = cfg->ninst[ti] ? cfg->ninst[ti] : bt->ninst_default;
+		unsigned want;
+
+		/* per-type arrays hold UCM_MAXBT: a larger table is an error
+		 * in it, not a write past them */
+		if (ti < 0 || ti >= UCM_MAXBT) {
+			ucm_seterr(m, -EINVAL, "%s: box type %s is its %d-th, the model holds %u box types",
+				   p->name, bt->name, ti + 1, UCM_MAXBT);
+			*out = m;
+			return -EINVAL;
+		}
+		want = cfg->ninst[ti] ? cfg->ninst[ti] : bt->ninst_default;
 
 		for (unsigned c = 0; c < bt->ncodes; c++)
 			if (bt->codes[c].nrules > UCM_MAXRULES) {

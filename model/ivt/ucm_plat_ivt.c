@@ -498,6 +498,13 @@ static const struct ucm_regdef r_qpi_misc[] = {
 static const struct ucm_regdef r_pcu_pci[] = {
 	PCI_IDS("PCU_F%u"),
 };
+/* D14:F0 and D28:F0, each Home Agent's own function (8086:0EA0 "Home
+ * Agent 0", 0E60 "Home Agent 1" in pci.ids; class 0x0880, rev 04 in the
+ * lspci -nn of a dual E5-2680 v2, cyring/CoreFreq issue 142): no counters
+ * (the HA's are at F1); lspci and PCM's bus scan read their headers. */
+static const struct ucm_regdef r_ha_main[] = {
+	PCI_IDS("HA%u_MAIN"),
+};
 /* R2PCIe (facts §10), D19:F1 */
 static const struct ucm_regdef r_r2pcie[] = {
 	PMON_IDS("R2"),
@@ -587,6 +594,10 @@ static const struct ucm_boxtype bt_qpi_misc = {
 	"qpi_misc", "QPI misc (rate status)", UCM_PCI, 0, IVT_CLK_QCLK, 0, 1, 3, 2,
 	ARRAY_LEN(r_qpi_misc), 0, r_qpi_misc, NULL, NULL, "IVT p.138 (facts §9)", 0
 };
+static const struct ucm_boxtype bt_ha_main = {
+	"ha_main", "Home Agent (its own function)", UCM_PCI, 0, IVT_CLK_UCLK, 0, 2, 2, 2,
+	ARRAY_LEN(r_ha_main), 0, r_ha_main, NULL, NULL, "public facts (pci.ids)", 0
+};
 static const struct ucm_boxtype bt_pcu_pci = {
 	"pcu_pci", "PCU configuration functions", UCM_PCI, 0, IVT_CLK_PCLK, 0, 4, 4, 4,
 	ARRAY_LEN(r_pcu_pci), 0, r_pcu_pci, NULL, NULL, "public facts (pci.ids)", 0
@@ -636,6 +647,8 @@ static const struct ucm_boxinst ivt_boxes[] = {
 	{ &bt_ubox_pci, 0, 11, 0, -1, 0, 0, NULL },
 	{ &ivt_bt_ha, 0, 14, 1, 18, 0, 0x0E30, NULL },
 	{ &ivt_bt_ha, 1, 28, 1, 19, 0, 0x0E38, NULL },
+	{ &bt_ha_main, 0, 14, 0, -1, 0, 0x0EA0, NULL },
+	{ &bt_ha_main, 1, 28, 0, -1, 0, 0x0E60, NULL },
 	{ &ivt_bt_imc, 0, 16, 4, 20, 0, 0x0EB4, NULL },
 	{ &ivt_bt_imc, 1, 16, 5, 20, 0, 0x0EB5, NULL },
 	{ &ivt_bt_imc, 2, 16, 0, 20, 0, 0x0EB0, NULL },
