@@ -265,7 +265,7 @@ def invariants(platform):
 MSRS_SKL = {"tsc": 0x10, "mperf": 0xE7, "aperf": 0xE8, "cc3": 0x3FC, "cc6": 0x3FD, "cc7": 0x3FE,
             "pkg": 0x611, "pp0": 0x639, "pp1": 0x641, "dram": 0x619, "wc0": 0x658, "therm": 0x1B1,
             "target": 0x1A2, "info": 0x614, "unit": 0x606,
-            "pc2": 0x60D, "pc3": 0x3F8, "pc6": 0x3F9, "pc7": 0x3FA}
+            "pc2": 0x60D, "pc3": 0x3F8, "pc6": 0x3F9, "pc7": 0x3FA, "ac0": 0x659}
 
 
 def check_window_skl(what, a, b):
@@ -301,6 +301,12 @@ def check_window_skl(what, a, b):
     # core residencies)
     pc = {k: (b[k][0] - a[k][0]) / dtsc for k in ("pc2", "pc3", "pc6", "pc7")}
     check_pkg_states(what, pc, max(c0), {})
+    # some core in C0 (MSR_PKG_ANY_CORE_C0_RES, Table 2-39): at least the
+    # busiest core's C0, at most all of theirs, never with a package C-state
+    ac0 = (b["ac0"][0] - a["ac0"][0]) / dtsc
+    if not max(c0) - 0.001 <= ac0 <= min(1.0, sum(c0)) + 0.001 or ac0 + sum(pc.values()) > 1.001:
+        fail(f"{what}: some core in C0 {100 * ac0:.2f} % of the time, the cores' C0 {[round(x, 4) for x in c0]}, "
+             f"the package in C2..C7 {100 * sum(pc.values()):.2f} %")
     for st, states in (("c3", ("pc3", "pc6", "pc7")), ("c6", ("pc6", "pc7")), ("c7", ("pc7",))):
         least = min(d[st] for d in deep)
         if sum(pc[x] for x in states) > least + 0.001:

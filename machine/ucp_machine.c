@@ -45,10 +45,12 @@ struct cpustate {
 	double since_q[UCM_NACT], acc_q[UCM_NACT];
 };
 
-/* A socket with a cpu that runs a program's thread is in package C0: the
- * workload's package C-state residency over that time is taken back. */
+/* A socket with a cpu that runs a program's thread is in package C0 with
+ * some core in C0: over that time the workload's package C-state residency
+ * is taken back and the time some core is in C0 is all of it. */
 struct pkgstate {
 	int busy;
+	uint64_t since_ps, acc_ps;
 	double since_q[UCM_NACT], acc_q[UCM_NACT];
 };
 
@@ -499,12 +501,14 @@ static double row_q(const struct ucp_machine *mc, const struct ucm_sysmsr *s, un
 {
 	double ran, wl;
 
-	if (UCM_ACT_PKG_IDLE(s->act)) {
+	if (UCM_ACT_PKG_WIDE(s->act)) {
 		unsigned so = ucp_cpu_socket(mc, cpu);
 		const struct pkgstate *p = &mc->pkg[so];
-		double q = act_of(mc, so, s->act);
+		double q = p->busy ? p->since_q[s->act] - p->acc_q[s->act] : act_of(mc, so, s->act) - p->acc_q[s->act];
 
-		return p->busy ? p->since_q[s->act] - p->acc_q[s->act] : q - p->acc_q[s->act];
+		if (s->act == UCM_ACT_ANY_C0)
+			q += (double)(p->acc_ps + (p->busy ? now - p->since_ps : 0)) / 1e12;
+		return q;
 	}
 	if (!UCM_ACT_PER_CORE(s->act))
 		return s->act ? socket_act(mc, ucp_cpu_socket(mc, cpu), s->act, now) : 0;
@@ -555,7 +559,7 @@ void ucp_cpus_update(struct ucp_machine *mc, uint64_t now)
 		for (unsigned a = 0; a < UCM_NACT; a++) {
 			double q;
 
-			if (!UCM_ACT_PKG_IDLE(a))
+			if (!UCM_ACT_PKG_WIDE(a))
 				continue;
 			q = act_of(mc, so, a);
 			if (any)
@@ -563,6 +567,10 @@ void ucp_cpus_update(struct ucp_machine *mc, uint64_t now)
 			else
 				p->acc_q[a] += q - p->since_q[a];
 		}
+		if (any)
+			p->since_ps = now;
+		else
+			p->acc_ps += now - p->since_ps;
 		p->busy = any;
 	}
 }

@@ -431,6 +431,9 @@ enum ucm_act {
 	UCM_ACT_PC3,    /* the same in C3 */
 	UCM_ACT_PC6,    /* the same in C6 */
 	UCM_ACT_PC7,    /* the same in C7 */
+	UCM_ACT_ANY_C0, /* seconds some core of the package is in C0 (a
+			 * cpu that runs a program's thread: the socket's
+			 * every second) */
 	UCM_NACT
 };
 /* The activities that are a core's own: each cpu counts its share of the
@@ -438,6 +441,9 @@ enum ucm_act {
 /* The package's C-states: a socket's, and none while a cpu of the socket
  * runs a program's thread (ucp_machine.c). */
 #define UCM_ACT_PKG_IDLE(a) ((a) >= UCM_ACT_PC2 && (a) <= UCM_ACT_PC7)
+/* The package activities a program's thread overrides: its package states
+ * and the time some core is in C0 */
+#define UCM_ACT_PKG_WIDE(a) (UCM_ACT_PKG_IDLE(a) || (a) == UCM_ACT_ANY_C0)
 #define UCM_ACT_PER_CORE(a) \
 	((a) == UCM_ACT_C0 || (a) == UCM_ACT_INST || (a) == UCM_ACT_CC3 || (a) == UCM_ACT_CC6 || \
 	 (a) == UCM_ACT_CC7)

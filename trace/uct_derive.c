@@ -46,6 +46,7 @@ struct urule {
 	const char *srcbox, *busybox;
 	uint8_t sdepth[NSRC], tdepth[NTGT];
 	const char *busy[NSRC];
+	const char *anyc0;          /* UD_PKG: 1 a cycle some core is in C0 (sdepth 0) */
 };
 
 /* ---- the tables ---- */
@@ -131,7 +132,8 @@ static const struct urule skl_rules[] = {
 	{ .kind = UD_PKG, .box = "cores",
 	  .tgt = { "PKG_STATE.C2", "PKG_STATE.C3", "PKG_STATE.C6", "PKG_STATE.C7" }, .tdepth = { 2, 3, 6, 7 },
 	  .srcbox = "cores", .src = { "CORE_STATE.C0", "CORE_STATE.C3", "CORE_STATE.C6", "CORE_STATE.C7" },
-	  .sdepth = { 0, 3, 6, 7 }, .busybox = "imc", .busy = { "DRAM_DATA_READS", "DRAM_DATA_WRITES" } },
+	  .sdepth = { 0, 3, 6, 7 }, .busybox = "imc", .busy = { "DRAM_DATA_READS", "DRAM_DATA_WRITES" },
+	  .anyc0 = "PKG_STATE.ANY_C0" },
 };
 
 static const struct {
@@ -149,7 +151,7 @@ static const struct {
 struct rrule {
 	const struct urule *u;
 	int bt, sbt, wbt;           /* the target's box type; UD_PKG: the sources', busy's */
-	int tgt[NTGT], src[NSRC], when[2], busy[NSRC];
+	int tgt[NTGT], src[NSRC], when[2], busy[NSRC], anyc0;
 	unsigned ntgt, nsrc, nwhen, nbusy;
 	uint64_t freq;              /* UD_BAND: 100 MHz units */
 };
@@ -220,6 +222,11 @@ int uct_derive_new(const struct ucm_platform *p, const uint64_t *hz, struct uct_
 				free(d);
 				return -EINVAL;
 			}
+		r->anyc0 = -1;
+		if (t[i].anyc0 && (r->anyc0 = sub_of(bt, p->name, t[i].anyc0, err, n)) < 0) {
+			free(d);
+			return -EINVAL;
+		}
 		for (unsigned k = 0; k < NSRC && wbt && t[i].busy[k]; k++)
 			if ((r->busy[r->nbusy++] = sub_of(wbt, p->name, t[i].busy[k], err, n)) < 0) {
 				free(d);
@@ -257,7 +264,7 @@ unsigned uct_derive_most(const struct uct_derive *d, unsigned nsock, const unsig
 	unsigned most = 0;
 
 	for (unsigned i = 0; d && i < d->n; i++)
-		most += d->r[i].ntgt * (ninst[d->r[i].bt] ? ninst[d->r[i].bt] : 1) * nsock;
+		most += (d->r[i].ntgt + (d->r[i].anyc0 >= 0)) * (ninst[d->r[i].bt] ? ninst[d->r[i].bt] : 1) * nsock;
 	return most;
 }
 
@@ -301,7 +308,7 @@ static int apply_pkg(const struct uct_derive *d, const struct rrule *r, struct u
 
 	for (unsigned so = 0; so < nsock; so++) {
 		uint64_t cnt[NSRC] = { 0 }, counted = 0;
-		int busy = 0;
+		int busy = 0, c0 = 0;
 		unsigned state = 0;
 
 		for (unsigned i = 0; i < *nin; i++) {
@@ -315,8 +322,10 @@ static int apply_pkg(const struct uct_derive *d, const struct rrule *r, struct u
 			if ((int)x->bt == r->wbt && x->inc && at(r->busy, r->nbusy, x->sub) >= 0)
 				busy = 1;
 		}
-		for (unsigned k = 0; k < r->nsrc; k++)
+		for (unsigned k = 0; k < r->nsrc; k++) {
 			counted += cnt[k];
+			c0 |= cnt[k] && !u->sdepth[k];
+		}
 		/* a core in C0, or in C1 (not counted in any state): C0 */
 		if (counted >= d->ncores) {
 			state = UINT8_MAX;
@@ -329,10 +338,13 @@ static int apply_pkg(const struct uct_derive *d, const struct rrule *r, struct u
 		for (unsigned t = 0; t < r->ntgt; t++)
 			if (r->tgt[t] >= 0)
 				drop(in, nin, so, r->bt, r->tgt[t]);
-		for (unsigned t = 0; t < r->ntgt; t++) {
+		if (r->anyc0 >= 0)
+			drop(in, nin, so, r->bt, r->anyc0);
+		for (unsigned t = 0; t <= r->ntgt; t++) {
 			struct uct_in *x;
+			int sub = t < r->ntgt ? r->tgt[t] : r->anyc0;
 
-			if (r->tgt[t] < 0 || u->tdepth[t] != state)
+			if (sub < 0 || (t < r->ntgt ? u->tdepth[t] != state : !c0))
 				continue;
 			if (*nin == cap) {
 				snprintf(err, n, "more than %u inputs with the derived ones", cap);
@@ -343,7 +355,7 @@ static int apply_pkg(const struct uct_derive *d, const struct rrule *r, struct u
 			x->socket = (uint8_t)so;
 			x->bt = (uint8_t)r->bt;
 			x->inst = -1;
-			x->sub = (uint16_t)r->tgt[t];
+			x->sub = (uint16_t)sub;
 			x->inc = 1;
 		}
 	}

@@ -235,9 +235,11 @@ static const struct ucm_subev s_core_state[] = {
 };
 /* the package's C-states that its cores' states reach (SDM Vol. 4, Table
  * 2-39's MSR_PKG_C2..C7_RESIDENCY); C8-C10 also need the display and the
- * platform idle, which the model does not have (docs/invariants.md) */
+ * platform idle, which the model does not have (docs/invariants.md); and
+ * ANY_C0, the cycles some core is in C0 (MSR_PKG_ANY_CORE_C0_RES), never
+ * with a package C-state */
 static const struct ucm_subev s_pkg_state[] = {
-	{ "C2", { 0x01 } }, { "C3", { 0x02 } }, { "C6", { 0x04 } }, { "C7", { 0x08 } },
+	{ "C2", { 0x01 } }, { "C3", { 0x02 } }, { "C6", { 0x04 } }, { "C7", { 0x08 } }, { "ANY_C0", { 0x10 } },
 };
 static const struct ucm_evcode c_cores[] = {
 	UCM_CORES_STATE_CODE(4, s_core_state),

@@ -49,6 +49,7 @@ static const struct ucm_act_term skl_act[] = {
 	{ UCM_ACT_PC3, 1, "cores", "PKG_STATE.C3", 1.0 },
 	{ UCM_ACT_PC6, 1, "cores", "PKG_STATE.C6", 1.0 },
 	{ UCM_ACT_PC7, 1, "cores", "PKG_STATE.C7", 1.0 },
+	{ UCM_ACT_ANY_C0, 1, "cores", "PKG_STATE.ANY_C0", 1.0 },
 	{ UCM_ACT_PKG, 1, "cores", "CORE_STATE.C0", CORE_W },
 	{ UCM_ACT_PP0, 1, "cores", "CORE_STATE.C0", CORE_W },
 	DRAM_TERMS(UCM_ACT_PKG, UNCORE_NJ),
@@ -221,7 +222,7 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	 * lower bound, exact while the cores are in C0 together (every
 	 * built-in phase); the GT never in C0 */
 	ACT(0x658, 64, 0, UCM_ACT_PKG_C0, TSC_HZ, "MSR_PKG_WEIGHTED_CORE_C0_RES"),
-	ACT(0x659, 64, 0, UCM_ACT_PKG_C0, TSC_HZ, "MSR_PKG_ANY_CORE_C0_RES"),
+	ACT(0x659, 64, 0, UCM_ACT_ANY_C0, TSC_HZ, "MSR_PKG_ANY_CORE_C0_RES"),
 	TIME(0x65A, 1, 64, 0, "MSR_PKG_ANY_GFXE_C0_RES"),
 	TIME(0x65B, 1, 64, 0, "MSR_PKG_BOTH_CORE_GFXE_C0_RES"),
 };
