@@ -298,6 +298,27 @@ static void drop(struct uct_in *in, unsigned *nin, unsigned so, int bt, int sub)
 	*nin = k;
 }
 
+/* Append a derived input: inc on sub-event sub of box type bt, instance
+ * inst (-1: every one), socket so. */
+static int push(struct uct_in *in, unsigned *nin, unsigned cap, unsigned so, int bt, int inst, int sub,
+		uint32_t inc, char *err, size_t n)
+{
+	struct uct_in *x;
+
+	if (*nin == cap) {
+		snprintf(err, n, "more than %u inputs with the derived ones", cap);
+		return -ENOSPC;
+	}
+	x = &in[(*nin)++];
+	memset(x, 0, sizeof(*x));
+	x->socket = (uint8_t)so;
+	x->bt = (uint8_t)bt;
+	x->inst = (int16_t)inst;
+	x->sub = (uint16_t)sub;
+	x->inc = inc;
+	return 0;
+}
+
 /* The package C-state rule on each socket: the cores' counts in each state
  * (an input for every instance counts on each), whether memory is
  * accessed, and the one target of the package's state. */
@@ -341,22 +362,12 @@ static int apply_pkg(const struct uct_derive *d, const struct rrule *r, struct u
 		if (r->anyc0 >= 0)
 			drop(in, nin, so, r->bt, r->anyc0);
 		for (unsigned t = 0; t <= r->ntgt; t++) {
-			struct uct_in *x;
-			int sub = t < r->ntgt ? r->tgt[t] : r->anyc0;
+			int sub = t < r->ntgt ? r->tgt[t] : r->anyc0, rc;
 
 			if (sub < 0 || (t < r->ntgt ? u->tdepth[t] != state : !c0))
 				continue;
-			if (*nin == cap) {
-				snprintf(err, n, "more than %u inputs with the derived ones", cap);
-				return -ENOSPC;
-			}
-			x = &in[(*nin)++];
-			memset(x, 0, sizeof(*x));
-			x->socket = (uint8_t)so;
-			x->bt = (uint8_t)r->bt;
-			x->inst = -1;
-			x->sub = (uint16_t)sub;
-			x->inc = 1;
+			if ((rc = push(in, nin, cap, so, r->bt, -1, sub, 1, err, n)))
+				return rc;
 		}
 	}
 	return 0;
@@ -455,20 +466,14 @@ int uct_derive_apply(const struct uct_derive *d, struct uct_in *in, unsigned *ni
 				drop(in, nin, so, r->bt, r->tgt[t]);
 				for (unsigned i = 0; i < ni; i++) {
 					struct uct_in *x;
+					int rc;
 
 					if (!want[i] || (same && i))
 						continue;
-					if (*nin == cap) {
-						snprintf(err, n, "more than %u inputs with the derived ones", cap);
-						return -ENOSPC;
-					}
-					x = &in[(*nin)++];
-					memset(x, 0, sizeof(*x));
-					x->socket = (uint8_t)so;
-					x->bt = (uint8_t)r->bt;
-					x->inst = (int16_t)(same ? -1 : (int)i);
-					x->sub = (uint16_t)r->tgt[t];
-					x->inc = (uint32_t)want[i];
+					if ((rc = push(in, nin, cap, so, r->bt, same ? -1 : (int)i, r->tgt[t],
+						       (uint32_t)want[i], err, n)))
+						return rc;
+					x = &in[*nin - 1];
 					if (u->kind == UD_BAND) {
 						x->amask = 1u << UCM_AT_FREQ;
 						x->attr[UCM_AT_FREQ] = r->freq;
