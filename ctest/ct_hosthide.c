@@ -340,37 +340,55 @@ static void check_cpuid_every_cpu(struct machine *m)
  * the MTRRs (as many variable pairs as IA32_MTRRCAP counts, the fixed
  * ranges where it has them), the PAT, and machine check (IA32_MCG_CAP's
  * banks, IA32_MCG_CTL and each bank's IA32_MCi_CTL2 where it says so:
- * SDM Vol. 3A 11.11.1, Vol. 3B 15.3.1).  The SYSENTER MSRs are not in the
- * list: the machine does not serve them (docs/tools.md). */
+ * SDM Vol. 3A 11.11.1, Vol. 3B 15.3.1); the MSRs a kernel programs
+ * (SYSENTER, SYSCALL, the segment bases, TSC_AUX, the TSC deadline); the
+ * write-only commands (.wo: a write of 0 must be taken); the full-width
+ * counter aliases where IA32_PERF_CAPABILITIES[13] has them; leaves 0x12
+ * and 0x14 where SGX and Intel PT are advertised. */
 enum { EAX, EBX, ECX, EDX };
 static const struct {
-	unsigned leaf, reg, bit;
+	unsigned leaf, sub, reg, bit;
 	uint32_t msr, n;
 	const char *name;
+	int wo;
 } backed[] = {
-	{ 1, EDX, 5, 0x10, 1, "IA32_TIME_STAMP_COUNTER" },
-	{ 1, EDX, 9, 0x1B, 1, "IA32_APIC_BASE" },
-	{ 1, EDX, 12, 0xFE, 1, "IA32_MTRRCAP" },
-	{ 1, EDX, 12, 0x2FF, 1, "IA32_MTRR_DEF_TYPE" },
-	{ 1, EDX, 14, 0x179, 2, "IA32_MCG_CAP, IA32_MCG_STATUS" },
-	{ 1, EDX, 16, 0x277, 1, "IA32_PAT" },
-	{ 1, ECX, 5, 0x3A, 1, "IA32_FEATURE_CONTROL" },
-	{ 1, ECX, 5, 0x480, 1, "IA32_VMX_BASIC" },
-	{ 1, ECX, 7, 0x198, 2, "IA32_PERF_STATUS, IA32_PERF_CTL (EIST)" },
-	{ 1, ECX, 15, 0x345, 1, "IA32_PERF_CAPABILITIES" },
-	{ 1, EDX, 21, 0x600, 1, "IA32_DS_AREA" },
-	{ 1, EDX, 22, 0x19A, 3, "IA32_CLOCK_MODULATION, IA32_THERM_INTERRUPT, IA32_THERM_STATUS" },
-	{ 6, ECX, 0, 0xE7, 2, "IA32_MPERF, IA32_APERF" },
-	{ 6, ECX, 3, 0x1B0, 1, "IA32_ENERGY_PERF_BIAS" },
-	{ 6, EAX, 6, 0x1B1, 2, "IA32_PACKAGE_THERM_STATUS, IA32_PACKAGE_THERM_INTERRUPT" },
-	{ 6, EAX, 7, 0x770, 2, "IA32_PM_ENABLE, IA32_HWP_CAPABILITIES" },
-	{ 6, EAX, 7, 0x774, 1, "IA32_HWP_REQUEST" },
-	{ 6, EAX, 7, 0x777, 1, "IA32_HWP_STATUS" },
-	{ 6, EAX, 8, 0x773, 1, "IA32_HWP_INTERRUPT" },
-	{ 6, EAX, 11, 0x772, 1, "IA32_HWP_REQUEST_PKG" },
-	{ 6, EAX, 13, 0xDB0, 3, "IA32_PKG_HDC_CTL, IA32_PM_CTL1, IA32_THREAD_STALL" },
-	{ 7, EDX, 26, 0x48, 1, "IA32_SPEC_CTRL" },
-	{ 7, EDX, 29, 0x10A, 1, "IA32_ARCH_CAPABILITIES" },
+	{ 1, 0, EDX, 5, 0x10, 1, "IA32_TIME_STAMP_COUNTER", 0 },
+	{ 1, 0, EDX, 11, 0x174, 3, "IA32_SYSENTER_CS, _ESP, _EIP", 0 },
+	{ 1, 0, ECX, 11, 0xC80, 1, "IA32_DEBUG_INTERFACE", 0 },
+	{ 1, 0, ECX, 18, 0x1F8, 3, "IA32_PLATFORM_DCA_CAP, IA32_CPU_DCA_CAP, IA32_DCA_0_CAP", 0 },
+	{ 1, 0, ECX, 24, 0x6E0, 1, "IA32_TSC_DEADLINE", 0 },
+	{ 7, 0, EBX, 1, 0x3B, 1, "IA32_TSC_ADJUST", 0 },
+	{ 7, 0, EBX, 14, 0xD90, 1, "IA32_BNDCFGS", 0 },
+	{ 7, 0, EBX, 25, 0x570, 2, "IA32_RTIT_CTL, IA32_RTIT_STATUS", 0 },
+	{ 7, 0, EDX, 26, 0x49, 1, "IA32_PRED_CMD", 1 },
+	{ 7, 0, EDX, 28, 0x10B, 1, "IA32_FLUSH_CMD", 1 },
+	{ 0xD, 1, EAX, 3, 0xDA0, 1, "IA32_XSS", 0 },
+	{ 0x80000001, 0, EDX, 29, 0xC0000080, 3, "IA32_EFER, IA32_STAR, IA32_LSTAR", 0 },
+	{ 0x80000001, 0, EDX, 29, 0xC0000084, 1, "IA32_FMASK", 0 },
+	{ 0x80000001, 0, EDX, 29, 0xC0000100, 3, "IA32_FS_BASE, IA32_GS_BASE, IA32_KERNEL_GS_BASE", 0 },
+	{ 0x80000001, 0, EDX, 27, 0xC0000103, 1, "IA32_TSC_AUX", 0 },
+	{ 1, 0, EDX, 9, 0x1B, 1, "IA32_APIC_BASE", 0 },
+	{ 1, 0, EDX, 12, 0xFE, 1, "IA32_MTRRCAP", 0 },
+	{ 1, 0, EDX, 12, 0x2FF, 1, "IA32_MTRR_DEF_TYPE", 0 },
+	{ 1, 0, EDX, 14, 0x179, 2, "IA32_MCG_CAP, IA32_MCG_STATUS", 0 },
+	{ 1, 0, EDX, 16, 0x277, 1, "IA32_PAT", 0 },
+	{ 1, 0, ECX, 5, 0x3A, 1, "IA32_FEATURE_CONTROL", 0 },
+	{ 1, 0, ECX, 5, 0x480, 1, "IA32_VMX_BASIC", 0 },
+	{ 1, 0, ECX, 7, 0x198, 2, "IA32_PERF_STATUS, IA32_PERF_CTL (EIST)", 0 },
+	{ 1, 0, ECX, 15, 0x345, 1, "IA32_PERF_CAPABILITIES", 0 },
+	{ 1, 0, EDX, 21, 0x600, 1, "IA32_DS_AREA", 0 },
+	{ 1, 0, EDX, 22, 0x19A, 3, "IA32_CLOCK_MODULATION, IA32_THERM_INTERRUPT, IA32_THERM_STATUS", 0 },
+	{ 6, 0, ECX, 0, 0xE7, 2, "IA32_MPERF, IA32_APERF", 0 },
+	{ 6, 0, ECX, 3, 0x1B0, 1, "IA32_ENERGY_PERF_BIAS", 0 },
+	{ 6, 0, EAX, 6, 0x1B1, 2, "IA32_PACKAGE_THERM_STATUS, IA32_PACKAGE_THERM_INTERRUPT", 0 },
+	{ 6, 0, EAX, 7, 0x770, 2, "IA32_PM_ENABLE, IA32_HWP_CAPABILITIES", 0 },
+	{ 6, 0, EAX, 7, 0x774, 1, "IA32_HWP_REQUEST", 0 },
+	{ 6, 0, EAX, 7, 0x777, 1, "IA32_HWP_STATUS", 0 },
+	{ 6, 0, EAX, 8, 0x773, 1, "IA32_HWP_INTERRUPT", 0 },
+	{ 6, 0, EAX, 11, 0x772, 1, "IA32_HWP_REQUEST_PKG", 0 },
+	{ 6, 0, EAX, 13, 0xDB0, 3, "IA32_PKG_HDC_CTL, IA32_PM_CTL1, IA32_THREAD_STALL", 0 },
+	{ 7, 0, EDX, 26, 0x48, 1, "IA32_SPEC_CTRL", 0 },
+	{ 7, 0, EDX, 29, 0x10A, 1, "IA32_ARCH_CAPABILITIES", 0 },
 };
 
 static int msr_ok(int fd, uint32_t msr)
@@ -378,6 +396,14 @@ static int msr_ok(int fd, uint32_t msr)
 	uint64_t v;
 
 	return pread(fd, &v, 8, msr) == 8;
+}
+
+/* a write-only command MSR: a write of 0 (no command) is taken */
+static int msr_wo_ok(int fd, uint32_t msr)
+{
+	uint64_t v = 0;
+
+	return pwrite(fd, &v, 8, msr) == 8;
 }
 
 /* The MSRs whose number a capability MSR gives: the variable MTRR pairs
@@ -417,20 +443,37 @@ static void check_backed(const struct machine *m)
 {
 	int fd;
 	unsigned r[4], l1[4], pm[4];
+	uint64_t caps;
 
 	(void)m;
-	if (bind_cpu(0, 0) || (fd = open("/dev/cpu/0/msr", O_RDONLY)) < 0) {
+	if (bind_cpu(0, 0) || (fd = open("/dev/cpu/0/msr", O_RDWR)) < 0) {
 		check(0, "/dev/cpu/0/msr: %s", strerror(errno));
 		return;
 	}
 	for (size_t i = 0; i < sizeof(backed) / sizeof(backed[0]); i++) {
-		cpuid(backed[i].leaf, 0, r);
+		cpuid(backed[i].leaf, backed[i].sub, r);
 		if (!(r[backed[i].reg] >> backed[i].bit & 1))
 			continue;
 		for (uint32_t k = 0; k < backed[i].n; k++)
-			check(msr_ok(fd, backed[i].msr + k), "CPUID.%02XH:%s[%u] advertises %s, but MSR %#x is a #GP",
-			      backed[i].leaf, (const char *[]){ "EAX", "EBX", "ECX", "EDX" }[backed[i].reg],
-			      backed[i].bit, backed[i].name, backed[i].msr + k);
+			check(backed[i].wo ? msr_wo_ok(fd, backed[i].msr + k) : msr_ok(fd, backed[i].msr + k),
+			      "CPUID.%02XH.%u:%s[%u] advertises %s, but MSR %#x is a #GP", backed[i].leaf, backed[i].sub,
+			      (const char *[]){ "EAX", "EBX", "ECX", "EDX" }[backed[i].reg], backed[i].bit,
+			      backed[i].name, backed[i].msr + k);
+	}
+	/* the leaves SGX and Intel PT need (SDM Vol. 3D 36.7.2, Vol. 3C
+	 * 33.3.1): SGX1 in leaf 0x12, PT's capabilities in leaf 0x14 */
+	cpuid(7, 0, r);
+	if (r[1] >> 2 & 1) {
+		unsigned x[4];
+
+		cpuid(0x12, 0, x);
+		check(x[0] & 1, "CPUID.07H:EBX[2] advertises SGX, but leaf 0x12 gives no SGX1 (%08x)", x[0]);
+	}
+	if (r[1] >> 25 & 1) {
+		unsigned x[4];
+
+		cpuid(0x14, 0, x);
+		check(x[0] || x[1] || x[2], "CPUID.07H:EBX[25] advertises Intel PT, but leaf 0x14 is empty");
 	}
 	/* architectural perfmon (leaf 0xA; SDM Vol. 3B 20.2): the general
 	 * counters and their selects, the fixed counters, the global controls */
@@ -446,6 +489,14 @@ static void check_backed(const struct machine *m)
 		      k);
 	for (uint32_t a = 0x38D; (pm[0] & 0xFF) > 1 && a <= 0x390; a++)
 		check(msr_ok(fd, a), "CPUID.0AH: perfmon version %u, but MSR %#x is a #GP", pm[0] & 0xFF, a);
+	/* full-width writes (IA32_PERF_CAPABILITIES[13], PDCM 01H:ECX[15];
+	 * SDM Vol. 3B 20.2.6): IA32_A_PMCx beside each counter */
+	cpuid(1, 0, l1);
+	if (l1[2] >> 15 & 1 && pread(fd, &caps, 8, 0x345) == 8 && caps >> 13 & 1)
+		for (unsigned k = 0; k < (pm[0] >> 8 & 0xFF); k++)
+			check(msr_ok(fd, 0x4C1 + k),
+			      "IA32_PERF_CAPABILITIES %#llx has full-width writes, but IA32_A_PMC%u (%#x) is a #GP",
+			      (unsigned long long)caps, k, 0x4C1 + k);
 	cpuid(1, 0, l1);
 	check_backed_counted(fd, l1);
 	close(fd);

@@ -1877,6 +1877,105 @@ def mtrr_mca(platform):
     eq(f"{platform}: wrmsr of what the SDM allows and refuses (cpu 1; cpu 0 unchanged)", wrote, want)
 
 
+# Linux 6.1 x86-64's boot values (arch/x86/include/asm/segment.h,
+# arch/x86/kernel/cpu/common.c syscall_init, setup_getcpu): the selectors
+# __KERNEL_CS (GDT entry 2) and __USER32_CS (entry 4, RPL 3); the flags that
+# SYSCALL clears (EFLAGS bit positions, SDM Vol. 1 3.4.3)
+KERNEL_CS, USER32_CS = 2 * 8, 4 * 8 + 3
+EFLAGS_BITS = {"CF": 0, "PF": 2, "AF": 4, "ZF": 6, "SF": 7, "TF": 8, "IF": 9, "DF": 10, "OF": 11,
+               "IOPL": 12, "IOPL1": 13, "NT": 14, "RF": 16, "AC": 18, "ID": 21}
+# EFER: SCE 0, LME 8, LMA 10, NXE 11 (SDM Vol. 4 Table 2-2)
+LINUX_EFER = 1 << 0 | 1 << 8 | 1 << 10 | 1 << 11
+
+
+def kernel_msrs(platform):
+    """rdmsr reads what CPUID's SEP, LM, RDTSCP and TSC-deadline bits
+    advertise (SDM Vol. 4 Table 2-2) as Linux 6.1 leaves it: the SYSENTER
+    and SYSCALL MSRs, EFER, the segment bases (GS each cpu's per-cpu area),
+    TSC_AUX each cpu's node << 12 | cpu, the TSC deadline disarmed; the
+    full-width counter aliases (IA32_PERF_CAPABILITIES[13]) write the
+    counters whole; skl's write-only commands are a #GP to read, and take
+    only their defined bits."""
+    need("rdmsr", "msr-tools")
+    need("wrmsr", "msr-tools")
+    same = [0x174, 0x6E0, 0xC0000080, 0xC0000081, 0xC0000084, 0xC0000100, 0xC0000102, 0x176, 0xC0000082]
+    own = [0x175, 0xC0000101, 0xC0000103]
+    reads = "; ".join(f"echo {a:#x} $(rdmsr -p 0 -0 -x {a:#x} 2>/dev/null || echo GP)" for a in same + own)
+    every = "; ".join(f"echo all {a:#x} $(rdmsr -a -0 -x {a:#x} | tr '\\n' ' ')" for a in same + own)
+    ncpu = "n=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l); echo ncpu $n"
+    pkgs = ("echo pkg $(for c in $(seq 0 $((n - 1))); do "
+            "cat /sys/devices/system/cpu/cpu$c/topology/physical_package_id; done | tr '\\n' ' ')")
+    writes = [("0x4c1", "0x123456789ab"), ("0x4c8", "0xfedcba98765")]
+    if platform == "skl":
+        writes += [("0x49", "0x1"), ("0x49", "0x2"), ("0x10b", "0x1"), ("0x10b", "0x3"), ("0x3b", "0x1000"),
+                   ("0xda0", "0x100"), ("0xd90", "0x1")]
+    wr = "; ".join(f"wrmsr -p 1 {a} {v} 2>/dev/null && echo w {a} $(rdmsr -p 1 -0 -x {a} 2>/dev/null || echo GP) "
+                   f"|| echo w {a} refused" for a, v in writes)
+    wr += "; echo pmc $(rdmsr -p 1 -0 -x 0xc1) $(rdmsr -p 1 -0 -x 0xc8) $(rdmsr -p 0 -0 -x 0xc1)"
+    out, _, _ = run(platform, ["sh", "-c", f"{reads}; {every}; {ncpu}; {pkgs}; {wr}"])
+    got, per, wrote, pkg, n = {}, {}, [], [], 0
+    for ln in out.splitlines():
+        f = ln.split()
+        if f[0] == "all":
+            per[int(f[1], 16)] = [int(x, 16) for x in f[2:]]
+        elif f[0] in ("w", "pmc"):
+            wrote.append(ln)
+        elif f[0] == "pkg":
+            pkg = [int(x) for x in f[1:]]
+        elif f[0] == "ncpu":
+            n = int(f[1])
+        elif len(f) == 2 and f[0].startswith("0x"):
+            got[int(f[0], 16)] = None if f[1] == "GP" else int(f[1], 16)
+    for a in same + own:
+        if got.get(a) is None:
+            fail(f"{platform}: rdmsr {a:#x} is a #GP though CPUID advertises it")
+        eq(f"{platform}: rdmsr -a {a:#x} answers on every cpu", len(per.get(a, [])), n)
+    for a in same:
+        eq(f"{platform}: rdmsr -a {a:#x}: one value on every cpu", len(set(per.get(a, []))), 1)
+    for a in own:
+        eq(f"{platform}: rdmsr -a {a:#x}: each cpu its own", len(set(per.get(a, []))), n)
+    eq(f"{platform}: IA32_SYSENTER_CS (__KERNEL_CS)", got.get(0x174), KERNEL_CS)
+    eq(f"{platform}: IA32_STAR (__USER32_CS, __KERNEL_CS)", got.get(0xC0000081), USER32_CS << 48 | KERNEL_CS << 32)
+    eq(f"{platform}: IA32_FMASK (the flags SYSCALL clears)", got.get(0xC0000084),
+       sum(1 << b for b in EFLAGS_BITS.values()))
+    eq(f"{platform}: IA32_EFER (SCE, LME, LMA, NXE)", got.get(0xC0000080), LINUX_EFER)
+    eq(f"{platform}: IA32_TSC_DEADLINE (disarmed), FS_BASE and KERNEL_GS_BASE (a kernel thread's)",
+       [got.get(0x6E0), got.get(0xC0000100), got.get(0xC0000102)], [0, 0, 0])
+    eq(f"{platform}: IA32_TSC_AUX on each cpu (node << 12 | cpu)", per.get(0xC0000103),
+       [p << 12 | c for c, p in enumerate(pkg)])
+    # x86-64's memory map (Documentation/x86/x86_64/mm.rst): the kernel
+    # text from 0xffffffff80000000, the cpu entry areas in
+    # 0xfffffe0000000000-0xfffffe7fffffffff, the direct map from
+    # 0xffff888000000000 (4-level paging)
+    for a in (0x176, 0xC0000082):
+        if not 0xFFFFFFFF80000000 <= (got.get(a) or 0) < 0xFFFFFFFFC0000000:
+            fail(f"{platform}: MSR {a:#x} = {got.get(a) or 0:#x}: not in the kernel text")
+    for v in per.get(0x175, []):
+        if not 0xFFFFFE0000000000 <= v < 0xFFFFFE8000000000 or v & 0xFFF:
+            fail(f"{platform}: IA32_SYSENTER_ESP {v:#x}: not a page boundary in the cpu entry areas")
+    for v in per.get(0xC0000101, []):
+        if not 0xFFFF888000000000 <= v < 0xFFFFC88000000000:
+            fail(f"{platform}: IA32_GS_BASE {v:#x}: not in the direct map")
+    want = ["w 0x4c1 00000123456789ab", "w 0x4c8 00000fedcba98765"]
+    if platform == "skl":
+        want += ["w 0x49 GP", "w 0x49 refused", "w 0x10b GP", "w 0x10b refused", "w 0x3b 0000000000000000",
+                 "w 0xda0 refused", "w 0xd90 0000000000000001"]
+    want.append(f"pmc 00000123456789ab 00000fedcba98765 {0:016x}")
+    eq(f"{platform}: wrmsr on cpu 1 (the aliases write the counters; cpu 0's unchanged)", wrote, want)
+
+
+def kernel_msrs_skl():
+    kernel_msrs("skl")
+
+
+def kernel_msrs_snbep():
+    kernel_msrs("snbep")
+
+
+def kernel_msrs_ivt():
+    kernel_msrs("ivt")
+
+
 def mtrr_mca_skl():
     mtrr_mca("skl")
 
@@ -1888,7 +1987,7 @@ def mtrr_mca_snbep():
 def mtrr_mca_ivt():
     mtrr_mca("ivt")
 
-CASES = {f.__name__: f for f in (mtrr_mca_skl, mtrr_mca_snbep, mtrr_mca_ivt, cpuid_xsave_skl, cpuid_xsave_snbep, cpuidle_skl, cpuidle_snbep, cpuidle_ivt, pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_snbep, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
+CASES = {f.__name__: f for f in (kernel_msrs_skl, kernel_msrs_snbep, kernel_msrs_ivt, mtrr_mca_skl, mtrr_mca_snbep, mtrr_mca_ivt, cpuid_xsave_skl, cpuid_xsave_snbep, cpuidle_skl, cpuidle_snbep, cpuidle_ivt, pci_functions_snbep, pci_functions_ivt, perf_power_cstate_skl, perf_power_cstate_snbep, perf_power_cstate_ivt, run_uname, run_sysconf, dmidecode_skl, dmidecode_snbep, dmidecode_ivt, turbostat_debug_skl, turbostat_debug_snbep, turbostat_debug_ivt, run_static_helper, power_skl, power_snbep, power_ivt, run_host_hidden, likwid_daemon_skl, likwid_daemon_snbep, run_exec_env, pcm_snbep, numactl_snbep, numactl_ivt, turbostat_skl, turbostat_snbep, turbostat_ivt, run_dir_place, run_scan_cache, msr_skl, msr_snbep, msr_ivt, pci_skl, pci_snbep, pci_ivt, likwid_skl_mem, likwid_skl_clock,
                                  likwid_snbep_mem, likwid_snbep_qpi, likwid_ivt_mem, likwid_ivt_qpi, pcm_memory_snbep, pcm_memory_ivt, pcm_skl, run_clock,
                                  run_report, run_devices, run_lscpu, run_cwd, run_errors)}
 

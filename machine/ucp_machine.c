@@ -164,6 +164,43 @@ static int act_resolve(struct ucp_machine *mc, char *err, size_t n)
 
 static const struct ucm_sysmsr *msr_of(const struct ucp_machine *mc, uint32_t addr, size_t *k);
 
+/* Row s's j-th MSR on cpu at power-on (enum ucm_sysmsr_kind) */
+static uint64_t reset_value(const struct ucp_machine *mc, const struct ucm_sysmsr *s, unsigned j, unsigned cpu)
+{
+	switch (s->kind) {
+	case UCM_SM_MCBANK:
+		/* a bank's STATUS, ADDR and MISC: no error logged */
+		return (s->addr + j) & 3 ? 0 : s->value;
+	case UCM_SM_RW:
+		return s->value + (uint64_t)cpu * s->rate +
+		       (s->arg == UCM_RW_TSC_AUX ? (uint64_t)ucp_cpu_socket(mc, cpu) << 12 | cpu : 0);
+	default:
+		return s->value;
+	}
+}
+
+/* Every alias row names rows that exist and are no aliases themselves,
+ * so that an access is forwarded once (ucp_sysmsr_read, _write). */
+static int alias_check(struct ucp_machine *mc, char *err, size_t n)
+{
+	for (unsigned i = 0; i < mc->def->nsysmsr; i++) {
+		const struct ucm_sysmsr *s = &mc->def->sysmsr[i];
+
+		for (unsigned j = 0; s->kind == UCM_SM_ALIAS && j < s->count; j++) {
+			size_t k;
+			const struct ucm_sysmsr *t = msr_of(mc, (uint32_t)(s->value + j), &k);
+
+			if (!t || t->kind == UCM_SM_ALIAS) {
+				snprintf(err, n, "machine table of %s: %s (0x%x) aliases 0x%llx, %s",
+					 ucm_platform_of(mc->m)->name, s->name, s->addr + j,
+					 (unsigned long long)(s->value + j), t ? "another alias" : "which it lacks");
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 /* The variable-range MTRRs at power-on (SDM Vol. 3A 11.11.2.3): write-back
  * over the machine's RAM, mem_mb a socket, the part below tolm_mb and the
  * rest from 4 GiB, each range a naturally aligned power of two, as
@@ -272,12 +309,10 @@ int ucp_machine_create(struct ucm_model *m, uint64_t boot_ps, struct ucp_machine
 			for (unsigned j = 0; j < mc->def->sysmsr[i].count; j++, k++) {
 				const struct ucm_sysmsr *s = &mc->def->sysmsr[i];
 
-				/* a bank's STATUS, ADDR and MISC: no error logged */
-				mc->st[c * mc->nstate + k].val =
-					s->kind == UCM_SM_MCBANK && ((s->addr + j) & 3) ? 0 : s->value;
+				mc->st[c * mc->nstate + k].val = reset_value(mc, s, j, c);
 			}
 	}
-	if ((rc = mtrr_map(mc, err, n))) {
+	if ((rc = alias_check(mc, err, n)) || (rc = mtrr_map(mc, err, n))) {
 		ucp_machine_destroy(mc);
 		return rc;
 	}
@@ -645,10 +680,14 @@ int ucp_sysmsr_read(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64_
 	const struct ucm_sysmsr *s = msr_of(mc, addr, &k);
 	struct msrstate *st;
 
+	if (s && s->kind == UCM_SM_ALIAS)
+		return ucp_sysmsr_read(mc, cpu, (uint32_t)(s->value + (addr - s->addr)), now, v);
 	if (!s || cpu >= mc->ncpu)
 		return -ENOENT;
 	st = &mc->st[cpu * mc->nstate + k];
 	switch (s->kind) {
+	case UCM_SM_WO:
+		return -EIO;
 	case UCM_SM_TIME:
 	case UCM_SM_FIXED:
 		*v = (st->off + row_count(mc, s, st, cpu, now)) & wmask(s->width);
@@ -702,6 +741,8 @@ int ucp_sysmsr_write(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64
 	const struct ucm_sysmsr *s = msr_of(mc, addr, &k);
 	struct msrstate *st;
 
+	if (s && s->kind == UCM_SM_ALIAS)
+		return ucp_sysmsr_write(mc, cpu, (uint32_t)(s->value + (addr - s->addr)), now, v, why, n);
 	if (!s || cpu >= mc->ncpu)
 		return -ENOENT;
 	st = &mc->st[cpu * mc->nstate + k];
@@ -721,6 +762,13 @@ int ucp_sysmsr_write(struct ucp_machine *mc, unsigned cpu, uint32_t addr, uint64
 		return -EIO;
 	case UCM_SM_WI:
 	case UCM_SM_THERM:
+		return 0;
+	case UCM_SM_WO:
+		if (v & ~s->mask) {
+			snprintf(why, n, "%s (0x%x): reserved bits 0x%llx set", s->name, addr,
+				 (unsigned long long)(v & ~s->mask));
+			return -EIO;
+		}
 		return 0;
 	case UCM_SM_TIME:
 		st->off = v - row_count(mc, s, st, cpu, now);

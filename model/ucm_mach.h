@@ -71,6 +71,46 @@
 #define UCM_SYSMSR_DS_AREA \
 	RW(0x600, 1, 0, ~0ull, "IA32_DS_AREA"),
 
+/* The MSRs an x86-64 kernel programs at boot, which CPUID's SEP
+ * (01H:EDX[11]), LM (80000001H:EDX[29]), RDTSCP (80000001H:EDX[27]) and
+ * TSC-deadline (01H:ECX[24]) bits advertise (Table 2-2), each cpu's, as
+ * Linux 6.1 leaves them (arch/x86/kernel/cpu/common.c, syscall_init and
+ * setup_getcpu; docs/tools.md, "The kernel's MSRs"):
+ * - IA32_SYSENTER_CS __KERNEL_CS (0x10); _ESP the top of the cpu's entry
+ *   stack, the second page of its cpu_entry_area (the areas from
+ *   0xfffffe0000001000, 53 pages each in 6.1's layout); _EIP
+ *   entry_SYSENTER_compat, in the entry text;
+ * - IA32_EFER: SCE, LME, LMA, NXE; LMA (10) is read-only but may be
+ *   written back as read;
+ * - IA32_STAR __USER32_CS (0x23) in 63:48, __KERNEL_CS in 47:32; IA32_LSTAR
+ *   entry_SYSCALL_64, the start of the entry text; IA32_FMASK the flags
+ *   cleared on SYSCALL (CF PF AF ZF SF TF IF DF OF IOPL NT RF AC ID);
+ * - IA32_FS_BASE 0 and IA32_KERNEL_GS_BASE 0 (a kernel thread's, the idle
+ *   task's), IA32_GS_BASE the cpu's per-cpu area in the direct map;
+ * - IA32_TSC_AUX socket << 12 | cpu (RDTSCP's ECX);
+ * - IA32_TSC_DEADLINE 0, disarmed.
+ * The kernel addresses are those of a kernel without KASLR, which moves
+ * them at every boot: any value in the same region is as right. */
+#define UCM_SYSMSR_KERNEL \
+	RW(0x174, 1, 0x10, ~0ull, "IA32_SYSENTER_CS"), \
+	{ 0x175, 1, UCM_SM_RW, 0, 0, 0xFFFFFE0000003000ull, ~0ull, 53 * 4096, "IA32_SYSENTER_ESP", 0, 0 }, \
+	RW(0x176, 1, 0xFFFFFFFF82001A40ull, ~0ull, "IA32_SYSENTER_EIP"), \
+	RW(0x6E0, 1, 0, ~0ull, "IA32_TSC_DEADLINE"), \
+	RW(0xC0000080, 1, 0xD01, 0xD01, "IA32_EFER"), \
+	RW(0xC0000081, 1, 0x0023001000000000ull, ~0ull, "IA32_STAR"), \
+	RW(0xC0000082, 1, 0xFFFFFFFF82000000ull, ~0ull, "IA32_LSTAR"), \
+	RW(0xC0000084, 1, 0x257FD5, 0xFFFFFFFF, "IA32_FMASK"), \
+	RW(0xC0000100, 1, 0, ~0ull, "IA32_FS_BASE"), \
+	{ 0xC0000101, 1, UCM_SM_RW, 0, 0, 0xFFFF88803FC00000ull, ~0ull, 0x40000, "IA32_GS_BASE", 0, 0 }, \
+	RW(0xC0000102, 1, 0, ~0ull, "IA32_KERNEL_GS_BASE"), \
+	{ 0xC0000103, 1, UCM_SM_RW, 0, UCM_RW_TSC_AUX, 0, 0xFFFFFFFF, 0, "IA32_TSC_AUX", 0, 0 },
+
+/* IA32_A_PMC0..n-1 (IA32_PERF_CAPABILITIES[13], full-width writes; SDM
+ * Vol. 3B 20.2.6): the general counters IA32_PMC0..n-1 under a second
+ * address, each write taken whole */
+#define UCM_SYSMSR_A_PMC(n) \
+	{ 0x4C1, n, UCM_SM_ALIAS, 0, 0, 0xC1, 0, 0, "IA32_A_PMC0..7", 0, 0 },
+
 /* Memory types (Intel SDM Vol. 3A Tables 11-8 and 11-10): UC 0, WC 1,
  * WT 4, WP 5, WB 6 in the MTRRs; the PAT also UC- 7.  Bit t of a set:
  * type t allowed (UCM_SM_MTYPE's .width). */
@@ -202,7 +242,18 @@
 	ACT(0x619, 32, RAPL_W(DRAM_IDLE_W), UCM_ACT_DRAM, RAPL_J, "MSR_DRAM_ENERGY_STATUS"), \
 	TIME(0x61B, 1, 32, 0, "MSR_DRAM_PERF_STATUS"),                /* never throttled */ \
 	RO(0x61C, 0, "MSR_DRAM_POWER_INFO"), \
-	ACT(0x639, 32, RAPL_W(PP0_IDLE_W), UCM_ACT_PP0, RAPL_J, "MSR_PP0_ENERGY_STATUS"),
+	ACT(0x639, 32, RAPL_W(PP0_IDLE_W), UCM_ACT_PP0, RAPL_J, "MSR_PP0_ENERGY_STATUS"), \
+	UCM_SYSMSR_KERNEL \
+	UCM_SYSMSR_A_PMC(8) \
+	/* direct cache access (CPUID.01H:ECX[18], Table 2-2): enabled by \
+	 * the BIOS (IA32_PLATFORM_DCA_CAP bit 0, what Linux's ioatdma \
+	 * checks), prefetch hints (IA32_CPU_DCA_CAP bit 0), type 0 active \
+	 * (IA32_DCA_0_CAP bit 0, read-only as are the type and queue \
+	 * fields 10:1; delay 16:13 and the software block 24 writable, the \
+	 * read-only bits writable as read) */ \
+	RO(0x1F8, 1, "IA32_PLATFORM_DCA_CAP"), \
+	RO(0x1F9, 1, "IA32_CPU_DCA_CAP"), \
+	RW(0x1FA, 1, 1, 0x0101E001ull, "IA32_DCA_0_CAP"),
 
 /* TjMax of both parts, MSR_TEMPERATURE_TARGET bits 23:16 (the value
  * the tables always had; docs/invariants.md) */

@@ -380,7 +380,10 @@ struct ucm_cache {
 /* How an MSR outside the uncore PMU behaves. */
 enum ucm_sysmsr_kind {
 	UCM_SM_CONST,   /* reads .value; a write is a #GP */
-	UCM_SM_RW,      /* per cpu: reset .value; bits outside .mask are a #GP */
+	UCM_SM_RW,      /* per cpu: reset .value + cpu x .rate (an address in
+			   a per-cpu area), with .arg UCM_RW_TSC_AUX also
+			   socket << 12 | cpu (Linux's TSC_AUX); bits
+			   outside .mask are a #GP */
 	UCM_SM_TIME,    /* counts .rate per second since power-on (TSC, APERF,
 			   MPERF, RAPL energy), modulo 2^.width; a write sets it */
 	UCM_SM_FIXED,   /* core fixed counter .arg: counts .rate per second
@@ -402,12 +405,22 @@ enum ucm_sysmsr_kind {
 			   ones (valid 11); .mask the address bits 12 to
 			   MAXPHYADDR - 1; reset: the machine's memory map,
 			   write-back over its RAM (ucp_machine.c) */
+	UCM_SM_WO,      /* write-only command (IA32_PRED_CMD): a read is a
+			   #GP, a write of bits outside .mask too; nothing
+			   is kept */
+	UCM_SM_ALIAS,   /* the rows from .value on under other addresses
+			   (IA32_A_PMCx: the counters IA32_PMCx, whose full
+			   width they write; SDM Vol. 3B 20.2.6) */
 	UCM_SM_MCBANK,  /* .count / 4 machine-check banks from a multiple of
 			   4 (SDM Vol. 3B 15.3.2): IA32_MCi_CTL at offsets
 			   0 mod 4, reset .value, every bit writable;
 			   IA32_MCi_STATUS, _ADDR and _MISC, 0 and writable
 			   only with 0 (anything else is a #GP) */
 };
+
+/* UCM_SM_RW's .arg: the reset value also holds the cpu's socket << 12 |
+ * cpu, as Linux programs IA32_TSC_AUX (RDTSCP's and RDPID's answer) */
+#define UCM_RW_TSC_AUX 1
 
 /* What the workload's activity adds to a counting machine MSR (.act of a
  * UCM_SM_TIME or UCM_SM_FIXED row): seconds of C0 (the socket's cores'

@@ -403,8 +403,10 @@ static void serve(struct srv *s, const struct ucr_req *q, struct ucr_rsp *r)
 		if (!s->o->wall_clock && (rc = ucm_run_ps(m, UCR_TSC_COST_PS)))
 			return err_msg(r, rc, ucm_error(m));
 		r->v[0] = ucp_tsc(s->mc, ucm_now_ps(m));
-		/* Linux's TSC_AUX: node << 12 | cpu */
-		r->v[1] = (uint64_t)ucp_cpu_socket(s->mc, cpu) << 12 | cpu;
+		/* RDTSCP's ECX: the cpu's IA32_TSC_AUX, which the machine's
+		 * kernel set to node << 12 | cpu (UCM_SYSMSR_KERNEL) */
+		if (ucp_sysmsr_read(s->mc, cpu, 0xC0000103, ucm_now_ps(m), &r->v[1]))
+			r->v[1] = 0; /* a table without it: every part's has it */
 		return;
 	case UCR_REPORT:
 		return;

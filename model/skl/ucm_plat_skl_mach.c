@@ -72,19 +72,21 @@ static const struct ucm_cpuid skl_cpuid[] = {
 	 * C4 4, C5-C7 1 (EDX nibbles) */
 	{ 0x5, 0, 0x00000040, 0x00000040, 0x00000003, 0x11142120 },
 	{ 0x6, 0, 0x000027F7, 0x00000002, 0x00000009, 0x00000000 },
-	/* no RDT monitoring (EBX bit 12): the client part has none */
-	{ 0x7, 0, 0x00000000, 0x029C6FBF, 0x00000000, 0x9C000000 },
+	/* no RDT monitoring (EBX bit 12): the client part has none; SGX
+	 * (EBX bit 2) and Intel PT (bit 25) clear: the machine has no
+	 * enclave page cache, no leaf 0x12 or 0x14 and no trace MSRs, as
+	 * a board whose firmware disabled SGX shows it (docs/tools.md) */
+	{ 0x7, 0, 0x00000000, 0x009C6FBB, 0x00000000, 0x9C000000 },
 	/* XSAVE (leaf 1 ECX bit 26): x87, SSE, AVX, MPX's BNDREGS and BNDCSR
 	 * (EAX 0x1F), 832 bytes for what Linux 6.1 enables (x87, SSE, AVX: it
-	 * dropped MPX), 1088 for all; XSAVEOPT, XSAVEC, XGETBV1, XSAVES and
-	 * Processor Trace's supervisor state (subleaf 1); each component's
-	 * size and offset (subleaves 2-4, 8) */
+	 * dropped MPX), 1088 for all; XSAVEOPT, XSAVEC, XGETBV1 and XSAVES,
+	 * no supervisor state (subleaf 1: Processor Trace's left with PT);
+	 * each component's size and offset (subleaves 2-4) */
 	{ 0xD, 0, 0x0000001F, 0x00000340, 0x00000440, 0 },
-	{ 0xD, 1, 0x0000000F, 0x00000340, 0x00000100, 0 },
+	{ 0xD, 1, 0x0000000F, 0x00000340, 0x00000000, 0 },
 	{ 0xD, 2, 0x00000100, 0x00000240, 0, 0 },
 	{ 0xD, 3, 0x00000040, 0x000003C0, 0, 0 },
 	{ 0xD, 4, 0x00000040, 0x00000400, 0, 0 },
-	{ 0xD, 8, 0x00000080, 0, 0x00000001, 0 },
 	/* architectural perfmon v4: 8 counters a core with HT off, 48 bits,
 	 * 7 events; 3 fixed counters of 48 bits */
 	{ 0xA, 0, 0x07300804, 0x00000000, 0x00000000, 0x00000603 },
@@ -190,6 +192,21 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RW(0xDB1, 1, 1, 0x1, "IA32_PM_CTL1"),
 	TIME(0xDB2, 1, 64, 0, "IA32_THREAD_STALL"),
 	UCM_SYSMSR_DS_AREA
+	UCM_SYSMSR_KERNEL
+	UCM_SYSMSR_A_PMC(8)
+	/* what leaf 7 and leaf 1 advertise besides (Table 2-2): IA32_TSC_ADJUST
+	 * (EBX[1]) 0, a write ignored (the TSC is never moved); the
+	 * write-only commands IA32_PRED_CMD (EDX[26], IBPB) and
+	 * IA32_FLUSH_CMD (EDX[28], L1D_FLUSH); IA32_DEBUG_INTERFACE (01H:ECX[11],
+	 * SDBG) disabled and locked by the firmware (bit 30); IA32_BNDCFGS
+	 * (EBX[14], MPX) 0, as Linux 6.1 leaves it (it dropped MPX); IA32_XSS
+	 * (0DH.1:EAX[3], XSAVES) 0, no supervisor state (0DH.1:ECX) to set */
+	{ 0x3B, 1, UCM_SM_WI, 0, 0, 0, 0, 0, "IA32_TSC_ADJUST", 0, 0 },
+	{ 0x49, 1, UCM_SM_WO, 0, 0, 0, 0x1, 0, "IA32_PRED_CMD", 0, 0 },
+	{ 0x10B, 1, UCM_SM_WO, 0, 0, 0, 0x1, 0, "IA32_FLUSH_CMD", 0, 0 },
+	RO(0xC80, 0x40000000, "IA32_DEBUG_INTERFACE"),
+	RW(0xD90, 1, 0, 0xFFFFFFFFFFFFF003ull, "IA32_BNDCFGS"),
+	RW(0xDA0, 1, 0, 0, "IA32_XSS"),
 	/* 10 variable MTRRs, fixed ranges, WC, SMRR (bit 12, PRMRR, clear:
 	 * the machine serves no PRMRR; docs/tools.md); 39 address bits (leaf
 	 * 0x80000008) */
@@ -254,7 +271,7 @@ const struct ucm_machine ucm_mach_skl = {
 		"est tm2 ssse3 sdbg fma cx16 xtpr pdcm pcid sse4_1 sse4_2 x2apic movbe popcnt "
 		"tsc_deadline_timer aes xsave avx f16c rdrand lahf_lm abm 3dnowprefetch epb invpcid_single "
 		"fsgsbase tsc_adjust bmi1 hle avx2 smep bmi2 erms invpcid rtm mpx rdseed adx smap clflushopt "
-		"intel_pt xsaveopt xsavec xgetbv1 xsaves dtherm ida arat pln pts hwp hwp_notify "
+		"xsaveopt xsavec xgetbv1 xsaves dtherm ida arat pln pts hwp hwp_notify "
 		"hwp_act_window hwp_epp",
 	.ncpuid = ARRAY_LEN(skl_cpuid),
 	.cpuid = skl_cpuid,
