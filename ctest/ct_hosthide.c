@@ -354,6 +354,7 @@ static const struct {
 } backed[] = {
 	{ 1, 0, EDX, 5, 0x10, 1, "IA32_TIME_STAMP_COUNTER", 0 },
 	{ 1, 0, EDX, 11, 0x174, 3, "IA32_SYSENTER_CS, _ESP, _EIP", 0 },
+	{ 1, 0, ECX, 6, 0x9B, 1, "IA32_SMM_MONITOR_CTL", 0 },
 	{ 1, 0, ECX, 11, 0xC80, 1, "IA32_DEBUG_INTERFACE", 0 },
 	{ 1, 0, ECX, 18, 0x1F8, 3, "IA32_PLATFORM_DCA_CAP, IA32_CPU_DCA_CAP, IA32_DCA_0_CAP", 0 },
 	{ 1, 0, ECX, 24, 0x6E0, 1, "IA32_TSC_DEADLINE", 0 },
@@ -487,7 +488,9 @@ static void check_backed(const struct machine *m)
 	for (unsigned k = 0; (pm[0] & 0xFF) > 1 && k < (pm[3] & 0x1F); k++)
 		check(msr_ok(fd, 0x309 + k), "CPUID.0AH: %u fixed counters, but IA32_FIXED_CTR%u is a #GP", pm[3] & 0x1F,
 		      k);
-	for (uint32_t a = 0x38D; (pm[0] & 0xFF) > 1 && a <= 0x390; a++)
+	/* version 2 on: the global controls (0x38D-0x390); 4 on: status set
+	 * and in-use (0x391, 0x392; Table 2-2) */
+	for (uint32_t a = 0x38D; (pm[0] & 0xFF) > 1 && a <= ((pm[0] & 0xFF) > 3 ? 0x392u : 0x390u); a++)
 		check(msr_ok(fd, a), "CPUID.0AH: perfmon version %u, but MSR %#x is a #GP", pm[0] & 0xFF, a);
 	/* full-width writes (IA32_PERF_CAPABILITIES[13], PDCM 01H:ECX[15];
 	 * SDM Vol. 3B 20.2.6): IA32_A_PMCx beside each counter */

@@ -252,6 +252,9 @@
 	 * fields 10:1; delay 16:13 and the software block 24 writable, the \
 	 * read-only bits writable as read) */ \
 	RO(0x1F8, 1, "IA32_PLATFORM_DCA_CAP"), \
+	/* SMX (CPUID.01H:ECX[6], Table 2-2): no dual-monitor treatment of \
+	 * SMIs (bit 0 clear); written only in SMM, so a #GP here */ \
+	RO(0x9B, 0, "IA32_SMM_MONITOR_CTL"), \
 	RO(0x1F9, 1, "IA32_CPU_DCA_CAP"), \
 	RW(0x1FA, 1, 1, 0x0101E001ull, "IA32_DCA_0_CAP"),
 

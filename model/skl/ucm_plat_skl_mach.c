@@ -146,6 +146,10 @@ static const struct ucm_sysmsr skl_msrs[] = {
 	RW(0x38D, 1, 0, 0xFFF, "IA32_FIXED_CTR_CTRL"),
 	RO(0x38E, 0, "IA32_PERF_GLOBAL_STATUS"),
 	RO(0x392, 0, "IA32_PERF_GLOBAL_INUSE"),
+	/* perfmon v4's status set (Table 2-2, CPUID.0AH:EAX[7:0] > 3): no
+	 * overflow bit is kept (IA32_PERF_GLOBAL_STATUS reads 0), so a
+	 * write is taken and ignored, as IA32_PERF_GLOBAL_OVF_CTRL's */
+	{ 0x391, 1, UCM_SM_WI, 0, 0, 0, 0, 0, "IA32_PERF_GLOBAL_STATUS_SET", 0, 0 },
 	RW(0x38F, 1, 0xFF, 0x7000000FFull, "IA32_PERF_GLOBAL_CTRL"),
 	{ 0x390, 1, UCM_SM_WI, 0, 0, 0, 0, 0, "IA32_PERF_GLOBAL_OVF_CTRL", 0, 0 },
 	RW(0x3F1, 1, 0, 0xF000000FFull, "IA32_PEBS_ENABLE"),
