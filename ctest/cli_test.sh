@@ -1041,7 +1041,6 @@ snbep_expect() {
 			if (name == "imc.CAS_COUNT.WR_WMM") e["cas_wr"] += 4 * v * d
 			if (name == "pcu.POWER_STATE_OCCUPANCY.CORES_C0") e["c0"] += v * d
 			if (name == "pcu.POWER_STATE_OCCUPANCY.CORES_C6") e["c6"] += v * d
-			if (name == "pcu_cstate.CORE_C6_CYCLES") e["c6_cycles"] += v * d
 			if (name == "pcu.FREQ_BAND0_CYCLES.CYCLES" && freq >= 20) e["band_2ghz"] += v * d
 		}
 	}
@@ -1070,7 +1069,7 @@ case_trace_snbep() {
 	local ev_s=(tor_nid0='cbo/TOR_INSERTS.NID_MISS_OPCODE,filter_opc=0x182,filter_nid=0x1/'
 		ha_reads=UNC_H_REQUESTS.READS cas_rd=UNC_M_CAS_COUNT.RD cas_wr=UNC_M_CAS_COUNT.WR)
 	local ev_c=(c0=UNC_P_POWER_STATE_OCCUPANCY.CORES_C0 c6=UNC_P_POWER_STATE_OCCUPANCY.CORES_C6
-		c6_cycles=pcu_cstate/CORE_C6_CYCLES/ band_2ghz='pcu/FREQ_BAND0_CYCLES,filter_band0=20/')
+		band_2ghz='pcu/FREQ_BAND0_CYCLES,filter_band0=20/')
 	local list x
 
 	# the platform's two sockets by default; this case reads one socket's text
@@ -1101,7 +1100,7 @@ case_trace_snbep() {
 	x=$(awk '$1 == "cas_rd" || $1 == "cas_wr" { s += $2 } END { print s }' "$work/want")
 	[ "$x" -gt 3745000 ] && [ "$x" -le 3755000 ] || fail "the trace carries $x lines, not 12 GB/s for 20 ms"
 
-	# core C-states: occupancy, residency and the frequency band filter
+	# core C-states: occupancy and the frequency band filter
 	run trace gen cstate --platform snbep --sockets 1 --duration 0.02 --seed 8 --duty 0.3 --hit-ratio 0.5 -o "$work/c.uct"
 	expect_rc 0
 	grep -q 'asleep=0x' "$work/c.uct" || fail "C-state trace without sleep masks"
@@ -1109,9 +1108,9 @@ case_trace_snbep() {
 	list=$(printf '%s,' "${ev_c[@]#*=}")
 	run stat --platform snbep --trace "$work/cl.uct" -I 5 -x, -e "${list%,}"
 	expect_rc 0
-	snbep_expect "$work/cl.uct" | grep -E '^(c0|c6|c6_cycles|band_2ghz) ' >"$work/want"
+	snbep_expect "$work/cl.uct" | grep -E '^(c0|c6|band_2ghz) ' >"$work/want"
 	snbep_counted "${ev_c[@]}" >"$work/got"
-	[ "$(wc -l <"$work/want")" -eq 4 ] || fail "C-state trace lacks some inputs: $(cat "$work/want")"
+	[ "$(wc -l <"$work/want")" -eq 3 ] || fail "C-state trace lacks some inputs: $(cat "$work/want")"
 	cmp -s "$work/want" "$work/got" || fail "C-state counts differ from the trace: want $(cat "$work/want"), got $(cat "$work/got")"
 	# the same trace in the binary vector form (its sleep masks change at
 	# nearly every segment, its inputs repeat): the same counts, which

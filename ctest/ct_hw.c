@@ -476,10 +476,10 @@ int ioctl(int fd, unsigned long req, ...)
 
 const char *EVENTS = "uclk,data_reads,UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_OCCUPANCY.ALL";
 /* One event of every E5-2600 box type: UBox fixed and general counter,
- * CBo with its filter (LLC_LOOKUP's state), PCU and its C-state counter,
+ * CBo with its filter (LLC_LOOKUP's state), PCU (with an occupancy),
  * HA, iMC general and fixed, QPI, R2PCIe, R3QPI. */
 const char *SNBEP_EVENTS = "UNC_U_CLOCKTICKS,UNC_U_LOCK_CYCLES,UNC_C_LLC_LOOKUP.DATA_READ,"
-			   "UNC_P_CLOCKTICKS,UNC_P_CORE_C6_CYCLES,UNC_H_REQUESTS.READS,cas_rd,"
+			   "UNC_P_CLOCKTICKS,UNC_P_POWER_STATE_OCCUPANCY.CORES_C0,UNC_H_REQUESTS.READS,cas_rd,"
 			   "UNC_M_DCLOCKTICKS,UNC_Q_CLOCKTICKS,UNC_R2_CLOCKTICKS,UNC_R3_CLOCKTICKS";
 
 unsigned pci_counter_in_use(uint8_t bus, uint8_t dev, uint8_t fn)

@@ -16,13 +16,15 @@ residency (MPERF) and the DRAM traffic (the DRAM's energy) make it.
 Cases:
 - invariants_<platform>: every built-in workload and every `trace gen`
   kind, 0.2 s of machine time read with rdmsr on every cpu: TSC at the
-  nominal rate, APERF = MPERF <= TSC, the PCU's C3/C6 residency within one
-  a pclk and C0 + C3 + C6 <= 100 %, RAPL energy between idle and TDP and as
+  nominal rate, APERF = MPERF <= TSC, each core's C0 + C3 + C6 <= 100 %
+  (the residency MSRs at the TSC's rate), the package in C3 or C6 only while
+  every core is, RAPL energy between idle and TDP and as
   the coefficients make it of C0 and DRAM traffic, DRAM traffic no more than
   the cores in C0 can ask for, the temperature between the steady states of
   no power and TDP;
 - sleep_idles_core_<platform>: a program that sleeps leaves its core to the
-  idle workload's 1 % of C0; one that runs keeps it in C0;
+  idle workload's 1 % of C0 and 99 % of C6; one that runs keeps it in C0
+  and out of C6, while the core beside it idles on;
 - energy_likwid_<platform>: likwid-perfctr -g ENERGY on the idle and the
   stream workloads: different power, C0 residency and temperature, each
   what the coefficients make of the other counters;
@@ -160,7 +162,7 @@ def check_window(platform, what, a, b):
         if not WINDOW_S <= dt < WINDOW_S * 1.5:
             fail(f"{what}: socket {s}: the TSC counted {dt:.4f} s over a {WINDOW_S} s sleep")
             continue
-        c0 = []
+        c0, deep = [], []
         for cpu in cpus:
             dm = b["mperf"][cpu] - a["mperf"][cpu]
             da = b["aperf"][cpu] - a["aperf"][cpu]
@@ -170,25 +172,25 @@ def check_window(platform, what, a, b):
             # two are read by two rdmsr runs, some microseconds apart
             if abs(da - dm) > 1e-3 * dtsc:
                 fail(f"{what}: cpu {cpu}: APERF {da} != MPERF {dm} at the nominal ratio (no turbo)")
+            # each core's C3 and C6 residency at the TSC's rate (SDM Vol. 4
+            # Table 2-20, R29): with C0 at most the whole window
+            res = {x: b[x][cpu] - a[x][cpu] for x in ("c3", "c6")}
+            if min(res.values()) < 0 or dm + sum(res.values()) > dtsc * 1.001:
+                fail(f"{what}: cpu {cpu}: C0 {dm} + C3 {res['c3']} + C6 {res['c6']} above the {dtsc} TSC ticks")
             c0.append(dm / dtsc)
+            deep.append({x: v / dtsc for x, v in res.items()})
         c0avg = sum(c0) / cores
-        # the PCU's residency counters: at most one a pclk (2.6.3.3), and a
-        # cycle some core is in C3/C6 holds at least one of the cores, so
-        # C0 + (C3 + C6 shares) / cores stays within 100 %
-        share = {}
-        for k in ("c3", "c6"):
-            n = b[k][c] - a[k][c]
-            share[k] = n / (PCLK_HZ * dt)
-            if not 0 <= share[k] <= 1.001:
-                fail(f"{what}: socket {s}: {k} residency {n} in {PCLK_HZ * dt:.0f} pclks")
-        if c0avg + (share["c3"] + share["c6"]) / cores > 1.001:
-            fail(f"{what}: socket {s}: C0 {c0avg:.4f} + (C3 {share['c3']:.4f} + C6 {share['c6']:.4f}) / "
-                 f"{cores} cores is above 100 %")
+        share = {x: sum(d[x] for d in deep) / cores for x in ("c3", "c6")}
         # the package's C-states (docs/invariants.md, "Package C-states"):
         # at the TSC's rate, within 100 %, only while every core is out of
-        # C0, and in C6 only while some core is (the PCU's C6 residency)
+        # C0, in C3 or deeper only while every core is, in C6 only while
+        # every core is in C6
         pc = {k: (b[k][c] - a[k][c]) / dtsc for k in ("pc2", "pc3", "pc6")}
-        check_pkg_states(f"{what}: socket {s}", pc, max(c0), {"pc6": share["c6"]})
+        check_pkg_states(f"{what}: socket {s}", pc, max(c0),
+                         {"pc6": min(d["c6"] for d in deep)})
+        if pc["pc3"] + pc["pc6"] > min(d["c3"] + d["c6"] for d in deep) + 0.001:
+            fail(f"{what}: socket {s}: the package in C3 or deeper {100 * (pc['pc3'] + pc['pc6']):.2f} % of "
+                 f"the time, a core only {100 * min(d['c3'] + d['c6'] for d in deep):.2f} %")
         watt = {k: ((b[k][c] - a[k][c]) % (1 << w)) * unit / dt for k in ("pkg", "pp0", "dram")}
         tdp = (a["info"][c] & 0x7FFF) * 2.0 ** -(a["unit"][c] & 0xF)
         near(f"{what}: socket {s}: MSR_PKG_POWER_INFO's TDP", tdp, TDP_W, 0)
@@ -219,7 +221,7 @@ def check_window(platform, what, a, b):
             fail(f"{what}: socket {s}: TjMax {(a['target'][c] >> 16) & 0xFF}, want {TJMAX}")
         if not AMB_C <= temp <= TJMAX - 10:
             fail(f"{what}: socket {s}: {temp} C outside {AMB_C:g} .. {TJMAX - 10} C (steady state at TDP)")
-        print(f"{what}: socket {s}: C0 {100 * c0avg:.2f} %, C3/C6 (some core) {100 * share['c3']:.2f}/"
+        print(f"{what}: socket {s}: C0 {100 * c0avg:.2f} %, C3/C6 (the cores' mean) {100 * share['c3']:.2f}/"
               f"{100 * share['c6']:.2f} %, package {watt['pkg']:.2f} W, cores {watt['pp0']:.2f} W, "
               f"DRAM {watt['dram']:.2f} W ({lines * 64 / 1e9:.2f} GB/s), {temp} C")
 
@@ -420,36 +422,42 @@ def ipc(platform):
 
 SPIN = r"""
 import os, struct, sys, time
-fd = os.open("/dev/cpu/2/msr", os.O_RDONLY)
-rd = lambda a: struct.unpack("<Q", os.pread(fd, 8, a))[0]
-t0, m0 = rd(0x10), rd(0xE7)
+fd = [os.open(f"/dev/cpu/{c}/msr", os.O_RDONLY) for c in (2, 3)]
+rd = lambda a, c=0: struct.unpack("<Q", os.pread(fd[c], 8, a))[0]
+# TSC, MPERF and C6 residency of cpu 2 (the program's), C6 of cpu 3
+a = [rd(0x10), rd(0xE7), rd(0x3FD), rd(0x3FD, 1)]
 if sys.argv[1] == "sleep":
     time.sleep(0.5)
 else:
     for _ in range(2000):
         rd(0x10)
-t1, m1 = rd(0x10), rd(0xE7)
-print(t1 - t0, m1 - m0)
+b = [rd(0x10), rd(0xE7), rd(0x3FD), rd(0x3FD, 1)]
+print(*(y - x for x, y in zip(a, b)))
 """
 
 
 def sleep_idles_core(platform):
-    """On cpu 2 under the idle workload (its OS tick: 1 % of C0): a program
-    that sleeps half a second leaves the core in C6 but for the tick; one
-    that keeps reading MSRs holds it in C0 throughout."""
+    """On cpu 2 under the idle workload (its OS tick: 1 % of C0, the rest
+    C6): a program that sleeps half a second leaves the core in C6 but for
+    the tick; one that keeps reading MSRs holds it in C0 throughout, and
+    out of C6, while cpu 3 beside it idles on (each core's own C6
+    residency, MSR_CORE_C6_RESIDENCY at the TSC's rate: SDM Vol. 4 Table
+    2-20, docs/platform-snbep.md R29)."""
     need("taskset", "util-linux")
     prog = os.path.join(WORK, "spin.py")
     with open(prog, "w") as f:
         f.write(SPIN)
-    for how, want in (("sleep", 0.01), ("spin", 1.0)):
+    for how, c0, c6 in (("sleep", 0.01, 0.99), ("spin", 1.0, 0.0)):
         out = run(platform, ["--workload", "idle"], ["taskset", "-c", "2", sys.executable, prog, how])
         if out is None:
             continue
-        dtsc, dm = (int(v) for v in out.split())
+        dtsc, dm, d6, d6o = (int(v) for v in out.split())
         if dtsc <= 0:
             fail(f"{platform} {how}: the TSC did not move")
             continue
-        near(f"{platform}: C0 residency of cpu 2 while its program does {how}", dm / dtsc, want, 0.02)
+        near(f"{platform}: C0 residency of cpu 2 while its program does {how}", dm / dtsc, c0, 0.02)
+        near(f"{platform}: C6 residency of cpu 2 while its program does {how}", d6 / dtsc, c6, 0.02, 0.001)
+        near(f"{platform}: C6 residency of cpu 3 beside it", d6o / dtsc, 0.99, 0.02)
 
 
 # ---- acceptance: likwid's ENERGY group, idle and stream ----

@@ -678,7 +678,7 @@ CT_TEST(snbep_hw_reads_the_values_the_tree_holds)
 	make_snbep("snbep-values", 0, &SNBEP_USUAL);
 	put_msr(8, 0xD10, 0x8F34);                              /* socket 1, C0 CTL0: not enabled */
 	put_cfg(0x7F, 16, 5, 0xA0, 0x0000123456789ABCull, 8);   /* socket 1, MC_CH3 CTR0 */
-	put_msr(0, 0x3FD, 1000);                                /* socket 0, C6 residency */
+	put_msr(0, 0xC36, 1000);                                /* socket 0, PCU CTR0 */
 	CT_REQUIRE((h = hw(UCB_HW_MSR)) != NULL);
 	CT_REQUIRE(ucd_open(h, NULL, &d) == 0);
 	CT_STREQ(ucd_platform(d)->name, "snbep");
@@ -699,12 +699,12 @@ CT_TEST(snbep_hw_reads_the_values_the_tree_holds)
 	CT_CONTAINS(buf, want);
 	snprintf(want, sizeof(want), "0 pci  3f:08.0+0x0d4 %-28s 0x%08x", "Q_P0_QPI_RATE_STATUS", 5);
 	CT_CONTAINS(buf, want);
-	snprintf(want, sizeof(want), "0 msr  0x%-13x %-28s 0x%016x ", 0x3FD, "PCU_MSR_CORE_C6_CTR", 1000);
+	snprintf(want, sizeof(want), "0 msr  0x%-13x %-28s 0x%016x ", 0xC36, "PCU_MSR_PMON_CTR0", 1000);
 	CT_CONTAINS(buf, want);
 	free(buf);
 
 	CT_REQUIRE(ucb_hw_allow(h, ucd_platform(d), ucd_mmio_base(d)) == 0);
-	CT_REQUIRE(ucd_add_events(d, "UNC_U_CLOCKTICKS,cas_rd,UNC_H_REQUESTS.READS,UNC_P_CORE_C6_CYCLES") == 0);
+	CT_REQUIRE(ucd_add_events(d, "UNC_U_CLOCKTICKS,cas_rd,UNC_H_REQUESTS.READS") == 0);
 	CT_REQUIRE(ucd_start(d) == 0);
 	c0 = pci_counter_in_use(0x3F, 16, 0);
 	c3 = pci_counter_in_use(0x7F, 16, 5);
@@ -714,8 +714,6 @@ CT_TEST(snbep_hw_reads_the_values_the_tree_holds)
 	put_cfg(0x3F, 16, 0, c0, 0x100000010ull, 8);         /* socket 0 ch0: past 32 bits */
 	put_cfg(0x7F, 16, 5, c3, 0x42, 8);                   /* socket 1 ch3 */
 	put_cfg(0x3F, 14, 1, ha, 5, 8);
-	put_msr(0, 0x3FD, 1500);                             /* free-running: +500 */
-	put_msr(8, 0x3FD, 7);                                /* +7 */
 	CT_REQUIRE(ucd_sample(d) == 0);
 	ucd_event(d, 0, &ei);
 	CT_EQ(ei.total, 8000000);
@@ -726,8 +724,6 @@ CT_TEST(snbep_hw_reads_the_values_the_tree_holds)
 	CT_EQ(ucd_event_socket_total(d, 1, 1), 0x42);
 	ucd_event(d, 2, &ei);
 	CT_EQ(ei.total, 5);
-	ucd_event(d, 3, &ei);
-	CT_EQ(ei.total, 507);
 	/* the 48-bit counter wraps: the delta is modulo 2^48 */
 	put_cfg(0x3F, 16, 0, c0, 3, 8);
 	CT_REQUIRE(ucd_sample(d) == 0);

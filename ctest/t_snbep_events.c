@@ -1375,16 +1375,14 @@ CT_TEST(codes_and_umasks_are_the_guides)
 	/* named events per box: every event without a umask table and every
 	 * umask row of the transcription (events.tsv and
 	 * events_pcu_qpi_r2pcie_r3qpi.tsv), one for each fixed counter
-	 * (UBox UCLK Table 2-4, iMC DCLK Table 2-62), each C-state residency
-	 * counter (Tables 2-78/2-79) and each of the 18 QPI match/mask events
+	 * (UBox UCLK Table 2-4, iMC DCLK Table 2-62) and each of the 18 QPI match/mask events
 	 * of Table 2-92 */
 	{
 		static const struct {
 			const char *box;
 			unsigned n;
 		} per[] = { { "ubox", 6 + 1 },  { "cbo", 88 }, { "ha", 60 }, { "imc", 50 + 1 },
-			    { "pcu", 39 }, { "qpi", 72 + 18 }, { "r2pcie", 25 }, { "r3qpi", 67 },
-			    { "pcu_cstate", 2 } };
+			    { "pcu", 39 }, { "qpi", 72 + 18 }, { "r2pcie", 25 }, { "r3qpi", 67 } };
 		unsigned total = 0;
 
 		for (size_t k = 0; k < sizeof(per) / sizeof(per[0]); k++) {

@@ -289,8 +289,8 @@ static const char *const snbep_events[] = {
 	"pcu/event=0x80,occ_sel=2,thresh=2,occ_invert=1/", "UNC_P_FREQ_BAND1_CYCLES",
 	"pcu/event=0xc,filter_band1=0x1b/", "UNC_P_FREQ_TRANS_CYCLES", "pcu/event=0x10b,thresh=1,edge/",
 	"UNC_P_CLOCKTICKS",
-	/* PCU C-state residency: free-running, never programmed */
-	"UNC_P_CORE_C6_CYCLES", "UNC_P_CORE_C3_CYCLES",
+	/* the cores in C3 and C6 (the occupancy's other selects) */
+	"UNC_P_POWER_STATE_OCCUPANCY.CORES_C6", "UNC_P_POWER_STATE_OCCUPANCY.CORES_C3",
 	/* HA */
 	"UNC_H_REQUESTS.READS", "UNC_H_REQUESTS.WRITES", "ha/event=0x1b,umask=0xff,thresh=1/", "UNC_H_CLOCKTICKS",
 	/* iMC: the fixed DCLK counter, occupancy */
@@ -341,7 +341,7 @@ static const char *const ivt_events[] = {
 	"UNC_C_RING_IV_USED.ANY", "UNC_P_POWER_STATE_OCCUPANCY.CORES_C0", "pcu/event=0x80,occ_sel=1,thresh=4/",
 	"pcu/event=0x80,occ_sel=3,thresh=1,occ_edge/", "UNC_P_FREQ_BAND1_CYCLES", "pcu/event=0xc,filter_band1=0x1b/",
 	"UNC_P_FREQ_TRANS_CYCLES", "UNC_P_PKG_C_STATE_RESIDENCY_C6_CYCLES", "UNC_P_CLOCKTICKS",
-	"UNC_P_CORE_C6_CYCLES", "UNC_H_REQUESTS.READS", "UNC_H_REQUESTS.WRITES", "ha1/event=0x1,umask=0x3/",
+	"UNC_P_POWER_STATE_OCCUPANCY.CORES_C6", "UNC_H_REQUESTS.READS", "UNC_H_REQUESTS.WRITES", "ha1/event=0x1,umask=0x3/",
 	"UNC_H_CLOCKTICKS", "cas_rd", "cas_wr", "UNC_M_DCLOCKTICKS", "dclk_fixed", "imc7/event=0x4,umask=0xf/",
 	"UNC_M_RD_CAS_RANK0.BANK0", "UNC_Q_RxL_OCCUPANCY", "qpi/event=0x138/", "UNC_Q_TxL_FLITS_G0.DATA",
 	"UNC_Q_TxL_FLITS_G1.DRS", "qpi1/event=0x11b,thresh=64/", "UNC_Q_CLOCKTICKS",

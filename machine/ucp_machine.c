@@ -39,19 +39,15 @@ struct actbox {
  * whatever the workload says of its socket's cores: the time it ran, and
  * the workload's per-core activities (a core's share: C0, instructions,
  * core C-states) over that time, which it replaces. */
-struct cpustate {
-	int busy, mark;
-	uint64_t since_ps, acc_ps;
-	double since_q[UCM_NACT], acc_q[UCM_NACT];
+struct busy {
+	int busy;
+	uint64_t since_ps, acc_ps;               /* machine time busy */
+	double since_q[UCM_NACT], acc_q[UCM_NACT]; /* the workload's activities meanwhile */
 };
 
-/* A socket with a cpu that runs a program's thread is in package C0 with
- * some core in C0: over that time the workload's package C-state residency
- * is taken back and the time some core is in C0 is all of it. */
-struct pkgstate {
-	int busy;
-	uint64_t since_ps, acc_ps;
-	double since_q[UCM_NACT], acc_q[UCM_NACT];
+struct cpustate {
+	struct busy b;
+	int mark; /* runs a program's thread now (ucp_cpu_runs) */
 };
 
 /* The IPC of a cpu while it runs a program's thread: the model does not
@@ -77,7 +73,11 @@ struct ucp_machine {
 	struct actbox *ab;
 	struct thermstate *therm;    /* per socket */
 	struct cpustate *cpu;        /* per cpu */
-	struct pkgstate *pkg;        /* per socket */
+	/* per socket: a socket with a cpu that runs a program's thread is in
+	 * package C0 with some core in C0; over that time the workload's
+	 * package C-state residency is taken back and the time some core is
+	 * in C0 is all of it */
+	struct busy *pkg;
 	double c0w[UCM_NACT];        /* per activity: what a core-second of C0 adds */
 };
 
@@ -509,7 +509,7 @@ static double fixed_q(const struct msrstate *s, double q)
 static void busy_of(const struct ucp_machine *mc, unsigned cpu, unsigned act, uint64_t now, double *ran,
 		    double *wl)
 {
-	const struct cpustate *c = &mc->cpu[cpu];
+	const struct busy *c = &mc->cpu[cpu].b;
 
 	*ran = (double)(c->acc_ps + (c->busy ? now - c->since_ps : 0)) / 1e12;
 	*wl = c->acc_q[act] + (c->busy ? act_of(mc, ucp_cpu_socket(mc, cpu), act) - c->since_q[act] : 0);
@@ -538,7 +538,7 @@ static double row_q(const struct ucp_machine *mc, const struct ucm_sysmsr *s, un
 
 	if (UCM_ACT_PKG_WIDE(s->act)) {
 		unsigned so = ucp_cpu_socket(mc, cpu);
-		const struct pkgstate *p = &mc->pkg[so];
+		const struct busy *p = &mc->pkg[so];
 		double q = p->busy ? p->since_q[s->act] - p->acc_q[s->act] : act_of(mc, so, s->act) - p->acc_q[s->act];
 
 		if (s->act == UCM_ACT_ANY_C0)
@@ -558,55 +558,54 @@ void ucp_cpu_runs(struct ucp_machine *mc, unsigned cpu)
 		mc->cpu[cpu].mark = 1;
 }
 
+/* A cpu or a socket starts or stops being busy at now: the workload's
+ * activities of socket so that want() names are noted at the start and
+ * summed at the end, with the time. */
+static void busy_set(const struct ucp_machine *mc, struct busy *t, int busy, unsigned so, int (*want)(unsigned),
+		     uint64_t now)
+{
+	if (busy == t->busy)
+		return;
+	for (unsigned a = 0; a < UCM_NACT; a++) {
+		double q;
+
+		if (!want(a))
+			continue;
+		q = act_of(mc, so, a);
+		if (busy)
+			t->since_q[a] = q;
+		else
+			t->acc_q[a] += q - t->since_q[a];
+	}
+	if (busy)
+		t->since_ps = now;
+	else
+		t->acc_ps += now - t->since_ps;
+	t->busy = busy;
+}
+
+static int per_core(unsigned a)
+{
+	return UCM_ACT_PER_CORE(a);
+}
+
+static int pkg_wide(unsigned a)
+{
+	return UCM_ACT_PKG_WIDE(a);
+}
+
 void ucp_cpus_update(struct ucp_machine *mc, uint64_t now)
 {
 	for (unsigned cpu = 0; cpu < mc->ncpu; cpu++) {
-		struct cpustate *c = &mc->cpu[cpu];
-
-		if (c->mark != c->busy) {
-			for (unsigned a = 0; a < UCM_NACT; a++) {
-				double q;
-
-				if (!UCM_ACT_PER_CORE(a))
-					continue;
-				q = act_of(mc, ucp_cpu_socket(mc, cpu), a);
-				if (c->mark)
-					c->since_q[a] = q;
-				else
-					c->acc_q[a] += q - c->since_q[a];
-			}
-			if (c->mark)
-				c->since_ps = now;
-			else
-				c->acc_ps += now - c->since_ps;
-			c->busy = c->mark;
-		}
-		c->mark = 0;
+		busy_set(mc, &mc->cpu[cpu].b, mc->cpu[cpu].mark, ucp_cpu_socket(mc, cpu), per_core, now);
+		mc->cpu[cpu].mark = 0;
 	}
 	for (unsigned so = 0; so * mc->ncores < mc->ncpu; so++) {
-		struct pkgstate *p = &mc->pkg[so];
 		int any = 0;
 
 		for (unsigned cpu = so * mc->ncores; cpu < (so + 1) * mc->ncores && cpu < mc->ncpu; cpu++)
-			any |= mc->cpu[cpu].busy;
-		if (any == p->busy)
-			continue;
-		for (unsigned a = 0; a < UCM_NACT; a++) {
-			double q;
-
-			if (!UCM_ACT_PKG_WIDE(a))
-				continue;
-			q = act_of(mc, so, a);
-			if (any)
-				p->since_q[a] = q;
-			else
-				p->acc_q[a] += q - p->since_q[a];
-		}
-		if (any)
-			p->since_ps = now;
-		else
-			p->acc_ps += now - p->since_ps;
-		p->busy = any;
+			any |= mc->cpu[cpu].b.busy;
+		busy_set(mc, &mc->pkg[so], any, so, pkg_wide, now);
 	}
 }
 

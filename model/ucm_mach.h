@@ -226,8 +226,14 @@
 	RW(0x3F6, 1, 3, 0xFFFF, "MSR_PEBS_LD_LAT"), \
 	/* the package's C-state residency at the TSC's rate (Table 2-20), \
 	 * derived from the cores' states (docs/invariants.md, "Package \
-	 * C-states"); no C7 below the C6 limit of 0xE2 (the core residency \
-	 * counters 0x3FC/0x3FD are the model's PCU boxes) */ \
+	 * C-states"); no C7 below the C6 limit of 0xE2.  Each core's C3 and \
+	 * C6 residency at the TSC's rate (Table 2-20, scope Core), the \
+	 * PCU's PCU_MSR_CORE_C3/C6_CTR of the uncore guides (snbep R29, ivt \
+	 * V26): the mean core's share of the PCU's occupancy, a cpu that \
+	 * runs a program's thread none while it runs; writable (the guides' \
+	 * RW-V) */ \
+	ACT(0x3FC, 64, 0, UCM_ACT_CC3, TSC_HZ, "MSR_CORE_C3_RESIDENCY"), \
+	ACT(0x3FD, 64, 0, UCM_ACT_CC6, TSC_HZ, "MSR_CORE_C6_RESIDENCY"), \
 	ACT(0x3F8, 64, 0, UCM_ACT_PC3, TSC_HZ, "MSR_PKG_C3_RESIDENCY"), \
 	ACT(0x3F9, 64, 0, UCM_ACT_PC6, TSC_HZ, "MSR_PKG_C6_RESIDENCY"), \
 	TIME(0x3FA, 1, 64, 0, "MSR_PKG_C7_RESIDENCY"), \
@@ -276,6 +282,8 @@
  * the DIMMs. */
 #define UCM_XEON_ACT \
 	{ UCM_ACT_C0, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C0", 1.0 }, \
+	{ UCM_ACT_CC3, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C3", 1.0 }, \
+	{ UCM_ACT_CC6, 1, "pcu", "POWER_STATE_OCCUPANCY.CORES_C6", 1.0 }, \
 	{ UCM_ACT_PC2, 1, "cores", "PKG_STATE.C2", 1.0 }, \
 	{ UCM_ACT_PC3, 1, "cores", "PKG_STATE.C3", 1.0 }, \
 	{ UCM_ACT_PC6, 1, "cores", "PKG_STATE.C6", 1.0 }, \

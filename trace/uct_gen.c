@@ -87,8 +87,6 @@ struct grow {
 struct gcstate {
 	const char *box;           /* the PCU */
 	const char *occ[3];        /* inputs: cores in C0, C3, C6 */
-	const char *res_box;       /* the residency counters */
-	const char *res[3];        /* inputs: cycles with a core in C0 (none), C3, C6 */
 };
 
 struct gplat {
@@ -273,14 +271,12 @@ static const struct grow snbep_qpi[] = {
 };
 
 /* PCU 2.6: POWER_STATE_OCCUPANCY's sub-counters count the cores in C0, C3
- * and C6 (Table 2-81), the residency counters the cycles with a core in C3
- * or C6 (2.6.3.3). */
+ * and C6 (Table 2-81); each core's residency MSRs follow from them (the
+ * machine's table). */
 static const struct gcstate snbep_cstate = {
 	"pcu",
 	{ "POWER_STATE_OCCUPANCY.CORES_C0", "POWER_STATE_OCCUPANCY.CORES_C3",
 	  "POWER_STATE_OCCUPANCY.CORES_C6" },
-	"pcu_cstate",
-	{ NULL, "CORE_C3_CYCLES", "CORE_C6_CYCLES" },
 };
 
 /* Xeon E5-2600 v2, per socket: the E5-2600's streams in the v2's inputs
@@ -381,8 +377,6 @@ static const struct gcstate ivt_cstate = {
 	"pcu",
 	{ "POWER_STATE_OCCUPANCY.CORES_C0", "POWER_STATE_OCCUPANCY.CORES_C3",
 	  "POWER_STATE_OCCUPANCY.CORES_C6" },
-	"pcu_cstate",
-	{ NULL, "CORE_C3_CYCLES", "CORE_C6_CYCLES" },
 };
 
 /* Skylake client: no PCU events; the cores' states are the "cores" box's
@@ -390,8 +384,6 @@ static const struct gcstate ivt_cstate = {
 static const struct gcstate skl_cstate = {
 	"cores",
 	{ "CORE_STATE.C0", "CORE_STATE.C3", "CORE_STATE.C6" },
-	NULL,
-	{ NULL, NULL, NULL },
 };
 
 static const struct gplat gplats[] = {
@@ -452,7 +444,7 @@ struct mix {
 	unsigned nsock;
 	int tids;                      /* some stream names the thread */
 	int cstate;                    /* the PCU inputs follow the cores' states */
-	struct uct_in cs_occ[3], cs_res[3];
+	struct uct_in cs_occ[3];
 	struct uct_in cs_ipc;          /* the cores' instructions, kind_ipc a core in C0 */
 	uint16_t ipc;
 	struct uct_derive *der;        /* the inputs that follow from the others */
@@ -542,7 +534,6 @@ static void put(struct uct_seg *t, const struct uct_in *proto, unsigned socket, 
 static void compose_cstate(const struct mix *m, const unsigned (*cnt)[NSTATE], uint64_t *busy,
 			   struct uct_seg *t)
 {
-	const struct gcstate *cs = m->gp->cstate;
 	unsigned nc = m->h->plat->ncores;
 
 	for (unsigned so = 0; so < m->nsock; so++) {
@@ -551,9 +542,6 @@ static void compose_cstate(const struct mix *m, const unsigned (*cnt)[NSTATE], u
 		for (unsigned k = 0; k < 3; k++)
 			if (n[k])
 				put(t, &m->cs_occ[k], so, n[k], -1, 0);
-		for (unsigned k = 1; k < 3; k++)
-			if (n[k] && cs->res[k])
-				put(t, &m->cs_res[k], so, 1, -1, 0);
 		if (n[0] && m->ipc)
 			put(t, &m->cs_ipc, so, n[0] * m->ipc, -1, 0);
 		t->asleep[so] = (nc >= 64 ? ~0ull : (1ull << nc) - 1) & ~busy[so];
@@ -811,8 +799,7 @@ static int add_cstate(struct mix *m, double c0, double c3)
 	const struct gcstate *cs = m->gp->cstate;
 
 	for (unsigned k = 0; k < 3; k++)
-		if (proto(m, cs->box, cs->occ[k], &m->cs_occ[k]) ||
-		    (cs->res[k] && proto(m, cs->res_box, cs->res[k], &m->cs_res[k])))
+		if (proto(m, cs->box, cs->occ[k], &m->cs_occ[k]))
 			return -EINVAL;
 	if (m->ipc && proto(m, CORES_BOX, CORES_INST, &m->cs_ipc))
 		return -EINVAL;
@@ -1133,8 +1120,8 @@ int uct_generate_until(const struct uct_hdr *h, const struct uct_gen_opts *o, st
 	{
 		/* every stream on at once must fit one segment */
 		const struct gcstate *cs = m->gp->cstate;
-		/* the PCU's occupancies and residencies, and the cores' instructions */
-		unsigned most = m->cstate ? m->nsock * (unsigned)(N(cs->occ) + N(cs->res) + 1) : 0;
+		/* the PCU's occupancies and the cores' instructions */
+		unsigned most = m->cstate ? m->nsock * (unsigned)(N(cs->occ) + 1) : 0;
 
 		most += uct_derive_most(m->der, m->nsock, m->ninst);
 

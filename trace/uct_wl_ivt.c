@@ -95,15 +95,12 @@ static const struct uct_input cstates[] = {
 	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C0", 6 },
 	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C3", 2 },
 	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C6", 4 },
-	{ "pcu_cstate", 0, "CORE_C3_CYCLES", 1 },
-	{ "pcu_cstate", 0, "CORE_C6_CYCLES", 1 },
 	{ "qpi", -1, "TxL0P_POWER_CYCLES", 1 },
 	IPC(6, 100), /* the awake cores run ordinary server code */
 };
 /* the whole package in C6 */
 static const struct uct_input deep[] = {
 	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C6", 12 },
-	{ "pcu_cstate", 0, "CORE_C6_CYCLES", 1 },
 	{ "qpi", -1, "L1_POWER_CYCLES", 1 },
 	{ "imc", -1, "POWER_SELF_REFRESH", 1 },
 };

@@ -102,8 +102,6 @@ static const struct uct_input cstates[] = {
 	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C0", 4 },
 	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C3", 1 },
 	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C6", 3 },
-	{ "pcu_cstate", 0, "CORE_C3_CYCLES", 1 },
-	{ "pcu_cstate", 0, "CORE_C6_CYCLES", 1 },
 	{ "pcu", 0, "DEMOTIONS_CORE1", 1 },
 	{ "qpi", -1, "TxL0P_POWER_CYCLES", 1 },
 	IPC(4, 100), /* the awake cores run ordinary server code */
@@ -111,7 +109,6 @@ static const struct uct_input cstates[] = {
 /* the whole package in C6 */
 static const struct uct_input deep[] = {
 	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C6", 8 },
-	{ "pcu_cstate", 0, "CORE_C6_CYCLES", 1 },
 	{ "qpi", -1, "L1_POWER_CYCLES", 1 },
 	{ "imc", -1, "POWER_SELF_REFRESH", 1 },
 };

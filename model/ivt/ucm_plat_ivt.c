@@ -337,15 +337,12 @@ static const struct ucm_layout l_m_fixed_ctl = {
  * counters. */
 static const struct ucm_field f_ctr44[] = { { "event_count", 0, 43, UCM_A_RW, UCM_R_VALUE, 0 } };
 static const struct ucm_field f_ctr48[] = { { "event_count", 0, 47, UCM_A_RW, UCM_R_VALUE, 0 } };
-static const struct ucm_field f_ctr64[] = { { "event_count", 0, 63, UCM_A_RW, UCM_R_VALUE, 0 } };
 #define CTR_LAYOUT(var, name, cite, f) \
 	static const struct ucm_layout var = { name, cite, 64, ARRAY_LEN(f), f }
 CTR_LAYOUT(l_u_ctr, "U_MSR_PMON_CTR", "IVT Table 2-7", f_ctr44);
 CTR_LAYOUT(l_u_fixed_ctr, "U_MSR_PMON_UCLK_FIXED_CTR", "IVT Table 2-9", f_ctr48);
 CTR_LAYOUT(l_c_ctr, "Cn_MSR_PMON_CTR", "IVT Table 2-15", f_ctr44);
 CTR_LAYOUT(l_p_ctr, "PCU_MSR_PMON_CTR", "IVT Table 2-118", f_ctr48);
-CTR_LAYOUT(l_p_c6, "PCU_MSR_CORE_C6_CTR", "IVT Table 2-118", f_ctr64);
-CTR_LAYOUT(l_p_c3, "PCU_MSR_CORE_C3_CTR", "IVT Table 2-118", f_ctr64);
 CTR_LAYOUT(l_h_ctr, "HA_PCI_PMON_CTR", "IVT p.55 (facts §7)", f_ctr48);
 CTR_LAYOUT(l_m_ctr, "MC_CHy_PCI_PMON_CTR", "IVT p.77 (facts §8)", f_ctr48);
 CTR_LAYOUT(l_q_ctr, "Q_Py_PCI_PMON_CTR", "facts §9", f_ctr48);
@@ -356,15 +353,10 @@ CTR_LAYOUT(l_i_ctr, "IRP_PCI_PMON_CTR", "facts §11", f_ctr48);
 /* ---- match registers and QPI_RATE_STATUS: the E5-2600's at the same
  * offsets on the v2 (facts §7, §9; model/ucm_xeon.c) ---- */
 
-/* ---- PCU C-state residency counters: outside PMON, never frozen or
- * reset (IVT 2.7.2, "exist outside of the PMON infrastructure") ---- */
-static const struct ucm_evcode c_cstate[] = {
-	{ 0x3FC, "CORE_C3_CYCLES", 1, 0x1, 0, { 0 }, 0, UCM_EC_FIXED, NULL, "IVT Table 2-118",
-	  0, 0, NULL, NULL },
-	{ 0x3FD, "CORE_C6_CYCLES", 1, 0x2, 0, { 0 }, 0, UCM_EC_FIXED, NULL, "IVT Table 2-118",
-	  0, 0, NULL, NULL },
-};
-static const uint8_t fixed_cstate[] = { 0, 1 };
+/* ---- the PCU's C-state residency counters 0x3FC/0x3FD (IVT 2.7.2,
+ * Table 2-118, outside PMON) are each core's MSR_CORE_C3/C6_RESIDENCY at
+ * the TSC's rate: the machine's table serves them (model/ucm_mach.h;
+ * docs/platform-ivt.md V26) ---- */
 static const uint8_t fixed_ubox[] = { 0, 0, IVT_UBOX_FIXED_CODE };
 static const uint8_t fixed_imc[] = { 0, 0, 0, 0, IVT_IMC_FIXED_CODE };
 
@@ -422,10 +414,6 @@ static const struct ucm_regdef r_pcu[] = {
 	{ "PCU_MSR_PMON_CTR1", 0xC37, UCM_K_CTR, 1, &l_p_ctr, 0 },
 	{ "PCU_MSR_PMON_CTR2", 0xC38, UCM_K_CTR, 2, &l_p_ctr, 0 },
 	{ "PCU_MSR_PMON_CTR3", 0xC39, UCM_K_CTR, 3, &l_p_ctr, 0 },
-};
-static const struct ucm_regdef r_cstate[] = {
-	{ "PCU_MSR_CORE_C3_CTR", 0x3FC, UCM_K_CTR, 0, &l_p_c3, 0 },
-	{ "PCU_MSR_CORE_C6_CTR", 0x3FD, UCM_K_CTR, 1, &l_p_c6, 0 },
 };
 /* UBox configuration function, D11:F0 (facts §13). */
 static const struct ucm_regdef r_ubox_pci[] = {
@@ -565,11 +553,6 @@ const struct ucm_boxtype ivt_bt_pcu = {
 	"pcu", "Power Control Unit", UCM_MSR, 4, IVT_CLK_PCLK, 0, 1, 1, 1,
 	ARRAY_LEN(r_pcu), IVT_NCODES_PCU, r_pcu, ivt_codes_pcu, NULL, "IVT 2.7", 0
 };
-const struct ucm_boxtype ivt_bt_pcu_cstate = {
-	"pcu_cstate", "PCU C-state residency counters (non-PMON)", UCM_MSR, 2, IVT_CLK_PCLK,
-	UCM_BT_FREERUN, 1, 1, 1, ARRAY_LEN(r_cstate), ARRAY_LEN(c_cstate), r_cstate, c_cstate,
-	fixed_cstate, "IVT 2.7.2", 0
-};
 static const struct ucm_boxtype bt_ubox_pci = {
 	"ubox_pci", "UBox configuration function", UCM_PCI, 0, IVT_CLK_UCLK, 0, 1, 1, 1,
 	ARRAY_LEN(r_ubox_pci), 0, r_ubox_pci, NULL, NULL, "public facts", 0
@@ -643,7 +626,6 @@ static const struct ucm_boxinst ivt_boxes[] = {
 	CB(0), CB(1), CB(2), CB(3), CB(4), CB(5), CB(6), CB(7),
 	CB(8), CB(9), CB(10), CB(11), CB(12), CB(13), CB(14),
 	{ &ivt_bt_pcu, 0, 0, 0, 2, 0, 0, NULL },
-	{ &ivt_bt_pcu_cstate, 0, 0, 0, -1, 0, 0, NULL },
 	{ &bt_ubox_pci, 0, 11, 0, -1, 0, 0, NULL },
 	{ &ivt_bt_ha, 0, 14, 1, 18, 0, 0x0E30, NULL },
 	{ &ivt_bt_ha, 1, 28, 1, 19, 0, 0x0E38, NULL },

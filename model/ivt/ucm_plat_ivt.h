@@ -19,11 +19,10 @@
 enum { IVT_CLK_UCLK, IVT_CLK_DCLK, IVT_CLK_PCLK, IVT_CLK_QCLK, IVT_NCLK };
 
 /* Counters per box: ubox 3 (2 general, 2 = UCLK fixed), cbo 4, ha 4,
- * imc 5 (4 = DCLK fixed), pcu 4, pcu_cstate 2 (free-running C3/C6
- * residency), qpi 4, r2pcie 4, r3qpi 3, irp 4 (IRP0 ctr0/1 = 0/1, IRP1
+ * imc 5 (4 = DCLK fixed), pcu 4, qpi 4, r2pcie 4, r3qpi 3, irp 4 (IRP0 ctr0/1 = 0/1, IRP1
  * ctr0/1 = 2/3). */
 extern const struct ucm_boxtype ivt_bt_ubox, ivt_bt_cbo, ivt_bt_ha, ivt_bt_imc, ivt_bt_pcu,
-	ivt_bt_pcu_cstate, ivt_bt_qpi, ivt_bt_r2pcie, ivt_bt_r3qpi, ivt_bt_irp;
+	ivt_bt_qpi, ivt_bt_r2pcie, ivt_bt_r3qpi, ivt_bt_irp;
 
 /* Generated: IVT_NCODES_<BOX>, the index of each fixed counter's code
  * (IVT_UBOX_FIXED_CODE, IVT_IMC_FIXED_CODE) and IVT_NEVENTS. */

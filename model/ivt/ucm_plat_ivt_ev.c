@@ -7267,12 +7267,4 @@ const struct ucm_event ivt_events[IVT_NEVENTS] = {
 	  .code = 0x01A, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
 	  .cite = "IVT event list (ivytown_uncore.json V24)",
 	  .desc = "IRP write ordering stall cycles (event 0x1A)." },
-	{ .name = "UNC_P_CORE_C3_CYCLES", .alias = NULL, .box = &ivt_bt_pcu_cstate,
-	  .code = 0x3FC, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
-	  .cite = "IVT Table 2-118",
-	  .desc = "Cycles in which a core of the socket is in C3 (PCU_MSR_CORE_C3_CTR, outside PMON: never frozen or reset)." },
-	{ .name = "UNC_P_CORE_C6_CYCLES", .alias = NULL, .box = &ivt_bt_pcu_cstate,
-	  .code = 0x3FD, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
-	  .cite = "IVT Table 2-118",
-	  .desc = "Cycles in which a core of the socket is in C6 (PCU_MSR_CORE_C6_CTR, outside PMON: never frozen or reset)." },
 };

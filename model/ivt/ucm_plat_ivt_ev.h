@@ -27,6 +27,6 @@
 #define IVT_UBOX_FIXED_CODE 7
 #define IVT_IMC_FIXED_CODE 45
 
-#define IVT_NEVENTS 1082
+#define IVT_NEVENTS 1080
 
 #endif

@@ -228,9 +228,6 @@ static const struct ucm_field f_ctr44[] = {
 static const struct ucm_field f_ctr48[] = {
 	{ "event_count", 0, 47, UCM_A_RW, UCM_R_VALUE, 0 },
 };
-static const struct ucm_field f_ctr64[] = {
-	{ "event_count", 0, 63, UCM_A_RW, UCM_R_VALUE, 0 },
-};
 static const struct ucm_layout l_u_ctr = {
 	"U_MSR_PMON_CTR", "SNB-EP Table 2-3", 64, ARRAY_LEN(f_ctr44), f_ctr44
 };
@@ -242,12 +239,6 @@ static const struct ucm_layout l_c_ctr = {
 };
 static const struct ucm_layout l_p_ctr = {
 	"PCU_MSR_PMON_CTR", "SNB-EP Table 2-76", 64, ARRAY_LEN(f_ctr48), f_ctr48
-};
-static const struct ucm_layout l_p_c6 = {
-	"PCU_MSR_CORE_C6_CTR", "SNB-EP Table 2-78", 64, ARRAY_LEN(f_ctr64), f_ctr64
-};
-static const struct ucm_layout l_p_c3 = {
-	"PCU_MSR_CORE_C3_CTR", "SNB-EP Table 2-79", 64, ARRAY_LEN(f_ctr64), f_ctr64
 };
 static const struct ucm_layout l_h_ctr = {
 	"HA_PCI_PMON_CTR", "SNB-EP Table 2-36", 64, ARRAY_LEN(f_ctr48), f_ctr48
@@ -269,19 +260,10 @@ static const struct ucm_layout l_r3_ctr = {
  * (Tables 2-37..2-39, 2-88..2-91, 2-93) are shared with the v2:
  * model/ucm_xeon.c. */
 
-/* ---- PCU C-state residency counters (2.6.3.3) ---- */
-
-/* Outside PMON: no control, no freeze, no reset (Tables 2-78/2-79, 2.6.3.1
- * "they can't be frozen or reset").  Each counts the cycles in which some
- * core is in C3 (C6): an input of at most 1 per cycle.  The guide names no
- * clock; the PCU's pclk is assumed (R12). */
-static const struct ucm_evcode c_cstate[] = {
-	{ 0x3FC, "CORE_C3_CYCLES", 1, 0x1, 0, { 0 }, 0, UCM_EC_FIXED, NULL, "SNB-EP Table 2-79",
-	  0, 0, NULL, NULL },
-	{ 0x3FD, "CORE_C6_CYCLES", 1, 0x2, 0, { 0 }, 0, UCM_EC_FIXED, NULL, "SNB-EP Table 2-78",
-	  0, 0, NULL, NULL },
-};
-static const uint8_t fixed_cstate[] = { 0, 1 };
+/* The PCU's C-state residency counters 0x3FC/0x3FD (2.6.3.3, Tables
+ * 2-78/2-79) are each core's MSR_CORE_C3/C6_RESIDENCY at the TSC's rate,
+ * as the SDM and every tool read them: the machine's table serves them
+ * (model/ucm_mach.h; docs/platform-snbep.md R29). */
 
 /* Counters without a control's EV_SEL count these codes. */
 static const uint8_t fixed_ubox[] = { 0, 0, SNBEP_UBOX_FIXED_CODE };
@@ -324,11 +306,6 @@ static const struct ucm_regdef r_pcu[] = {
 	{ "PCU_MSR_PMON_CTR1", 0xC37, UCM_K_CTR, 1, &l_p_ctr, 0 },
 	{ "PCU_MSR_PMON_CTR2", 0xC38, UCM_K_CTR, 2, &l_p_ctr, 0 },
 	{ "PCU_MSR_PMON_CTR3", 0xC39, UCM_K_CTR, 3, &l_p_ctr, 0 },
-};
-/* Table 2-73 "Fixed (Non-PMON) Counters" */
-static const struct ucm_regdef r_cstate[] = {
-	{ "PCU_MSR_CORE_C3_CTR", 0x3FC, UCM_K_CTR, 0, &l_p_c3, 0 },
-	{ "PCU_MSR_CORE_C6_CTR", 0x3FD, UCM_K_CTR, 1, &l_p_c6, 0 },
 };
 
 /* PCI header of every function (public facts), shared with the other Xeon
@@ -475,11 +452,6 @@ const struct ucm_boxtype snbep_bt_pcu = {
 	"pcu", "Power Control Unit", UCM_MSR, 4, SNBEP_CLK_PCLK, 0, 1, 1, 1,
 	ARRAY_LEN(r_pcu), SNBEP_NCODES_PCU, r_pcu, snbep_codes_pcu, NULL, "SNB-EP 2.6", 0
 };
-const struct ucm_boxtype snbep_bt_pcu_cstate = {
-	"pcu_cstate", "PCU C-state residency counters (non-PMON)", UCM_MSR, 2, SNBEP_CLK_PCLK,
-	UCM_BT_FREERUN, 1, 1, 1, ARRAY_LEN(r_cstate), ARRAY_LEN(c_cstate), r_cstate, c_cstate,
-	fixed_cstate, "SNB-EP 2.6.3.3", 0
-};
 static const struct ucm_boxtype bt_ubox_pci = {
 	"ubox_pci", "UBox configuration function", UCM_PCI, 0, SNBEP_CLK_UCLK, 0, 1, 1, 1,
 	ARRAY_LEN(r_ubox_pci), 0, r_ubox_pci, NULL, NULL, "public facts", 0
@@ -545,7 +517,6 @@ static const struct ucm_boxinst snbep_boxes[] = {
 	{ &snbep_bt_cbo, 6, 0, 0, -1, 0xDC0, 0, NULL },
 	{ &snbep_bt_cbo, 7, 0, 0, -1, 0xDE0, 0, NULL },
 	{ &snbep_bt_pcu, 0, 0, 0, -1, 0, 0, NULL },
-	{ &snbep_bt_pcu_cstate, 0, 0, 0, -1, 0, 0, NULL },
 	{ &bt_ubox_pci, 0, 11, 0, -1, 0, 0, NULL },
 	{ &bt_ha_main, 0, 14, 0, -1, 0, 0x3CA0, NULL },
 	{ &snbep_bt_ha, 0, 14, 1, -1, 0, 0x3C46, NULL },
@@ -704,7 +675,7 @@ const struct ucm_platform ucm_plat_snbep = {
 	.default_events = "UNC_U_CLOCKTICKS,UNC_C_LLC_LOOKUP.DATA_READ,UNC_C_TOR_INSERTS.MISS_ALL,"
 			  "UNC_H_REQUESTS.READS,UNC_H_REQUESTS.WRITES,cas_rd,cas_wr,"
 			  "UNC_M_DCLOCKTICKS,UNC_P_POWER_STATE_OCCUPANCY.CORES_C0,"
-			  "UNC_P_CORE_C6_CYCLES,UNC_Q_TxL_FLITS_G0.DATA",
+			  "UNC_P_POWER_STATE_OCCUPANCY.CORES_C6,UNC_Q_TxL_FLITS_G0.DATA",
 	.sockets_default = 2,
 	.nmetrics = SNBEP_NMETRICS,
 	.metrics = snbep_metrics,

@@ -16,7 +16,7 @@
 enum { SNBEP_CLK_UCLK, SNBEP_CLK_DCLK, SNBEP_CLK_PCLK, SNBEP_CLK_QCLK, SNBEP_NCLK };
 
 extern const struct ucm_boxtype snbep_bt_ubox, snbep_bt_cbo, snbep_bt_ha, snbep_bt_imc,
-	snbep_bt_pcu, snbep_bt_pcu_cstate, snbep_bt_qpi, snbep_bt_r2pcie, snbep_bt_r3qpi;
+	snbep_bt_pcu, snbep_bt_qpi, snbep_bt_r2pcie, snbep_bt_r3qpi;
 
 /* Generated: SNBEP_NCODES_<BOX>, the index of each fixed counter's code
  * (SNBEP_UBOX_FIXED_CODE, SNBEP_IMC_FIXED_CODE) and SNBEP_NEVENTS. */

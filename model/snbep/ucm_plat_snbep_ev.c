@@ -3539,12 +3539,4 @@ const struct ucm_event snbep_events[SNBEP_NEVENTS] = {
 	  .code = 0x037, .umask = 0x20, .thresh = 0, .bytes = 0, .dram = 0,
 	  .cite = "SNB-EP Table 2-122, Table 2-139",
 	  .desc = "NCS Message Class: Filter for Non-Coherent Standard (NCS). NCS is commonly used for 0" },
-	{ .name = "UNC_P_CORE_C3_CYCLES", .alias = NULL, .box = &snbep_bt_pcu_cstate,
-	  .code = 0x3FC, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
-	  .cite = "SNB-EP Table 2-79",
-	  .desc = "Cycles in which some core of the socket is in C3 (PCU_MSR_CORE_C3_CTR, free-running, not frozen or reset with the PMON counters)." },
-	{ .name = "UNC_P_CORE_C6_CYCLES", .alias = NULL, .box = &snbep_bt_pcu_cstate,
-	  .code = 0x3FD, .umask = 0x00, .thresh = 0, .bytes = 0, .dram = 0,
-	  .cite = "SNB-EP Table 2-78",
-	  .desc = "Cycles in which some core of the socket is in C6 (PCU_MSR_CORE_C6_CTR, free-running, not frozen or reset with the PMON counters)." },
 };

@@ -27,6 +27,6 @@
 #define SNBEP_UBOX_FIXED_CODE 2
 #define SNBEP_IMC_FIXED_CODE 24
 
-#define SNBEP_NEVENTS 429
+#define SNBEP_NEVENTS 427
 
 #endif

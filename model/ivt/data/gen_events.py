@@ -99,14 +99,9 @@ FIXED = {
             "UNC_M_FIXED_DCLOCKTICKS", "dclk_fixed",
             "DRAM clock cycles, counted by the channel's fixed DCLK counter."),
 }
-CSTATE_EVENTS = [
-    ("UNC_P_CORE_C3_CYCLES", 0x3FC,
-     "Cycles in which a core of the socket is in C3 (PCU_MSR_CORE_C3_CTR, outside PMON: never "
-     "frozen or reset)."),
-    ("UNC_P_CORE_C6_CYCLES", 0x3FD,
-     "Cycles in which a core of the socket is in C6 (PCU_MSR_CORE_C6_CTR, outside PMON: never "
-     "frozen or reset)."),
-]
+# The PCU's C-state residency counters (Table 2-118) are no events: outside
+# PMON, they are each core's MSR_CORE_C3/C6_RESIDENCY, which the machine's
+# table serves (docs/platform-ivt.md V26).
 # perf-style aliases (name, bytes per count, an exact DRAM transfer count)
 ALIASES = {
     "UNC_M_CAS_COUNT.RD": ("cas_rd", 64, 1),
@@ -481,9 +476,6 @@ def named_events(codes):
                 out.append(dict(name=r["name"], alias=alias, box=box, code=c.code, umask=r["umask"],
                                 desc=describe(box, c, r), cite=r.get("cite", CITE), bytes=nbytes,
                                 dram=dram))
-    for name, code, desc in CSTATE_EVENTS:
-        out.append(dict(name=name, alias=None, box="pcu_cstate", code=code, umask=0, desc=desc,
-                        cite="IVT Table 2-118", bytes=0, dram=0))
     names = [e["name"].lower() for e in out]
     assert len(set(names)) == len(names)
     return out

@@ -120,17 +120,9 @@ FIXED_EVENT_NAMES = {
     "imc": ("UNC_M_DCLOCKTICKS", "DRAM clocks (dclks), counted by the channel's fixed DCLK counter."),
 }
 
-# The PCU's C-state residency counters (2.6.3.3, Tables 2-78/2-79): outside
-# PMON, in box type pcu_cstate of ucm_plat_snbep.c, codes = their MSRs.
-# The guide names no event; these names follow the registers.
-CSTATE_EVENTS = [
-    ("UNC_P_CORE_C3_CYCLES", 0x3FC, "SNB-EP Table 2-79",
-     "Cycles in which some core of the socket is in C3 (PCU_MSR_CORE_C3_CTR, free-running, "
-     "not frozen or reset with the PMON counters)."),
-    ("UNC_P_CORE_C6_CYCLES", 0x3FD, "SNB-EP Table 2-78",
-     "Cycles in which some core of the socket is in C6 (PCU_MSR_CORE_C6_CTR, free-running, "
-     "not frozen or reset with the PMON counters)."),
-]
+# The PCU's C-state residency counters (2.6.3.3, Tables 2-78/2-79) are no
+# events: outside PMON, they are each core's MSR_CORE_C3/C6_RESIDENCY,
+# which the machine's table serves (docs/platform-snbep.md R29).
 
 # Table 2-75's occ_sel values, for the descriptions Table 2-83 leaves empty.
 OCC_NAMES = {
@@ -637,9 +629,6 @@ def named_events(events, codes, match_events):
             name, desc = FIXED_EVENT_NAMES[box]
             out.append(dict(name=name, alias=None, box=box, code=FIXED[box][1], umask=0, desc=desc,
                             cite=FIXED[box][3], bytes=0, dram=0))
-    for name, code, cite, desc in CSTATE_EVENTS:
-        out.append(dict(name=name, alias=None, box="pcu_cstate", code=code, umask=0, desc=desc,
-                        cite=cite, bytes=0, dram=0))
     names = [e["name"].lower() for e in out]
     assert len(set(names)) == len(names)
     aliases = [e["alias"] for e in out if e["alias"]]
