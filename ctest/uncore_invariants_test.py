@@ -71,8 +71,10 @@ from ct_py import CASE, UNCORE, fail, main, workdir
 WORK = workdir("uncore-uinv-")
 # box instances a socket: a CBo a core (the parts' specifications), four
 # DDR3 channels, two QPI links (the datasheets)
-PLAT = {"snbep": dict(cores=8, inst={"cbo": 8, "imc": 4, "qpi": 2, "pcu": 1}, chan=1600e6 * 8, tx_idle=True),
-        "ivt": dict(cores=12, inst={"cbo": 12, "imc": 4, "qpi": 2, "pcu": 1}, chan=1866.67e6 * 8, tx_idle=False)}
+PLAT = {"snbep": dict(cores=8, inst={"cbo": 8, "imc": 4, "qpi": 2, "pcu": 1}, chan=1600e6 * 8, tx_idle=True,
+                      pkg=False),
+        "ivt": dict(cores=12, inst={"cbo": 12, "imc": 4, "qpi": 2, "pcu": 1}, chan=1866.67e6 * 8, tx_idle=False,
+                    pkg=True)}
 SOCKETS = 2
 PCLK_HZ = 800e6   # the PCU's fixed clock (guide 2.6.7, CLOCKTICKS)
 # Optimization Reference Manual, Sandy Bridge (Ivy Bridge alike): 10 L1D
@@ -109,6 +111,8 @@ GROUPS = [
      "UNC_Q_RxL_FLITS_G2.NCS"],
     ["UNC_Q_TxL_FLITS_G1.DRS_DATA", "UNC_Q_TxL_FLITS_G0.IDLE"],
 ]
+# the v2's PCU counts the package's C-states itself (docs/platform-ivt.md)
+PKG_GROUP = ["UNC_P_PKG_C_STATE_RESIDENCY_C3_CYCLES", "UNC_P_PKG_C_STATE_RESIDENCY_C6_CYCLES"]
 
 
 def split(ev):
@@ -147,7 +151,7 @@ def counts(src, seconds):
     """c[event][(socket, instance)]: each event on each box of each socket."""
     inst = PLAT[CASE]["inst"]
     c = {}
-    for g in GROUPS:
+    for g in GROUPS + ([PKG_GROUP] if PLAT[CASE]["pkg"] else []):
         if not PLAT[CASE]["tx_idle"]:
             g = [e for e in g if e != "UNC_Q_TxL_FLITS_G0.IDLE"]
         specs, keys = [], []
@@ -221,6 +225,25 @@ def check(what, c, secs):
     # every DRAM read is a lookup that missed, in either socket
     k.want(tot["UNC_C_LLC_LOOKUP.DATA_READ"] >= tot["UNC_M_CAS_COUNT.RD"] * (1 - TOL), "all", "data-read lookups >= DRAM reads",
            f"{tot['UNC_C_LLC_LOOKUP.DATA_READ']:.0f} < {tot['UNC_M_CAS_COUNT.RD']:.0f}")
+    # QPI: a socket's links in L1 only while its package sleeps (every core
+    # in C3 or C6: no more than the cores' mean share asleep), on the v2
+    # (whose PCU counts the package's states) only while the package is in
+    # C3 or C6, and then whenever no flit crosses (docs/invariants.md,
+    # "Package C-states")
+    for s in range(SOCKETS):
+        pclk = c["UNC_P_CLOCKTICKS"][(s, 0)] * run
+        asleep = sum(c[f"UNC_P_POWER_STATE_OCCUPANCY.CORES_C{x}"][(s, 0)] for x in (3, 6)) / (p["cores"] * pclk)
+        for i in range(p["inst"]["qpi"]):
+            l1 = c["UNC_Q_L1_POWER_CYCLES"][(s, i)] / (c["UNC_Q_CLOCKTICKS"][(s, i)] * run)
+            k.want(l1 <= asleep + TOL, f"S{s} qpi{i}", "L1 only while every core sleeps",
+                   f"L1 {100 * l1:.2f} %, the cores asleep {100 * asleep:.2f} %")
+            if not p["pkg"]:
+                continue
+            deep = sum(c[f"UNC_P_PKG_C_STATE_RESIDENCY_C{x}_CYCLES"][(s, 0)] for x in (3, 6)) / pclk
+            flits = sum(c[f"UNC_Q_{d}L_FLITS_G0.{t}"][(s, i)] for d in ("Rx", "Tx") for t in ("DATA", "NON_DATA"))
+            k.want(l1 <= deep + TOL and (flits or abs(l1 - deep) <= TOL), f"S{s} qpi{i}",
+                   "L1 while the package is in C3 or C6" + ("" if flits else " (no flit crossed)"),
+                   f"L1 {100 * l1:.2f} %, the package {100 * deep:.2f} %")
     # QPI: each link's flits, each way, are the link's, idle the rest
     for where, nb, g in scopes("qpi"):
         qclk, l1 = g("UNC_Q_CLOCKTICKS") * run, g("UNC_Q_L1_POWER_CYCLES")

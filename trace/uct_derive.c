@@ -6,9 +6,12 @@
  * A rule reads the inputs of one box instance (a sum of sub-events) and
  * sets another sub-event of the same box; an input given for every
  * instance (inst -1) counts on each.  The package C-state rule reads the
- * socket's cores' states and memory traffic, in other box types.  A derived sub-event replaces what the
- * vector gave it (or, for the "at least" rules, is raised to the derived
- * value), so a phase table cannot contradict its own traffic.
+ * socket's cores' states and memory traffic, in other box types, and a
+ * rule with a source box (.srcbox) the socket's inputs there.  A derived
+ * sub-event replaces what the vector gave it (or, for the "at least"
+ * rules, is raised to the derived value), so a phase table cannot
+ * contradict its own traffic.  Rules run in table order: one may read what
+ * an earlier one derived.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,12 +23,14 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define NSRC 10
 #define NTGT 4
+#define NWHEN 4
 
 enum ukind {
 	UD_BAND,   /* targets: 1 a cycle, the frequency attribute at the clock's */
 	UD_ATLEAST,/* target >= ceil(sum of src x num / den) */
 	UD_FILL,   /* target = cap - sum of src; cap is when[k]'s value while it is fed */
-	UD_ON,     /* targets = val while some src is fed */
+	UD_ON,     /* targets = val while some src is fed and no when[] is;
+		    * src on srcbox: some instance's, on the socket */
 	UD_OFF,    /* targets = val while no src and no when[] is fed */
 	UD_PKG,    /* the target of the package's C-state 1 a cycle (below) */
 };
@@ -36,8 +41,8 @@ struct urule {
 	const char *box;
 	const char *tgt[NTGT];
 	const char *src[NSRC];
-	const char *when[2];        /* UD_FILL: inputs that lower the capacity; UD_OFF: that forbid */
-	uint32_t when_cap[2];
+	const char *when[NWHEN];    /* UD_FILL: inputs that lower the capacity; UD_ON/OFF: that forbid */
+	uint32_t when_cap[NWHEN];
 	uint32_t num, den, val;     /* UD_ATLEAST: num/den; UD_FILL: capacity; UD_ON/OFF: value */
 	const char *clock;          /* UD_BAND */
 	/* UD_PKG: src are the cores' state counts on srcbox, sdepth[k] the
@@ -115,17 +120,31 @@ struct urule {
 				    "POWER_STATE_OCCUPANCY.CORES_C6" }, .sdepth = { 0, 3, 6 },     \
 	  .busybox = "imc", .busy = { XEON_CAS } }
 
-static const struct urule snbep_rules[] = { BAND, HDR("Tx"), HDR("Rx"), NONDATA("Tx"), NONDATA("Rx"),
-					    IDLE("Tx"), IDLE("Rx"), CKE,
-					    XEON_PKG("cores", NULL, "PKG_STATE.C2", "PKG_STATE.C3", "PKG_STATE.C6") };
+/* QPI (SNB-EP 2.7.7, L1_POWER_CYCLES): L1 "totally shuts down" a link and
+ * "takes a good amount of time to exit"; the links follow the package: a
+ * socket's links are in L1 while its package is in C3 or C6 (the cores
+ * asleep, no memory access) and no flit crosses them, in either direction
+ * (docs/invariants.md, "Package C-states"). */
+#define QPI_L1                                                                          \
+	{ .kind = UD_ON, .box = "qpi", .tgt = { "L1_POWER_CYCLES" }, .srcbox = "cores",      \
+	  .src = { "PKG_STATE.C3", "PKG_STATE.C6" },                                        \
+	  .when = { "TxL_FLITS_G0.DATA", "TxL_FLITS_G0.NON_DATA", "RxL_FLITS_G0.DATA",      \
+		    "RxL_FLITS_G0.NON_DATA" }, .val = 1 }
+
+/* In order: the package's state before the links' L1 that follows it, and
+ * that before the idle flits that fill what L1 leaves of the link. */
+static const struct urule snbep_rules[] = { BAND, HDR("Tx"), HDR("Rx"), NONDATA("Tx"), NONDATA("Rx"), CKE,
+					    XEON_PKG("cores", NULL, "PKG_STATE.C2", "PKG_STATE.C3", "PKG_STATE.C6"),
+					    QPI_L1, IDLE("Tx"), IDLE("Rx") };
 /* The v2 (Intel's v2 list, docs/platform-ivt.md): the same, but it lists no
  * TxL_FLITS_G0.IDLE, so the Tx side has no idle-flit input; its PCU counts
  * the package's C-states itself (PKG_C_STATE_RESIDENCY_Cn_CYCLES, C0 too). */
 static const struct urule ivt_rules[] = {
-	BAND, HDR("Tx"), HDR("Rx"), NONDATA("Tx"), NONDATA("Rx"), IDLE("Rx"), CKE,
+	BAND, HDR("Tx"), HDR("Rx"), NONDATA("Tx"), NONDATA("Rx"), CKE,
 	XEON_PKG("cores", NULL, "PKG_STATE.C2", "PKG_STATE.C3", "PKG_STATE.C6"),
 	XEON_PKG("pcu", "PKG_C_STATE_RESIDENCY_C0_CYCLES", "PKG_C_STATE_RESIDENCY_C2_CYCLES",
 		 "PKG_C_STATE_RESIDENCY_C3_CYCLES", "PKG_C_STATE_RESIDENCY_C6_CYCLES"),
+	QPI_L1, IDLE("Rx"),
 };
 /* Skylake client: its cores' states are the "cores" box's own; C7 too. */
 static const struct urule skl_rules[] = {
@@ -151,7 +170,7 @@ static const struct {
 struct rrule {
 	const struct urule *u;
 	int bt, sbt, wbt;           /* the target's box type; UD_PKG: the sources', busy's */
-	int tgt[NTGT], src[NSRC], when[2], busy[NSRC], anyc0;
+	int tgt[NTGT], src[NSRC], when[NWHEN], busy[NSRC], anyc0;
 	unsigned ntgt, nsrc, nwhen, nbusy;
 	uint64_t freq;              /* UD_BAND: 100 MHz units */
 };
@@ -232,7 +251,7 @@ int uct_derive_new(const struct ucm_platform *p, const uint64_t *hz, struct uct_
 				free(d);
 				return -EINVAL;
 			}
-		for (unsigned k = 0; k < 2 && t[i].when[k]; k++)
+		for (unsigned k = 0; k < NWHEN && t[i].when[k]; k++)
 			if ((r->when[r->nwhen++] = sub_of(bt, p->name, t[i].when[k], err, n)) < 0) {
 				free(d);
 				return -EINVAL;
@@ -394,21 +413,26 @@ int uct_derive_apply(const struct uct_derive *d, struct uct_in *in, unsigned *ni
 			ni = 64;
 		for (unsigned so = 0; so < nsock; so++) {
 			/* one pass over the vector: the rule's sums on each instance */
-			uint64_t src[64], fed[NTGT][64], when[2][64];
+			uint64_t src[64], fed[NTGT][64], when[NWHEN][64];
 
 			memset(src, 0, ni * sizeof(src[0]));
 			for (unsigned k = 0; k < NTGT; k++)
 				memset(fed[k], 0, ni * sizeof(fed[k][0]));
-			for (unsigned k = 0; k < 2; k++)
+			for (unsigned k = 0; k < NWHEN; k++)
 				memset(when[k], 0, ni * sizeof(when[k][0]));
 
 			for (unsigned i = 0; i < *nin; i++) {
 				const struct uct_in *x = &in[i];
 				int k;
 
-				if (x->socket != so || x->bt != r->bt)
+				if (x->socket != so)
 					continue;
-				if (at(r->src, r->nsrc, x->sub) >= 0)
+				/* a source on another box type: the socket's, on every instance */
+				if (r->sbt != r->bt && x->bt == r->sbt && at(r->src, r->nsrc, x->sub) >= 0)
+					add(src, ni, -1, x->inc);
+				if (x->bt != r->bt)
+					continue;
+				if (r->sbt == r->bt && at(r->src, r->nsrc, x->sub) >= 0)
 					add(src, ni, x->inst, x->inc);
 				if ((k = at(r->tgt, r->ntgt, x->sub)) >= 0)
 					add(fed[k], ni, x->inst, x->inc);
@@ -447,9 +471,14 @@ int uct_derive_apply(const struct uct_derive *d, struct uct_in *in, unsigned *ni
 						w = c - src[i];
 						break;
 					}
-					case UD_ON:
-						w = src[i] ? u->val : 0;
+					case UD_ON: {
+						int forbid = 0;
+
+						for (unsigned k2 = 0; k2 < r->nwhen; k2++)
+							forbid |= when[k2][i] != 0;
+						w = src[i] && !forbid ? u->val : 0;
 						break;
+					}
 					case UD_OFF: {
 						int forbid = src[i] != 0;
 

@@ -106,10 +106,9 @@ static const struct uct_input cstates[] = {
 	{ "qpi", -1, "TxL0P_POWER_CYCLES", 1 },
 	IPC(4, 100), /* the awake cores run ordinary server code */
 };
-/* the whole package in C6 */
+/* the whole package in C6 (its QPI links in L1: derived, trace/uct_derive.c) */
 static const struct uct_input deep[] = {
 	{ "pcu", 0, "POWER_STATE_OCCUPANCY.CORES_C6", 8 },
-	{ "qpi", -1, "L1_POWER_CYCLES", 1 },
 	{ "imc", -1, "POWER_SELF_REFRESH", 1 },
 };
 
