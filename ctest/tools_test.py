@@ -1841,7 +1841,8 @@ def mtrr_mca(platform):
             continue
         if got.get(a) is None:
             fail(f"{platform}: rdmsr {a:#x} is a #GP though CPUID advertises it (MTRR, PAT, MCA)")
-        eq(f"{platform}: rdmsr -a {a:#x}: distinct values over the cpus", n_cpus.get(a), "1")
+        # IA32_APIC_BASE's BSP flag is cpu 0's alone (tools.kernel_msrs_*)
+        eq(f"{platform}: rdmsr -a {a:#x}: distinct values over the cpus", n_cpus.get(a), "2" if a == 0x1B else "1")
     eq(f"{platform}: IA32_MTRRCAP", got.get(0xFE), cap)
     eq(f"{platform}: IA32_MCG_CAP", got.get(0x179), mcg)
     eq(f"{platform}: IA32_MCG_STATUS (no machine check in progress)", got.get(0x17A), 0)
@@ -1907,16 +1908,20 @@ def kernel_msrs(platform):
     """rdmsr reads what CPUID's SEP, LM, RDTSCP and TSC-deadline bits
     advertise (SDM Vol. 4 Table 2-2) as Linux 6.1 leaves it: the SYSENTER
     and SYSCALL MSRs, EFER, the segment bases (GS each cpu's per-cpu area),
-    TSC_AUX each cpu's node << 12 | cpu, the TSC deadline disarmed; the
+    TSC_AUX each cpu's node << 12 | cpu, the TSC deadline disarmed,
+    IA32_APIC_BASE's BSP flag in cpu 0's alone; the
     full-width counter aliases (IA32_PERF_CAPABILITIES[13]) write the
     counters whole; skl's write-only commands are a #GP to read, and take
     only their defined bits."""
     need("rdmsr", "msr-tools")
     need("wrmsr", "msr-tools")
     same = [0x174, 0x6E0, 0xC0000080, 0xC0000081, 0xC0000084, 0xC0000100, 0xC0000102, 0x176, 0xC0000082]
+    # IA32_APIC_BASE (SDM Vol. 3A 10.4.4, Figure 10-5): the base 0xFEE00000,
+    # the global enable (bit 11), the BSP flag (bit 8) in cpu 0 alone
+    bsp = 0x1B
     own = [0x175, 0xC0000101, 0xC0000103]
     reads = "; ".join(f"echo {a:#x} $(rdmsr -p 0 -0 -x {a:#x} 2>/dev/null || echo GP)" for a in same + own)
-    every = "; ".join(f"echo all {a:#x} $(rdmsr -a -0 -x {a:#x} | tr '\\n' ' ')" for a in same + own)
+    every = "; ".join(f"echo all {a:#x} $(rdmsr -a -0 -x {a:#x} | tr '\\n' ' ')" for a in same + own + [bsp])
     ncpu = "n=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l); echo ncpu $n"
     pkgs = ("echo pkg $(for c in $(seq 0 $((n - 1))); do "
             "cat /sys/devices/system/cpu/cpu$c/topology/physical_package_id; done | tr '\\n' ' ')")
@@ -1958,6 +1963,8 @@ def kernel_msrs(platform):
        [got.get(0x6E0), got.get(0xC0000100), got.get(0xC0000102)], [0, 0, 0])
     eq(f"{platform}: IA32_TSC_AUX on each cpu (node << 12 | cpu)", per.get(0xC0000103),
        [p << 12 | c for c, p in enumerate(pkg)])
+    eq(f"{platform}: IA32_APIC_BASE on each cpu (enabled at 0xFEE00000, the BSP flag in cpu 0's)",
+       per.get(bsp), [0xFEE00000 | 1 << 11 | (1 << 8 if c == 0 else 0) for c in range(n)])
     # x86-64's memory map (Documentation/x86/x86_64/mm.rst): the kernel
     # text from 0xffffffff80000000, the cpu entry areas in
     # 0xfffffe0000000000-0xfffffe7fffffffff, the direct map from

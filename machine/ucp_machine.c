@@ -174,6 +174,8 @@ static uint64_t reset_value(const struct ucp_machine *mc, const struct ucm_sysms
 	case UCM_SM_RW:
 		return s->value + (uint64_t)cpu * s->rate +
 		       (s->arg == UCM_RW_TSC_AUX ? (uint64_t)ucp_cpu_socket(mc, cpu) << 12 | cpu : 0);
+	case UCM_SM_CONST:
+		return s->arg == UCM_CONST_BSP && cpu ? s->value & ~(1ull << 8) : s->value;
 	default:
 		return s->value;
 	}

@@ -28,6 +28,12 @@
 #define RAPL_J 65536.0
 #define RAPL_W(w) ((uint64_t)((w) * RAPL_J))
 
+/* IA32_APIC_BASE (SDM Vol. 3A 10.4.4): the local APIC at 0xFEE00000,
+ * globally enabled (bit 11), xAPIC mode (x2APIC's bit 10 clear: no x2APIC
+ * MSRs); the BSP flag (bit 8) on cpu 0 only */
+#define UCM_SYSMSR_APIC_BASE \
+	{ 0x1B, 1, UCM_SM_CONST, 0, UCM_CONST_BSP, 0xFEE00900, 0, 0, "IA32_APIC_BASE", 0, 0 },
+
 /* Architectural thermal controls that CPUID advertises on all three parts
  * (Intel SDM Vol. 4, Table 2-2), each cpu's, off at reset:
  * IA32_CLOCK_MODULATION (CPUID.01H:EDX[22]; duty cycle 3:0 with the
@@ -177,7 +183,7 @@
 #define UCM_XEON_SYSMSR_LOW \
 	TIME(0x10, 1, 64, TSC_HZ, "IA32_TIME_STAMP_COUNTER"), \
 	RO(0x17, 0, "IA32_PLATFORM_ID"), \
-	RO(0x1B, 0xFEE00900, "IA32_APIC_BASE"), \
+	UCM_SYSMSR_APIC_BASE \
 	RO(0x34, 0, "MSR_SMI_COUNT"), \
 	RO(0x3A, 0x5, "IA32_FEATURE_CONTROL"), \
 	RW(0x48, 1, 0, 0x7, "IA32_SPEC_CTRL"),

@@ -379,7 +379,8 @@ struct ucm_cache {
 
 /* How an MSR outside the uncore PMU behaves. */
 enum ucm_sysmsr_kind {
-	UCM_SM_CONST,   /* reads .value; a write is a #GP */
+	UCM_SM_CONST,   /* reads .value (with .arg UCM_CONST_BSP, bit 8 on
+			   cpu 0 only); a write is a #GP */
 	UCM_SM_RW,      /* per cpu: reset .value + cpu x .rate (an address in
 			   a per-cpu area), with .arg UCM_RW_TSC_AUX also
 			   socket << 12 | cpu (Linux's TSC_AUX); bits
@@ -421,6 +422,9 @@ enum ucm_sysmsr_kind {
 /* UCM_SM_RW's .arg: the reset value also holds the cpu's socket << 12 |
  * cpu, as Linux programs IA32_TSC_AUX (RDTSCP's and RDPID's answer) */
 #define UCM_RW_TSC_AUX 1
+/* UCM_SM_CONST's .arg: bit 8 of .value on cpu 0 only, IA32_APIC_BASE's
+ * BSP flag (SDM Vol. 3A 10.4.4: set in the bootstrap processor alone) */
+#define UCM_CONST_BSP 2
 
 /* What the workload's activity adds to a counting machine MSR (.act of a
  * UCM_SM_TIME or UCM_SM_FIXED row): seconds of C0 (the socket's cores'

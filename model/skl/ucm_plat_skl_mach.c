@@ -107,7 +107,7 @@ static const struct ucm_cache skl_caches[] = {
 static const struct ucm_sysmsr skl_msrs[] = {
 	TIME(0x10, 1, 64, TSC_HZ, "IA32_TIME_STAMP_COUNTER"),
 	RO(0x17, 0, "IA32_PLATFORM_ID"),
-	RO(0x1B, 0xFEE00900, "IA32_APIC_BASE"),
+	UCM_SYSMSR_APIC_BASE
 	RO(0x34, 0, "MSR_SMI_COUNT"),
 	RO(0x3A, 0x5, "IA32_FEATURE_CONTROL"),
 	RW(0x48, 1, 0, 0x7, "IA32_SPEC_CTRL"),
