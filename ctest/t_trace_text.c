@@ -121,6 +121,10 @@ CT_TEST(malformed_snbep_traces_are_rejected_with_their_location)
 	expect_text_error(SHDR "run 10: s1.imc.CAS_COUNT.RD_REG=1, s1.imc2.CAS_COUNT.WR_WMM=1\n", "t.uct:4:36:",
 			  "imc2 CAS_COUNT: 2 per cycle");
 	expect_text_error(SHDR "run 10: s1.imc.POWER_SELF_REFRESH=2\n", "t.uct:4:9:", "maximum increment 1");
+	/* a name that only begins with a box type's: the box of earlier builds
+	 * (pcu_cstate, docs/platform-snbep.md R29), not "pcu" and a missing '.' */
+	expect_text_error(SHDR "run 10: pcu_cstate.CORE_C6_CYCLES=1\n", "t.uct:4:9:", "unknown box 'pcu_cstate'");
+	expect_text_error(SHDR "run 10: s1.cbo2x.LLC_LOOKUP.DATA_READ_I=1\n", "t.uct:4:16:", "junk after instance");
 	/* attributes */
 	expect_text_error(SHDR "run 10: cbo0.TOR_INSERTS.DRd_MISS=1{colour=3}\n", "t.uct:4:37:", "unknown attribute 'colour'");
 	expect_text_error(SHDR "run 10: cbo0.LLC_LOOKUP.DATA_READ_I=1{opc=0x182}\n", "t.uct:4:39:",

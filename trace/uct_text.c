@@ -286,7 +286,15 @@ static int parse_input(struct uct_reader *r, struct cur *c, struct uct_seg *seg,
 		c->p = w;
 		return uct_rerr(r, col(c), "unknown box '%.*s'", (int)(n ? n : 1), w);
 	}
+	w = c->p;
 	c->p += bn;
+	/* a longer name that only begins with a box type's (pcu_cstate, a
+	 * box of earlier builds): no box of this platform */
+	if (isalpha((unsigned char)*c->p) || *c->p == '_') {
+		n = strcspn(w, ".=, \t\n");
+		c->p = w;
+		return uct_rerr(r, col(c), "unknown box '%.*s'", (int)n, w);
+	}
 	if (bt != r->last_bt) {
 		r->last_bt = bt;
 		r->last_bti = ucm_boxtype_index(p, bt);
